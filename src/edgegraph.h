@@ -1,0 +1,157 @@
+/* edgegraph.h: the C core of edgegraph, a sans-I/O agent-graph step machine.
+ *
+ * The core never calls out and never waits. A host (the JS driver, a test
+ * harness, a Durable Object) drives a run:
+ *
+ *     run = eg_run_new(graph, input)            or eg_run_restore(graph, checkpoint)
+ *     loop: out = eg_run_next(run)              JSON: status, state patch, tasks
+ *           for each task: do it (node handler or router), then
+ *           eg_run_submit(run, index, result)   or eg_run_fail(run, index, error)
+ *     eg_run_checkpoint(run)                    JSON, at any step boundary
+ *
+ * Rules that hold for every function here:
+ * - Inputs are copied; the caller keeps ownership of what it passes in.
+ * - JSON text is passed as (pointer, length); it need not be NUL-terminated.
+ * - A returned `const char *` is borrowed: owned by the object it came from and
+ *   valid until the next call on that object (or its free). Returned JSON is
+ *   NUL-terminated and its length is written to *len when len is not NULL.
+ * - Every _new/_restore has a _free that accepts NULL.
+ * - Errors are values (a stable code from eg_codes.def and a message naming the
+ *   node, path or field at fault). Bad input never aborts; an allocation
+ *   failure is EG_E_NOMEM and leaves the object as it was before the call.
+ * - Run errors are sticky: once a run's status is ERROR, only next (which
+ *   reports it), checkpoint, state, resume and free are meaningful.
+ */
+#ifndef EDGEGRAPH_H
+#define EDGEGRAPH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define EG_CODE(sym, num, name, doc) EG_##sym = num,
+#define EG_STATUS(sym, num, name)
+typedef enum eg_code {
+#include "eg_codes.def"
+    EG_CODE_COUNT_
+} eg_code;
+#undef EG_CODE
+#undef EG_STATUS
+
+#define EG_CODE(sym, num, name, doc)
+#define EG_STATUS(sym, num, name) EG_STATUS_##sym = num,
+typedef enum eg_status {
+#include "eg_codes.def"
+    EG_STATUS_COUNT_
+} eg_status;
+#undef EG_CODE
+#undef EG_STATUS
+
+/* Checkpoint format version this build writes and reads. */
+#define EG_CHECKPOINT_VERSION 1
+
+/* An error: a code and a human message. Messages longer than the buffer are
+ * cut with "..." (a 1 MB node name must not need a 1 MB allocation). */
+typedef struct eg_error {
+    int code;
+    char message[240];
+} eg_error;
+
+/* The name of a code ("MAX_STEPS_EXCEEDED") or status ("PAUSED"); "UNKNOWN"
+ * for numbers outside the table. Static strings. */
+const char *eg_code_name(int code);
+const char *eg_status_name(int status);
+
+/* Allocator used by the core and by cJSON. NULL functions restore libc.
+ * Process-wide because cJSON's hooks are; set it before creating objects. */
+typedef struct eg_allocator {
+    void *(*malloc_fn)(size_t size);
+    void *(*realloc_fn)(void *ptr, size_t size);
+    void (*free_fn)(void *ptr);
+} eg_allocator;
+void eg_set_allocator(const eg_allocator *allocator);
+
+/* ---- graphs ------------------------------------------------------------- */
+
+typedef struct eg_graph eg_graph;
+
+/* Parse and validate a graph definition (see README "Graph definition").
+ * Returns NULL and fills *err when the definition is invalid. */
+eg_graph *eg_graph_new(const char *json, size_t len, eg_error *err);
+void eg_graph_free(eg_graph *graph);
+
+/* 16 lowercase hex digits identifying the definition's content (key order
+ * does not matter). Borrowed from the graph. */
+const char *eg_graph_hash(const eg_graph *graph);
+
+/* ---- runs --------------------------------------------------------------- */
+
+typedef struct eg_run eg_run;
+
+/* Start a run. `input` is the initial state (a JSON object); `options` may be
+ * NULL/0 or a JSON object: {"maxSteps": N, "runId": "..."}. The graph must
+ * outlive the run. */
+eg_run *eg_run_new(const eg_graph *graph, const char *input, size_t input_len,
+                   const char *options, size_t options_len, eg_error *err);
+
+/* Rebuild a run from a checkpoint written by eg_run_checkpoint. Fails with
+ * INVALID_CHECKPOINT (truncated or edited), CHECKPOINT_GRAPH_MISMATCH or
+ * CHECKPOINT_VERSION. */
+eg_run *eg_run_restore(const eg_graph *graph, const char *checkpoint, size_t len,
+                       const char *options, size_t options_len, eg_error *err);
+
+/* Rebuild a run from a bare state object as returned in a result (the seed
+ * API's resume(savedState)): it continues at state.nextNode, or routes from
+ * state.currentNode, or starts at the entry point. */
+eg_run *eg_run_from_state(const eg_graph *graph, const char *state, size_t len,
+                          const char *options, size_t options_len, eg_error *err);
+
+/* Continue a PAUSED, INTERRUPTED or ERROR run: the per-call step budget starts
+ * again, `user_input` (a message object, or NULL/0) is appended to `messages`
+ * once, pause flags are cleared. FINISHED runs give NOT_RESUMABLE. */
+int eg_run_resume(eg_run *run, const char *user_input, size_t len);
+
+/* Advance the run as far as it can go without the host and describe what the
+ * host must do:
+ *   {"status":"RUNNING","patch":[...],"tasks":[{"index":0,"id":"3.0","kind":"node","node":"a"},...]}
+ *   {"status":"PAUSED"|"FINISHED"|"INTERRUPTED","patch":[...]}
+ *   {"status":"ERROR","patch":[...],"error":{"code":"...","message":"...","node":"..."}}
+ * `patch` lists the state changes since the previous next(), as
+ * ["set", [path...], value] | ["push", [path...], [items...]] | ["del", [path...]];
+ * a host that mirrors the state applies them in order. Tasks of kind "route"
+ * ask the host to run the JS router named `router` and submit the chosen
+ * target name as a JSON string. Borrowed until the next call on the run. */
+const char *eg_run_next(eg_run *run, size_t *len);
+
+/* Hand back the result of task `index` of the current step (a JSON object for
+ * nodes, a JSON string for routes). Returns EG_OK, or UNKNOWN_TASK for an
+ * index that is not pending (the run is unchanged), or EG_E_NOMEM. A result
+ * that is not acceptable (not an object, a bad control field) ends the run in
+ * ERROR with the node named; the call still returns EG_OK. */
+int eg_run_submit(eg_run *run, uint32_t index, const char *result, size_t len);
+
+/* Report that task `index` failed; `error` is a JSON object {"message": "..."}
+ * (or any JSON; it is kept in the error as given). */
+int eg_run_fail(eg_run *run, uint32_t index, const char *error, size_t len);
+
+/* Stop at the next step boundary with status INTERRUPTED. Tasks not yet
+ * submitted stay pending and run again on resume. */
+void eg_run_interrupt(eg_run *run);
+
+/* The run's checkpoint / current state as JSON. Borrowed. NULL on EG_E_NOMEM. */
+const char *eg_run_checkpoint(eg_run *run, size_t *len);
+const char *eg_run_state(eg_run *run, size_t *len);
+
+int eg_run_status(const eg_run *run);
+/* The run's sticky error (code EG_OK when none). */
+const eg_error *eg_run_error(const eg_run *run);
+
+void eg_run_free(eg_run *run);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* EDGEGRAPH_H */

@@ -1,0 +1,176 @@
+/* eg_checkpoint.c: a run as JSON and back.
+ *
+ * {"format":"edgegraph-checkpoint","version":1,"graph":"<hash>","runId":...,
+ *  "status":"PAUSED","phase":"nodes"|"routes","superstep":3,"stepsThisCall":2,
+ *  "error":{...}?, "tasks":[{"node":"a","kind":"node","state":"done","result":{...}}, ...],
+ *  "state":{...}, "checksum":"<hash of everything else>"}
+ *
+ * The checksum is eg_json_hash over the parsed value, not over the bytes, so
+ * a checkpoint may be re-serialized by any JSON library (whitespace, key
+ * order, number spelling) and still restore; a changed value does not.
+ * Restore is pure data: nothing in a checkpoint names code to run except node
+ * names, and those are looked up in the graph the host supplies. */
+#include "eg_run_internal.h"
+
+#include <string.h>
+
+#define FORMAT "edgegraph-checkpoint"
+#define NOMEM(err) eg_fail(err, EG_E_NOMEM, "out of memory")
+
+static cJSON *task_json(const eg_run *run, const eg_task *t) {
+    const eg_graph *g = run->graph;
+    cJSON *o = cJSON_CreateObject();
+    bool ok = o && cJSON_AddStringToObject(o, "node", g->nodes[t->node].name)
+                && cJSON_AddStringToObject(o, "kind", eg_task_kind_name_(t->kind))
+                && cJSON_AddStringToObject(o, "state", eg_task_state_name_(t->state));
+    if (ok && t->override != EG_TARGET_NONE && t->kind == TASK_ROUTE)
+        ok = cJSON_AddStringToObject(o, "override", t->override >= 0 ? g->nodes[t->override].name : g->end_name) != NULL;
+    if (ok && t->result) ok = cJSON_AddItemReferenceToObject(o, "result", t->result);
+    if (ok && t->n_targets) {
+        cJSON *list = cJSON_AddArrayToObject(o, "targets");
+        ok = list != NULL;
+        for (size_t k = 0; ok && k < t->n_targets; k++) {
+            cJSON *s = cJSON_CreateString(t->targets[k] >= 0 ? g->nodes[t->targets[k]].name : g->end_name);
+            ok = s && cJSON_AddItemToArray(list, s);
+        }
+    }
+    if (!ok) { cJSON_Delete(o); return NULL; }
+    return o;
+}
+
+const char *eg_run_checkpoint(eg_run *run, size_t *len) {
+    if (len) *len = 0;
+    if (!run) return NULL;
+    cJSON *cp = cJSON_CreateObject(), *tasks = NULL;
+    char sum[17];
+    bool ok = cp && cJSON_AddStringToObject(cp, "format", FORMAT)
+                 && cJSON_AddNumberToObject(cp, "version", EG_CHECKPOINT_VERSION)
+                 && cJSON_AddStringToObject(cp, "graph", run->graph->hash)
+                 && (run->run_id ? cJSON_AddStringToObject(cp, "runId", run->run_id) != NULL : true)
+                 && cJSON_AddStringToObject(cp, "status", eg_status_name(run->status))
+                 && cJSON_AddStringToObject(cp, "phase", run->phase == PHASE_ROUTES ? "routes" : "nodes")
+                 && cJSON_AddNumberToObject(cp, "superstep", run->superstep)
+                 && cJSON_AddNumberToObject(cp, "stepsThisCall", run->steps_this_call)
+                 && cJSON_AddBoolToObject(cp, "interrupt", run->interrupt)
+                 && (tasks = cJSON_AddArrayToObject(cp, "tasks")) != NULL;
+    if (ok && run->error.code != EG_OK) {
+        cJSON *e = cJSON_AddObjectToObject(cp, "error");
+        ok = e && cJSON_AddStringToObject(e, "code", eg_code_name(run->error.code))
+               && cJSON_AddStringToObject(e, "message", run->error.message);
+    }
+    for (size_t i = 0; ok && i < run->n_tasks; i++) {
+        cJSON *t = task_json(run, &run->tasks[i]);
+        ok = t && cJSON_AddItemToArray(tasks, t);
+    }
+    /* The state is referenced, not copied: a checkpoint costs one print. */
+    ok = ok && cJSON_AddItemReferenceToObject(cp, "state", run->state);
+    if (ok) {
+        eg_hex64(eg_json_hash(cp), sum);
+        ok = cJSON_AddStringToObject(cp, "checksum", sum) != NULL;
+    }
+    char *text = ok ? cJSON_PrintUnformatted(cp) : NULL;
+    cJSON_Delete(cp);
+    return eg_run_hand_out_(run, text, len);
+}
+
+static int bad(eg_error *err, const char *why) {
+    return eg_fail(err, EG_E_CHECKPOINT, "invalid checkpoint: %s", why);
+}
+
+static int find_node(const eg_graph *g, const cJSON *name, int *out) {
+    if (!cJSON_IsString(name)) return -1;
+    if (strcmp(name->valuestring, g->end_name) == 0) { *out = EG_TARGET_END; return 0; }
+    int i = eg_graph_find(g, name->valuestring, strlen(name->valuestring));
+    if (i < 0) return -1;
+    *out = i;
+    return 0;
+}
+
+static int load_task(eg_run *run, const cJSON *j, eg_task *t, eg_error *err) {
+    const eg_graph *g = run->graph;
+    const cJSON *kind = eg_get(j, "kind"), *state = eg_get(j, "state"), *result = eg_get(j, "result");
+    const cJSON *override = eg_get(j, "override"), *targets = eg_get(j, "targets");
+    t->override = EG_TARGET_NONE;
+    if (find_node(g, eg_get(j, "node"), &t->node) || t->node < 0)
+        return bad(err, "a task names a node this graph does not have");
+    if (!cJSON_IsString(kind) || !cJSON_IsString(state)) return bad(err, "a task has no kind or state");
+    t->kind = strcmp(kind->valuestring, "route") == 0 ? TASK_ROUTE : TASK_NODE;
+    const char *s = state->valuestring;
+    t->state = strcmp(s, "done") == 0 ? T_DONE : strcmp(s, "failed") == 0 ? T_FAILED
+             : strcmp(s, "unresolved") == 0 ? T_UNRESOLVED : T_PENDING;
+    if (override && find_node(g, override, &t->override)) return bad(err, "a route override names an unknown node");
+    if (result && !(t->result = cJSON_Duplicate(result, true))) return NOMEM(err);
+    if (cJSON_IsArray(targets)) {
+        int n = cJSON_GetArraySize(targets);
+        t->targets = eg_malloc(sizeof(int) * (size_t)(n ? n : 1));
+        if (!t->targets) return NOMEM(err);
+        for (const cJSON *c = targets->child; c; c = c->next) {
+            int target;
+            if (find_node(g, c, &target)) return bad(err, "a route target names an unknown node");
+            t->targets[t->n_targets++] = eg_graph_target(g, target);
+        }
+    }
+    return EG_OK;
+}
+
+static int load(eg_run *run, cJSON *cp, eg_error *err) {
+    if (!cJSON_IsObject(cp) || !cJSON_IsString(eg_get(cp, "format")) || strcmp(eg_get(cp, "format")->valuestring, FORMAT) != 0)
+        return bad(err, "not an edgegraph checkpoint (no \"format\": \"" FORMAT "\")");
+    const cJSON *version = eg_get(cp, "version");
+    if (!cJSON_IsNumber(version) || version->valuedouble != EG_CHECKPOINT_VERSION)
+        return eg_fail(err, EG_E_CHECKPOINT_VERSION, "checkpoint format version %d is not supported (this build reads version %d)",
+                       cJSON_IsNumber(version) ? (int)version->valuedouble : -1, EG_CHECKPOINT_VERSION);
+    cJSON *sum = cJSON_DetachItemFromObjectCaseSensitive(cp, "checksum");
+    char expect[17];
+    eg_hex64(eg_json_hash(cp), expect);
+    bool intact = cJSON_IsString(sum) && strcmp(sum->valuestring, expect) == 0;
+    cJSON_Delete(sum);
+    if (!intact) return bad(err, "its checksum does not match its content (edited or damaged)");
+    const cJSON *graph = eg_get(cp, "graph");
+    if (!cJSON_IsString(graph) || strcmp(graph->valuestring, run->graph->hash) != 0)
+        return eg_fail(err, EG_E_CHECKPOINT_GRAPH, "the checkpoint was taken on graph %s, not on this graph (%s)",
+                       cJSON_IsString(graph) ? graph->valuestring : "?", run->graph->hash);
+    const cJSON *status = eg_get(cp, "status"), *phase = eg_get(cp, "phase"), *tasks = eg_get(cp, "tasks");
+    const cJSON *superstep = eg_get(cp, "superstep"), *steps = eg_get(cp, "stepsThisCall"), *id = eg_get(cp, "runId");
+    run->status = cJSON_IsString(status) ? eg_status_parse_(status->valuestring) : -1;
+    if (run->status < 0 || !cJSON_IsString(phase) || !cJSON_IsArray(tasks) || !cJSON_IsNumber(superstep) || !cJSON_IsNumber(steps))
+        return bad(err, "a required field is missing or of the wrong type");
+    run->phase = strcmp(phase->valuestring, "routes") == 0 ? PHASE_ROUTES : PHASE_NODES;
+    run->superstep = (uint32_t)superstep->valuedouble;
+    run->steps_this_call = (int)steps->valuedouble;
+    run->interrupt = cJSON_IsTrue(eg_get(cp, "interrupt"));
+    if (cJSON_IsString(id) && !run->run_id && !(run->run_id = eg_strdup(id->valuestring))) return NOMEM(err);
+    const cJSON *e = eg_get(cp, "error");
+    if (e) {
+        const cJSON *code = eg_get(e, "code"), *msg = eg_get(e, "message");
+        run->error.code = EG_E_NODE_FAILED;
+        for (int c = 0; c < EG_CODE_COUNT_; c++)
+            if (cJSON_IsString(code) && strcmp(code->valuestring, eg_code_name(c)) == 0) run->error.code = c;
+        eg_fail(&run->error, run->error.code, "%s", cJSON_IsString(msg) ? msg->valuestring : "");
+    }
+    int n = cJSON_GetArraySize(tasks);
+    run->tasks = eg_malloc(sizeof(eg_task) * (size_t)(n ? n : 1));
+    if (!run->tasks) return NOMEM(err);
+    memset(run->tasks, 0, sizeof(eg_task) * (size_t)(n ? n : 1));
+    for (const cJSON *t = tasks->child; t; t = t->next) {
+        int rc = load_task(run, t, &run->tasks[run->n_tasks], err);
+        run->n_tasks++;
+        if (rc) return rc;
+    }
+    cJSON *state = cJSON_DetachItemFromObjectCaseSensitive(cp, "state");
+    if (!cJSON_IsObject(state)) { cJSON_Delete(state); return bad(err, "its state is not an object"); }
+    run->state = state;
+    return EG_OK;
+}
+
+eg_run *eg_run_restore(const eg_graph *g, const char *checkpoint, size_t len,
+                       const char *options, size_t options_len, eg_error *err) {
+    eg_run *run = eg_run_alloc_(g, options, options_len, err);
+    if (!run) return NULL;
+    bool nomem;
+    cJSON *cp = eg_parse_ex(checkpoint, len, &nomem);
+    int rc = cp ? load(run, cp, err) : nomem ? NOMEM(err) : bad(err, "it is not valid JSON (truncated?)");
+    cJSON_Delete(cp);
+    if (rc) { eg_run_free(run); return NULL; }
+    return run;
+}

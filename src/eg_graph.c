@@ -1,0 +1,350 @@
+/* eg_graph.c: parse a graph definition from JSON and validate it.
+ *
+ * {
+ *   "nodes": { "name": { "kind": "function", "handler": "name" }, ... },
+ *   "edges": { "a": "b",                                   static
+ *              "b": ["c", "d"],                            fan-out
+ *              "c": { "path": "data.route", "cases": {"x": "e"}, "default": "f" },
+ *              "d": { "default": "e" },                    static, seed form
+ *              "e": { "router": "pick", "targets": ["a", "f"] } },   host router
+ *   "entryPoint": "a", "end": "__end__", "maxSteps": 100,
+ *   "state": "frame" | { "reducers": { "dotted.path": "concat" }, "defaults": {...} }
+ * }
+ */
+#include "eg_internal.h"
+
+#include <string.h>
+
+#define DEFAULT_END "__end__"
+#define DEFAULT_MAX_STEPS 100
+
+static const char *const kind_names[] = {
+    [EG_NODE_FUNCTION] = "function", [EG_NODE_AGENT] = "agent", [EG_NODE_TOOL] = "tool",
+    [EG_NODE_HUMAN] = "human", [EG_NODE_SUBGRAPH] = "subgraph", [EG_NODE_END] = "end",
+};
+
+/* The frame-style state of the seed GraphEngine: messages append, data and
+ * metadata merge shallowly, logs concatenate; other keys: last write wins. */
+static const char frame_state[] =
+    "{\"reducers\":{\"messages\":\"concat\",\"data\":\"merge\",\"metadata\":\"merge\",\"logs\":\"concat\"},"
+    "\"defaults\":{\"messages\":[],\"data\":{},\"metadata\":{},\"logs\":[]}}";
+
+static void edge_free(eg_edge *e) {
+    for (size_t i = 0; i < e->path_len; i++) eg_free(e->path[i]);
+    eg_free(e->path);
+    eg_free(e->path_text);
+    for (size_t i = 0; i < e->n_cases; i++) eg_free(e->cases[i].value);
+    eg_free(e->cases);
+    eg_free(e->router);
+    eg_free(e->targets);
+    memset(e, 0, sizeof *e);
+}
+
+void eg_graph_free(eg_graph *g) {
+    if (!g) return;
+    for (size_t i = 0; i < g->n_nodes; i++) {
+        eg_free(g->nodes[i].name);
+        eg_free(g->nodes[i].handler);
+        edge_free(&g->nodes[i].edge);
+    }
+    eg_free(g->nodes);
+    for (size_t i = 0; i < g->reducers.n; i++) eg_free(g->reducers.items[i].path);
+    eg_free(g->reducers.items);
+    cJSON_Delete(g->defaults);
+    eg_free(g->end_name);
+    eg_free(g);
+}
+
+const char *eg_graph_hash(const eg_graph *g) { return g ? g->hash : ""; }
+
+int eg_graph_find(const eg_graph *g, const char *name, size_t len) {
+    for (size_t i = 0; i < g->n_nodes; i++)
+        if (strncmp(g->nodes[i].name, name, len) == 0 && g->nodes[i].name[len] == '\0') return (int)i;
+    return -1;
+}
+
+int eg_graph_target(const eg_graph *g, int node) {
+    if (node < 0) return node;
+    return g->nodes[node].kind == EG_NODE_END ? EG_TARGET_END : node;
+}
+
+/* Resolve a target name: a node (END-kind nodes resolve to END) or END's name. */
+static int resolve_target(const eg_graph *g, const char *from, const char *name, int *out, eg_error *err) {
+    if (strcmp(name, g->end_name) == 0) { *out = EG_TARGET_END; return EG_OK; }
+    int i = eg_graph_find(g, name, strlen(name));
+    if (i < 0) return eg_fail(err, EG_E_UNKNOWN_NODE, "edge from '%s' goes to '%s', which is not a node", from, name);
+    *out = eg_graph_target(g, i);
+    return EG_OK;
+}
+
+static int parse_targets(const eg_graph *g, const char *from, const cJSON *list, eg_edge *e, eg_error *err) {
+    int n = cJSON_GetArraySize(list);
+    if (n == 0) return eg_fail(err, EG_E_DEFINITION, "edges.%s: a target list must not be empty", from);
+    e->targets = eg_malloc(sizeof(int) * (size_t)n);
+    if (!e->targets) return eg_fail(err, EG_E_NOMEM, "out of memory");
+    for (const cJSON *t = list->child; t; t = t->next) {
+        if (!cJSON_IsString(t))
+            return eg_fail(err, EG_E_DEFINITION, "edges.%s: targets must be node names (strings)", from);
+        int rc = resolve_target(g, from, t->valuestring, &e->targets[e->n_targets], err);
+        if (rc) return rc;
+        e->n_targets++;
+    }
+    return EG_OK;
+}
+
+static int split_path(const char *from, const char *text, eg_edge *e, eg_error *err) {
+    size_t n = 1;
+    for (const char *p = text; *p; p++) n += (*p == '.');
+    if (!*text || n > 32) return eg_fail(err, EG_E_DEFINITION, "edges.%s.path: '%s' is not a dotted path of 1 to 32 keys", from, text);
+    e->path = eg_malloc(sizeof(char *) * n);
+    e->path_text = eg_strdup(text);
+    if (!e->path || !e->path_text) return eg_fail(err, EG_E_NOMEM, "out of memory");
+    const char *start = text;
+    for (const char *p = text;; p++) {
+        if (*p == '.' || *p == '\0') {
+            if (p == start) return eg_fail(err, EG_E_DEFINITION, "edges.%s.path: '%s' has an empty key", from, text);
+            e->path[e->path_len] = eg_strndup(start, (size_t)(p - start));
+            if (!e->path[e->path_len]) return eg_fail(err, EG_E_NOMEM, "out of memory");
+            e->path_len++;
+            if (!*p) break;
+            start = p + 1;
+        }
+    }
+    return EG_OK;
+}
+
+static int parse_edge(const eg_graph *g, const char *from, const cJSON *v, eg_edge *e, eg_error *err) {
+    e->target = EG_TARGET_NONE;
+    if (cJSON_IsString(v)) {
+        e->kind = EG_EDGE_STATIC;
+        return resolve_target(g, from, v->valuestring, &e->target, err);
+    }
+    if (cJSON_IsArray(v)) {
+        e->kind = EG_EDGE_FANOUT;
+        return parse_targets(g, from, v, e, err);
+    }
+    if (!cJSON_IsObject(v))
+        return eg_fail(err, EG_E_DEFINITION, "edges.%s must be a node name, a list of names or an object", from);
+    const cJSON *path = NULL, *cases = NULL, *dflt = NULL, *router = NULL, *targets = NULL;
+    for (const cJSON *f = v->child; f; f = f->next) {
+        if (strcmp(f->string, "path") == 0) path = f;
+        else if (strcmp(f->string, "cases") == 0) cases = f;
+        else if (strcmp(f->string, "default") == 0) dflt = f;
+        else if (strcmp(f->string, "router") == 0) router = f;
+        else if (strcmp(f->string, "targets") == 0) targets = f;
+        else return eg_fail(err, EG_E_DEFINITION, "edges.%s: unknown field '%s' (expected path, cases, default, router, targets)", from, f->string);
+    }
+    int rc;
+    if (dflt) {
+        if (!cJSON_IsString(dflt)) return eg_fail(err, EG_E_DEFINITION, "edges.%s.default must be a node name", from);
+        if ((rc = resolve_target(g, from, dflt->valuestring, &e->target, err))) return rc;
+    }
+    if (router) {
+        if (!cJSON_IsString(router) || !*router->valuestring)
+            return eg_fail(err, EG_E_DEFINITION, "edges.%s.router must be a non-empty string", from);
+        if (path || cases || dflt) return eg_fail(err, EG_E_DEFINITION, "edges.%s: a router edge takes only 'targets' besides 'router'", from);
+        e->kind = EG_EDGE_ROUTER;
+        if (!(e->router = eg_strdup(router->valuestring))) return eg_fail(err, EG_E_NOMEM, "out of memory");
+        if (targets) {
+            if (!cJSON_IsArray(targets)) return eg_fail(err, EG_E_DEFINITION, "edges.%s.targets must be a list of node names", from);
+            e->targets_declared = true;
+            return parse_targets(g, from, targets, e, err);
+        }
+        return EG_OK;
+    }
+    if (targets) return eg_fail(err, EG_E_DEFINITION, "edges.%s: 'targets' belongs to router edges", from);
+    if (!path) {
+        if (cases) return eg_fail(err, EG_E_DEFINITION, "edges.%s: 'cases' needs a 'path'", from);
+        if (!dflt) return eg_fail(err, EG_E_DEFINITION, "edges.%s: an edge object needs 'default', 'path' or 'router'", from);
+        e->kind = EG_EDGE_STATIC; /* the seed's { default: 'end' } */
+        return EG_OK;
+    }
+    if (!cJSON_IsString(path)) return eg_fail(err, EG_E_DEFINITION, "edges.%s.path must be a dotted path string", from);
+    e->kind = EG_EDGE_COND;
+    if ((rc = split_path(from, path->valuestring, e, err))) return rc;
+    if (cases) {
+        if (!cJSON_IsObject(cases)) return eg_fail(err, EG_E_DEFINITION, "edges.%s.cases must map values to node names", from);
+        int n = cJSON_GetArraySize(cases);
+        e->cases = eg_malloc(sizeof(eg_case) * (size_t)(n ? n : 1));
+        if (!e->cases) return eg_fail(err, EG_E_NOMEM, "out of memory");
+        for (const cJSON *c = cases->child; c; c = c->next) {
+            if (!cJSON_IsString(c)) return eg_fail(err, EG_E_DEFINITION, "edges.%s.cases.%s must be a node name", from, c->string);
+            eg_case *k = &e->cases[e->n_cases];
+            if ((rc = resolve_target(g, from, c->valuestring, &k->target, err))) return rc;
+            if (!(k->value = eg_strdup(c->string))) return eg_fail(err, EG_E_NOMEM, "out of memory");
+            e->n_cases++;
+        }
+    }
+    return EG_OK;
+}
+
+static int parse_nodes(eg_graph *g, const cJSON *nodes, eg_error *err) {
+    if (!cJSON_IsObject(nodes)) return eg_fail(err, EG_E_DEFINITION, "'nodes' must be an object of node name -> node");
+    int n = cJSON_GetArraySize(nodes);
+    if (n == 0) return eg_fail(err, EG_E_DEFINITION, "'nodes' is empty: a graph needs at least one node");
+    g->nodes = eg_malloc(sizeof(eg_node) * (size_t)n);
+    if (!g->nodes) return eg_fail(err, EG_E_NOMEM, "out of memory");
+    memset(g->nodes, 0, sizeof(eg_node) * (size_t)n);
+    for (const cJSON *v = nodes->child; v; v = v->next) {
+        const char *name = v->string;
+        if (!*name) return eg_fail(err, EG_E_DEFINITION, "a node has an empty name");
+        if (eg_graph_find(g, name, strlen(name)) >= 0)
+            return eg_fail(err, EG_E_DUPLICATE_NODE, "node '%s' is defined twice", name);
+        eg_node *node = &g->nodes[g->n_nodes];
+        if (!(node->name = eg_strdup(name))) return eg_fail(err, EG_E_NOMEM, "out of memory");
+        g->n_nodes++;
+        if (!cJSON_IsObject(v)) return eg_fail(err, EG_E_DEFINITION, "nodes.%s must be an object", name);
+        const cJSON *kind = eg_get(v, "kind"), *handler = eg_get(v, "handler");
+        node->kind = EG_NODE_FUNCTION;
+        if (kind) {
+            size_t k = 0, nk = sizeof kind_names / sizeof *kind_names;
+            while (k < nk && !(cJSON_IsString(kind) && strcmp(kind->valuestring, kind_names[k]) == 0)) k++;
+            if (k == nk) return eg_fail(err, EG_E_DEFINITION, "nodes.%s.kind must be one of function, agent, tool, human, subgraph, end", name);
+            node->kind = (eg_node_kind)k;
+        }
+        if (handler && !cJSON_IsString(handler)) return eg_fail(err, EG_E_DEFINITION, "nodes.%s.handler must be a string", name);
+        if (!(node->handler = eg_strdup(handler ? handler->valuestring : name))) return eg_fail(err, EG_E_NOMEM, "out of memory");
+        if (strcmp(name, g->end_name) == 0 && node->kind != EG_NODE_END)
+            return eg_fail(err, EG_E_DEFINITION, "node '%s' has END's name but is not an end node", name);
+    }
+    return EG_OK;
+}
+
+static int parse_state(eg_graph *g, const cJSON *def, eg_error *err) {
+    const cJSON *state = eg_get(def, "state");
+    cJSON *frame = NULL;
+    if (!state || (cJSON_IsString(state) && strcmp(state->valuestring, "frame") == 0)) {
+        frame = eg_parse(frame_state, sizeof frame_state - 1);
+        if (!frame) return eg_fail(err, EG_E_NOMEM, "out of memory");
+        state = frame;
+    }
+    int rc = EG_OK;
+    const cJSON *reducers = eg_get(state, "reducers"), *defaults = eg_get(state, "defaults");
+    if (!cJSON_IsObject(state)) { rc = eg_fail(err, EG_E_DEFINITION, "'state' must be \"frame\" or {reducers, defaults}"); goto out; }
+    if (reducers && !cJSON_IsObject(reducers)) { rc = eg_fail(err, EG_E_DEFINITION, "state.reducers must map dotted paths to reducer names"); goto out; }
+    if (defaults && !cJSON_IsObject(defaults)) { rc = eg_fail(err, EG_E_DEFINITION, "state.defaults must be an object"); goto out; }
+    int n = reducers ? cJSON_GetArraySize(reducers) : 0;
+    g->reducers.items = eg_malloc(sizeof(eg_reducer) * (size_t)(n ? n : 1));
+    if (!g->reducers.items) { rc = eg_fail(err, EG_E_NOMEM, "out of memory"); goto out; }
+    for (const cJSON *r = reducers ? reducers->child : NULL; r; r = r->next) {
+        eg_reducer *item = &g->reducers.items[g->reducers.n];
+        if (!cJSON_IsString(r) || eg_reducer_parse(r->valuestring, &item->kind) != EG_OK) {
+            rc = eg_fail(err, EG_E_DEFINITION, "state.reducers.%s: unknown reducer (expected last, first, concat, appendUnique, merge, deepMerge, sum, max, min, longest, messages, readonly)", r->string);
+            goto out;
+        }
+        if (!(item->path = eg_strdup(r->string))) { rc = eg_fail(err, EG_E_NOMEM, "out of memory"); goto out; }
+        g->reducers.n++;
+    }
+    if (!(g->defaults = defaults ? cJSON_Duplicate(defaults, true) : cJSON_CreateObject()))
+        rc = eg_fail(err, EG_E_NOMEM, "out of memory");
+out:
+    cJSON_Delete(frame);
+    return rc;
+}
+
+static bool edge_reaches_unknown(const eg_edge *e) {
+    return e->kind == EG_EDGE_ROUTER && !e->targets_declared;
+}
+
+/* Every check of the issue list that needs the whole graph. */
+static int check_graph(const eg_graph *g, eg_error *err) {
+    for (size_t i = 0; i < g->n_nodes; i++) {
+        const eg_node *n = &g->nodes[i];
+        if (n->kind == EG_NODE_END) continue;
+        if (n->edge.kind == EG_EDGE_NONE)
+            return eg_fail(err, EG_E_MISSING_EDGE, "node '%s' has no outgoing edge (add one, e.g. to '%s')", n->name, g->end_name);
+        bool self = (n->edge.kind == EG_EDGE_STATIC && n->edge.target == (int)i);
+        for (size_t t = 0; n->edge.kind == EG_EDGE_FANOUT && t < n->edge.n_targets; t++) self |= n->edge.targets[t] == (int)i;
+        if (self) return eg_fail(err, EG_E_SELF_LOOP, "node '%s' has an unconditional edge to itself (an endless loop)", n->name);
+    }
+    /* Reachability from the entry point over every edge a run could take. */
+    bool *seen = eg_malloc(g->n_nodes);
+    int *stack = eg_malloc(sizeof(int) * g->n_nodes);
+    if (!seen || !stack) { eg_free(seen); eg_free(stack); return eg_fail(err, EG_E_NOMEM, "out of memory"); }
+    memset(seen, 0, g->n_nodes);
+    size_t top = 0;
+    bool open_router = false;
+    seen[g->entry] = true;
+    stack[top++] = g->entry;
+#define VISIT(t) do { int t_ = (t); if (t_ >= 0 && !seen[t_]) { seen[t_] = true; stack[top++] = t_; } } while (0)
+    while (top) {
+        const eg_edge *e = &g->nodes[stack[--top]].edge;
+        open_router |= edge_reaches_unknown(e);
+        VISIT(e->target);
+        for (size_t k = 0; k < e->n_targets; k++) VISIT(e->targets[k]);
+        for (size_t k = 0; k < e->n_cases; k++) VISIT(e->cases[k].target);
+    }
+#undef VISIT
+    int rc = EG_OK;
+    /* A router without declared targets may go anywhere: no node is provably
+     * unreachable then. End nodes are exempt: a graph may define one unused. */
+    for (size_t i = 0; !open_router && i < g->n_nodes; i++) {
+        if (!seen[i] && g->nodes[i].kind != EG_NODE_END) {
+            rc = eg_fail(err, EG_E_UNREACHABLE, "node '%s' cannot be reached from the entry point '%s'", g->nodes[i].name, g->nodes[g->entry].name);
+            break;
+        }
+    }
+    eg_free(seen);
+    eg_free(stack);
+    return rc;
+}
+
+static int build(eg_graph *g, const cJSON *def, eg_error *err) {
+    int rc;
+    if (!cJSON_IsObject(def)) return eg_fail(err, EG_E_DEFINITION, "a graph definition must be a JSON object");
+    for (const cJSON *f = def->child; f; f = f->next) {
+        static const char *const known[] = { "nodes", "edges", "entryPoint", "end", "maxSteps", "state", "name" };
+        size_t k = 0;
+        while (k < sizeof known / sizeof *known && strcmp(f->string, known[k]) != 0) k++;
+        if (k == sizeof known / sizeof *known)
+            return eg_fail(err, EG_E_DEFINITION, "unknown field '%s' in the graph definition", f->string);
+    }
+    const cJSON *end = eg_get(def, "end");
+    if (end && (!cJSON_IsString(end) || !*end->valuestring)) return eg_fail(err, EG_E_DEFINITION, "'end' must be a non-empty node name");
+    if (!(g->end_name = eg_strdup(end ? end->valuestring : DEFAULT_END))) return eg_fail(err, EG_E_NOMEM, "out of memory");
+    const cJSON *max = eg_get(def, "maxSteps");
+    g->max_steps = DEFAULT_MAX_STEPS;
+    if (max) {
+        if (!cJSON_IsNumber(max) || max->valuedouble < 1 || max->valuedouble > 1e9 || max->valuedouble != (double)(int)max->valuedouble)
+            return eg_fail(err, EG_E_DEFINITION, "'maxSteps' must be an integer from 1 to 1000000000");
+        g->max_steps = (int)max->valuedouble;
+    }
+    if ((rc = parse_nodes(g, eg_get(def, "nodes"), err))) return rc;
+    const cJSON *entry = eg_get(def, "entryPoint");
+    if (!cJSON_IsString(entry)) return eg_fail(err, EG_E_MISSING_ENTRY, "the graph has no 'entryPoint' (a node name)");
+    g->entry = eg_graph_find(g, entry->valuestring, strlen(entry->valuestring));
+    if (g->entry < 0) return eg_fail(err, EG_E_MISSING_ENTRY, "entryPoint '%s' is not a node", entry->valuestring);
+    if (g->nodes[g->entry].kind == EG_NODE_END) return eg_fail(err, EG_E_MISSING_ENTRY, "entryPoint '%s' is an end node", entry->valuestring);
+    const cJSON *edges = eg_get(def, "edges");
+    if (edges && !cJSON_IsObject(edges)) return eg_fail(err, EG_E_DEFINITION, "'edges' must be an object of source node -> edge");
+    for (const cJSON *e = edges ? edges->child : NULL; e; e = e->next) {
+        if (strcmp(e->string, g->end_name) == 0) return eg_fail(err, EG_E_END_HAS_EDGES, "END ('%s') cannot have outgoing edges", e->string);
+        int i = eg_graph_find(g, e->string, strlen(e->string));
+        if (i < 0) return eg_fail(err, EG_E_UNKNOWN_NODE, "edges name a source '%s' that is not a node", e->string);
+        if (g->nodes[i].kind == EG_NODE_END) return eg_fail(err, EG_E_END_HAS_EDGES, "end node '%s' cannot have outgoing edges", e->string);
+        if (g->nodes[i].edge.kind != EG_EDGE_NONE) return eg_fail(err, EG_E_DEFINITION, "node '%s' has two edge entries", e->string);
+        if ((rc = parse_edge(g, e->string, e, &g->nodes[i].edge, err))) return rc;
+    }
+    if ((rc = parse_state(g, def, err))) return rc;
+    if ((rc = check_graph(g, err))) return rc;
+    eg_hex64(eg_json_hash(def), g->hash);
+    return EG_OK;
+}
+
+eg_graph *eg_graph_new(const char *json, size_t len, eg_error *err) {
+    if (err) { err->code = EG_OK; err->message[0] = '\0'; }
+    cJSON *def = eg_parse(json, len);
+    if (!def) {
+        /* cJSON gives no reason; a failed allocation and bad text look alike.
+         * Re-parsing cannot tell either, so report the likelier cause. */
+        eg_fail(err, EG_E_JSON, "the graph definition is not valid JSON");
+        return NULL;
+    }
+    eg_graph *g = eg_malloc(sizeof *g);
+    if (!g) { cJSON_Delete(def); eg_fail(err, EG_E_NOMEM, "out of memory"); return NULL; }
+    memset(g, 0, sizeof *g);
+    int rc = build(g, def, err);
+    cJSON_Delete(def);
+    if (rc) { eg_graph_free(g); return NULL; }
+    return g;
+}

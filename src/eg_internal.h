@@ -1,0 +1,143 @@
+/* eg_internal.h: structures shared by the core's source files. Not installed. */
+#ifndef EG_INTERNAL_H
+#define EG_INTERNAL_H
+
+#include "edgegraph.h"
+#include "cJSON.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+
+/* Internal invariants: trap in debug builds, vanish in the product. The wasm
+ * build must not pull abort()/printf for these. */
+#ifdef EG_DEBUG
+#define EG_ASSERT(c) do { if (!(c)) __builtin_trap(); } while (0)
+#else
+#define EG_ASSERT(c) ((void)0)
+#endif
+
+/* ---- memory (eg_alloc.c) ---- */
+void *eg_malloc(size_t n);
+void *eg_realloc(void *p, size_t n);
+void eg_free(void *p);
+char *eg_strndup(const char *s, size_t n);
+char *eg_strdup(const char *s);
+/* Make sure cJSON allocates through eg_malloc/eg_free. Idempotent. */
+void eg_init_json(void);
+/* Parse (ptr, len) JSON with cJSON, which needs a NUL-terminated buffer. */
+cJSON *eg_parse(const char *json, size_t len);
+/* The same, telling through *nomem whether a NULL came from memory running out. */
+cJSON *eg_parse_ex(const char *json, size_t len, bool *nomem);
+
+/* ---- errors (eg_error.c) ---- */
+/* Fill err (which may be NULL) with code and a printf-style message; every
+ * %s argument is cut to a readable length first. Returns code. */
+int eg_fail(eg_error *err, int code, const char *fmt, ...);
+int eg_vfail(eg_error *err, int code, const char *fmt, va_list ap);
+
+/* ---- JSON helpers (eg_json.c) ---- */
+/* Key-order-independent 64-bit hash of a JSON value. */
+uint64_t eg_json_hash(const cJSON *item);
+void eg_hex64(uint64_t v, char out[17]);
+/* Object member lookup that is case-sensitive and NULL-safe. */
+cJSON *eg_get(const cJSON *obj, const char *key);
+/* Detach-and-replace or add `value` under `key`; takes ownership of value. */
+bool eg_set(cJSON *obj, const char *key, cJSON *value);
+
+/* ---- graphs (eg_graph.c) ---- */
+typedef enum eg_node_kind {
+    EG_NODE_FUNCTION, EG_NODE_AGENT, EG_NODE_TOOL, EG_NODE_HUMAN,
+    EG_NODE_SUBGRAPH, EG_NODE_END
+} eg_node_kind;
+
+typedef enum eg_edge_kind {
+    EG_EDGE_NONE, EG_EDGE_STATIC, EG_EDGE_COND, EG_EDGE_ROUTER, EG_EDGE_FANOUT
+} eg_edge_kind;
+
+/* A target is a node index, or EG_TARGET_END. */
+#define EG_TARGET_END (-1)
+#define EG_TARGET_NONE (-2)
+
+typedef struct eg_case {
+    char *value;
+    int target;
+} eg_case;
+
+typedef struct eg_edge {
+    eg_edge_kind kind;
+    int target;              /* STATIC; COND default (or NONE) */
+    char **path;             /* COND: the state path, split at dots */
+    size_t path_len;
+    char *path_text;         /* COND: the path as written, for messages */
+    eg_case *cases;          /* COND */
+    size_t n_cases;
+    char *router;            /* ROUTER: the host's router name */
+    int *targets;            /* FANOUT; ROUTER: declared possible targets */
+    size_t n_targets;
+    bool targets_declared;   /* ROUTER: false when any target is possible */
+} eg_edge;
+
+typedef struct eg_node {
+    char *name;
+    char *handler;
+    eg_node_kind kind;
+    eg_edge edge;
+} eg_node;
+
+/* ---- reducers (eg_reduce.c) ---- */
+typedef enum eg_reducer_kind {
+    EG_R_LAST, EG_R_FIRST, EG_R_CONCAT, EG_R_APPEND_UNIQUE, EG_R_MERGE,
+    EG_R_DEEP_MERGE, EG_R_SUM, EG_R_MAX, EG_R_MIN, EG_R_LONGEST,
+    EG_R_MESSAGES, EG_R_READONLY
+} eg_reducer_kind;
+
+typedef struct eg_reducer {
+    char *path;              /* dotted */
+    eg_reducer_kind kind;
+} eg_reducer;
+
+typedef struct eg_reducers {
+    eg_reducer *items;
+    size_t n;
+} eg_reducers;
+
+struct eg_graph {
+    eg_node *nodes;
+    size_t n_nodes;
+    char *end_name;
+    int entry;
+    int max_steps;
+    eg_reducers reducers;
+    cJSON *defaults;         /* state defaults filled in at run start */
+    char hash[17];
+};
+
+int eg_graph_find(const eg_graph *g, const char *name, size_t len);
+/* Map a node index to a target: END-kind nodes are END. */
+int eg_graph_target(const eg_graph *g, int node);
+
+/* A place where a value lives and the path that leads to it, for emitting
+ * patch operations. */
+typedef struct eg_path {
+    const char *seg[32];
+    size_t n;
+} eg_path;
+
+/* Where reductions record what they changed; NULL to record nothing. */
+typedef struct eg_patch {
+    cJSON *ops;              /* array of ["set"|"push"|"del", [path], value] */
+} eg_patch;
+
+/* Write `item` (owned and consumed, even on error; its key is item->string)
+ * into `obj`, which lives at `path`, using the reducers registered for the
+ * item's path. Changes are recorded in `patch`. Errors name the dotted path
+ * and `who` (the node that wrote it). */
+int eg_reduce_into(const eg_reducers *rs, cJSON *obj, eg_path *path, cJSON *item,
+                   eg_patch *patch, const char *who, eg_error *err);
+int eg_reducer_parse(const char *name, eg_reducer_kind *out);
+/* Append [op, [path..., key?, index?], value?] to the patch. `key` may be
+ * NULL, `index` negative for none, `value` NULL for none (it is copied). */
+bool eg_patch_op(eg_patch *patch, const char *op, const eg_path *path,
+                 const char *key, int index, const cJSON *value);
+
+#endif /* EG_INTERNAL_H */

@@ -1,0 +1,80 @@
+/* eg_json.c: small JSON utilities over cJSON. */
+#include "eg_internal.h"
+
+#include <string.h>
+
+/* splitmix64's finalizer: a cheap, well-mixed 64-bit permutation. */
+static uint64_t mix(uint64_t x) {
+    x ^= x >> 30; x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27; x *= 0x94d049bb133111ebULL;
+    x ^= x >> 31;
+    return x;
+}
+
+static uint64_t hash_bytes(uint64_t seed, const char *s, size_t n) {
+    uint64_t h = 0xcbf29ce484222325ULL ^ seed; /* FNV-1a */
+    for (size_t i = 0; i < n; i++) { h ^= (unsigned char)s[i]; h *= 0x100000001b3ULL; }
+    return mix(h);
+}
+
+/* Objects hash as the sum of their members' hashes, so key order (which JS
+ * engines change for integer-like keys) never changes the result. */
+uint64_t eg_json_hash(const cJSON *item) {
+    if (!item) return mix(11);
+    switch (item->type & 0xFF) {
+    case cJSON_NULL: return mix(1);
+    case cJSON_False: return mix(2);
+    case cJSON_True: return mix(3);
+    case cJSON_Number: {
+        double d = item->valuedouble;
+        if (d == 0) d = 0; /* -0 and 0 are the same JSON number */
+        uint64_t bits;
+        memcpy(&bits, &d, sizeof bits);
+        return mix(bits ^ 0x4e554d42ULL);
+    }
+    case cJSON_String: case cJSON_Raw: {
+        const char *s = item->valuestring ? item->valuestring : "";
+        return hash_bytes(5, s, strlen(s));
+    }
+    case cJSON_Array: {
+        uint64_t h = mix(6);
+        for (const cJSON *c = item->child; c; c = c->next) h = mix(h * 31 + eg_json_hash(c));
+        return h;
+    }
+    case cJSON_Object: {
+        uint64_t sum = mix(7);
+        for (const cJSON *c = item->child; c; c = c->next) {
+            const char *k = c->string ? c->string : "";
+            sum += mix(hash_bytes(9, k, strlen(k)) ^ (eg_json_hash(c) * 0x9e3779b97f4a7c15ULL));
+        }
+        return mix(sum);
+    }
+    default: return mix(13);
+    }
+}
+
+void eg_hex64(uint64_t v, char out[17]) {
+    static const char digits[] = "0123456789abcdef";
+    for (int i = 15; i >= 0; i--) { out[i] = digits[v & 15]; v >>= 4; }
+    out[16] = '\0';
+}
+
+cJSON *eg_get(const cJSON *obj, const char *key) {
+    if (!obj || !cJSON_IsObject(obj)) return NULL;
+    return cJSON_GetObjectItemCaseSensitive(obj, key);
+}
+
+bool eg_set(cJSON *obj, const char *key, cJSON *value) {
+    if (!value) return false;
+    /* Not cJSON_ReplaceItemInObject: it ignores a failed key copy and would
+     * leave a member without a name when memory runs out. */
+    char *name = eg_strdup(key);
+    if (!name) { cJSON_Delete(value); return false; }
+    if (value->string && !(value->type & cJSON_StringIsConst)) cJSON_free(value->string);
+    value->string = name;
+    value->type &= ~cJSON_StringIsConst;
+    cJSON *old = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (old) return cJSON_ReplaceItemViaPointer(obj, old, value);
+    cJSON_AddItemToArray(obj, value); /* appends; keeps the name we set */
+    return true;
+}

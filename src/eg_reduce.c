@@ -1,0 +1,337 @@
+/* eg_reduce.c: reducers keyed by dotted state path, and the patch that tells
+ * a host mirror what changed. A reducer combines the value already in the
+ * state with the one a node wrote; a path without a reducer is last-write-wins. */
+#include "eg_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const struct { const char *name; eg_reducer_kind kind; } reducer_names[] = {
+    { "last", EG_R_LAST }, { "first", EG_R_FIRST }, { "concat", EG_R_CONCAT },
+    { "appendUnique", EG_R_APPEND_UNIQUE }, { "merge", EG_R_MERGE }, { "deepMerge", EG_R_DEEP_MERGE },
+    { "sum", EG_R_SUM }, { "max", EG_R_MAX }, { "min", EG_R_MIN }, { "longest", EG_R_LONGEST },
+    { "messages", EG_R_MESSAGES }, { "readonly", EG_R_READONLY },
+};
+
+int eg_reducer_parse(const char *name, eg_reducer_kind *out) {
+    for (size_t i = 0; i < sizeof reducer_names / sizeof *reducer_names; i++)
+        if (strcmp(name, reducer_names[i].name) == 0) { *out = reducer_names[i].kind; return EG_OK; }
+    return EG_E_DEFINITION;
+}
+
+static const char *reducer_name(eg_reducer_kind k) {
+    for (size_t i = 0; i < sizeof reducer_names / sizeof *reducer_names; i++)
+        if (reducer_names[i].kind == k) return reducer_names[i].name;
+    return "?";
+}
+
+static const char *type_name(const cJSON *v) {
+    if (!v) return "nothing";
+    switch (v->type & 0xFF) {
+    case cJSON_NULL: return "null";
+    case cJSON_True: case cJSON_False: return "a boolean";
+    case cJSON_Number: return "a number";
+    case cJSON_String: return "a string";
+    case cJSON_Array: return "an array";
+    case cJSON_Object: return "an object";
+    default: return "an unknown value";
+    }
+}
+
+/* Dotted text of path + key, cut to fit, for error messages. */
+static const char *path_text(const eg_path *p, const char *key, char *buf, size_t cap) {
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i <= p->n && used + 1 < cap; i++) {
+        const char *s = i < p->n ? p->seg[i] : key;
+        if (!s) break;
+        int w = snprintf(buf + used, cap - used, "%s%s", used ? "." : "", s);
+        if (w < 0) break;
+        used += (size_t)w;
+    }
+    return buf;
+}
+
+/* 0: the reducer's path is unrelated; 1: it is exactly path+key;
+ * 2: it lies below path+key (a reducer nested inside this value). */
+static int match(const char *rpath, const eg_path *p, const char *key) {
+    const char *r = rpath;
+    for (size_t i = 0; i <= p->n; i++) {
+        const char *s = i < p->n ? p->seg[i] : key;
+        size_t n = strlen(s);
+        if (strncmp(r, s, n) != 0) return 0;
+        r += n;
+        if (i < p->n) { if (*r != '.') return 0; r++; }
+    }
+    if (*r == '\0') return 1;
+    return *r == '.' ? 2 : 0;
+}
+
+bool eg_patch_op(eg_patch *patch, const char *op, const eg_path *path,
+                 const char *key, int index, const cJSON *value) {
+    if (!patch || !patch->ops) return true;
+    cJSON *entry = cJSON_CreateArray(), *where = cJSON_CreateArray();
+    bool ok = entry && where && cJSON_AddItemToArray(entry, cJSON_CreateString(op)) && entry->child;
+    for (size_t i = 0; ok && i < path->n; i++) {
+        cJSON *s = cJSON_CreateString(path->seg[i]);
+        ok = s && cJSON_AddItemToArray(where, s);
+    }
+    if (ok && key) { cJSON *s = cJSON_CreateString(key); ok = s && cJSON_AddItemToArray(where, s); }
+    if (ok && index >= 0) { cJSON *s = cJSON_CreateNumber(index); ok = s && cJSON_AddItemToArray(where, s); }
+    if (ok) { ok = cJSON_AddItemToArray(entry, where); if (ok) where = NULL; }
+    if (ok && value) { cJSON *v = cJSON_Duplicate(value, true); ok = v && cJSON_AddItemToArray(entry, v); }
+    if (ok) { cJSON_AddItemToArray(patch->ops, entry); return true; }
+    cJSON_Delete(where);
+    cJSON_Delete(entry);
+    return false;
+}
+
+#define NOMEM(err) eg_fail(err, EG_E_NOMEM, "out of memory")
+
+/* Put `item` (whose name is its key) into obj, replacing any member of that
+ * name. Uses the item's own name string: no allocation. */
+static void put_named(cJSON *obj, cJSON *item) {
+    cJSON *old = cJSON_GetObjectItemCaseSensitive(obj, item->string);
+    if (old) cJSON_ReplaceItemViaPointer(obj, old, item);
+    else cJSON_AddItemToArray(obj, item);
+}
+
+static int set_value(cJSON *obj, eg_path *path, cJSON *item, eg_patch *patch, eg_error *err) {
+    if (!eg_patch_op(patch, "set", path, item->string, -1, item)) { cJSON_Delete(item); return NOMEM(err); }
+    put_named(obj, item);
+    return EG_OK;
+}
+
+static int type_error(const eg_path *path, const char *key, eg_reducer_kind k, const char *who,
+                      const char *want, const cJSON *got, eg_error *err) {
+    char buf[128];
+    return eg_fail(err, EG_E_REDUCER, "node '%s' wrote '%s': reducer '%s' needs %s, got %s", who,
+                   path_text(path, key, buf, sizeof buf), reducer_name(k), want, type_name(got));
+}
+
+/* Items to append: an array's elements, or the one value. Returns an array
+ * holding them (the incoming array itself, or a new one wrapping it). */
+static cJSON *as_items(cJSON *item) {
+    if (cJSON_IsArray(item)) return item;
+    cJSON *wrap = cJSON_CreateArray();
+    if (!wrap) return NULL;
+    cJSON_AddItemToArray(wrap, item);
+    return wrap;
+}
+
+static bool contains(const cJSON *array, const cJSON *v) {
+    for (const cJSON *c = array->child; c; c = c->next) if (cJSON_Compare(c, v, true)) return true;
+    return false;
+}
+
+/* concat / appendUnique / messages when the target does not exist yet. */
+static int set_items(cJSON *obj, eg_path *path, cJSON *item, eg_patch *patch, eg_error *err) {
+    char *key = item->string;
+    item->string = NULL;
+    cJSON *items = as_items(item);
+    if (!items) { cJSON_free(key); cJSON_Delete(item); return NOMEM(err); }
+    items->string = key;
+    items->type &= ~cJSON_StringIsConst;
+    return set_value(obj, path, items, patch, err);
+}
+
+static int append(cJSON *existing, eg_path *path, cJSON *item, bool unique, eg_patch *patch, eg_error *err) {
+    char *key = item->string;        /* the array's name; freed at the end */
+    item->string = NULL;
+    cJSON *fresh = cJSON_CreateArray();
+    if (!fresh) { cJSON_free(key); cJSON_Delete(item); return NOMEM(err); }
+    /* Collect the new elements in `fresh` first: nothing touches the state
+     * until the patch entry exists, so a failed allocation changes nothing. */
+    if (cJSON_IsArray(item)) {
+        while (item->child) {
+            cJSON *c = cJSON_DetachItemViaPointer(item, item->child);
+            if (unique && (contains(existing, c) || contains(fresh, c))) { cJSON_Delete(c); continue; }
+            cJSON_AddItemToArray(fresh, c);
+        }
+        cJSON_Delete(item);
+    } else if (unique && contains(existing, item)) {
+        cJSON_Delete(item);
+    } else {
+        cJSON_AddItemToArray(fresh, item);
+    }
+    int rc = EG_OK;
+    if (fresh->child && !eg_patch_op(patch, "push", path, key, -1, fresh)) rc = NOMEM(err);
+    else while (fresh->child) cJSON_AddItemToArray(existing, cJSON_DetachItemViaPointer(fresh, fresh->child));
+    cJSON_Delete(fresh);
+    cJSON_free(key);
+    return rc;
+}
+
+static int merge_object(const eg_reducers *rs, cJSON *existing, eg_path *path, cJSON *item, bool deep,
+                        eg_patch *patch, const char *who, eg_error *err) {
+    if (path->n + 2 >= sizeof path->seg / sizeof *path->seg) {
+        cJSON_Delete(item);
+        return eg_fail(err, EG_E_LIMIT, "node '%s' wrote a value nested deeper than 32 levels under a reducer", who);
+    }
+    int rc = EG_OK;
+    path->seg[path->n++] = item->string;
+    while (item->child) {
+        cJSON *c = cJSON_DetachItemViaPointer(item, item->child);
+        if (rc) { cJSON_Delete(c); continue; }
+        cJSON *old = cJSON_GetObjectItemCaseSensitive(existing, c->string);
+        if (deep && cJSON_IsObject(old) && cJSON_IsObject(c)) rc = merge_object(rs, old, path, c, true, patch, who, err);
+        else rc = eg_reduce_into(rs, existing, path, c, patch, who, err);
+    }
+    path->n--;
+    cJSON_Delete(item);
+    return rc;
+}
+
+static size_t utf16_length(const char *s) {
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if ((*p & 0xC0) != 0x80) n++;      /* a code point starts here */
+        if ((*p & 0xF8) == 0xF0) n++;      /* 4-byte UTF-8: a surrogate pair in JS */
+    }
+    return n;
+}
+
+static size_t value_length(const cJSON *v) {
+    if (cJSON_IsString(v)) return utf16_length(v->valuestring);
+    size_t n = 0;
+    for (const cJSON *c = v->child; c; c = c->next) n++;
+    return n;
+}
+
+static int messages(cJSON *existing, eg_path *path, cJSON *item, const eg_reducers *rs,
+                    eg_patch *patch, const char *who, eg_error *err) {
+    (void)rs;
+    char *key = item->string;
+    item->string = NULL;
+    cJSON *items = as_items(item);
+    if (!items) { cJSON_free(key); cJSON_Delete(item); return NOMEM(err); }
+    /* eg_reduce_into guarantees room: merge_object stops two levels early. */
+    path->seg[path->n++] = key;  /* the array's own path, for patch entries */
+    int rc = EG_OK;
+    while (items->child && !rc) {
+        cJSON *m = cJSON_DetachItemViaPointer(items, items->child);
+        if (!cJSON_IsObject(m)) {
+            path->n--;
+            rc = type_error(path, key, EG_R_MESSAGES, who, "message objects", m, err);
+            path->n++;
+            cJSON_Delete(m);
+            break;
+        }
+        const cJSON *id = eg_get(m, "id"), *type = eg_get(m, "type");
+        int index = 0;
+        cJSON *found = NULL;
+        if (cJSON_IsString(id))
+            for (cJSON *c = existing->child; c; c = c->next, index++) {
+                const cJSON *cid = eg_get(c, "id");
+                if (cJSON_IsString(cid) && strcmp(cid->valuestring, id->valuestring) == 0) { found = c; break; }
+            }
+        bool removal = cJSON_IsString(type) && strcmp(type->valuestring, "remove") == 0;
+        if (removal) {
+            /* Removing an id that is not there is a no-op, so a retried
+             * step that removes twice stays correct. */
+            if (found) {
+                if (!eg_patch_op(patch, "del", path, NULL, index, NULL)) rc = NOMEM(err);
+                else cJSON_Delete(cJSON_DetachItemViaPointer(existing, found));
+            }
+            cJSON_Delete(m);
+        } else if (found) {
+            if (!eg_patch_op(patch, "set", path, NULL, index, m)) { rc = NOMEM(err); cJSON_Delete(m); }
+            else cJSON_ReplaceItemViaPointer(existing, found, m);
+        } else {
+            cJSON *one = cJSON_CreateArray();
+            cJSON *copy = one ? cJSON_Duplicate(m, true) : NULL;
+            if (copy) cJSON_AddItemToArray(one, copy);
+            if (!copy || !eg_patch_op(patch, "push", path, NULL, -1, one)) { rc = NOMEM(err); cJSON_Delete(m); }
+            else cJSON_AddItemToArray(existing, m);
+            cJSON_Delete(one);
+        }
+    }
+    path->n--;
+    items->string = key;
+    cJSON_Delete(items);
+    return rc;
+}
+
+int eg_reduce_into(const eg_reducers *rs, cJSON *obj, eg_path *path, cJSON *item,
+                   eg_patch *patch, const char *who, eg_error *err) {
+    const char *key = item->string;
+    eg_reducer_kind kind = EG_R_LAST;
+    bool exact = false, nested = false;
+    for (size_t i = 0; i < rs->n; i++) {
+        int m = match(rs->items[i].path, path, key);
+        if (m == 1) { exact = true; kind = rs->items[i].kind; }
+        else if (m == 2) nested = true;
+    }
+    cJSON *existing = cJSON_GetObjectItemCaseSensitive(obj, key);
+    bool absent = !existing || cJSON_IsNull(existing);
+    if (!exact) {
+        if (nested && cJSON_IsObject(item) && (absent || cJSON_IsObject(existing))) {
+            if (absent) {
+                cJSON *fresh = cJSON_CreateObject();
+                char *name = fresh ? eg_strdup(key) : NULL;
+                if (!name) { cJSON_Delete(fresh); cJSON_Delete(item); return NOMEM(err); }
+                fresh->string = name;
+                int rc = set_value(obj, path, fresh, patch, err);
+                if (rc) { cJSON_Delete(item); return rc; }
+                existing = fresh;
+            }
+            return merge_object(rs, existing, path, item, false, patch, who, err);
+        }
+        return set_value(obj, path, item, patch, err);
+    }
+    int rc = EG_OK;
+    switch (kind) {
+    case EG_R_LAST:
+        return set_value(obj, path, item, patch, err);
+    case EG_R_READONLY: {
+        char buf[128];
+        rc = eg_fail(err, EG_E_READONLY, "node '%s' wrote '%s', which is read-only", who, path_text(path, key, buf, sizeof buf));
+        break;
+    }
+    case EG_R_FIRST:
+        if (absent) return set_value(obj, path, item, patch, err);
+        break;
+    case EG_R_CONCAT: case EG_R_APPEND_UNIQUE:
+        if (absent) return set_items(obj, path, item, patch, err);
+        if (!cJSON_IsArray(existing)) { rc = type_error(path, key, kind, who, "an array in the state", existing, err); break; }
+        return append(existing, path, item, kind == EG_R_APPEND_UNIQUE, patch, err);
+    case EG_R_MESSAGES:
+        if (absent) {
+            cJSON *fresh = cJSON_CreateArray();
+            char *name = fresh ? eg_strdup(key) : NULL;
+            if (!name) { cJSON_Delete(fresh); cJSON_Delete(item); return NOMEM(err); }
+            fresh->string = name;
+            if ((rc = set_value(obj, path, fresh, patch, err))) break;
+            existing = fresh;
+        }
+        if (!cJSON_IsArray(existing)) { rc = type_error(path, key, kind, who, "an array in the state", existing, err); break; }
+        return messages(existing, path, item, rs, patch, who, err);
+    case EG_R_MERGE: case EG_R_DEEP_MERGE:
+        if (!cJSON_IsObject(item)) { rc = type_error(path, key, kind, who, "an object", item, err); break; }
+        if (absent) return set_value(obj, path, item, patch, err);
+        if (!cJSON_IsObject(existing)) { rc = type_error(path, key, kind, who, "an object in the state", existing, err); break; }
+        {
+            /* Merge members as last-write-wins (deep: recursively): reducers
+             * registered below this path still apply through eg_reduce_into. */
+            return merge_object(rs, existing, path, item, kind == EG_R_DEEP_MERGE, patch, who, err);
+        }
+    case EG_R_SUM: case EG_R_MAX: case EG_R_MIN:
+        if (!cJSON_IsNumber(item)) { rc = type_error(path, key, kind, who, "a number", item, err); break; }
+        if (absent) return set_value(obj, path, item, patch, err);
+        if (!cJSON_IsNumber(existing)) { rc = type_error(path, key, kind, who, "a number in the state", existing, err); break; }
+        {
+            double a = existing->valuedouble, b = item->valuedouble;
+            double r = kind == EG_R_SUM ? a + b : kind == EG_R_MAX ? (a > b ? a : b) : (a < b ? a : b);
+            cJSON_SetNumberValue(item, r);
+            return set_value(obj, path, item, patch, err);
+        }
+    case EG_R_LONGEST:
+        if (!cJSON_IsString(item) && !cJSON_IsArray(item)) { rc = type_error(path, key, kind, who, "a string or an array", item, err); break; }
+        if (absent) return set_value(obj, path, item, patch, err);
+        if ((existing->type & 0xFF) != (item->type & 0xFF)) { rc = type_error(path, key, kind, who, type_name(existing), item, err); break; }
+        if (value_length(item) > value_length(existing)) return set_value(obj, path, item, patch, err);
+        break;
+    }
+    cJSON_Delete(item);
+    return rc;
+}

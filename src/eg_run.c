@@ -1,0 +1,667 @@
+/* eg_run.c: a run as a step machine. The core advances until it needs the
+ * host (tasks to run) or stops (paused, finished, interrupted, error), and
+ * records every state change in a patch the host applies to its mirror. */
+#include "eg_run_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define NOMEM(err) eg_fail(err, EG_E_NOMEM, "out of memory")
+
+static const char *const engine_keys[] = { "currentNode", "nextNode", "stepCount", "error" };
+
+const char *eg_task_kind_name_(int kind) { return kind == TASK_ROUTE ? "route" : "node"; }
+const char *eg_task_state_name_(int s) {
+    return s == T_DONE ? "done" : s == T_FAILED ? "failed" : s == T_UNRESOLVED ? "unresolved" : "pending";
+}
+
+int eg_status_parse_(const char *name) {
+    for (int s = 0; s < EG_STATUS_COUNT_; s++) if (name && strcmp(name, eg_status_name(s)) == 0) return s;
+    return -1;
+}
+
+/* ---- small state writers: every change goes through the patch ---- */
+
+static eg_path root = { { NULL }, 0 };
+
+static bool put(eg_run *run, const char *key, cJSON *value) {
+    if (!value) return false;
+    char *name = eg_strdup(key);
+    if (!name) { cJSON_Delete(value); return false; }
+    if (value->string && !(value->type & cJSON_StringIsConst)) cJSON_free(value->string);
+    value->string = name;
+    value->type &= ~cJSON_StringIsConst;
+    eg_error ignored;
+    return eg_reduce_into(&(eg_reducers){ NULL, 0 }, run->state, &root, value, &run->patch, "engine", &ignored) == EG_OK;
+}
+
+static bool del(eg_run *run, const char *key) {
+    cJSON *old = cJSON_GetObjectItemCaseSensitive(run->state, key);
+    if (!old) return true;
+    if (!eg_patch_op(&run->patch, "del", &root, key, -1, NULL)) return false;
+    cJSON_Delete(cJSON_DetachItemViaPointer(run->state, old));
+    return true;
+}
+
+static void set_status(eg_run *run, int status) {
+    run->status = status;
+    cJSON *cur = eg_get(run->state, "status");
+    if (cJSON_IsString(cur) && strcmp(cur->valuestring, eg_status_name(status)) == 0) return;
+    put(run, "status", cJSON_CreateString(eg_status_name(status)));
+}
+
+static const char *node_name(const eg_run *run, int node) {
+    return node >= 0 ? run->graph->nodes[node].name : run->graph->end_name;
+}
+
+/* state.nextNode: what runs when this run continues (a name, a list of
+ * names, or null), so a bare state is enough to resume from. */
+static void record_next(eg_run *run) {
+    cJSON *names = cJSON_CreateArray();
+    if (!names) return;
+    for (size_t i = 0; i < run->n_tasks; i++) {
+        const eg_task *t = &run->tasks[i];
+        int n = t->kind == TASK_NODE ? (t->state != T_DONE ? t->node : EG_TARGET_NONE) : t->override;
+        if (n >= 0) cJSON_AddItemToArray(names, cJSON_CreateString(node_name(run, n)));
+    }
+    int count = cJSON_GetArraySize(names);
+    cJSON *value = count == 0 ? cJSON_CreateNull()
+                 : count == 1 ? cJSON_CreateString(names->child->valuestring) : cJSON_Duplicate(names, true);
+    cJSON_Delete(names);
+    cJSON *cur = eg_get(run->state, "nextNode");
+    if (cur && value && cJSON_Compare(cur, value, true)) { cJSON_Delete(value); return; }
+    put(run, "nextNode", value);
+}
+
+static void stop_with_error(eg_run *run, int node, const eg_error *e) {
+    run->error = *e;
+    cJSON *obj = cJSON_CreateObject();
+    if (obj) {
+        cJSON_AddStringToObject(obj, "code", eg_code_name(e->code));
+        cJSON_AddStringToObject(obj, "message", e->message);
+        if (node >= 0) cJSON_AddStringToObject(obj, "node", node_name(run, node));
+        put(run, "error", obj);
+    }
+    record_next(run);
+    set_status(run, EG_STATUS_ERROR);
+}
+
+static void stop(eg_run *run, int node, int code, const char *fmt, ...) {
+    eg_error e;
+    va_list ap;
+    va_start(ap, fmt);
+    eg_vfail(&e, code, fmt, ap);
+    va_end(ap);
+    stop_with_error(run, node, &e);
+}
+
+/* ---- tasks ---- */
+
+static void task_reset(eg_task *t) {
+    cJSON_Delete(t->result);
+    t->result = NULL;
+    eg_free(t->targets);
+    t->targets = NULL;
+    t->n_targets = 0;
+}
+
+void eg_run_clear_tasks_(eg_run *run) {
+    for (size_t i = 0; i < run->n_tasks; i++) task_reset(&run->tasks[i]);
+    eg_free(run->tasks);
+    run->tasks = NULL;
+    run->n_tasks = 0;
+}
+
+/* Replace the current batch with `n` fresh tasks. */
+static bool new_batch(eg_run *run, size_t n, eg_phase phase) {
+    eg_task *tasks = eg_malloc(sizeof(eg_task) * (n ? n : 1));
+    if (!tasks) return false;
+    memset(tasks, 0, sizeof(eg_task) * (n ? n : 1));
+    eg_run_clear_tasks_(run);
+    run->tasks = tasks;
+    run->n_tasks = n;
+    run->phase = phase;
+    return true;
+}
+
+static void finish(eg_run *run) {
+    eg_run_clear_tasks_(run);
+    record_next(run);
+    set_status(run, EG_STATUS_FINISHED);
+}
+
+/* Start the next superstep with these nodes (END already removed). */
+static void schedule(eg_run *run, const int *targets, size_t n) {
+    if (n == 0) { finish(run); return; }
+    int *copy = eg_malloc(sizeof(int) * n);
+    if (!copy) { stop(run, -1, EG_E_NOMEM, "out of memory"); return; }
+    memcpy(copy, targets, sizeof(int) * n);
+    if (!new_batch(run, n, PHASE_NODES)) { eg_free(copy); stop(run, -1, EG_E_NOMEM, "out of memory"); return; }
+    for (size_t i = 0; i < n; i++) { run->tasks[i].node = copy[i]; run->tasks[i].kind = TASK_NODE; run->tasks[i].state = T_PENDING; }
+    eg_free(copy);
+    run->superstep++;
+    if (run->steps_this_call + (int)n > run->max_steps)
+        /* The batch stays scheduled: resume continues exactly here. */
+        stop(run, -1, EG_E_MAX_STEPS, "maxSteps (%d) reached: %d node executions in this call; the run stops before '%s'",
+             run->max_steps, run->steps_this_call, node_name(run, run->tasks[0].node));
+}
+
+/* ---- routing ---- */
+
+/* Text of a state value used as a case key: strings as they are, booleans
+ * and numbers as JSON writes them. */
+static bool case_key(const cJSON *v, char *buf, size_t cap, const char **out) {
+    if (cJSON_IsString(v)) { *out = v->valuestring; return true; }
+    if (cJSON_IsBool(v)) { *out = cJSON_IsTrue(v) ? "true" : "false"; return true; }
+    if (cJSON_IsNumber(v)) {
+        double d = v->valuedouble;
+        if (d == (double)(long long)d && d > -1e15 && d < 1e15) snprintf(buf, cap, "%lld", (long long)d);
+        else snprintf(buf, cap, "%.17g", d);
+        *out = buf;
+        return true;
+    }
+    return false;
+}
+
+static bool set_targets(eg_task *t, const int *targets, size_t n) {
+    t->targets = eg_malloc(sizeof(int) * (n ? n : 1));
+    if (!t->targets) return false;
+    memcpy(t->targets, targets, sizeof(int) * n);
+    t->n_targets = n;
+    t->state = T_DONE;
+    return true;
+}
+
+/* Evaluate every unresolved route the core can evaluate itself; host routers
+ * become pending tasks. */
+static void resolve_routes(eg_run *run) {
+    for (size_t i = 0; i < run->n_tasks && run->status == EG_STATUS_RUNNING; i++) {
+        eg_task *t = &run->tasks[i];
+        if (t->state != T_UNRESOLVED) continue;
+        const eg_edge *e = &run->graph->nodes[t->node].edge;
+        int one = EG_TARGET_NONE;
+        bool ok = true;
+        if (t->override != EG_TARGET_NONE) one = t->override;
+        else if (e->kind == EG_EDGE_STATIC) one = e->target;
+        else if (e->kind == EG_EDGE_FANOUT) ok = set_targets(t, e->targets, e->n_targets);
+        else if (e->kind == EG_EDGE_ROUTER) { t->state = T_PENDING; continue; }
+        else if (e->kind == EG_EDGE_COND) {
+            const cJSON *v = run->state;
+            for (size_t k = 0; k < e->path_len && v; k++) v = eg_get(v, e->path[k]);
+            char buf[32];
+            const char *key = NULL;
+            if (v && case_key(v, buf, sizeof buf, &key))
+                for (size_t k = 0; k < e->n_cases && one == EG_TARGET_NONE; k++)
+                    if (strcmp(e->cases[k].value, key) == 0) one = e->cases[k].target;
+            if (one == EG_TARGET_NONE) one = e->target;
+            if (one == EG_TARGET_NONE) {
+                stop(run, t->node, EG_E_NO_ROUTE, "edge from '%s': state.%s is %s, which matches no case, and the edge has no default",
+                     node_name(run, t->node), e->path_text, key ? key : (v ? "not a string, number or boolean" : "missing"));
+                return;
+            }
+        } else {
+            stop(run, t->node, EG_E_MISSING_EDGE, "node '%s' has no outgoing edge", node_name(run, t->node));
+            return;
+        }
+        if (one != EG_TARGET_NONE) ok = set_targets(t, &one, 1);
+        if (!ok) { stop(run, -1, EG_E_NOMEM, "out of memory"); return; }
+    }
+}
+
+static int lookup_target(const eg_run *run, const cJSON *name) {
+    const eg_graph *g = run->graph;
+    size_t len = strlen(name->valuestring);
+    if (strcmp(name->valuestring, g->end_name) == 0) return EG_TARGET_END;
+    int i = eg_graph_find(g, name->valuestring, len);
+    return i < 0 ? EG_TARGET_NONE : eg_graph_target(g, i);
+}
+
+static void commit_routes(eg_run *run) {
+    size_t cap = 0;
+    for (size_t i = 0; i < run->n_tasks; i++) {
+        const eg_task *t = &run->tasks[i];
+        cap += t->result ? (cJSON_IsArray(t->result) ? (size_t)cJSON_GetArraySize(t->result) : 1) : t->n_targets;
+    }
+    int *next = eg_malloc(sizeof(int) * (cap ? cap : 1));
+    if (!next) { stop(run, -1, EG_E_NOMEM, "out of memory"); return; }
+    size_t n = 0;
+    for (size_t i = 0; i < run->n_tasks; i++) {
+        eg_task *t = &run->tasks[i];
+        /* A host router answers a name or a list of names (a fan-out). */
+        if (t->result) {
+            const cJSON *r = t->result;
+            bool list = cJSON_IsArray(r);
+            for (const cJSON *c = list ? r->child : r; c; c = list ? c->next : NULL) {
+                if (!cJSON_IsString(c)) {
+                    stop(run, t->node, EG_E_INVALID_RESULT, "the router of '%s' returned something that is not a node name", node_name(run, t->node));
+                    eg_free(next);
+                    return;
+                }
+                int target = lookup_target(run, c);
+                if (target == EG_TARGET_NONE) {
+                    stop(run, t->node, EG_E_ROUTER_TARGET, "the router of '%s' chose '%s', which is not a node", node_name(run, t->node), c->valuestring);
+                    eg_free(next);
+                    return;
+                }
+                next[n++] = target;
+            }
+        } else {
+            for (size_t k = 0; k < t->n_targets; k++) next[n++] = t->targets[k];
+        }
+    }
+    /* Nodes reached by several branches run once (a join); END drops out. */
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (next[i] < 0) continue;
+        bool dup = false;
+        for (size_t k = 0; k < m && !dup; k++) dup = next[k] == next[i];
+        if (!dup) next[m++] = next[i];
+    }
+    schedule(run, next, m);
+    eg_free(next);
+}
+
+/* ---- committing node results ---- */
+
+static bool is_engine_key(const char *k) {
+    for (size_t i = 0; i < sizeof engine_keys / sizeof *engine_keys; i++) if (strcmp(k, engine_keys[i]) == 0) return true;
+    return false;
+}
+
+/* Check a result before anything is applied, so a bad result changes nothing. */
+static bool validate_result(eg_run *run, const eg_task *t) {
+    const char *name = node_name(run, t->node);
+    const cJSON *r = t->result;
+    if (!cJSON_IsObject(r)) {
+        stop(run, t->node, EG_E_INVALID_RESULT, "node '%s' returned %s; a node returns an object (a partial state)", name,
+             cJSON_IsArray(r) ? "an array" : cJSON_IsString(r) ? "a string" : cJSON_IsNumber(r) ? "a number" : cJSON_IsNull(r) ? "null" : "a non-object");
+        return false;
+    }
+    for (const cJSON *f = r->child; f; f = f->next) {
+        const char *k = f->string;
+        if (is_engine_key(k)) { stop(run, t->node, EG_E_RESERVED_KEY, "node '%s' wrote '%s', which the engine owns", name, k); return false; }
+        if (strcmp(k, "nextNodeOverride") == 0) {
+            if (cJSON_IsNull(f)) continue;
+            if (!cJSON_IsString(f)) { stop(run, t->node, EG_E_INVALID_RESULT, "node '%s': nextNodeOverride must be a node name", name); return false; }
+            if (lookup_target(run, f) == EG_TARGET_NONE) {
+                stop(run, t->node, EG_E_ROUTER_TARGET, "node '%s' set nextNodeOverride to '%s', which is not a node", name, f->valuestring);
+                return false;
+            }
+        } else if ((strcmp(k, "shouldEnd") == 0 || strcmp(k, "shouldPause") == 0) && !cJSON_IsBool(f) && !cJSON_IsNull(f)) {
+            stop(run, t->node, EG_E_INVALID_RESULT, "node '%s': %s must be a boolean", name, k);
+            return false;
+        } else if (strcmp(k, "status") == 0 && !cJSON_IsNull(f) && (!cJSON_IsString(f) || eg_status_parse_(f->valuestring) < 0)) {
+            stop(run, t->node, EG_E_INVALID_RESULT, "node '%s': status must be RUNNING, PAUSED, FINISHED, ERROR or INTERRUPTED", name);
+            return false;
+        }
+    }
+    return true;
+}
+
+static void commit_nodes(eg_run *run) {
+    for (size_t i = 0; i < run->n_tasks; i++) {
+        const eg_task *t = &run->tasks[i];
+        if (t->state != T_FAILED) continue;
+        const cJSON *msg = eg_get(t->result, "message");
+        stop(run, t->node, EG_E_NODE_FAILED, "node '%s' failed: %s", node_name(run, t->node),
+             cJSON_IsString(msg) ? msg->valuestring : cJSON_IsString(t->result) ? t->result->valuestring : "(no message)");
+        return;
+    }
+    for (size_t i = 0; i < run->n_tasks; i++) if (!validate_result(run, &run->tasks[i])) return;
+
+    bool pause = false, end = false;
+    int node_status = -1, status_node = -1;
+    for (size_t i = 0; i < run->n_tasks; i++) {
+        eg_task *t = &run->tasks[i];
+        t->override = EG_TARGET_NONE;
+        const char *name = node_name(run, t->node);
+        while (t->result->child) {
+            cJSON *f = cJSON_DetachItemViaPointer(t->result, t->result->child);
+            const char *k = f->string;
+            if (strcmp(k, "nextNodeOverride") == 0) {
+                if (cJSON_IsString(f)) t->override = lookup_target(run, f);
+                cJSON_Delete(f);
+            } else if (strcmp(k, "shouldEnd") == 0) {
+                end |= cJSON_IsTrue(f);
+                cJSON_Delete(f);
+            } else if (strcmp(k, "status") == 0) {
+                int s = cJSON_IsString(f) ? eg_status_parse_(f->valuestring) : -1;
+                if (s >= 0 && node_status < 0) { node_status = s; status_node = t->node; }
+                cJSON_Delete(f);
+            } else {
+                if (strcmp(k, "shouldPause") == 0) pause |= cJSON_IsTrue(f);
+                if (strcmp(k, "pendingAskUser") == 0) pause |= !cJSON_IsNull(f);
+                eg_error e;
+                int rc = eg_reduce_into(&run->graph->reducers, run->state, &root, f, &run->patch, name, &e);
+                if (rc) { stop_with_error(run, t->node, &e); return; }
+            }
+        }
+    }
+    /* Bookkeeping: the total count lives in the state, so it survives resume. */
+    const cJSON *count = eg_get(run->state, "stepCount");
+    double total = (cJSON_IsNumber(count) ? count->valuedouble : 0) + (double)run->n_tasks;
+    put(run, "stepCount", cJSON_CreateNumber(total));
+    put(run, "currentNode", cJSON_CreateString(node_name(run, run->tasks[run->n_tasks - 1].node)));
+    run->steps_this_call += (int)run->n_tasks;
+
+    /* Precedence: PAUSED > shouldEnd > a status returned by a node. */
+    if (node_status == EG_STATUS_PAUSED) pause = true;
+    size_t n = run->n_tasks;
+    int *sources = eg_malloc(sizeof(int) * 2 * n);
+    if (!sources) { stop(run, -1, EG_E_NOMEM, "out of memory"); return; }
+    for (size_t i = 0; i < n; i++) { sources[2 * i] = run->tasks[i].node; sources[2 * i + 1] = run->tasks[i].override; }
+    if (!pause && (end || node_status == EG_STATUS_FINISHED)) { eg_free(sources); finish(run); return; }
+    if (!pause && node_status == EG_STATUS_ERROR) {
+        eg_free(sources);
+        eg_run_clear_tasks_(run);
+        stop(run, status_node, EG_E_NODE_STATUS, "node '%s' returned status ERROR", node_name(run, status_node));
+        return;
+    }
+    if (!new_batch(run, n, PHASE_ROUTES)) { eg_free(sources); stop(run, -1, EG_E_NOMEM, "out of memory"); return; }
+    for (size_t i = 0; i < n; i++) {
+        eg_task *t = &run->tasks[i];
+        t->kind = TASK_ROUTE;
+        t->state = T_UNRESOLVED;
+        t->node = sources[2 * i];
+        t->override = sources[2 * i + 1];
+    }
+    eg_free(sources);
+    if (pause) {
+        /* Routing waits for resume, so routers see the user's answer. */
+        record_next(run);
+        set_status(run, EG_STATUS_PAUSED);
+    }
+}
+
+static bool any_pending(const eg_run *run) {
+    for (size_t i = 0; i < run->n_tasks; i++) if (run->tasks[i].state == T_PENDING) return true;
+    return false;
+}
+
+static void advance(eg_run *run) {
+    while (run->status == EG_STATUS_RUNNING) {
+        if (run->interrupt) { record_next(run); set_status(run, EG_STATUS_INTERRUPTED); return; }
+        if (run->phase == PHASE_ROUTES) resolve_routes(run);
+        if (run->status != EG_STATUS_RUNNING || any_pending(run)) return;
+        if (run->phase == PHASE_NODES) commit_nodes(run);
+        else commit_routes(run);
+    }
+}
+
+/* ---- creation ---- */
+
+static int parse_options(eg_run *run, const char *options, size_t len, eg_error *err) {
+    run->max_steps = run->graph->max_steps;
+    if (!options || !len) return EG_OK;
+    bool nomem;
+    cJSON *o = eg_parse_ex(options, len, &nomem);
+    if (!o) return nomem ? NOMEM(err) : eg_fail(err, EG_E_INVALID_OPTIONS, "options are not valid JSON");
+    int rc = EG_OK;
+    const cJSON *max = eg_get(o, "maxSteps"), *id = eg_get(o, "runId");
+    if (!cJSON_IsObject(o)) rc = eg_fail(err, EG_E_INVALID_OPTIONS, "options must be an object");
+    else if (max && !cJSON_IsNull(max)) {
+        if (!cJSON_IsNumber(max) || max->valuedouble < 1 || max->valuedouble > 1e9 || max->valuedouble != (double)(int)max->valuedouble)
+            rc = eg_fail(err, EG_E_INVALID_OPTIONS, "options.maxSteps must be an integer from 1 to 1000000000");
+        else run->max_steps = (int)max->valuedouble;
+    }
+    if (!rc && id && !cJSON_IsNull(id)) {
+        if (!cJSON_IsString(id)) rc = eg_fail(err, EG_E_INVALID_OPTIONS, "options.runId must be a string");
+        else if (!(run->run_id = eg_strdup(id->valuestring))) rc = NOMEM(err);
+    }
+    cJSON_Delete(o);
+    return rc;
+}
+
+eg_run *eg_run_alloc_(const eg_graph *g, const char *options, size_t len, eg_error *err) {
+    if (err) { err->code = EG_OK; err->message[0] = '\0'; }
+    if (!g) { eg_fail(err, EG_E_BAD_STATE, "no graph"); return NULL; }
+    eg_init_json();
+    eg_run *run = eg_malloc(sizeof *run);
+    if (!run) { NOMEM(err); return NULL; }
+    memset(run, 0, sizeof *run);
+    run->graph = g;
+    run->status = EG_STATUS_RUNNING;
+    if (!(run->patch.ops = cJSON_CreateArray())) { eg_free(run); NOMEM(err); return NULL; }
+    if (parse_options(run, options, len, err)) { eg_run_free(run); return NULL; }
+    return run;
+}
+
+static int parse_object(const char *json, size_t len, const char *what, cJSON **out, eg_error *err) {
+    bool nomem;
+    *out = eg_parse_ex(json, len, &nomem);
+    if (!*out) return nomem ? NOMEM(err) : eg_fail(err, EG_E_INVALID_INPUT, "%s is not valid JSON", what);
+    if (!cJSON_IsObject(*out)) { cJSON_Delete(*out); *out = NULL; return eg_fail(err, EG_E_INVALID_INPUT, "%s must be a JSON object", what); }
+    return EG_OK;
+}
+
+/* After setup, anything that failed to allocate means the run is unusable. */
+static eg_run *checked(eg_run *run, eg_error *err) {
+    if (run->status == EG_STATUS_ERROR && run->error.code == EG_E_NOMEM) { NOMEM(err); eg_run_free(run); return NULL; }
+    return run;
+}
+
+eg_run *eg_run_new(const eg_graph *g, const char *input, size_t input_len,
+                   const char *options, size_t options_len, eg_error *err) {
+    eg_run *run = eg_run_alloc_(g, options, options_len, err);
+    if (!run) return NULL;
+    if (parse_object(input, input_len, "the initial state", &run->state, err)) { eg_run_free(run); return NULL; }
+    for (const cJSON *k = run->state->child; k; k = k->next) {
+        if (strcmp(k->string, "stepCount") == 0 || strcmp(k->string, "error") == 0) {
+            eg_fail(err, EG_E_INVALID_INPUT, "the initial state sets '%s', which the engine owns", k->string);
+            eg_run_free(run);
+            return NULL;
+        }
+    }
+    bool ok = true;
+    for (const cJSON *d = g->defaults->child; d && ok; d = d->next)
+        if (!eg_get(run->state, d->string)) ok = put(run, d->string, cJSON_Duplicate(d, true));
+    ok = ok && put(run, "stepCount", cJSON_CreateNumber(0));
+    ok = ok && put(run, "status", cJSON_CreateString("RUNNING"));
+    if (!ok) { NOMEM(err); eg_run_free(run); return NULL; }
+    int entry = g->entry;
+    schedule(run, &entry, 1);
+    return checked(run, err);
+}
+
+eg_run *eg_run_from_state(const eg_graph *g, const char *state, size_t len,
+                          const char *options, size_t options_len, eg_error *err) {
+    eg_run *run = eg_run_alloc_(g, options, options_len, err);
+    if (!run) return NULL;
+    if (parse_object(state, len, "the saved state", &run->state, err)) { eg_run_free(run); return NULL; }
+    const cJSON *st = eg_get(run->state, "status"), *next = eg_get(run->state, "nextNode"), *cur = eg_get(run->state, "currentNode");
+    int status = cJSON_IsString(st) ? eg_status_parse_(st->valuestring) : -1;
+    if (status == EG_STATUS_FINISHED) { run->status = EG_STATUS_FINISHED; return run; }
+    /* Continue at nextNode, else route from currentNode, else start over. */
+    size_t n = cJSON_IsArray(next) ? (size_t)cJSON_GetArraySize(next) : cJSON_IsString(next) ? 1 : 0;
+    if (next && !cJSON_IsNull(next) && n == 0 && !cJSON_IsArray(next)) {
+        eg_fail(err, EG_E_INVALID_INPUT, "saved state: nextNode must be a node name or a list of names");
+        eg_run_free(run);
+        return NULL;
+    }
+    int *targets = eg_malloc(sizeof(int) * (n ? n : 1));
+    if (!targets) { NOMEM(err); eg_run_free(run); return NULL; }
+    size_t m = 0;
+    for (const cJSON *c = cJSON_IsArray(next) ? next->child : next; n && c; c = cJSON_IsArray(next) ? c->next : NULL) {
+        int t = cJSON_IsString(c) ? lookup_target(run, c) : EG_TARGET_NONE;
+        if (t == EG_TARGET_NONE) {
+            eg_fail(err, EG_E_INVALID_INPUT, "saved state: nextNode '%s' is not a node of this graph", cJSON_IsString(c) ? c->valuestring : "?");
+            eg_free(targets); eg_run_free(run);
+            return NULL;
+        }
+        if (t >= 0) targets[m++] = t;
+    }
+    if (n) {
+        schedule(run, targets, m);
+        run->superstep = 0;
+    } else if (cJSON_IsString(cur)) {
+        int c = eg_graph_find(g, cur->valuestring, strlen(cur->valuestring));
+        if (c < 0 || g->nodes[c].kind == EG_NODE_END) {
+            eg_fail(err, EG_E_INVALID_INPUT, "saved state: currentNode '%s' is not a node of this graph", cur->valuestring);
+            eg_free(targets); eg_run_free(run);
+            return NULL;
+        }
+        if (new_batch(run, 1, PHASE_ROUTES)) {
+            run->tasks[0] = (eg_task){ .node = c, .kind = TASK_ROUTE, .state = T_UNRESOLVED, .override = EG_TARGET_NONE };
+        } else stop(run, -1, EG_E_NOMEM, "out of memory");
+    } else {
+        int entry = g->entry;
+        schedule(run, &entry, 1);
+    }
+    eg_free(targets);
+    if (run->status == EG_STATUS_RUNNING || run->status == EG_STATUS_ERROR) {
+        /* Not yet resumed: resume() decides when it runs. */
+        if (run->status == EG_STATUS_RUNNING) run->status = status >= 0 ? status : EG_STATUS_PAUSED;
+        if (run->status == EG_STATUS_RUNNING) run->status = EG_STATUS_INTERRUPTED;
+    }
+    return checked(run, err);
+}
+
+/* ---- driving ---- */
+
+int eg_run_resume(eg_run *run, const char *user_input, size_t len) {
+    if (!run) return EG_E_BAD_STATE;
+    if (run->status == EG_STATUS_FINISHED) return EG_E_NOT_RESUMABLE;
+    cJSON *msg = NULL;
+    if (user_input && len) {
+        eg_error e;
+        if (parse_object(user_input, len, "the user input", &msg, &e)) return e.code;
+    }
+    if (msg) {
+        cJSON *list = cJSON_CreateArray();
+        char *key = list ? eg_strdup("messages") : NULL;
+        if (!key) { cJSON_Delete(list); cJSON_Delete(msg); return EG_E_NOMEM; }
+        list->string = key;
+        cJSON_AddItemToArray(list, msg);
+        eg_error e;
+        int rc = eg_reduce_into(&run->graph->reducers, run->state, &root, list, &run->patch, "resume", &e);
+        if (rc) return rc;
+    }
+    if (!del(run, "pendingAskUser") || !del(run, "shouldPause")) return EG_E_NOMEM;
+    if (run->status == EG_STATUS_ERROR) {
+        /* Retry: failed tasks run again; a step whose results were rejected
+         * runs again whole; routes are evaluated again. */
+        bool rerun_all = run->error.code != EG_E_NODE_FAILED && run->error.code != EG_E_MAX_STEPS;
+        for (size_t i = 0; i < run->n_tasks; i++) {
+            eg_task *t = &run->tasks[i];
+            if (t->kind == TASK_ROUTE) { task_reset(t); t->state = T_UNRESOLVED; }
+            else if (t->state == T_FAILED || rerun_all) { task_reset(t); t->state = T_PENDING; }
+        }
+        if (!del(run, "error")) return EG_E_NOMEM;
+        run->error.code = EG_OK;
+        run->error.message[0] = '\0';
+    }
+    run->interrupt = false;
+    run->steps_this_call = 0;
+    set_status(run, EG_STATUS_RUNNING);
+    return EG_OK;
+}
+
+const char *eg_run_hand_out_(eg_run *run, char *text, size_t *len) {
+    if (!text) return NULL;
+    cJSON_free(run->out);
+    run->out = text;
+    if (len) *len = strlen(text);
+    return text;
+}
+
+const char *eg_run_next(eg_run *run, size_t *len) {
+    if (len) *len = 0;
+    if (!run) return NULL;
+    advance(run);
+    cJSON *out = cJSON_CreateObject();
+    bool ok = out && cJSON_AddStringToObject(out, "status", eg_status_name(run->status))
+                  && cJSON_AddItemReferenceToObject(out, "patch", run->patch.ops);
+    if (ok && run->status == EG_STATUS_RUNNING) {
+        cJSON *tasks = cJSON_AddArrayToObject(out, "tasks");
+        ok = tasks != NULL;
+        for (size_t i = 0; ok && i < run->n_tasks; i++) {
+            const eg_task *t = &run->tasks[i];
+            if (t->state != T_PENDING) continue;
+            const eg_node *node = &run->graph->nodes[t->node];
+            char id[40];
+            snprintf(id, sizeof id, t->kind == TASK_ROUTE ? "%u.r%u" : "%u.%u", (unsigned)run->superstep, (unsigned)i);
+            cJSON *task = cJSON_CreateObject();
+            ok = task && cJSON_AddItemToArray(tasks, task)
+                 && cJSON_AddNumberToObject(task, "index", (double)i)
+                 && cJSON_AddStringToObject(task, "id", id)
+                 && cJSON_AddStringToObject(task, "kind", eg_task_kind_name_(t->kind))
+                 && cJSON_AddStringToObject(task, "node", node->name)
+                 && (t->kind == TASK_ROUTE ? cJSON_AddStringToObject(task, "router", node->edge.router)
+                                           : cJSON_AddStringToObject(task, "handler", node->handler));
+        }
+    }
+    cJSON *error = eg_get(run->state, "error");
+    if (ok && run->status == EG_STATUS_ERROR && error) ok = cJSON_AddItemReferenceToObject(out, "error", error);
+    char *text = ok ? cJSON_PrintUnformatted(out) : NULL;
+    cJSON_Delete(out);
+    if (!text) return NULL; /* the patch is kept: the next call hands it out */
+    while (run->patch.ops->child) cJSON_Delete(cJSON_DetachItemViaPointer(run->patch.ops, run->patch.ops->child));
+    return eg_run_hand_out_(run, text, len);
+}
+
+static int task_at(eg_run *run, uint32_t index, eg_task **out) {
+    if (!run) return EG_E_BAD_STATE;
+    if (run->status != EG_STATUS_RUNNING) return EG_E_BAD_STATE;
+    if (index >= run->n_tasks || run->tasks[index].state != T_PENDING) return EG_E_BAD_TASK;
+    *out = &run->tasks[index];
+    return EG_OK;
+}
+
+int eg_run_submit(eg_run *run, uint32_t index, const char *result, size_t len) {
+    eg_task *t;
+    int rc = task_at(run, index, &t);
+    if (rc) return rc;
+    bool nomem;
+    cJSON *r = eg_parse_ex(result, len, &nomem);
+    if (!r) {
+        if (nomem) return EG_E_NOMEM;
+        stop(run, t->node, EG_E_INVALID_RESULT, "%s '%s' returned a value that is not valid JSON",
+             t->kind == TASK_ROUTE ? "the router of" : "node", node_name(run, t->node));
+        return EG_OK;
+    }
+    t->result = r;
+    t->state = T_DONE;
+    return EG_OK;
+}
+
+int eg_run_fail(eg_run *run, uint32_t index, const char *error, size_t len) {
+    eg_task *t;
+    int rc = task_at(run, index, &t);
+    if (rc) return rc;
+    bool nomem;
+    cJSON *e = eg_parse_ex(error, len, &nomem);
+    if (!e && nomem) return EG_E_NOMEM;
+    t->result = e; /* NULL when the host sent no valid JSON: "(no message)" */
+    t->state = T_FAILED;
+    if (t->kind == TASK_ROUTE) {
+        const cJSON *msg = eg_get(e, "message");
+        stop(run, t->node, EG_E_NODE_FAILED, "the router of '%s' failed: %s", node_name(run, t->node),
+             cJSON_IsString(msg) ? msg->valuestring : "(no message)");
+    }
+    return EG_OK;
+}
+
+void eg_run_interrupt(eg_run *run) { if (run) run->interrupt = true; }
+
+const char *eg_run_state(eg_run *run, size_t *len) {
+    if (len) *len = 0;
+    if (!run) return NULL;
+    return eg_run_hand_out_(run, cJSON_PrintUnformatted(run->state), len);
+}
+
+int eg_run_status(const eg_run *run) { return run ? run->status : EG_STATUS_ERROR; }
+
+const eg_error *eg_run_error(const eg_run *run) {
+    static const eg_error none = { EG_OK, "" };
+    return run ? &run->error : &none;
+}
+
+void eg_run_free(eg_run *run) {
+    if (!run) return;
+    eg_run_clear_tasks_(run);
+    cJSON_Delete(run->state);
+    cJSON_Delete(run->patch.ops);
+    cJSON_free(run->out);
+    eg_free(run->run_id);
+    eg_free(run);
+}

@@ -1,0 +1,48 @@
+/* eg_run_internal.h: the run structure, shared by eg_run.c and eg_checkpoint.c. */
+#ifndef EG_RUN_INTERNAL_H
+#define EG_RUN_INTERNAL_H
+
+#include "eg_internal.h"
+
+typedef enum { TASK_NODE, TASK_ROUTE } eg_task_kind;
+/* UNRESOLVED: a route the core has not evaluated yet (a paused run routes on
+ * resume, so that routers see the user's answer). */
+typedef enum { T_PENDING, T_DONE, T_FAILED, T_UNRESOLVED } eg_task_state;
+typedef enum { PHASE_NODES, PHASE_ROUTES } eg_phase;
+
+typedef struct eg_task {
+    int node;              /* NODE: node to run; ROUTE: node whose edge to follow */
+    unsigned char kind;
+    unsigned char state;
+    int override;          /* ROUTE: nextNodeOverride target, or EG_TARGET_NONE */
+    cJSON *result;         /* DONE: node result / router answer; FAILED: the error */
+    int *targets;          /* ROUTE resolved in C: where to go */
+    size_t n_targets;
+} eg_task;
+
+struct eg_run {
+    const eg_graph *graph;
+    int status;
+    eg_error error;
+    cJSON *state;
+    eg_patch patch;
+    eg_task *tasks;
+    size_t n_tasks;
+    eg_phase phase;
+    uint32_t superstep;
+    int max_steps;
+    int steps_this_call;
+    bool interrupt;
+    char *run_id;
+    char *out;             /* the last JSON handed out (next/state/checkpoint) */
+};
+
+eg_run *eg_run_alloc_(const eg_graph *g, const char *options, size_t len, eg_error *err);
+void eg_run_clear_tasks_(eg_run *run);
+int eg_status_parse_(const char *name);
+const char *eg_task_kind_name_(int kind);
+const char *eg_task_state_name_(int state);
+/* Replace run->out with text (owned by cJSON's allocator). */
+const char *eg_run_hand_out_(eg_run *run, char *text, size_t *len);
+
+#endif

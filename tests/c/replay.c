@@ -1,0 +1,184 @@
+/* replay.c: the C side of the shared fixtures. */
+#include "replay.h"
+#include "edgegraph.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The allocation-failure sweep arms its failing allocator only inside core
+ * calls, so the harness's own allocations never fail. */
+void (*replay_arm_hook)(bool on) = NULL;
+static void arm(bool on) { if (replay_arm_hook) replay_arm_hook(on); }
+#define CORE(expr) (arm(true), (expr))
+#define DONE() arm(false)
+
+cJSON *replay_load(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) { fprintf(stderr, "cannot open %s\n", path); return NULL; }
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    size_t got = fread(buf, 1, (size_t)n, f);
+    fclose(f);
+    buf[got] = '\0';
+    cJSON *j = cJSON_Parse(buf);
+    free(buf);
+    if (!j) fprintf(stderr, "cannot parse %s\n", path);
+    return j;
+}
+
+static char *print(const cJSON *j) { return j ? cJSON_PrintUnformatted(j) : NULL; }
+
+/* The next scripted answer for `key`; the last one repeats. */
+static const cJSON *script_next(const cJSON *fixture, cJSON *counters, const char *key) {
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(fixture, "script"), key);
+    if (!cJSON_IsArray(list) || !list->child) return NULL;
+    cJSON *count = cJSON_GetObjectItemCaseSensitive(counters, key);
+    int i = count ? (int)count->valuedouble : 0;
+    if (count) cJSON_SetNumberValue(count, i + 1);
+    else cJSON_AddNumberToObject(counters, key, 1);
+    int n = cJSON_GetArraySize(list);
+    return cJSON_GetArrayItem(list, i < n ? i : n - 1);
+}
+
+static eg_run *reopen(eg_run *run, const eg_graph *g, const char *options, size_t olen, int *api_error) {
+    size_t len;
+    const char *cp = CORE(eg_run_checkpoint(run, &len)); DONE();
+    if (!cp) { *api_error = EG_E_NOMEM; return run; }
+    char *copy = malloc(len + 1);
+    memcpy(copy, cp, len + 1);
+    eg_error err;
+    eg_run *fresh = CORE(eg_run_restore(g, copy, len, options, olen, &err)); DONE();
+    free(copy);
+    if (!fresh) { *api_error = err.code; return run; }
+    eg_run_free(run);
+    return fresh;
+}
+
+bool replay_run(cJSON *fixture, bool restore_each_step, replay *r) {
+    memset(r, 0, sizeof *r);
+    r->fixture = fixture;
+    r->trace = cJSON_CreateArray();
+    cJSON *counters = cJSON_CreateObject();
+    char *graph = print(cJSON_GetObjectItemCaseSensitive(fixture, "graph"));
+    char *input = print(cJSON_GetObjectItemCaseSensitive(fixture, "input"));
+    char *options = print(cJSON_GetObjectItemCaseSensitive(fixture, "options"));
+    size_t olen = options ? strlen(options) : 0;
+    const cJSON *resumes = cJSON_GetObjectItemCaseSensitive(fixture, "resume");
+    int resumed = 0;
+    eg_error err;
+    eg_graph *g = NULL;
+    eg_run *run = NULL;
+    if (!r->trace || !counters || !graph || !input) { r->api_error = EG_E_NOMEM; goto out; }
+    g = CORE(eg_graph_new(graph, strlen(graph), &err)); DONE();
+    if (!g) { r->api_error = err.code; goto out; }
+    run = CORE(eg_run_new(g, input, strlen(input), options, olen, &err)); DONE();
+    if (!run) { r->api_error = err.code; goto out; }
+    for (int guard = 0; guard < 10000; guard++) {
+        if (restore_each_step) { run = reopen(run, g, options, olen, &r->api_error); if (r->api_error) goto out; }
+        size_t len;
+        const char *text = CORE(eg_run_next(run, &len)); DONE();
+        if (!text) { r->api_error = EG_E_NOMEM; goto out; }
+        cJSON *out = cJSON_ParseWithLength(text, len);
+        if (!out) { r->api_error = EG_E_NOMEM; goto out; }
+        const char *status = cJSON_GetObjectItemCaseSensitive(out, "status")->valuestring;
+        if (strcmp(status, "RUNNING") != 0) {
+            char entry[96];
+            const cJSON *e = cJSON_GetObjectItemCaseSensitive(out, "error");
+            snprintf(entry, sizeof entry, "%s%s%s", status, e ? ":" : "", e ? cJSON_GetObjectItemCaseSensitive(e, "code")->valuestring : "");
+            cJSON_AddItemToArray(r->trace, cJSON_CreateString(entry));
+            cJSON_Delete(out);
+            const cJSON *next = cJSON_GetArrayItem(resumes, resumed);
+            if (!next) break;
+            resumed++;
+            char *msg = print(cJSON_GetObjectItemCaseSensitive(next, "input"));
+            bool has = msg && strcmp(msg, "null") != 0;
+            int rc = CORE(eg_run_resume(run, has ? msg : NULL, has ? strlen(msg) : 0)); DONE();
+            free(msg);
+            if (rc) { r->api_error = rc; goto out; }
+            continue;
+        }
+        if (restore_each_step) {
+            run = reopen(run, g, options, olen, &r->api_error);
+            if (r->api_error) { cJSON_Delete(out); goto out; }
+        }
+        for (const cJSON *t = cJSON_GetObjectItemCaseSensitive(out, "tasks")->child; t; t = t->next) {
+            const char *kind = cJSON_GetObjectItemCaseSensitive(t, "kind")->valuestring;
+            const char *node = cJSON_GetObjectItemCaseSensitive(t, "node")->valuestring;
+            unsigned index = (unsigned)cJSON_GetObjectItemCaseSensitive(t, "index")->valuedouble;
+            char key[160];
+            snprintf(key, sizeof key, "%s%s", strcmp(kind, "route") == 0 ? "router:" : "", node);
+            cJSON_AddItemToArray(r->trace, cJSON_CreateString(key));
+            const cJSON *answer = script_next(fixture, counters, key);
+            const cJSON *throws = cJSON_GetObjectItemCaseSensitive(answer, "$throw");
+            int rc;
+            if (throws) {
+                char msg[256];
+                snprintf(msg, sizeof msg, "{\"message\":\"%s\"}", throws->valuestring);
+                rc = CORE(eg_run_fail(run, index, msg, strlen(msg))); DONE();
+            } else {
+                char *res = answer ? print(answer) : NULL;
+                const char *send = res ? res : "{}";
+                rc = (answer && !res) ? EG_E_NOMEM : CORE(eg_run_submit(run, index, send, strlen(send))); DONE();
+                free(res);
+            }
+            if (rc) { r->api_error = rc; cJSON_Delete(out); goto out; }
+        }
+        cJSON_Delete(out);
+    }
+    size_t len;
+    const char *state = CORE(eg_run_state(run, &len)); DONE();
+    if (!state) { r->api_error = EG_E_NOMEM; goto out; }
+    r->state = cJSON_ParseWithLength(state, len);
+    r->status = eg_status_name(eg_run_status(run));
+    r->error = cJSON_GetObjectItemCaseSensitive(r->state, "error");
+    if (!r->state) r->api_error = EG_E_NOMEM;
+out:
+    eg_run_free(run);
+    eg_graph_free(g);
+    free(graph);
+    free(input);
+    free(options);
+    cJSON_Delete(counters);
+    return r->api_error == 0;
+}
+
+void replay_free(replay *r) {
+    cJSON_Delete(r->trace);
+    cJSON_Delete(r->state);
+    memset(r, 0, sizeof *r);
+}
+
+static bool same(const char *what, const cJSON *want, const cJSON *got) {
+    if (cJSON_Compare(want, got, true)) return true;
+    char *w = print(want), *g = got ? print(got) : NULL;
+    fprintf(stderr, "    %s: expected %s\n    %*s  got      %s\n", what, w, (int)strlen(what), "", g ? g : "(nothing)");
+    free(w);
+    free(g);
+    return false;
+}
+
+bool replay_matches(const replay *r) {
+    const cJSON *expect = cJSON_GetObjectItemCaseSensitive(r->fixture, "expect");
+    bool ok = same("trace", cJSON_GetObjectItemCaseSensitive(expect, "trace"), r->trace);
+    const cJSON *status = cJSON_GetObjectItemCaseSensitive(expect, "status");
+    if (status && strcmp(status->valuestring, r->status) != 0) {
+        fprintf(stderr, "    status: expected %s, got %s\n", status->valuestring, r->status);
+        ok = false;
+    }
+    const cJSON *state = cJSON_GetObjectItemCaseSensitive(expect, "state");
+    for (const cJSON *k = state ? state->child : NULL; k; k = k->next)
+        ok &= same(k->string, k, cJSON_GetObjectItemCaseSensitive(r->state, k->string));
+    const cJSON *error = cJSON_GetObjectItemCaseSensitive(expect, "error");
+    for (const cJSON *k = error ? error->child : NULL; k; k = k->next)
+        ok &= same(k->string, k, cJSON_GetObjectItemCaseSensitive(r->error, k->string));
+    const cJSON *absent = cJSON_GetObjectItemCaseSensitive(expect, "absent");
+    for (const cJSON *k = absent ? absent->child : NULL; k; k = k->next)
+        if (cJSON_GetObjectItemCaseSensitive(r->state, k->valuestring)) {
+            fprintf(stderr, "    %s: expected absent from the state\n", k->valuestring);
+            ok = false;
+        }
+    return ok;
+}

@@ -25,7 +25,7 @@ static cJSON *task_json(const eg_run *run, const eg_task *t) {
                 && cJSON_AddStringToObject(o, "state", eg_task_state_name_(t->state));
     if (ok && t->override != EG_TARGET_NONE && t->kind == TASK_ROUTE)
         ok = cJSON_AddStringToObject(o, "override", t->override >= 0 ? g->nodes[t->override].name : g->end_name) != NULL;
-    if (ok && t->result) ok = cJSON_AddItemReferenceToObject(o, "result", t->result);
+    if (ok && t->result) ok = eg_set_ref(o, "result", t->result);
     if (ok && t->n_targets) {
         cJSON *list = cJSON_AddArrayToObject(o, "targets");
         ok = list != NULL;
@@ -56,14 +56,15 @@ const char *eg_run_checkpoint(eg_run *run, size_t *len) {
     if (ok && run->error.code != EG_OK) {
         cJSON *e = cJSON_AddObjectToObject(cp, "error");
         ok = e && cJSON_AddStringToObject(e, "code", eg_code_name(run->error.code))
-               && cJSON_AddStringToObject(e, "message", run->error.message);
+               && cJSON_AddStringToObject(e, "message", run->error.message)
+               && (run->error_node < 0 || cJSON_AddStringToObject(e, "node", run->graph->nodes[run->error_node].name));
     }
     for (size_t i = 0; ok && i < run->n_tasks; i++) {
         cJSON *t = task_json(run, &run->tasks[i]);
         ok = t && cJSON_AddItemToArray(tasks, t);
     }
     /* The state is referenced, not copied: a checkpoint costs one print. */
-    ok = ok && cJSON_AddItemReferenceToObject(cp, "state", run->state);
+    ok = ok && eg_set_ref(cp, "state", run->state);
     if (ok) {
         eg_hex64(eg_json_hash(cp), sum);
         ok = cJSON_AddStringToObject(cp, "checksum", sum) != NULL;
@@ -147,6 +148,10 @@ static int load(eg_run *run, cJSON *cp, eg_error *err) {
         for (int c = 0; c < EG_CODE_COUNT_; c++)
             if (cJSON_IsString(code) && strcmp(code->valuestring, eg_code_name(c)) == 0) run->error.code = c;
         eg_fail(&run->error, run->error.code, "%s", cJSON_IsString(msg) ? msg->valuestring : "");
+        int node;
+        if (eg_get(e, "node") && (find_node(run->graph, eg_get(e, "node"), &node) || node < 0))
+            return bad(err, "its error names a node this graph does not have");
+        if (eg_get(e, "node")) run->error_node = node;
     }
     int n = cJSON_GetArraySize(tasks);
     run->tasks = eg_malloc(sizeof(eg_task) * (size_t)(n ? n : 1));

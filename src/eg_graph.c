@@ -333,11 +333,11 @@ static int build(eg_graph *g, const cJSON *def, eg_error *err) {
 
 eg_graph *eg_graph_new(const char *json, size_t len, eg_error *err) {
     if (err) { err->code = EG_OK; err->message[0] = '\0'; }
-    cJSON *def = eg_parse(json, len);
+    bool nomem;
+    cJSON *def = eg_parse_ex(json, len, &nomem);
     if (!def) {
-        /* cJSON gives no reason; a failed allocation and bad text look alike.
-         * Re-parsing cannot tell either, so report the likelier cause. */
-        eg_fail(err, EG_E_JSON, "the graph definition is not valid JSON");
+        if (nomem) eg_fail(err, EG_E_NOMEM, "out of memory");
+        else eg_fail(err, EG_E_JSON, "the graph definition is not valid JSON");
         return NULL;
     }
     eg_graph *g = eg_malloc(sizeof *g);

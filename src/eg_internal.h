@@ -43,6 +43,8 @@ void eg_hex64(uint64_t v, char out[17]);
 cJSON *eg_get(const cJSON *obj, const char *key);
 /* Detach-and-replace or add `value` under `key`; takes ownership of value. */
 bool eg_set(cJSON *obj, const char *key, cJSON *value);
+/* Add a non-owning reference to item (an array or object) under key. */
+bool eg_set_ref(cJSON *obj, const char *key, const cJSON *item);
 
 /* ---- graphs (eg_graph.c) ---- */
 typedef enum eg_node_kind {

@@ -78,3 +78,12 @@ bool eg_set(cJSON *obj, const char *key, cJSON *value) {
     cJSON_AddItemToArray(obj, value); /* appends; keeps the name we set */
     return true;
 }
+
+bool eg_set_ref(cJSON *obj, const char *key, const cJSON *item) {
+    /* Not cJSON_AddItemReferenceToObject: it leaks the reference when the
+     * key cannot be copied. Deleting a reference never frees its target. */
+    cJSON *ref = cJSON_IsArray(item) ? cJSON_CreateArrayReference(item->child)
+               : cJSON_IsObject(item) ? cJSON_CreateObjectReference(item->child)
+               : cJSON_Duplicate(item, true);
+    return eg_set(obj, key, ref);
+}

@@ -35,6 +35,17 @@ static bool put(eg_run *run, const char *key, cJSON *value) {
     return eg_reduce_into(&(eg_reducers){ NULL, 0 }, run->state, &root, value, &run->patch, "engine", &ignored) == EG_OK;
 }
 
+/* Memory ran out while recording state: stop without allocating anything.
+ * The state may now lack bookkeeping, so the error says OUT_OF_MEMORY (and
+ * names the error it was recording, if any). */
+static void fatal_nomem(eg_run *run) {
+    if (run->error.code != EG_E_NOMEM) {
+        int was = run->status == EG_STATUS_ERROR ? run->error.code : EG_OK;
+        eg_fail(&run->error, EG_E_NOMEM, was ? "out of memory while stopping with %s" : "out of memory", eg_code_name(was));
+    }
+    run->status = EG_STATUS_ERROR;
+}
+
 static bool del(eg_run *run, const char *key) {
     cJSON *old = cJSON_GetObjectItemCaseSensitive(run->state, key);
     if (!old) return true;
@@ -47,7 +58,7 @@ static void set_status(eg_run *run, int status) {
     run->status = status;
     cJSON *cur = eg_get(run->state, "status");
     if (cJSON_IsString(cur) && strcmp(cur->valuestring, eg_status_name(status)) == 0) return;
-    put(run, "status", cJSON_CreateString(eg_status_name(status)));
+    if (!put(run, "status", cJSON_CreateString(eg_status_name(status)))) fatal_nomem(run);
 }
 
 static const char *node_name(const eg_run *run, int node) {
@@ -56,33 +67,47 @@ static const char *node_name(const eg_run *run, int node) {
 
 /* state.nextNode: what runs when this run continues (a name, a list of
  * names, or null), so a bare state is enough to resume from. */
-static void record_next(eg_run *run) {
+static bool record_next(eg_run *run) {
     cJSON *names = cJSON_CreateArray();
-    if (!names) return;
+    if (!names) return false;
+    size_t count = 0;
     for (size_t i = 0; i < run->n_tasks; i++) {
         const eg_task *t = &run->tasks[i];
         int n = t->kind == TASK_NODE ? (t->state != T_DONE ? t->node : EG_TARGET_NONE) : t->override;
-        if (n >= 0) cJSON_AddItemToArray(names, cJSON_CreateString(node_name(run, n)));
+        if (n < 0) continue;
+        cJSON *s = cJSON_CreateString(node_name(run, n));
+        if (!s) { cJSON_Delete(names); return false; }
+        cJSON_AddItemToArray(names, s);
+        count++;
     }
-    int count = cJSON_GetArraySize(names);
-    cJSON *value = count == 0 ? cJSON_CreateNull()
-                 : count == 1 ? cJSON_CreateString(names->child->valuestring) : cJSON_Duplicate(names, true);
-    cJSON_Delete(names);
+    cJSON *value = names;
+    if (count < 2) {
+        value = count == 0 ? cJSON_CreateNull() : cJSON_CreateString(names->child->valuestring);
+        cJSON_Delete(names);
+    }
     cJSON *cur = eg_get(run->state, "nextNode");
-    if (cur && value && cJSON_Compare(cur, value, true)) { cJSON_Delete(value); return; }
-    put(run, "nextNode", value);
+    if (cur && value && cJSON_Compare(cur, value, true)) { cJSON_Delete(value); return true; }
+    return put(run, "nextNode", value);
+}
+
+static cJSON *error_json(const eg_run *run) {
+    cJSON *obj = cJSON_CreateObject();
+    if (!obj) return NULL;
+    if (!cJSON_AddStringToObject(obj, "code", eg_code_name(run->error.code))
+        || !cJSON_AddStringToObject(obj, "message", run->error.message)
+        || (run->error_node >= 0 && !cJSON_AddStringToObject(obj, "node", node_name(run, run->error_node)))) {
+        cJSON_Delete(obj);
+        return NULL;
+    }
+    return obj;
 }
 
 static void stop_with_error(eg_run *run, int node, const eg_error *e) {
     run->error = *e;
-    cJSON *obj = cJSON_CreateObject();
-    if (obj) {
-        cJSON_AddStringToObject(obj, "code", eg_code_name(e->code));
-        cJSON_AddStringToObject(obj, "message", e->message);
-        if (node >= 0) cJSON_AddStringToObject(obj, "node", node_name(run, node));
-        put(run, "error", obj);
-    }
-    record_next(run);
+    run->error_node = node;
+    run->status = EG_STATUS_ERROR;
+    /* The run is stopped already; these writes only inform the state. */
+    if (!put(run, "error", error_json(run)) || !record_next(run)) fatal_nomem(run);
     set_status(run, EG_STATUS_ERROR);
 }
 
@@ -126,7 +151,7 @@ static bool new_batch(eg_run *run, size_t n, eg_phase phase) {
 
 static void finish(eg_run *run) {
     eg_run_clear_tasks_(run);
-    record_next(run);
+    if (!record_next(run)) { fatal_nomem(run); return; }
     set_status(run, EG_STATUS_FINISHED);
 }
 
@@ -340,8 +365,11 @@ static void commit_nodes(eg_run *run) {
     /* Bookkeeping: the total count lives in the state, so it survives resume. */
     const cJSON *count = eg_get(run->state, "stepCount");
     double total = (cJSON_IsNumber(count) ? count->valuedouble : 0) + (double)run->n_tasks;
-    put(run, "stepCount", cJSON_CreateNumber(total));
-    put(run, "currentNode", cJSON_CreateString(node_name(run, run->tasks[run->n_tasks - 1].node)));
+    if (!put(run, "stepCount", cJSON_CreateNumber(total))
+        || !put(run, "currentNode", cJSON_CreateString(node_name(run, run->tasks[run->n_tasks - 1].node)))) {
+        fatal_nomem(run);
+        return;
+    }
     run->steps_this_call += (int)run->n_tasks;
 
     /* Precedence: PAUSED > shouldEnd > a status returned by a node. */
@@ -368,7 +396,7 @@ static void commit_nodes(eg_run *run) {
     eg_free(sources);
     if (pause) {
         /* Routing waits for resume, so routers see the user's answer. */
-        record_next(run);
+        if (!record_next(run)) { fatal_nomem(run); return; }
         set_status(run, EG_STATUS_PAUSED);
     }
 }
@@ -380,7 +408,11 @@ static bool any_pending(const eg_run *run) {
 
 static void advance(eg_run *run) {
     while (run->status == EG_STATUS_RUNNING) {
-        if (run->interrupt) { record_next(run); set_status(run, EG_STATUS_INTERRUPTED); return; }
+        if (run->interrupt) {
+            if (!record_next(run)) fatal_nomem(run);
+            else set_status(run, EG_STATUS_INTERRUPTED);
+            return;
+        }
         if (run->phase == PHASE_ROUTES) resolve_routes(run);
         if (run->status != EG_STATUS_RUNNING || any_pending(run)) return;
         if (run->phase == PHASE_NODES) commit_nodes(run);
@@ -421,6 +453,7 @@ eg_run *eg_run_alloc_(const eg_graph *g, const char *options, size_t len, eg_err
     memset(run, 0, sizeof *run);
     run->graph = g;
     run->status = EG_STATUS_RUNNING;
+    run->error_node = -1;
     if (!(run->patch.ops = cJSON_CreateArray())) { eg_free(run); NOMEM(err); return NULL; }
     if (parse_options(run, options, len, err)) { eg_run_free(run); return NULL; }
     return run;
@@ -549,6 +582,7 @@ int eg_run_resume(eg_run *run, const char *user_input, size_t len) {
         if (!del(run, "error")) return EG_E_NOMEM;
         run->error.code = EG_OK;
         run->error.message[0] = '\0';
+        run->error_node = -1;
     }
     run->interrupt = false;
     run->steps_this_call = 0;
@@ -570,7 +604,7 @@ const char *eg_run_next(eg_run *run, size_t *len) {
     advance(run);
     cJSON *out = cJSON_CreateObject();
     bool ok = out && cJSON_AddStringToObject(out, "status", eg_status_name(run->status))
-                  && cJSON_AddItemReferenceToObject(out, "patch", run->patch.ops);
+                  && eg_set_ref(out, "patch", run->patch.ops);
     if (ok && run->status == EG_STATUS_RUNNING) {
         cJSON *tasks = cJSON_AddArrayToObject(out, "tasks");
         ok = tasks != NULL;
@@ -590,8 +624,7 @@ const char *eg_run_next(eg_run *run, size_t *len) {
                                            : cJSON_AddStringToObject(task, "handler", node->handler));
         }
     }
-    cJSON *error = eg_get(run->state, "error");
-    if (ok && run->status == EG_STATUS_ERROR && error) ok = cJSON_AddItemReferenceToObject(out, "error", error);
+    if (ok && run->status == EG_STATUS_ERROR) ok = eg_set(out, "error", error_json(run));
     char *text = ok ? cJSON_PrintUnformatted(out) : NULL;
     cJSON_Delete(out);
     if (!text) return NULL; /* the patch is kept: the next call hands it out */

@@ -24,6 +24,7 @@ struct eg_run {
     const eg_graph *graph;
     int status;
     eg_error error;
+    int error_node;        /* node the error is about, or -1 */
     cJSON *state;
     eg_patch patch;
     eg_task *tasks;

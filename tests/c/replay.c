@@ -89,6 +89,8 @@ bool replay_run(cJSON *fixture, bool restore_each_step, replay *r) {
             const cJSON *e = cJSON_GetObjectItemCaseSensitive(out, "error");
             snprintf(entry, sizeof entry, "%s%s%s", status, e ? ":" : "", e ? cJSON_GetObjectItemCaseSensitive(e, "code")->valuestring : "");
             cJSON_AddItemToArray(r->trace, cJSON_CreateString(entry));
+            cJSON_Delete(r->error);
+            r->error = e ? cJSON_Duplicate(e, true) : NULL;
             cJSON_Delete(out);
             const cJSON *next = cJSON_GetArrayItem(resumes, resumed);
             if (!next) break;
@@ -133,7 +135,6 @@ bool replay_run(cJSON *fixture, bool restore_each_step, replay *r) {
     if (!state) { r->api_error = EG_E_NOMEM; goto out; }
     r->state = cJSON_ParseWithLength(state, len);
     r->status = eg_status_name(eg_run_status(run));
-    r->error = cJSON_GetObjectItemCaseSensitive(r->state, "error");
     if (!r->state) r->api_error = EG_E_NOMEM;
 out:
     eg_run_free(run);
@@ -148,6 +149,7 @@ out:
 void replay_free(replay *r) {
     cJSON_Delete(r->trace);
     cJSON_Delete(r->state);
+    cJSON_Delete(r->error);
     memset(r, 0, sizeof *r);
 }
 

@@ -10,7 +10,7 @@ typedef struct replay {
     cJSON *fixture;      /* the parsed fixture file */
     cJSON *trace;        /* array of strings: node names, "router:x", statuses */
     cJSON *state;        /* final state */
-    cJSON *error;        /* final state's error object or NULL */
+    cJSON *error;        /* the error the last stop reported, or NULL */
     const char *status;  /* final status name (static) */
     int api_error;       /* an eg_* call failed (e.g. EG_E_NOMEM); 0 if none */
 } replay;

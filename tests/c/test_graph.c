@@ -1,0 +1,113 @@
+/* test_graph.c: graph definitions are validated before any run, each defect
+ * with its own code and a message naming the node. */
+#include "check.h"
+#include "edgegraph.h"
+
+#include <string.h>
+
+static int build_error(const char *json, eg_error *err) {
+    eg_graph *g = eg_graph_new(json, strlen(json), err);
+    if (g) { eg_graph_free(g); return EG_OK; }
+    return err->code;
+}
+
+#define EXPECT_ERROR(json, code, needle) do { eg_error e_; \
+    CHECK(build_error(json, &e_) == (code)); \
+    if (!strstr(e_.message, needle)) { char m_[400]; snprintf(m_, sizeof m_, "message \"%s\" names \"%s\"", e_.message, needle); test_failed(__FILE__, __LINE__, m_); } \
+} while (0)
+
+TEST(graph_valid_minimal) {
+    eg_error e;
+    CHECK(build_error("{\"nodes\":{\"a\":{}},\"edges\":{\"a\":\"__end__\"},\"entryPoint\":\"a\"}", &e) == EG_OK);
+}
+
+TEST(graph_malformed_json) {
+    EXPECT_ERROR("{\"nodes\":", EG_E_JSON, "not valid JSON");
+    EXPECT_ERROR("{\"nodes\":{}} trailing", EG_E_JSON, "not valid JSON");
+    EXPECT_ERROR("", EG_E_JSON, "not valid JSON");
+}
+
+TEST(graph_wrong_types_name_the_field) {
+    EXPECT_ERROR("[]", EG_E_DEFINITION, "must be a JSON object");
+    EXPECT_ERROR("{\"nodes\":[],\"entryPoint\":\"a\"}", EG_E_DEFINITION, "'nodes'");
+    EXPECT_ERROR("{\"nodes\":{\"a\":{\"kind\":\"robot\"}},\"entryPoint\":\"a\"}", EG_E_DEFINITION, "nodes.a.kind");
+    EXPECT_ERROR("{\"nodes\":{\"a\":{}},\"edges\":{\"a\":5},\"entryPoint\":\"a\"}", EG_E_DEFINITION, "edges.a");
+    EXPECT_ERROR("{\"nodes\":{\"a\":{}},\"edges\":{\"a\":{\"path\":\"x\",\"oops\":1}},\"entryPoint\":\"a\"}", EG_E_DEFINITION, "unknown field 'oops'");
+    EXPECT_ERROR("{\"nodes\":{\"a\":{}},\"edges\":{\"a\":\"__end__\"},\"entryPoint\":\"a\",\"maxSteps\":0}", EG_E_DEFINITION, "maxSteps");
+    EXPECT_ERROR("{\"nodes\":{\"a\":{}},\"edges\":{\"a\":\"__end__\"},\"entryPoint\":\"a\",\"state\":{\"reducers\":{\"x\":\"avg2\"}}}", EG_E_DEFINITION, "state.reducers.x");
+    EXPECT_ERROR("{\"nodes\":{\"a\":{}},\"edges\":{\"a\":\"__end__\"},\"entryPoint\":\"a\",\"nodez\":1}", EG_E_DEFINITION, "nodez");
+}
+
+TEST(graph_unknown_edge_target) {
+    EXPECT_ERROR("{\"nodes\":{\"a\":{}},\"edges\":{\"a\":\"b\"},\"entryPoint\":\"a\"}", EG_E_UNKNOWN_NODE, "'b'");
+    EXPECT_ERROR("{\"nodes\":{\"a\":{}},\"edges\":{\"a\":[\"__end__\",\"zz\"]},\"entryPoint\":\"a\"}", EG_E_UNKNOWN_NODE, "'zz'");
+    EXPECT_ERROR("{\"nodes\":{\"a\":{}},\"edges\":{\"a\":{\"path\":\"k\",\"cases\":{\"v\":\"q\"},\"default\":\"__end__\"}},\"entryPoint\":\"a\"}", EG_E_UNKNOWN_NODE, "'q'");
+    EXPECT_ERROR("{\"nodes\":{\"a\":{}},\"edges\":{\"a\":\"__end__\",\"ghost\":\"a\"},\"entryPoint\":\"a\"}", EG_E_UNKNOWN_NODE, "'ghost'");
+}
+
+TEST(graph_missing_entry) {
+    EXPECT_ERROR("{\"nodes\":{\"a\":{}},\"edges\":{\"a\":\"__end__\"}}", EG_E_MISSING_ENTRY, "entryPoint");
+    EXPECT_ERROR("{\"nodes\":{\"a\":{}},\"edges\":{\"a\":\"__end__\"},\"entryPoint\":\"b\"}", EG_E_MISSING_ENTRY, "'b'");
+}
+
+TEST(graph_duplicate_names) {
+    EXPECT_ERROR("{\"nodes\":{\"a\":{},\"a\":{}},\"edges\":{\"a\":\"__end__\"},\"entryPoint\":\"a\"}", EG_E_DUPLICATE_NODE, "'a'");
+}
+
+TEST(graph_unreachable_node) {
+    EXPECT_ERROR("{\"nodes\":{\"a\":{},\"lost\":{}},\"edges\":{\"a\":\"__end__\",\"lost\":\"__end__\"},\"entryPoint\":\"a\"}", EG_E_UNREACHABLE, "'lost'");
+    /* A router that declares no targets may reach anything. */
+    eg_error e;
+    CHECK(build_error("{\"nodes\":{\"a\":{},\"b\":{}},\"edges\":{\"a\":{\"router\":\"r\"},\"b\":\"__end__\"},\"entryPoint\":\"a\"}", &e) == EG_OK);
+}
+
+TEST(graph_static_self_loop) {
+    EXPECT_ERROR("{\"nodes\":{\"a\":{}},\"edges\":{\"a\":\"a\"},\"entryPoint\":\"a\"}", EG_E_SELF_LOOP, "'a'");
+    EXPECT_ERROR("{\"nodes\":{\"a\":{}},\"edges\":{\"a\":[\"a\",\"__end__\"]},\"entryPoint\":\"a\"}", EG_E_SELF_LOOP, "'a'");
+    /* A conditional self-loop is fine: it can end. */
+    eg_error e;
+    CHECK(build_error("{\"nodes\":{\"a\":{}},\"edges\":{\"a\":{\"path\":\"done\",\"cases\":{\"true\":\"__end__\"},\"default\":\"a\"}},\"entryPoint\":\"a\"}", &e) == EG_OK);
+}
+
+TEST(graph_end_with_edges) {
+    EXPECT_ERROR("{\"nodes\":{\"a\":{}},\"edges\":{\"a\":\"__end__\",\"__end__\":\"a\"},\"entryPoint\":\"a\"}", EG_E_END_HAS_EDGES, "__end__");
+    EXPECT_ERROR("{\"nodes\":{\"a\":{},\"end\":{\"kind\":\"end\"}},\"edges\":{\"a\":\"end\",\"end\":\"a\"},\"entryPoint\":\"a\"}", EG_E_END_HAS_EDGES, "'end'");
+}
+
+TEST(graph_missing_edge) {
+    EXPECT_ERROR("{\"nodes\":{\"a\":{},\"b\":{}},\"edges\":{\"a\":\"b\"},\"entryPoint\":\"a\"}", EG_E_MISSING_EDGE, "'b'");
+}
+
+TEST(graph_hash_ignores_key_order_and_sees_changes) {
+    const char *a = "{\"nodes\":{\"a\":{},\"b\":{}},\"edges\":{\"a\":\"b\",\"b\":\"__end__\"},\"entryPoint\":\"a\"}";
+    const char *b = "{\"entryPoint\":\"a\",\"edges\":{\"b\":\"__end__\",\"a\":\"b\"},\"nodes\":{\"b\":{},\"a\":{}}}";
+    const char *c = "{\"nodes\":{\"a\":{},\"b\":{}},\"edges\":{\"a\":\"b\",\"b\":\"__end__\"},\"entryPoint\":\"a\",\"maxSteps\":5}";
+    eg_error e;
+    eg_graph *ga = eg_graph_new(a, strlen(a), &e), *gb = eg_graph_new(b, strlen(b), &e), *gc = eg_graph_new(c, strlen(c), &e);
+    CHECK(ga && gb && gc);
+    if (ga && gb && gc) {
+        CHECK_STR(eg_graph_hash(ga), eg_graph_hash(gb));
+        CHECK(strcmp(eg_graph_hash(ga), eg_graph_hash(gc)) != 0);
+        CHECK(strlen(eg_graph_hash(ga)) == 16);
+    }
+    eg_graph_free(ga); eg_graph_free(gb); eg_graph_free(gc);
+}
+
+TEST(graph_long_names_are_cut_in_messages) {
+    static char json[4200];
+    char name[4001];
+    memset(name, 'x', 4000);
+    name[4000] = '\0';
+    snprintf(json, sizeof json, "{\"nodes\":{\"a\":{}},\"edges\":{\"a\":\"%s\"},\"entryPoint\":\"a\"}", name);
+    eg_error e;
+    CHECK(build_error(json, &e) == EG_E_UNKNOWN_NODE);
+    CHECK(strlen(e.message) < sizeof e.message);
+    CHECK(strstr(e.message, "...") != NULL);
+}
+
+TEST(code_names_are_stable) {
+    CHECK_STR(eg_code_name(EG_E_MAX_STEPS), "MAX_STEPS_EXCEEDED");
+    CHECK_STR(eg_code_name(9999), "UNKNOWN");
+    CHECK_STR(eg_status_name(EG_STATUS_PAUSED), "PAUSED");
+    CHECK_STR(eg_status_name(-1), "UNKNOWN");
+}

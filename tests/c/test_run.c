@@ -1,0 +1,319 @@
+/* test_run.c: run API behaviour that fixtures cannot express: misuse,
+ * checkpoints (tampered, truncated, other graph, other version), bare-state
+ * resume, interrupts, and reducers on edge values. */
+#include "check.h"
+#include "edgegraph.h"
+#include "cJSON.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *dup_text(const char *s) { size_t n = strlen(s) + 1; char *d = malloc(n); memcpy(d, s, n); return d; }
+
+static const char chain[] = "{\"nodes\":{\"a\":{},\"b\":{}},\"edges\":{\"a\":\"b\",\"b\":\"__end__\"},\"entryPoint\":\"a\"}";
+
+static eg_graph *graph(const char *json) {
+    eg_error e;
+    eg_graph *g = eg_graph_new(json, strlen(json), &e);
+    if (!g) fprintf(stderr, "  graph: %s\n", e.message);
+    return g;
+}
+
+static eg_run *start(const eg_graph *g, const char *input) {
+    eg_error e;
+    eg_run *r = eg_run_new(g, input, strlen(input), NULL, 0, &e);
+    if (!r) fprintf(stderr, "  run: %s\n", e.message);
+    return r;
+}
+
+static cJSON *next(eg_run *r) {
+    size_t len;
+    const char *t = eg_run_next(r, &len);
+    return t ? cJSON_ParseWithLength(t, len) : NULL;
+}
+
+static const char *str(const cJSON *o, const char *k) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static int submit(eg_run *r, unsigned i, const char *json) { return eg_run_submit(r, i, json, strlen(json)); }
+
+TEST(run_api_misuse_leaves_run_usable) {
+    eg_graph *g = graph(chain);
+    eg_run *r = start(g, "{}");
+    cJSON *o = next(r);
+    CHECK_STR(str(o, "status"), "RUNNING");
+    cJSON_Delete(o);
+    CHECK(submit(r, 7, "{}") == EG_E_BAD_TASK);
+    CHECK(submit(r, 0, "{}") == EG_OK);
+    CHECK(submit(r, 0, "{}") == EG_E_BAD_TASK); /* already done */
+    o = next(r);
+    CHECK_STR(str(o, "status"), "RUNNING");
+    CHECK_STR(str(cJSON_GetArrayItem(cJSON_GetObjectItem(o, "tasks"), 0), "node"), "b");
+    cJSON_Delete(o);
+    eg_run_free(r);
+    eg_graph_free(g);
+    eg_run_free(NULL);
+    eg_graph_free(NULL);
+}
+
+TEST(run_rejects_bad_input_and_options) {
+    eg_graph *g = graph(chain);
+    eg_error e;
+    CHECK(eg_run_new(g, "[1]", 3, NULL, 0, &e) == NULL && e.code == EG_E_INVALID_INPUT);
+    CHECK(eg_run_new(g, "{", 1, NULL, 0, &e) == NULL && e.code == EG_E_INVALID_INPUT);
+    CHECK(eg_run_new(g, "{\"stepCount\":3}", 15, NULL, 0, &e) == NULL && e.code == EG_E_INVALID_INPUT && strstr(e.message, "stepCount"));
+    CHECK(eg_run_new(g, "{}", 2, "{\"maxSteps\":-1}", 15, &e) == NULL && e.code == EG_E_INVALID_OPTIONS && strstr(e.message, "maxSteps"));
+    /* The text need not be NUL-terminated: exactly len bytes are read. */
+    char buf[2] = { '{', '}' };
+    eg_run *r = eg_run_new(g, buf, 2, NULL, 0, &e);
+    CHECK(r != NULL);
+    eg_run_free(r);
+    eg_graph_free(g);
+}
+
+/* Run the chain to a pause after 'a' and hand out its checkpoint (copied). */
+static char *paused_checkpoint(const eg_graph *g) {
+    eg_run *r = start(g, "{\"data\":{\"k\":1}}");
+    cJSON_Delete(next(r));
+    submit(r, 0, "{\"shouldPause\":true,\"data\":{\"a\":true}}");
+    cJSON *o = next(r);
+    CHECK_STR(str(o, "status"), "PAUSED");
+    cJSON_Delete(o);
+    size_t len;
+    const char *cp = eg_run_checkpoint(r, &len);
+    char *copy = cp ? dup_text(cp) : NULL;
+    eg_run_free(r);
+    return copy;
+}
+
+TEST(checkpoint_restores_and_resumes) {
+    eg_graph *g = graph(chain);
+    char *cp = paused_checkpoint(g);
+    eg_error e;
+    eg_run *r = eg_run_restore(g, cp, strlen(cp), NULL, 0, &e);
+    CHECK(r != NULL);
+    CHECK(eg_run_status(r) == EG_STATUS_PAUSED);
+    CHECK(eg_run_resume(r, "{\"role\":\"user\",\"content\":\"go\"}", strlen("{\"role\":\"user\",\"content\":\"go\"}")) == EG_OK);
+    cJSON *o = next(r);
+    CHECK_STR(str(cJSON_GetArrayItem(cJSON_GetObjectItem(o, "tasks"), 0), "node"), "b");
+    cJSON_Delete(o);
+    submit(r, 0, "{}");
+    o = next(r);
+    CHECK_STR(str(o, "status"), "FINISHED");
+    cJSON_Delete(o);
+    size_t len;
+    cJSON *state = cJSON_Parse(eg_run_state(r, &len));
+    CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(state, "messages")) == 1);
+    CHECK(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(state, "data"), "a")));
+    CHECK(cJSON_GetObjectItem(state, "shouldPause") == NULL);
+    cJSON_Delete(state);
+    eg_run_free(r);
+    free(cp);
+    eg_graph_free(g);
+}
+
+TEST(checkpoint_survives_reserialization) {
+    /* Another JSON library may reorder keys and respell numbers: still valid. */
+    eg_graph *g = graph(chain);
+    char *cp = paused_checkpoint(g);
+    cJSON *j = cJSON_Parse(cp);
+    cJSON *state = cJSON_DetachItemFromObject(j, "state");
+    cJSON_AddItemToObject(j, "state", state); /* now last: key order changed */
+    char *pretty = cJSON_Print(j);            /* whitespace changed */
+    eg_error e;
+    eg_run *r = eg_run_restore(g, pretty, strlen(pretty), NULL, 0, &e);
+    CHECK(r != NULL);
+    eg_run_free(r);
+    free(pretty);
+    cJSON_Delete(j);
+    free(cp);
+    eg_graph_free(g);
+}
+
+TEST(checkpoint_edited_truncated_foreign_or_future_is_an_error) {
+    eg_graph *g = graph(chain);
+    char *cp = paused_checkpoint(g);
+    eg_error e;
+    size_t n = strlen(cp);
+    for (size_t cut = 1; cut < n; cut += n / 17 + 1) {
+        CHECK(eg_run_restore(g, cp, cut, NULL, 0, &e) == NULL);
+        CHECK(e.code == EG_E_CHECKPOINT);
+    }
+    char *edited = dup_text(cp);
+    char *k = strstr(edited, "\"k\":1");
+    CHECK(k != NULL);
+    if (k) k[4] = '2';
+    CHECK(eg_run_restore(g, edited, n, NULL, 0, &e) == NULL && e.code == EG_E_CHECKPOINT && strstr(e.message, "checksum"));
+    free(edited);
+    eg_graph *other = graph("{\"nodes\":{\"a\":{},\"b\":{}},\"edges\":{\"a\":\"b\",\"b\":\"__end__\"},\"entryPoint\":\"a\",\"maxSteps\":9}");
+    CHECK(eg_run_restore(other, cp, n, NULL, 0, &e) == NULL && e.code == EG_E_CHECKPOINT_GRAPH);
+    eg_graph_free(other);
+    cJSON *j = cJSON_Parse(cp);
+    cJSON_ReplaceItemInObject(j, "version", cJSON_CreateNumber(2));
+    char *future = cJSON_PrintUnformatted(j);
+    CHECK(eg_run_restore(g, future, strlen(future), NULL, 0, &e) == NULL && e.code == EG_E_CHECKPOINT_VERSION);
+    free(future);
+    cJSON_Delete(j);
+    CHECK(eg_run_restore(g, "{\"hello\":1}", 11, NULL, 0, &e) == NULL && e.code == EG_E_CHECKPOINT);
+    free(cp);
+    eg_graph_free(g);
+}
+
+TEST(bare_state_resume_routes_from_current_node) {
+    eg_graph *g = graph(chain);
+    const char *saved = "{\"messages\":[],\"data\":{},\"metadata\":{},\"logs\":[],\"status\":\"PAUSED\",\"currentNode\":\"a\",\"nextNode\":null,\"stepCount\":1}";
+    eg_error e;
+    eg_run *r = eg_run_from_state(g, saved, strlen(saved), NULL, 0, &e);
+    CHECK(r && eg_run_status(r) == EG_STATUS_PAUSED);
+    CHECK(eg_run_resume(r, "{\"role\":\"user\",\"content\":\"x\"}", strlen("{\"role\":\"user\",\"content\":\"x\"}")) == EG_OK);
+    cJSON *o = next(r);
+    CHECK_STR(str(cJSON_GetArrayItem(cJSON_GetObjectItem(o, "tasks"), 0), "node"), "b");
+    cJSON_Delete(o);
+    eg_run_free(r);
+    const char *finished = "{\"status\":\"FINISHED\"}";
+    r = eg_run_from_state(g, finished, strlen(finished), NULL, 0, &e);
+    CHECK(r && eg_run_resume(r, NULL, 0) == EG_E_NOT_RESUMABLE);
+    eg_run_free(r);
+    const char *bad = "{\"status\":\"PAUSED\",\"nextNode\":\"zz\"}";
+    CHECK(eg_run_from_state(g, bad, strlen(bad), NULL, 0, &e) == NULL && e.code == EG_E_INVALID_INPUT && strstr(e.message, "zz"));
+    eg_graph_free(g);
+}
+
+TEST(interrupt_keeps_unfinished_tasks_for_resume) {
+    eg_graph *g = graph("{\"nodes\":{\"s\":{},\"x\":{},\"y\":{}},\"edges\":{\"s\":[\"x\",\"y\"],\"x\":\"__end__\",\"y\":\"__end__\"},\"entryPoint\":\"s\"}");
+    eg_run *r = start(g, "{}");
+    cJSON_Delete(next(r));
+    submit(r, 0, "{}");
+    cJSON_Delete(next(r));                 /* tasks x and y */
+    submit(r, 1, "{\"data\":{\"y\":1}}");  /* y finished, x did not */
+    eg_run_interrupt(r);
+    cJSON *o = next(r);
+    CHECK_STR(str(o, "status"), "INTERRUPTED");
+    cJSON_Delete(o);
+    CHECK(eg_run_resume(r, NULL, 0) == EG_OK);
+    o = next(r);
+    cJSON *tasks = cJSON_GetObjectItem(o, "tasks");
+    CHECK(cJSON_GetArraySize(tasks) == 1);   /* only x runs again */
+    CHECK_STR(str(cJSON_GetArrayItem(tasks, 0), "node"), "x");
+    cJSON_Delete(o);
+    submit(r, 0, "{\"data\":{\"x\":1}}");
+    o = next(r);
+    CHECK_STR(str(o, "status"), "FINISHED");
+    cJSON_Delete(o);
+    eg_run_free(r);
+    eg_graph_free(g);
+}
+
+TEST(failed_node_retried_by_resume) {
+    eg_graph *g = graph(chain);
+    eg_run *r = start(g, "{}");
+    cJSON_Delete(next(r));
+    CHECK(eg_run_fail(r, 0, "{\"message\":\"flaky\"}", strlen("{\"message\":\"flaky\"}")) == EG_OK);
+    cJSON *o = next(r);
+    CHECK_STR(str(o, "status"), "ERROR");
+    CHECK_STR(str(cJSON_GetObjectItem(o, "error"), "node"), "a");
+    cJSON_Delete(o);
+    CHECK(submit(r, 0, "{}") == EG_E_BAD_STATE); /* sticky */
+    CHECK(eg_run_resume(r, NULL, 0) == EG_OK);
+    o = next(r);
+    CHECK_STR(str(cJSON_GetArrayItem(cJSON_GetObjectItem(o, "tasks"), 0), "node"), "a");
+    cJSON_Delete(o);
+    eg_run_free(r);
+    eg_graph_free(g);
+}
+
+/* One node writes `result` into a state with these reducers; returns the
+ * final state (or NULL) and the error code. */
+static cJSON *reduce(const char *reducers, const char *input, const char *result, int *code) {
+    char def[1024];
+    snprintf(def, sizeof def, "{\"nodes\":{\"a\":{}},\"edges\":{\"a\":\"__end__\"},\"entryPoint\":\"a\",\"state\":{\"reducers\":%s}}", reducers);
+    eg_graph *g = graph(def);
+    eg_run *r = start(g, input);
+    cJSON_Delete(next(r));
+    submit(r, 0, result);
+    cJSON *o = next(r);
+    *code = cJSON_GetObjectItem(o, "error") ? EG_E_REDUCER : EG_OK;
+    cJSON *err = cJSON_GetObjectItem(o, "error");
+    if (err && strcmp(str(err, "code"), "READONLY_PATH") == 0) *code = EG_E_READONLY;
+    cJSON_Delete(o);
+    size_t len;
+    cJSON *state = cJSON_Parse(eg_run_state(r, &len));
+    eg_run_free(r);
+    eg_graph_free(g);
+    return state;
+}
+
+static bool state_is(cJSON *state, const char *key, const char *json) {
+    cJSON *want = cJSON_Parse(json);
+    bool same = cJSON_Compare(cJSON_GetObjectItem(state, key), want, true);
+    if (!same) {
+        char *got = cJSON_PrintUnformatted(cJSON_GetObjectItem(state, key));
+        fprintf(stderr, "  %s: want %s got %s\n", key, json, got ? got : "(missing)");
+        free(got);
+    }
+    cJSON_Delete(want);
+    return same;
+}
+
+#define REDUCES(reducers, input, result, key, want) do { int c_; cJSON *s_ = reduce(reducers, input, result, &c_); \
+    CHECK(c_ == EG_OK); CHECK(state_is(s_, key, want)); cJSON_Delete(s_); } while (0)
+#define REJECTS(reducers, input, result, code) do { int c_; cJSON *s_ = reduce(reducers, input, result, &c_); \
+    CHECK(c_ == (code)); cJSON_Delete(s_); } while (0)
+
+TEST(reducers_combine_values) {
+    REDUCES("{\"r\":\"concat\"}", "{\"r\":[\"x\"]}", "{\"r\":[\"y\",\"z\"]}", "r", "[\"x\",\"y\",\"z\"]");
+    REDUCES("{\"r\":\"concat\"}", "{}", "{\"r\":\"one\"}", "r", "[\"one\"]");
+    REDUCES("{\"r\":\"concat\"}", "{\"r\":null}", "{\"r\":[1]}", "r", "[1]");
+    REDUCES("{\"r\":\"appendUnique\"}", "{\"r\":[1,2]}", "{\"r\":[2,3,3]}", "r", "[1,2,3]");
+    REDUCES("{\"o\":\"merge\"}", "{\"o\":{\"a\":1,\"b\":{\"c\":1}}}", "{\"o\":{\"b\":{\"d\":2}}}", "o", "{\"a\":1,\"b\":{\"d\":2}}");
+    REDUCES("{\"o\":\"deepMerge\"}", "{\"o\":{\"a\":1,\"b\":{\"c\":1}}}", "{\"o\":{\"b\":{\"d\":2}}}", "o", "{\"a\":1,\"b\":{\"c\":1,\"d\":2}}");
+    REDUCES("{\"n\":\"sum\"}", "{\"n\":2}", "{\"n\":3}", "n", "5");
+    REDUCES("{\"n\":\"sum\"}", "{}", "{\"n\":3}", "n", "3");
+    REDUCES("{\"n\":\"max\"}", "{\"n\":2}", "{\"n\":-3}", "n", "2");
+    REDUCES("{\"n\":\"min\"}", "{\"n\":2}", "{\"n\":-3}", "n", "-3");
+    REDUCES("{\"f\":\"first\"}", "{\"f\":\"old\"}", "{\"f\":\"new\"}", "f", "\"old\"");
+    REDUCES("{\"f\":\"last\"}", "{\"f\":\"old\"}", "{\"f\":\"new\"}", "f", "\"new\"");
+    REDUCES("{\"s\":\"longest\"}", "{\"s\":\"abcd\"}", "{\"s\":\"xyz\"}", "s", "\"abcd\"");
+    REDUCES("{\"s\":\"longest\"}", "{\"s\":\"ab\"}", "{\"s\":\"\xf0\x9f\x98\x80\xf0\x9f\x98\x80\"}", "s", "\"\xf0\x9f\x98\x80\xf0\x9f\x98\x80\"");
+    REDUCES("{\"p.q\":\"sum\"}", "{\"p\":{\"q\":1,\"z\":0}}", "{\"p\":{\"q\":2,\"w\":5}}", "p", "{\"q\":3,\"z\":0,\"w\":5}");
+}
+
+TEST(reducer_messages_append_replace_remove) {
+    REDUCES("{\"m\":\"messages\"}", "{\"m\":[{\"id\":\"1\",\"content\":\"a\"},{\"id\":\"2\",\"content\":\"b\"}]}",
+            "{\"m\":[{\"id\":\"2\",\"content\":\"B\"},{\"id\":\"3\",\"content\":\"c\"},{\"type\":\"remove\",\"id\":\"1\"},{\"type\":\"remove\",\"id\":\"nope\"}]}",
+            "m", "[{\"id\":\"2\",\"content\":\"B\"},{\"id\":\"3\",\"content\":\"c\"}]");
+}
+
+TEST(reducers_reject_wrong_types) {
+    REJECTS("{\"r\":\"concat\"}", "{\"r\":5}", "{\"r\":[1]}", EG_E_REDUCER);
+    REJECTS("{\"o\":\"merge\"}", "{}", "{\"o\":[1]}", EG_E_REDUCER);
+    REJECTS("{\"n\":\"sum\"}", "{\"n\":1}", "{\"n\":\"2\"}", EG_E_REDUCER);
+    REJECTS("{\"n\":\"sum\"}", "{\"n\":\"1\"}", "{\"n\":2}", EG_E_REDUCER);
+    REJECTS("{\"s\":\"longest\"}", "{\"s\":\"a\"}", "{\"s\":[1]}", EG_E_REDUCER);
+    REJECTS("{\"m\":\"messages\"}", "{}", "{\"m\":[1]}", EG_E_REDUCER);
+    REJECTS("{\"input\":\"readonly\"}", "{\"input\":{\"q\":1}}", "{\"input\":{\"q\":2}}", EG_E_READONLY);
+}
+
+TEST(patch_describes_every_change) {
+    /* A mirror that applies the patch must equal the core's state. */
+    eg_graph *g = graph("{\"nodes\":{\"a\":{}},\"edges\":{\"a\":\"__end__\"},\"entryPoint\":\"a\",\"state\":{\"reducers\":{\"m\":\"messages\",\"l\":\"concat\",\"o\":\"merge\"}}}");
+    eg_run *r = start(g, "{\"m\":[{\"id\":\"1\"}],\"o\":{\"a\":1}}");
+    cJSON *o = next(r);
+    int ops = cJSON_GetArraySize(cJSON_GetObjectItem(o, "patch"));
+    CHECK(ops == 2); /* stepCount and status at start */
+    cJSON_Delete(o);
+    submit(r, 0, "{\"m\":[{\"id\":\"1\",\"x\":2},{\"id\":\"2\"}],\"l\":[1],\"o\":{\"b\":2}}");
+    o = next(r);
+    char *text = cJSON_PrintUnformatted(cJSON_GetObjectItem(o, "patch"));
+    CHECK(strstr(text, "[\"set\",[\"m\",0],{\"id\":\"1\",\"x\":2}]") != NULL);
+    CHECK(strstr(text, "[\"push\",[\"m\"],[{\"id\":\"2\"}]]") != NULL);
+    CHECK(strstr(text, "[\"set\",[\"l\"],[1]]") != NULL);
+    CHECK(strstr(text, "[\"set\",[\"o\",\"b\"],2]") != NULL);
+    free(text);
+    cJSON_Delete(o);
+    eg_run_free(r);
+    eg_graph_free(g);
+}

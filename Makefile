@@ -40,15 +40,23 @@ SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 TEST_BIN := $(BUILD)/native/edgegraph-tests
 
 # WebAssembly product build. Each flag, and why:
-EMFLAGS := -Oz                      `# smallest code; the core is not hot enough for -O2 to pay` \
-           --no-entry               `# a reactor: a library with no main()` \
-           -sSTANDALONE_WASM        `# no Emscripten JS glue (3.1.6 glue fails on Node 20); our loader` \
-           -sALLOW_MEMORY_GROWTH    `# states can be large; memory grows instead of trapping` \
-           -sINITIAL_MEMORY=2MB     `# small start: cold start and memory footprint` \
-           -sTOTAL_STACK=512KB      `# cJSON recursion to its 1000-level nesting limit fits` \
-           -sMALLOC=emmalloc        `# small allocator; dlmalloc is larger and not faster here` \
-           -sERROR_ON_UNDEFINED_SYMBOLS=1 \
-           -sEXPORTED_FUNCTIONS=$(shell grep -v '^\#' wasm/exports.txt | sed 's/^/_/' | paste -sd, -)
+# smallest code: the core is not hot enough for -O2 to pay for its size
+EMFLAGS := -Oz
+# a reactor: a library with no main()
+EMFLAGS += --no-entry
+# no Emscripten JS glue (3.1.6's glue fails on Node 20): js/loader.js instead
+EMFLAGS += -sSTANDALONE_WASM
+# states can be large: memory grows instead of trapping
+EMFLAGS += -sALLOW_MEMORY_GROWTH
+# a small start helps cold start and footprint
+EMFLAGS += -sINITIAL_MEMORY=2MB
+# cJSON recursing to its 1000-level nesting limit fits in this
+EMFLAGS += -sTOTAL_STACK=512KB
+# small allocator; dlmalloc is larger and not faster for this workload
+EMFLAGS += -sMALLOC=emmalloc
+EMFLAGS += -sERROR_ON_UNDEFINED_SYMBOLS=1
+# the ABI: exactly the functions listed in wasm/exports.txt
+EMFLAGS += -sEXPORTED_FUNCTIONS=$(shell grep -v '^\#' wasm/exports.txt | sed 's/^/_/' | paste -sd, -)
 
 .PHONY: all native wasm test test-c test-js typecheck demo bench size clean tools npm
 

@@ -1,0 +1,149 @@
+// core.js: the WebAssembly boundary. Strings cross as (pointer, length) in
+// UTF-8; everything the core returns is copied out at once, because it is
+// only valid until the next call on the same object. Nothing else in the JS
+// layer touches wasm memory.
+
+import { EdgegraphError } from './errors.js';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const ERROR_STRUCT_SIZE = 244; // eg_error: int code + char message[240]
+const STATUS = ['RUNNING', 'PAUSED', 'FINISHED', 'ERROR', 'INTERRUPTED'];
+
+export class Core {
+  /** @param {WebAssembly.Instance} instance */
+  constructor(instance) {
+    const x = instance.exports;
+    this.x = x;
+    this.memory = /** @type {WebAssembly.Memory} */ (x.memory);
+    if (typeof x._initialize === 'function') x._initialize();
+    this.u8 = new Uint8Array(this.memory.buffer);
+    this.scratchSize = 0;
+    this.scratch = 0;
+    this.lenPtr = x.malloc(8);
+    this.errPtr = x.malloc(ERROR_STRUCT_SIZE);
+    this.codeNames = [];
+    for (let c = 0; c < 64; c++) {
+      const name = this.cString(x.eg_code_name(c));
+      if (name === 'UNKNOWN') break;
+      this.codeNames.push(name);
+    }
+  }
+
+  /** Called by the wasm module when memory grows: old views are detached. */
+  refresh() { this.u8 = new Uint8Array(this.memory.buffer); }
+
+  view() {
+    if (this.u8.byteLength === 0) this.refresh();
+    return this.u8;
+  }
+
+  cString(ptr) {
+    const u8 = this.view();
+    let end = ptr;
+    while (u8[end] !== 0) end++;
+    return decoder.decode(u8.subarray(ptr, end));
+  }
+
+  /** Read `len` bytes at ptr as UTF-8. */
+  text(ptr, len) { return decoder.decode(this.view().subarray(ptr, ptr + len)); }
+
+  /**
+   * Write strings into the scratch area, NUL-terminated, and return
+   * [ptr, len, ptr, len, ...]. Valid until the next call to write().
+   */
+  write(...strings) {
+    let need = 0;
+    for (const s of strings) need += s.length * 3 + 1; // UTF-8 worst case
+    if (need > this.scratchSize) {
+      if (this.scratch) this.x.free(this.scratch);
+      const size = Math.max(need, 4096, this.scratchSize * 2);
+      this.scratch = this.x.malloc(size);
+      if (!this.scratch) { this.scratchSize = 0; throw new EdgegraphError('OUT_OF_MEMORY', 'out of WebAssembly memory'); }
+      this.scratchSize = size;
+    }
+    const u8 = this.view();
+    const out = [];
+    let at = this.scratch;
+    for (const s of strings) {
+      const { written } = encoder.encodeInto(s, u8.subarray(at, this.scratch + this.scratchSize));
+      u8[at + written] = 0;
+      out.push(at, written);
+      at += written + 1;
+    }
+    return out;
+  }
+
+  codeName(code) { return this.codeNames[code] ?? `CODE_${code}`; }
+
+  lastError() {
+    const u32 = new Uint32Array(this.memory.buffer, this.errPtr, 1);
+    return new EdgegraphError(this.codeName(u32[0]), this.cString(this.errPtr + 4));
+  }
+
+  /** Read the JSON the core just returned (ptr) with its length from lenPtr. */
+  out(ptr) {
+    if (!ptr) throw new EdgegraphError('OUT_OF_MEMORY', 'out of WebAssembly memory');
+    const len = new Uint32Array(this.memory.buffer, this.lenPtr, 1)[0];
+    return this.text(ptr, len);
+  }
+
+  // ---- graphs ----
+
+  graphNew(json) {
+    const [p, n] = this.write(json);
+    const g = this.x.eg_graph_new(p, n, this.errPtr);
+    if (!g) throw this.lastError();
+    return g;
+  }
+  graphHash(g) { return this.cString(this.x.eg_graph_hash(g)); }
+  graphFree(g) { this.x.eg_graph_free(g); }
+
+  // ---- runs ----
+
+  runNew(g, input, options) {
+    const [p, n, q, m] = this.write(input, options);
+    const r = this.x.eg_run_new(g, p, n, q, m, this.errPtr);
+    if (!r) throw this.lastError();
+    return r;
+  }
+  runRestore(g, checkpoint, options) {
+    const [p, n, q, m] = this.write(checkpoint, options);
+    const r = this.x.eg_run_restore(g, p, n, q, m, this.errPtr);
+    if (!r) throw this.lastError();
+    return r;
+  }
+  runFromState(g, state, options) {
+    const [p, n, q, m] = this.write(state, options);
+    const r = this.x.eg_run_from_state(g, p, n, q, m, this.errPtr);
+    if (!r) throw this.lastError();
+    return r;
+  }
+  runResume(r, userInput) {
+    let code;
+    if (userInput === undefined) code = this.x.eg_run_resume(r, 0, 0);
+    else { const [p, n] = this.write(userInput); code = this.x.eg_run_resume(r, p, n); }
+    if (code) throw new EdgegraphError(this.codeName(code), resumeMessage(this.codeName(code)));
+  }
+  /** @returns {{status: string, patch: any[], tasks?: any[], error?: any}} */
+  runNext(r) { return JSON.parse(this.out(this.x.eg_run_next(r, this.lenPtr))); }
+  runSubmit(r, index, json) {
+    const [p, n] = this.write(json);
+    return this.x.eg_run_submit(r, index, p, n);
+  }
+  runFail(r, index, json) {
+    const [p, n] = this.write(json);
+    return this.x.eg_run_fail(r, index, p, n);
+  }
+  runInterrupt(r) { this.x.eg_run_interrupt(r); }
+  runCheckpoint(r) { return this.out(this.x.eg_run_checkpoint(r, this.lenPtr)); }
+  runState(r) { return this.out(this.x.eg_run_state(r, this.lenPtr)); }
+  runStatus(r) { return STATUS[this.x.eg_run_status(r)]; }
+  runFree(r) { this.x.eg_run_free(r); }
+}
+
+function resumeMessage(code) {
+  if (code === 'NOT_RESUMABLE') return 'the run finished; there is nothing to resume';
+  if (code === 'INVALID_INPUT') return 'the user input must be a JSON object (a message)';
+  return `resume failed: ${code}`;
+}

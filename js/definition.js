@@ -1,0 +1,87 @@
+// definition.js: turn a JS graph definition (functions for nodes and
+// routers) into the JSON definition the core validates, plus the tables
+// that map handler and router names back to functions.
+
+import { EdgegraphError } from './errors.js';
+
+export const END = '__end__';
+const KIND = Symbol.for('edgegraph.nodeKind');
+
+/** The END node of the seed API: its function is never run. */
+export function createEndNode() {
+  const end = () => ({});
+  Object.defineProperty(end, KIND, { value: 'end' });
+  return end;
+}
+
+function isPlainObject(v) {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+
+/**
+ * @param {any} definition
+ * @param {{ handlers?: Record<string, Function>, routers?: Record<string, Function>, maxSteps?: number }} options
+ */
+export function normalizeDefinition(definition, options = {}) {
+  if (!isPlainObject(definition)) throw new EdgegraphError('INVALID_DEFINITION', 'a graph definition must be an object with nodes, edges and entryPoint');
+  const handlers = new Map();
+  const routers = new Map();
+  for (const [name, fn] of Object.entries(options.handlers ?? {})) handlers.set(name, fn);
+  for (const [name, fn] of Object.entries(options.routers ?? {})) routers.set(name, fn);
+  const json = {};
+  for (const key of ['entryPoint', 'end', 'state', 'name']) if (definition[key] !== undefined) json[key] = definition[key];
+  if (definition.maxSteps !== undefined) json.maxSteps = definition.maxSteps;
+
+  const nodes = definition.nodes;
+  if (!isPlainObject(nodes)) throw new EdgegraphError('INVALID_DEFINITION', "'nodes' must be an object of node name -> node function");
+  json.nodes = {};
+  for (const name of Object.keys(nodes)) {
+    const node = nodes[name];
+    if (typeof node === 'function') {
+      if (node[KIND] === 'end') json.nodes[name] = { kind: 'end' };
+      else { json.nodes[name] = {}; handlers.set(name, node); }
+    } else if (isPlainObject(node)) {
+      const spec = { ...node };
+      if (typeof node.handler === 'function') { handlers.set(name, node.handler); delete spec.handler; }
+      else if (typeof node.run === 'function') { handlers.set(name, node.run); delete spec.run; }
+      json.nodes[name] = spec;
+    } else {
+      throw new EdgegraphError('INVALID_DEFINITION', `nodes.${name} must be a function or a node object`, { node: name });
+    }
+  }
+
+  json.edges = {};
+  const edges = definition.edges ?? {};
+  if (!isPlainObject(edges)) throw new EdgegraphError('INVALID_DEFINITION', "'edges' must be an object of source node -> edge");
+  for (const from of Object.keys(edges)) {
+    const edge = edges[from];
+    if (typeof edge === 'function') {
+      routers.set(from, edge);
+      json.edges[from] = { router: from };
+    } else if (isPlainObject(edge) && typeof edge.router === 'function') {
+      routers.set(from, edge.router);
+      json.edges[from] = { ...edge, router: from };
+    } else {
+      json.edges[from] = edge;
+    }
+  }
+
+  // Every function node and router must have a function: a programmer error,
+  // caught here at construction rather than mid-run.
+  for (const [name, spec] of Object.entries(json.nodes)) {
+    if (spec.kind === 'end' || spec.kind === 'human') continue;
+    const handler = spec.handler ?? name;
+    if (typeof handlers.get(handler) !== 'function') {
+      throw new EdgegraphError('UNKNOWN_HANDLER', `node '${name}' has no function: pass one in nodes.${name} or options.handlers['${handler}']`, { node: name });
+    }
+  }
+  for (const [from, edge] of Object.entries(json.edges)) {
+    if (isPlainObject(edge) && typeof edge.router === 'string' && typeof routers.get(edge.router) !== 'function') {
+      throw new EdgegraphError('UNKNOWN_HANDLER', `the edge from '${from}' names router '${edge.router}', which has no function: pass it in options.routers`, { node: from });
+    }
+  }
+  if (options.maxSteps !== undefined) json.maxSteps = options.maxSteps;
+  return { json, handlers, routers };
+}

@@ -1,0 +1,270 @@
+// engine.js: GraphEngine, the driver of the sans-I/O core. The core decides
+// what runs; this file runs it (node functions, routers, possibly many at
+// once), hands results back, and keeps a JS mirror of the state.
+
+import { getCore } from './loader.js';
+import { EdgegraphError } from './errors.js';
+import { normalizeDefinition } from './definition.js';
+import { applyPatch } from './patch.js';
+import { EventChannel, now } from './events.js';
+import { toMermaid } from './mermaid.js';
+
+const CHECKPOINT_FORMAT = 'edgegraph-checkpoint';
+
+// Backstop only: engines should be disposed; a dropped one still frees its graph.
+const graphs = typeof FinalizationRegistry === 'function'
+  ? new FinalizationRegistry(({ core, graph }) => core.graphFree(graph))
+  : null;
+
+function errorFrom(e, cause) {
+  return new EdgegraphError(e.code, e.message, { node: e.node, cause });
+}
+
+function describeThrown(e) {
+  if (e instanceof Error) return { message: e.message || e.name, name: e.name };
+  return { message: String(e) };
+}
+
+/**
+ * @typedef {{ signal?: AbortSignal, onEvent?: (event: object) => void, maxSteps?: number, runId?: string }} RunOptions
+ */
+
+export class GraphEngine {
+  #core;
+  #graph;
+  #json;
+  #handlers;
+  #routers;
+  #maxSteps;
+  #llmConfig;
+  #disposed = false;
+
+  /**
+   * @param {object} definition nodes, edges, entryPoint (see index.d.ts)
+   * @param {{ maxSteps?: number, handlers?: Record<string, Function>, routers?: Record<string, Function> }} [options]
+   * @param {object} [llmConfig] kept private to the engine: never written to state, checkpoints or events
+   */
+  constructor(definition, options = {}, llmConfig = undefined) {
+    this.#core = getCore();
+    const { json, handlers, routers } = normalizeDefinition(definition, options);
+    this.#json = json;
+    this.#handlers = handlers;
+    this.#routers = routers;
+    this.#maxSteps = options.maxSteps;
+    this.#llmConfig = llmConfig;
+    this.#graph = this.#core.graphNew(JSON.stringify(json));
+    graphs?.register(this, { core: this.#core, graph: this.#graph }, this);
+  }
+
+  /** A hash of the definition; checkpoints carry it. */
+  get graphHash() { this.#alive(); return this.#core.graphHash(this.#graph); }
+
+  /** The LLM configuration given to the constructor (for agent nodes). */
+  get llmConfig() { return this.#llmConfig; }
+
+  /** The graph as a Mermaid flowchart. */
+  toMermaid() { return toMermaid(this.#json); }
+
+  /** The JSON definition the core validated (functions replaced by names). */
+  get definition() { return structuredClone(this.#json); }
+
+  /**
+   * Run the graph from an initial state.
+   * @param {object} [initialState]
+   * @param {RunOptions} [options]
+   */
+  async execute(initialState = {}, options = {}) {
+    this.#alive();
+    const input = JSON.stringify(initialState ?? {});
+    const run = this.#core.runNew(this.#graph, input ?? 'null', this.#runOptions(options));
+    // The mirror starts as a copy of the input; the first patch fills in
+    // defaults and bookkeeping.
+    return this.#drive(run, JSON.parse(input), options);
+  }
+
+  /**
+   * Continue a PAUSED, INTERRUPTED or failed run. `saved` is a result's
+   * state (the seed API) or its checkpoint (string or parsed object).
+   * `userInput`, if given, is appended to `messages` exactly once.
+   * @param {object | string} saved
+   * @param {object} [userInput]
+   * @param {RunOptions} [options]
+   */
+  async resume(saved, userInput = undefined, options = {}) {
+    this.#alive();
+    const core = this.#core;
+    let run, mirror;
+    const opts = this.#runOptions(options);
+    if (typeof saved === 'string' || saved?.format === CHECKPOINT_FORMAT) {
+      run = core.runRestore(this.#graph, typeof saved === 'string' ? saved : JSON.stringify(saved), opts);
+      mirror = JSON.parse(core.runState(run));
+    } else {
+      if (saved === null || typeof saved !== 'object') {
+        throw new EdgegraphError('INVALID_INPUT', 'resume() takes a saved state object or a checkpoint');
+      }
+      const text = JSON.stringify(saved);
+      run = core.runFromState(this.#graph, text, opts);
+      mirror = JSON.parse(text);
+    }
+    try {
+      core.runResume(run, userInput === undefined || userInput === null ? undefined : JSON.stringify(userInput));
+    } catch (e) {
+      core.runFree(run);
+      throw e;
+    }
+    return this.#drive(run, mirror, options);
+  }
+
+  /**
+   * The run's events as an async iterator; the last event is `run_end`
+   * with the result.
+   * @param {object} [initialState]
+   * @param {RunOptions} [options]
+   */
+  stream(initialState = {}, options = {}) {
+    return this.#streamOf((onEvent) => this.execute(initialState, { ...options, onEvent }), options);
+  }
+
+  /** Like stream(), for resume(). */
+  streamResume(saved, userInput = undefined, options = {}) {
+    return this.#streamOf((onEvent) => this.resume(saved, userInput, { ...options, onEvent }), options);
+  }
+
+  /** Free the engine's graph in the core. Runs in flight finish first. */
+  dispose() {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    graphs?.unregister(this);
+    this.#core.graphFree(this.#graph);
+  }
+
+  [Symbol.dispose]() { this.dispose(); }
+
+  // ---- internals ----
+
+  #alive() {
+    if (this.#disposed) throw new EdgegraphError('INVALID_RUN_STATE', 'this GraphEngine was disposed');
+  }
+
+  #runOptions(options) {
+    const o = {};
+    const max = options.maxSteps ?? this.#maxSteps;
+    if (max !== undefined) o.maxSteps = max;
+    if (options.runId !== undefined) o.runId = options.runId;
+    return JSON.stringify(o);
+  }
+
+  #streamOf(start, options) {
+    const channel = new EventChannel();
+    const user = options.onEvent;
+    start((event) => { user?.(event); channel.push(event); }).then(() => channel.close(), (e) => channel.close(e));
+    return channel;
+  }
+
+  async #drive(handle, mirror, options) {
+    const core = this.#core;
+    const emit = options.onEvent;
+    const signal = options.signal;
+    // `live` guards against results that arrive after the run was freed
+    // (a handler still running when the signal aborted the run).
+    const live = { handle, open: true, aborted: false, wake: null };
+    const onAbort = () => {
+      live.aborted = true;
+      if (live.open) core.runInterrupt(handle);
+      live.wake?.();
+    };
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+    emit?.({ type: 'run_start' });
+    try {
+      for (;;) {
+        const out = core.runNext(handle);
+        if (out.patch.length) {
+          applyPatch(mirror, out.patch);
+          emit?.({ type: 'state_update', patch: out.patch });
+        }
+        if (out.status !== 'RUNNING') return this.#result(handle, out, mirror, emit, live);
+        let pending = null;
+        for (const task of out.tasks) {
+          const p = this.#start(live, task, mirror, emit);
+          if (p) (pending ??= []).push(p);
+        }
+        if (pending) await this.#settle(pending, live);
+      }
+    } finally {
+      live.open = false;
+      signal?.removeEventListener('abort', onAbort);
+      core.runFree(handle);
+    }
+  }
+
+  /** Wait for every task of the step, or for an abort. */
+  #settle(pending, live) {
+    const all = pending.length === 1 ? pending[0] : Promise.all(pending);
+    if (live.aborted) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      live.wake = resolve;
+      all.then(resolve, reject);
+    }).finally(() => { live.wake = null; });
+  }
+
+  /** Run one task; returns a promise only when the work is asynchronous. */
+  #start(live, task, mirror, emit) {
+    const isRoute = task.kind === 'route';
+    const fn = isRoute ? this.#routers.get(task.router) : this.#handlers.get(task.handler);
+    const started = emit ? now() : 0;
+    if (emit && !isRoute) emit({ type: 'node_start', node: task.node, taskId: task.id });
+    let value;
+    try {
+      value = isRoute ? fn(mirror, this) : fn(mirror, this, { taskId: task.id, node: task.node });
+    } catch (e) {
+      this.#fail(live, task, e, emit, started);
+      return null;
+    }
+    if (value !== null && typeof value === 'object' && typeof value.then === 'function') {
+      return value.then((v) => this.#submit(live, task, v, emit, started), (e) => this.#fail(live, task, e, emit, started));
+    }
+    this.#submit(live, task, value, emit, started);
+    return null;
+  }
+
+  #submit(live, task, value, emit, started) {
+    if (!live.open || live.aborted) return;
+    let json;
+    try {
+      json = value === undefined ? '{}' : JSON.stringify(value);
+    } catch (e) {
+      this.#fail(live, task, new Error(`returned a value that cannot be written as JSON (${e.message})`), emit, started);
+      return;
+    }
+    const code = this.#core.runSubmit(live.handle, task.index, json ?? 'null');
+    if (code) throw new EdgegraphError(this.#core.codeName(code), `could not hand the result of '${task.node}' to the core`);
+    if (emit) {
+      if (task.kind === 'route') emit({ type: 'route', node: task.node, target: value });
+      else emit({ type: 'node_end', node: task.node, taskId: task.id, durationMs: now() - started });
+    }
+  }
+
+  #fail(live, task, error, emit, started) {
+    if (!live.open || live.aborted) return;
+    (live.thrown ??= new Map()).set(task.node, error);
+    const code = this.#core.runFail(live.handle, task.index, JSON.stringify(describeThrown(error)));
+    if (code) throw new EdgegraphError(this.#core.codeName(code), `could not report the failure of '${task.node}' to the core`);
+    if (emit && task.kind !== 'route') emit({ type: 'node_end', node: task.node, taskId: task.id, durationMs: now() - started, error: describeThrown(error).message });
+  }
+
+  #result(handle, out, mirror, emit, live) {
+    const result = { status: out.status, state: mirror };
+    Object.defineProperty(result, 'finalState', { value: mirror, enumerable: false });
+    if (out.error) result.error = errorFrom(out.error, live.thrown?.get(out.error.node));
+    if (live.aborted && out.status === 'INTERRUPTED') result.error = new EdgegraphError('ABORTED', 'the run was interrupted by its AbortSignal');
+    // Anything that can be continued gets a checkpoint, to store or send.
+    if (out.status !== 'FINISHED') result.checkpoint = this.#core.runCheckpoint(handle);
+    if (emit) {
+      if (out.status === 'PAUSED') emit({ type: 'pause', pendingAskUser: mirror.pendingAskUser ?? null });
+      if (out.error) emit({ type: 'error', error: out.error });
+      emit({ type: 'run_end', status: out.status, result });
+    }
+    return result;
+  }
+}

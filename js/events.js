@@ -1,0 +1,42 @@
+// events.js: run events as a callback and as an async iterator.
+
+/** An async-iterable queue: push events, close (or fail) at the end. */
+export class EventChannel {
+  #queue = [];
+  #waiters = [];
+  #done = false;
+  #error = undefined;
+
+  push(event) {
+    if (this.#done) return;
+    const w = this.#waiters.shift();
+    if (w) w.resolve({ value: event, done: false });
+    else this.#queue.push(event);
+  }
+
+  close(error) {
+    if (this.#done) return;
+    this.#done = true;
+    this.#error = error;
+    for (const w of this.#waiters.splice(0)) {
+      if (error) w.reject(error);
+      else w.resolve({ value: undefined, done: true });
+    }
+  }
+
+  [Symbol.asyncIterator]() {
+    return {
+      next: () => {
+        if (this.#queue.length) return Promise.resolve({ value: this.#queue.shift(), done: false });
+        if (this.#done) return this.#error ? Promise.reject(this.#error) : Promise.resolve({ value: undefined, done: true });
+        return new Promise((resolve, reject) => this.#waiters.push({ resolve, reject }));
+      },
+      return: () => {
+        this.#queue.length = 0;
+        return Promise.resolve({ value: undefined, done: true });
+      },
+    };
+  }
+}
+
+export const now = typeof performance !== 'undefined' && performance.now ? () => performance.now() : () => Date.now();

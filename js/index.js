@@ -1,0 +1,10 @@
+// index.js: the public API, without loading the WebAssembly core. The
+// runtime entry points (node.js, browser.js, workerd.js) load it and then
+// re-export everything here.
+
+export { init, initSync, isInitialized } from './loader.js';
+export { GraphEngine } from './engine.js';
+export { GraphBuilder } from './builder.js';
+export { createEndNode, END } from './definition.js';
+export { EdgegraphError } from './errors.js';
+export { applyPatch } from './patch.js';

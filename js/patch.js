@@ -1,0 +1,45 @@
+// patch.js: apply the core's state patch to the JS mirror of a run's state.
+// The core is the authority; the mirror lets nodes read plain JS objects
+// without copying the whole state across the boundary at every step, so a
+// step costs what it changed, not what the state holds.
+//
+// Keys are data: "__proto__", "constructor" and "prototype" become own
+// properties and never reach an object's prototype chain.
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+function child(parent, key) {
+  return hasOwn.call(parent, key) ? parent[key] : undefined;
+}
+
+function assign(parent, key, value) {
+  if (key === '__proto__') Object.defineProperty(parent, key, { value, writable: true, enumerable: true, configurable: true });
+  else parent[key] = value;
+}
+
+/**
+ * @param {Record<string, unknown>} root the mirror (mutated in place)
+ * @param {Array<[string, Array<string|number>, unknown?]>} ops
+ */
+export function applyPatch(root, ops) {
+  for (let i = 0; i < ops.length; i++) {
+    const [op, path, value] = ops[i];
+    let parent = root;
+    const last = path.length - 1;
+    for (let k = 0; k < last; k++) {
+      let next = child(parent, path[k]);
+      if (next === null || typeof next !== 'object') { next = {}; assign(parent, path[k], next); }
+      parent = next;
+    }
+    const key = path[last];
+    if (op === 'set') assign(parent, key, value);
+    else if (op === 'push') {
+      let list = child(parent, key);
+      if (!Array.isArray(list)) { list = []; assign(parent, key, list); }
+      for (let v = 0; v < value.length; v++) list.push(value[v]);
+    } else if (op === 'del') {
+      if (Array.isArray(parent)) parent.splice(/** @type {number} */ (key), 1);
+      else delete parent[key];
+    }
+  }
+}

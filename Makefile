@@ -102,7 +102,7 @@ test-js: $(WASM) npm
 
 typecheck: npm
 	@echo "==> type check of js/index.d.ts (tsc --noEmit)"
-	$(Q)npx --no-install tsc -p tests/types/tsconfig.json
+	$(Q)node_modules/.bin/tsc -p tests/types/tsconfig.json
 	@echo "types: ok"
 
 demo: $(WASM)

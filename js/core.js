@@ -8,7 +8,6 @@ import { EdgegraphError } from './errors.js';
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const ERROR_STRUCT_SIZE = 244; // eg_error: int code + char message[240]
-const STATUS = ['RUNNING', 'PAUSED', 'FINISHED', 'ERROR', 'INTERRUPTED'];
 
 export class Core {
   /** @param {WebAssembly.Instance} instance */
@@ -27,6 +26,12 @@ export class Core {
       const name = this.cString(x.eg_code_name(c));
       if (name === 'UNKNOWN') break;
       this.codeNames.push(name);
+    }
+    this.statusNames = [];
+    for (let s = 0; s < 16; s++) {
+      const name = this.cString(x.eg_status_name(s));
+      if (name === 'UNKNOWN') break;
+      this.statusNames.push(name);
     }
   }
 
@@ -138,7 +143,7 @@ export class Core {
   runInterrupt(r) { this.x.eg_run_interrupt(r); }
   runCheckpoint(r) { return this.out(this.x.eg_run_checkpoint(r, this.lenPtr)); }
   runState(r) { return this.out(this.x.eg_run_state(r, this.lenPtr)); }
-  runStatus(r) { return STATUS[this.x.eg_run_status(r)]; }
+  runStatus(r) { return this.statusNames[this.x.eg_run_status(r)]; }
   runFree(r) { this.x.eg_run_free(r); }
 }
 

@@ -1,0 +1,217 @@
+// Type declarations for edgegraph (hand-written; checked by `make typecheck`).
+
+/** Run statuses (src/eg_codes.def). */
+export type GraphStatus = 'RUNNING' | 'PAUSED' | 'FINISHED' | 'ERROR' | 'INTERRUPTED';
+
+/** Every stable error code (src/eg_codes.def; a test keeps them equal). */
+export type ErrorCode =
+  | 'OK' | 'OUT_OF_MEMORY' | 'INVALID_JSON' | 'INVALID_DEFINITION' | 'UNKNOWN_NODE' | 'MISSING_ENTRY'
+  | 'DUPLICATE_NODE' | 'UNREACHABLE_NODE' | 'STATIC_SELF_LOOP' | 'END_HAS_EDGES' | 'MISSING_EDGE'
+  | 'INVALID_INPUT' | 'INVALID_RESULT' | 'RESERVED_KEY' | 'NODE_FAILED' | 'NO_ROUTE' | 'UNKNOWN_ROUTE_TARGET'
+  | 'MAX_STEPS_EXCEEDED' | 'REDUCER_TYPE_ERROR' | 'UNKNOWN_TASK' | 'INVALID_RUN_STATE' | 'INVALID_CHECKPOINT'
+  | 'CHECKPOINT_GRAPH_MISMATCH' | 'CHECKPOINT_VERSION' | 'NOT_RESUMABLE' | 'NODE_REPORTED_ERROR'
+  | 'INVALID_OPTIONS' | 'LIMIT_EXCEEDED' | 'READONLY_PATH' | 'UNKNOWN_HANDLER' | 'NOT_INITIALIZED' | 'ABORTED';
+
+export class EdgegraphError extends Error {
+  constructor(code: ErrorCode, message: string, extra?: { node?: string; cause?: unknown });
+  readonly code: ErrorCode;
+  /** The node at fault, when there is one. */
+  readonly node?: string;
+}
+
+/** An OpenAI-compatible chat message; every field is kept. */
+export interface Message {
+  role: 'system' | 'user' | 'assistant' | 'tool' | (string & {});
+  content: string | ContentPart[] | null;
+  id?: string;
+  name?: string;
+  tool_calls?: ToolCall[];
+  tool_call_id?: string;
+  [field: string]: unknown;
+}
+export type ContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image_url'; image_url: { url: string; detail?: 'auto' | 'low' | 'high' } };
+export interface ToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+/** The error recorded in a failed run's state. */
+export interface RunErrorInfo {
+  code: ErrorCode;
+  message: string;
+  node?: string;
+}
+
+/** The frame-style state of the seed GraphEngine (the default state shape). */
+export interface IGraphState {
+  messages: Message[];
+  data: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+  logs: string[];
+  status?: GraphStatus;
+  currentNode?: string | null;
+  nextNode?: string | string[] | null;
+  /** Node executions over the whole run (kept across resume). */
+  stepCount?: number;
+  error?: RunErrorInfo;
+  pendingAskUser?: unknown;
+  shouldPause?: boolean;
+  lastToolCall?: unknown;
+  lastModelOutput?: unknown;
+  [key: string]: unknown;
+}
+
+/** What a node returns: a partial state plus flow controls. */
+export type NodeResult<S> = {
+  [K in keyof S]?: K extends 'messages' | 'logs' ? S[K] | (S[K] extends Array<infer T> ? T : never) : S[K];
+} & {
+  /** Go here next, whatever the edges say. */
+  nextNodeOverride?: string | null;
+  /** Finish the run after this node. */
+  shouldEnd?: boolean;
+  /** Pause after this node (also set when pendingAskUser is). */
+  shouldPause?: boolean;
+  pendingAskUser?: unknown;
+  /** FINISHED ends the run; ERROR fails it; PAUSED pauses it. */
+  status?: GraphStatus;
+};
+
+export interface NodeContext {
+  /** Stable across retries and restores: use it as an idempotency key. */
+  taskId: string;
+  node: string;
+}
+
+/** A node: a function of the state (sync or async). It must not mutate the state it is given. */
+export type GraphNode<S extends object = IGraphState> =
+  (state: Readonly<S>, engine: GraphEngine<S>, context: NodeContext) => NodeResult<S> | void | Promise<NodeResult<S> | void>;
+
+/** A router: picks the next node (or several, to run in parallel). */
+export type Router<S extends object = IGraphState> =
+  (state: Readonly<S>, engine: GraphEngine<S>) => string | string[] | Promise<string | string[]>;
+
+export interface NodeSpec<S extends object = IGraphState> {
+  kind?: 'function' | 'end' | 'human' | 'agent' | 'tool' | 'subgraph';
+  /** The function, or the name of one in options.handlers. */
+  handler?: GraphNode<S> | string;
+}
+
+export type Edge<S extends object = IGraphState> =
+  | string
+  | string[]
+  | Router<S>
+  | { router: Router<S> | string; targets?: string[] }
+  | { path: string; cases?: Record<string, string>; default?: string }
+  | { default: string };
+
+export type ReducerName =
+  | 'last' | 'first' | 'concat' | 'appendUnique' | 'merge' | 'deepMerge'
+  | 'sum' | 'max' | 'min' | 'longest' | 'messages' | 'readonly';
+
+export interface StateSchema {
+  /** Reducers by dotted path, e.g. { 'scratch.messages': 'concat' }. Other paths: last write wins. */
+  reducers?: Record<string, ReducerName>;
+  /** Values filled in at run start when the initial state lacks them. */
+  defaults?: Record<string, unknown>;
+}
+
+export interface GraphDefinition<S extends object = IGraphState> {
+  nodes: Record<string, GraphNode<S> | NodeSpec<S>>;
+  edges?: Record<string, Edge<S>>;
+  entryPoint: string;
+  /** The END name (default "__end__"). */
+  end?: string;
+  maxSteps?: number;
+  /** "frame" (default): messages/logs append, data/metadata merge. */
+  state?: 'frame' | StateSchema;
+  name?: string;
+}
+
+/** OpenAI-compatible LLM settings; the key never enters state, checkpoints or events. */
+export interface AgentLLMConfig {
+  model: string;
+  apiKey?: string;
+  baseURL?: string;
+  defaults?: Record<string, unknown>;
+  [field: string]: unknown;
+}
+
+export interface EngineOptions<S extends object = IGraphState> {
+  /** Node executions allowed per execute/resume call (default 100). */
+  maxSteps?: number;
+  /** Node functions by handler name (for JSON definitions). */
+  handlers?: Record<string, GraphNode<S>>;
+  /** Router functions by name (for JSON definitions). */
+  routers?: Record<string, Router<S>>;
+}
+
+export type GraphEvent<S extends object = IGraphState> =
+  | { type: 'run_start' }
+  | { type: 'node_start'; node: string; taskId: string }
+  | { type: 'node_end'; node: string; taskId: string; durationMs: number; error?: string }
+  | { type: 'route'; node: string; target: unknown }
+  | { type: 'state_update'; patch: PatchOp[] }
+  | { type: 'pause'; pendingAskUser: unknown }
+  | { type: 'error'; error: RunErrorInfo }
+  | { type: 'run_end'; status: GraphStatus; result: GraphRunResult<S> };
+
+export type PatchOp =
+  | ['set', Array<string | number>, unknown]
+  | ['push', Array<string | number>, unknown[]]
+  | ['del', Array<string | number>];
+
+export interface RunOptions<S extends object = IGraphState> {
+  /** Aborting interrupts the run: status INTERRUPTED, resumable. */
+  signal?: AbortSignal;
+  onEvent?: (event: GraphEvent<S>) => void;
+  maxSteps?: number;
+  runId?: string;
+}
+
+export interface GraphRunResult<S extends object = IGraphState> {
+  status: GraphStatus;
+  state: S;
+  /** Alias of `state` (seed API). */
+  readonly finalState: S;
+  error?: EdgegraphError;
+  /** JSON to resume from, for any status but FINISHED. */
+  checkpoint?: string;
+}
+
+export class GraphEngine<S extends object = IGraphState> {
+  constructor(definition: GraphDefinition<S>, options?: EngineOptions<S>, llmConfig?: AgentLLMConfig);
+  readonly graphHash: string;
+  readonly llmConfig: AgentLLMConfig | undefined;
+  readonly definition: object;
+  execute(initialState?: Partial<S>, options?: RunOptions<S>): Promise<GraphRunResult<S>>;
+  resume(saved: S | string | object, userInput?: Message, options?: RunOptions<S>): Promise<GraphRunResult<S>>;
+  stream(initialState?: Partial<S>, options?: RunOptions<S>): AsyncIterable<GraphEvent<S>>;
+  streamResume(saved: S | string | object, userInput?: Message, options?: RunOptions<S>): AsyncIterable<GraphEvent<S>>;
+  toMermaid(): string;
+  dispose(): void;
+  [Symbol.dispose](): void;
+}
+
+export class GraphBuilder<S extends object = IGraphState> {
+  addNode(name: string, node: GraphNode<S> | NodeSpec<S>): this;
+  addEdge(from: string, to: string | string[]): this;
+  addConditionalEdge(from: string, router: Router<S> | { path: string; cases?: Record<string, string>; default?: string }, targets?: string[]): this;
+  setEntryPoint(name: string): this;
+  setState(state: 'frame' | StateSchema): this;
+  build(): GraphDefinition<S>;
+}
+
+/** The END node of the seed API; its function never runs. */
+export function createEndNode<S extends object = IGraphState>(): GraphNode<S>;
+export const END: '__end__';
+
+/** Load the WebAssembly core (the runtime entry points do this for you). */
+export function init(source: WebAssembly.Module | BufferSource | URL | string | Response | Promise<Response>): Promise<void>;
+export function initSync(source: WebAssembly.Module | BufferSource): boolean;
+export function isInitialized(): boolean;
+
+/** Apply a state_update patch to a copy of the state you keep yourself. */
+export function applyPatch(root: object, ops: PatchOp[]): void;

@@ -1,0 +1,37 @@
+// A realistic program against the hand-written declarations; `make
+// typecheck` compiles it with strict settings.
+import { GraphEngine, GraphBuilder, createEndNode, EdgegraphError, type IGraphState, type GraphNode, type GraphEvent } from '../../js/index.js';
+
+const classify: GraphNode = (state) => ({ data: { route: state.messages.length > 1 ? 'long' : 'short' } });
+const reply: GraphNode = async (state, engine, ctx) => {
+  void engine; void ctx.taskId;
+  return { messages: [{ role: 'assistant', content: `seen ${state.messages.length}` }], logs: ['replied'] };
+};
+
+const definition = new GraphBuilder()
+  .addNode('classify', classify)
+  .addNode('reply', reply)
+  .addNode('end', createEndNode())
+  .addConditionalEdge('classify', { path: 'data.route', cases: { long: 'reply' }, default: 'end' })
+  .addEdge('reply', 'end')
+  .setEntryPoint('classify')
+  .build();
+
+async function main(): Promise<void> {
+  const engine = new GraphEngine(definition, { maxSteps: 10 }, { model: 'gpt-4o-mini', apiKey: 'sk-test' });
+  const controller = new AbortController();
+  const result = await engine.execute({ messages: [{ role: 'user', content: 'hi' }] }, {
+    signal: controller.signal,
+    onEvent: (e: GraphEvent) => { if (e.type === 'node_end') console.log(e.node, e.durationMs.toFixed(1)); },
+  });
+  const state: IGraphState = result.state;
+  if (result.status === 'PAUSED' && result.checkpoint) {
+    const resumed = await engine.resume(result.checkpoint, { role: 'user', content: 'yes' });
+    console.log(resumed.status);
+  }
+  if (result.error instanceof EdgegraphError) console.log(result.error.code, result.error.node);
+  for await (const event of engine.stream({ messages: [] })) if (event.type === 'run_end') console.log(event.status);
+  console.log(state.stepCount, engine.toMermaid());
+  engine.dispose();
+}
+void main;

@@ -1,0 +1,49 @@
+// bench/chain.js: the same chain of no-op nodes in edgegraph, LangGraph.js
+// and a bare JS loop.
+
+import { GraphEngine } from '../js/node.js';
+import { StateGraph, Annotation, START, END } from '@langchain/langgraph';
+
+const noop = () => ({});
+
+export function edgegraphChain(n) {
+  const nodes = {};
+  const edges = {};
+  for (let i = 0; i < n; i++) { nodes[`n${i}`] = noop; edges[`n${i}`] = i + 1 < n ? `n${i + 1}` : '__end__'; }
+  const engine = new GraphEngine({ nodes, edges, entryPoint: 'n0' }, { maxSteps: n + 1 });
+  return (state) => engine.execute(state);
+}
+
+export function langgraphChain(n) {
+  const State = Annotation.Root({
+    messages: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }),
+    data: Annotation({ reducer: (a, b) => ({ ...a, ...b }), default: () => ({}) }),
+  });
+  let g = new StateGraph(State);
+  for (let i = 0; i < n; i++) g = g.addNode(`n${i}`, noop);
+  g = g.addEdge(START, 'n0');
+  for (let i = 0; i + 1 < n; i++) g = g.addEdge(`n${i}`, `n${i + 1}`);
+  g = g.addEdge(`n${n - 1}`, END);
+  const app = g.compile();
+  return (state) => app.invoke(state, { recursionLimit: n + 10 });
+}
+
+/** The floor: call the same functions in a loop, merging their results. */
+export function bareLoop(n) {
+  const fns = Array.from({ length: n }, () => noop);
+  return async (state) => {
+    let s = state;
+    for (const f of fns) s = { ...s, ...(await f(s)) };
+    return s;
+  };
+}
+
+/** A state of about `bytes`, as a chat history of ~500-byte messages. */
+export function bigState(bytes) {
+  const messages = [];
+  const text = 'lorem ipsum dolor sit amet '.repeat(18);
+  for (let i = 0; JSON.stringify(messages).length < bytes; i++) {
+    messages.push({ role: i % 2 ? 'assistant' : 'user', content: `${i}: ${text}`, id: `m${i}` });
+  }
+  return { messages, data: { topic: 'bench' } };
+}

@@ -1,0 +1,21 @@
+// bench/cold-start.js: run in a fresh process; prints ms from process start
+// to the first result of a one-node graph (import + instantiate + run).
+// Usage: node bench/cold-start.js edgegraph|langgraph
+
+const which = process.argv[2];
+const t0 = performance.now() - (performance.now() - performance.timeOrigin + performance.timeOrigin - performance.timeOrigin);
+const start = performance.now();
+if (which === 'edgegraph') {
+  const { GraphEngine } = await import('../js/node.js');
+  const engine = new GraphEngine({ nodes: { a: () => ({ data: { ok: 1 } }) }, edges: { a: '__end__' }, entryPoint: 'a' });
+  const r = await engine.execute({});
+  if (r.state.data.ok !== 1) throw new Error('wrong result');
+} else {
+  const { StateGraph, Annotation, START, END } = await import('@langchain/langgraph');
+  const State = Annotation.Root({ data: Annotation({ reducer: (a, b) => ({ ...a, ...b }), default: () => ({}) }) });
+  const app = new StateGraph(State).addNode('a', () => ({ data: { ok: 1 } })).addEdge(START, 'a').addEdge('a', END).compile();
+  const r = await app.invoke({});
+  if (r.data.ok !== 1) throw new Error('wrong result');
+}
+void t0;
+console.log(JSON.stringify({ ms: performance.now() - start }));

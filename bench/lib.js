@@ -1,0 +1,34 @@
+// bench/lib.js: timing helpers. Figures are medians of several batches,
+// measured side by side in one process: these machines are shared and noisy.
+
+export const now = () => performance.now();
+
+/** Median of `batches` timings of `fn` repeated `iterations` times, per iteration (ms). */
+export async function measure(fn, { iterations = 20, batches = 7, warmup = 3 } = {}) {
+  for (let i = 0; i < warmup; i++) await fn();
+  const samples = [];
+  for (let b = 0; b < batches; b++) {
+    globalThis.gc?.();
+    const t0 = now();
+    for (let i = 0; i < iterations; i++) await fn();
+    samples.push((now() - t0) / iterations);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[samples.length >> 1];
+}
+
+export function fmtTime(ms) {
+  if (ms < 0.001) return `${(ms * 1e6).toFixed(0)} ns`;
+  if (ms < 1) return `${(ms * 1000).toFixed(2)} µs`;
+  return `${ms.toFixed(2)} ms`;
+}
+
+export function fmtBytes(n) {
+  return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(2)} MB` : n >= 1024 ? `${(n / 1024).toFixed(1)} KB` : `${n} B`;
+}
+
+export function row(name, ours, theirs, unit = fmtTime, target = '') {
+  const ratio = theirs / ours;
+  console.log(`  ${name.padEnd(44)} edgegraph ${unit(ours).padStart(10)}   LangGraph.js ${unit(theirs).padStart(10)}   ${ratio >= 1 ? `${ratio.toFixed(1)}x better` : `${(1 / ratio).toFixed(1)}x worse`}${target ? `   (target: ${target})` : ''}`);
+  return ratio;
+}

@@ -1,0 +1,80 @@
+// bench/run.js: `make bench`. edgegraph beside LangGraph.js in one process
+// run, each figure with its ratio and the issue's target.
+
+import { execFileSync } from 'node:child_process';
+import { readFileSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { tmpdir, cpus } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { measure, fmtTime, fmtBytes, row } from './lib.js';
+import { edgegraphChain, langgraphChain, bareLoop, bigState } from './chain.js';
+
+const root = new URL('../', import.meta.url);
+console.log(`edgegraph benchmarks (node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'})`);
+console.log('median of batches, both engines in this one process; ratios > 1 favour edgegraph\n');
+
+// ---- per-step overhead: chain of 100 no-op nodes ----
+const N = 100;
+const small = { messages: [{ role: 'user', content: 'hi' }], data: { k: 'v'.repeat(900) } };
+const eg = edgegraphChain(N), lg = langgraphChain(N), bare = bareLoop(N);
+const egStep = (await measure(() => eg(small), { iterations: 50 })) / N;
+const lgStep = (await measure(() => lg(small), { iterations: 3 })) / N;
+const bareStep = (await measure(() => bare(small), { iterations: 200 })) / N;
+console.log('per-step overhead, chain of 100 no-op nodes, ~1 KB state');
+const r1 = row('per node step', egStep, lgStep, fmtTime, '>= 50x, aim 100x');
+console.log(`  ${'bare JS loop calling the same functions'.padEnd(44)} ${fmtTime(bareStep).padStart(20)}  (the floor)\n`);
+
+// ---- the same chain with a 1 MB state ----
+// Per-step cost is the slope between a 1-node and a 100-node chain, so the
+// one-off cost of bringing a 1 MB input into a run is reported apart.
+const big = bigState(1 << 20);
+const eg1 = edgegraphChain(1), lg1 = langgraphChain(1);
+const egBig = await measure(() => eg(big), { iterations: 5 });
+const egBig1 = await measure(() => eg1(big), { iterations: 5 });
+const egSmall1 = await measure(() => eg1(small), { iterations: 50 });
+const egSmall = await measure(() => eg(small), { iterations: 20 });
+const lgBig = await measure(() => lg(big), { iterations: 2, batches: 5, warmup: 1 });
+const lgBig1 = await measure(() => lg1(big), { iterations: 3, batches: 5, warmup: 1 });
+const egSlopeBig = (egBig - egBig1) / (N - 1), egSlopeSmall = (egSmall - egSmall1) / (N - 1);
+const lgSlopeBig = (lgBig - lgBig1) / (N - 1);
+console.log(`chain of 100 no-op nodes, 1 MB state (${big.messages.length} messages)`);
+row('per node step (slope 1 -> 100 nodes)', egSlopeBig, lgSlopeBig, fmtTime);
+console.log(`  ${'edgegraph: 1 MB step cost / 1 KB step cost'.padEnd(44)} ${(egSlopeBig / egSlopeSmall).toFixed(2).padStart(10)}x   (target: <= 3x)`);
+row('one-off: bring 1 MB into a run (1-node graph)', egBig1, lgBig1, fmtTime);
+console.log();
+
+// ---- cold start: fresh processes ----
+function coldStart(which) {
+  const out = [];
+  for (let i = 0; i < 7; i++) {
+    const text = execFileSync(process.execPath, [new URL('cold-start.js', import.meta.url).pathname, which], { cwd: root.pathname, encoding: 'utf8' });
+    out.push(JSON.parse(text).ms);
+  }
+  return out.sort((a, b) => a - b)[3];
+}
+console.log('cold start: import + instantiate + first result of a one-node graph (fresh node process, median of 7)');
+row('cold start', coldStart('edgegraph'), coldStart('langgraph'), (ms) => `${ms.toFixed(1)} ms`, '<= 15 ms');
+console.log();
+
+// ---- bundle size: minified browser bundles, gzip ----
+async function bundle(code) {
+  const dir = mkdtempSync(join(tmpdir(), 'eg-bundle-'));
+  const entry = join(dir, 'entry.js');
+  writeFileSync(entry, code);
+  const result = await build({
+    entryPoints: [entry], bundle: true, minify: true, format: 'esm', platform: 'browser', write: false,
+    nodePaths: [new URL('../node_modules', import.meta.url).pathname], logLevel: 'silent', target: 'es2022',
+    conditions: ['browser'], loader: { '.wasm': 'file' }, outdir: dir,
+  });
+  rmSync(dir, { recursive: true, force: true });
+  return result.outputFiles.filter((f) => f.path.endsWith('.js')).reduce((n, f) => n + gzipSync(f.contents, { level: 9 }).length, 0);
+}
+const ourJs = await bundle(`export { GraphEngine, GraphBuilder, createEndNode } from ${JSON.stringify(new URL('../js/index.js', import.meta.url).pathname)};`);
+const ourWasm = gzipSync(readFileSync(new URL('../wasm/edgegraph.wasm', import.meta.url)), { level: 9 }).length;
+const theirs = await bundle("export { StateGraph, Annotation, START, END, MemorySaver } from '@langchain/langgraph/web';");
+console.log('browser bundle, minified + gzip (esbuild)');
+row('JS + .wasm', ourJs + ourWasm, theirs, fmtBytes, '<= 60 KB');
+console.log(`  ${'of which edgegraph JS / .wasm'.padEnd(44)} ${fmtBytes(ourJs).padStart(10)} / ${fmtBytes(ourWasm)}`);
+console.log();
+console.log(`summary: per-step ${r1.toFixed(0)}x lower than LangGraph.js`);

@@ -69,9 +69,9 @@ const char *eg_run_checkpoint(eg_run *run, size_t *len) {
         eg_hex64(eg_json_hash(cp), sum);
         ok = cJSON_AddStringToObject(cp, "checksum", sum) != NULL;
     }
-    char *text = ok ? cJSON_PrintUnformatted(cp) : NULL;
+    const char *text = ok ? eg_run_print_(run, cp, len) : NULL;
     cJSON_Delete(cp);
-    return eg_run_hand_out_(run, text, len);
+    return text;
 }
 
 static int bad(eg_error *err, const char *why) {

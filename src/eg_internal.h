@@ -6,6 +6,7 @@
 #include "cJSON.h"
 
 #include <stdarg.h>
+#include <string.h>
 #include <stdbool.h>
 
 /* Internal invariants: trap in debug builds, vanish in the product. The wasm
@@ -45,6 +46,24 @@ cJSON *eg_get(const cJSON *obj, const char *key);
 bool eg_set(cJSON *obj, const char *key, cJSON *value);
 /* Add a non-owning reference to item (an array or object) under key. */
 bool eg_set_ref(cJSON *obj, const char *key, const cJSON *item);
+
+/* ---- text output (eg_buf.c) ---- */
+/* A growable, always NUL-terminated buffer. Appends return false (and leave
+ * the buffer as it was before the append started) when memory runs out. */
+typedef struct eg_buf {
+    char *data;
+    size_t len;
+    size_t cap;
+} eg_buf;
+bool eg_buf_reserve(eg_buf *b, size_t extra);
+bool eg_buf_put(eg_buf *b, const char *s, size_t n);
+/* For string literals only (it uses sizeof); eg_buf_cstr for the rest. */
+#define eg_buf_lit(b, s) eg_buf_put((b), "" s, sizeof(s) - 1)
+#define eg_buf_cstr(b, s) eg_buf_put((b), (s), strlen(s))
+bool eg_buf_int(eg_buf *b, long long v);
+bool eg_buf_string(eg_buf *b, const char *s);   /* as a quoted JSON string */
+bool eg_buf_json(eg_buf *b, const cJSON *item); /* as compact JSON */
+void eg_buf_free(eg_buf *b);
 
 /* ---- graphs (eg_graph.c) ---- */
 typedef enum eg_node_kind {
@@ -125,9 +144,12 @@ typedef struct eg_path {
     size_t n;
 } eg_path;
 
-/* Where reductions record what they changed; NULL to record nothing. */
+/* Where reductions record what they changed, as JSON text: the elements of
+ * an array of ["set"|"push"|"del", [path], value] without the brackets. A
+ * NULL patch records nothing. */
 typedef struct eg_patch {
-    cJSON *ops;              /* array of ["set"|"push"|"del", [path], value] */
+    eg_buf text;
+    size_t count;
 } eg_patch;
 
 /* Write `item` (owned and consumed, even on error; its key is item->string)

@@ -69,21 +69,23 @@ static int match(const char *rpath, const eg_path *p, const char *key) {
 
 bool eg_patch_op(eg_patch *patch, const char *op, const eg_path *path,
                  const char *key, int index, const cJSON *value) {
-    if (!patch || !patch->ops) return true;
-    cJSON *entry = cJSON_CreateArray(), *where = cJSON_CreateArray();
-    bool ok = entry && where && cJSON_AddItemToArray(entry, cJSON_CreateString(op)) && entry->child;
-    for (size_t i = 0; ok && i < path->n; i++) {
-        cJSON *s = cJSON_CreateString(path->seg[i]);
-        ok = s && cJSON_AddItemToArray(where, s);
+    if (!patch) return true;
+    eg_buf *b = &patch->text;
+    size_t mark = b->len;  /* an op is appended whole or not at all */
+    bool ok = (patch->count == 0 || eg_buf_lit(b, ",")) && eg_buf_lit(b, "[") && eg_buf_string(b, op) && eg_buf_lit(b, ",[");
+    for (size_t i = 0; ok && i < path->n; i++) ok = (i == 0 || eg_buf_lit(b, ",")) && eg_buf_string(b, path->seg[i]);
+    if (ok && key) ok = (path->n == 0 || eg_buf_lit(b, ",")) && eg_buf_string(b, key);
+    if (ok && index >= 0) ok = (path->n == 0 && !key ? true : eg_buf_lit(b, ",")) && eg_buf_int(b, index);
+    ok = ok && eg_buf_lit(b, "]");
+    if (ok && value) ok = eg_buf_lit(b, ",") && eg_buf_json(b, value);
+    ok = ok && eg_buf_lit(b, "]");
+    if (!ok) {
+        b->len = mark;
+        if (b->data) b->data[mark] = '\0';
+        return false;
     }
-    if (ok && key) { cJSON *s = cJSON_CreateString(key); ok = s && cJSON_AddItemToArray(where, s); }
-    if (ok && index >= 0) { cJSON *s = cJSON_CreateNumber(index); ok = s && cJSON_AddItemToArray(where, s); }
-    if (ok) { ok = cJSON_AddItemToArray(entry, where); if (ok) where = NULL; }
-    if (ok && value) { cJSON *v = cJSON_Duplicate(value, true); ok = v && cJSON_AddItemToArray(entry, v); }
-    if (ok) { cJSON_AddItemToArray(patch->ops, entry); return true; }
-    cJSON_Delete(where);
-    cJSON_Delete(entry);
-    return false;
+    patch->count++;
+    return true;
 }
 
 #define NOMEM(err) eg_fail(err, EG_E_NOMEM, "out of memory")

@@ -454,7 +454,6 @@ eg_run *eg_run_alloc_(const eg_graph *g, const char *options, size_t len, eg_err
     run->graph = g;
     run->status = EG_STATUS_RUNNING;
     run->error_node = -1;
-    if (!(run->patch.ops = cJSON_CreateArray())) { eg_free(run); NOMEM(err); return NULL; }
     if (parse_options(run, options, len, err)) { eg_run_free(run); return NULL; }
     return run;
 }
@@ -590,46 +589,57 @@ int eg_run_resume(eg_run *run, const char *user_input, size_t len) {
     return EG_OK;
 }
 
-const char *eg_run_hand_out_(eg_run *run, char *text, size_t *len) {
-    if (!text) return NULL;
-    cJSON_free(run->out);
-    run->out = text;
-    if (len) *len = strlen(text);
-    return text;
+const char *eg_run_print_(eg_run *run, const cJSON *value, size_t *len) {
+    run->out.len = 0;
+    if (!eg_buf_json(&run->out, value)) return NULL;
+    if (len) *len = run->out.len;
+    return run->out.data;
+}
+
+/* One task as {"index":0,"id":"3.0","kind":"node","node":"a","handler":"a"}. */
+static bool put_task(eg_buf *b, const eg_run *run, size_t i) {
+    const eg_task *t = &run->tasks[i];
+    const eg_node *node = &run->graph->nodes[t->node];
+    bool route = t->kind == TASK_ROUTE;
+    return eg_buf_lit(b, "{\"index\":") && eg_buf_int(b, (long long)i)
+        && eg_buf_lit(b, ",\"id\":\"") && eg_buf_int(b, run->superstep) && eg_buf_cstr(b, route ? ".r" : ".")
+        && eg_buf_int(b, (long long)i)
+        && eg_buf_cstr(b, route ? "\",\"kind\":\"route\",\"node\":" : "\",\"kind\":\"node\",\"node\":") && eg_buf_string(b, node->name)
+        && eg_buf_cstr(b, route ? ",\"router\":" : ",\"handler\":") && eg_buf_string(b, route ? node->edge.router : node->handler)
+        && eg_buf_lit(b, "}");
 }
 
 const char *eg_run_next(eg_run *run, size_t *len) {
     if (len) *len = 0;
     if (!run) return NULL;
     advance(run);
-    cJSON *out = cJSON_CreateObject();
-    bool ok = out && cJSON_AddStringToObject(out, "status", eg_status_name(run->status))
-                  && eg_set_ref(out, "patch", run->patch.ops);
+    eg_buf *b = &run->out;
+    b->len = 0;
+    bool ok = eg_buf_lit(b, "{\"status\":") && eg_buf_string(b, eg_status_name(run->status))
+              && eg_buf_lit(b, ",\"patch\":[")
+              && (run->patch.text.len == 0 || eg_buf_put(b, run->patch.text.data, run->patch.text.len))
+              && eg_buf_lit(b, "]");
     if (ok && run->status == EG_STATUS_RUNNING) {
-        cJSON *tasks = cJSON_AddArrayToObject(out, "tasks");
-        ok = tasks != NULL;
+        ok = eg_buf_lit(b, ",\"tasks\":[");
+        bool first = true;
         for (size_t i = 0; ok && i < run->n_tasks; i++) {
-            const eg_task *t = &run->tasks[i];
-            if (t->state != T_PENDING) continue;
-            const eg_node *node = &run->graph->nodes[t->node];
-            char id[40];
-            snprintf(id, sizeof id, t->kind == TASK_ROUTE ? "%u.r%u" : "%u.%u", (unsigned)run->superstep, (unsigned)i);
-            cJSON *task = cJSON_CreateObject();
-            ok = task && cJSON_AddItemToArray(tasks, task)
-                 && cJSON_AddNumberToObject(task, "index", (double)i)
-                 && cJSON_AddStringToObject(task, "id", id)
-                 && cJSON_AddStringToObject(task, "kind", eg_task_kind_name_(t->kind))
-                 && cJSON_AddStringToObject(task, "node", node->name)
-                 && (t->kind == TASK_ROUTE ? cJSON_AddStringToObject(task, "router", node->edge.router)
-                                           : cJSON_AddStringToObject(task, "handler", node->handler));
+            if (run->tasks[i].state != T_PENDING) continue;
+            ok = (first || eg_buf_lit(b, ",")) && put_task(b, run, i);
+            first = false;
         }
+        ok = ok && eg_buf_lit(b, "]");
     }
-    if (ok && run->status == EG_STATUS_ERROR) ok = eg_set(out, "error", error_json(run));
-    char *text = ok ? cJSON_PrintUnformatted(out) : NULL;
-    cJSON_Delete(out);
-    if (!text) return NULL; /* the patch is kept: the next call hands it out */
-    while (run->patch.ops->child) cJSON_Delete(cJSON_DetachItemViaPointer(run->patch.ops, run->patch.ops->child));
-    return eg_run_hand_out_(run, text, len);
+    if (ok && run->status == EG_STATUS_ERROR) {
+        cJSON *error = error_json(run);
+        ok = error && eg_buf_lit(b, ",\"error\":") && eg_buf_json(b, error);
+        cJSON_Delete(error);
+    }
+    ok = ok && eg_buf_lit(b, "}");
+    if (!ok) return NULL; /* the patch is kept: the next call hands it out */
+    run->patch.text.len = 0;
+    run->patch.count = 0;
+    if (len) *len = b->len;
+    return b->data;
 }
 
 static int task_at(eg_run *run, uint32_t index, eg_task **out) {
@@ -679,7 +689,7 @@ void eg_run_interrupt(eg_run *run) { if (run) run->interrupt = true; }
 const char *eg_run_state(eg_run *run, size_t *len) {
     if (len) *len = 0;
     if (!run) return NULL;
-    return eg_run_hand_out_(run, cJSON_PrintUnformatted(run->state), len);
+    return eg_run_print_(run, run->state, len);
 }
 
 int eg_run_status(const eg_run *run) { return run ? run->status : EG_STATUS_ERROR; }
@@ -693,8 +703,8 @@ void eg_run_free(eg_run *run) {
     if (!run) return;
     eg_run_clear_tasks_(run);
     cJSON_Delete(run->state);
-    cJSON_Delete(run->patch.ops);
-    cJSON_free(run->out);
+    eg_buf_free(&run->patch.text);
+    eg_buf_free(&run->out);
     eg_free(run->run_id);
     eg_free(run);
 }

@@ -35,7 +35,7 @@ struct eg_run {
     int steps_this_call;
     bool interrupt;
     char *run_id;
-    char *out;             /* the last JSON handed out (next/state/checkpoint) */
+    eg_buf out;            /* the last JSON handed out (next/state/checkpoint), reused */
 };
 
 eg_run *eg_run_alloc_(const eg_graph *g, const char *options, size_t len, eg_error *err);
@@ -43,7 +43,7 @@ void eg_run_clear_tasks_(eg_run *run);
 int eg_status_parse_(const char *name);
 const char *eg_task_kind_name_(int kind);
 const char *eg_task_state_name_(int state);
-/* Replace run->out with text (owned by cJSON's allocator). */
-const char *eg_run_hand_out_(eg_run *run, char *text, size_t *len);
+/* Hand out `value` printed as JSON in run->out; NULL when memory runs out. */
+const char *eg_run_print_(eg_run *run, const cJSON *value, size_t *len);
 
 #endif

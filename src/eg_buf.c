@@ -1,0 +1,116 @@
+/* eg_buf.c: a growable text buffer and a JSON writer over cJSON trees.
+ *
+ * Why not cJSON_Print: it formats every number with sprintf("%1.15g") and
+ * checks it with sscanf, and builds a fresh buffer per call. Steps print
+ * small patches many times a second; integers (the common case) are written
+ * by hand here and buffers are reused. Output is the same JSON. */
+#include "eg_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool eg_buf_reserve(eg_buf *b, size_t extra) {
+    if (b->len + extra + 1 <= b->cap) return true;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->len + extra + 1) {
+        if (cap > ((size_t)-1) / 2) return false;
+        cap *= 2;
+    }
+    char *p = eg_realloc(b->data, cap);
+    if (!p) return false;
+    b->data = p;
+    b->cap = cap;
+    return true;
+}
+
+bool eg_buf_put(eg_buf *b, const char *s, size_t n) {
+    if (!eg_buf_reserve(b, n)) return false;
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+    return true;
+}
+
+bool eg_buf_int(eg_buf *b, long long v) {
+    char tmp[24];
+    size_t i = sizeof tmp;
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    do { tmp[--i] = (char)('0' + u % 10); u /= 10; } while (u);
+    if (v < 0) tmp[--i] = '-';
+    return eg_buf_put(b, tmp + i, sizeof tmp - i);
+}
+
+static bool put_number(eg_buf *b, double d) {
+    if (isnan(d) || isinf(d)) return eg_buf_put(b, "null", 4);
+    if (d == floor(d) && fabs(d) < 1e15) return eg_buf_int(b, (long long)d);
+    /* Shortest of 15 or 17 significant digits that reads back exactly. */
+    char tmp[32];
+    int n = snprintf(tmp, sizeof tmp, "%1.15g", d);
+    if (n < 0 || (size_t)n >= sizeof tmp || strtod(tmp, NULL) != d) n = snprintf(tmp, sizeof tmp, "%1.17g", d);
+    if (n < 0 || (size_t)n >= sizeof tmp) return false;
+    return eg_buf_put(b, tmp, (size_t)n);
+}
+
+bool eg_buf_string(eg_buf *b, const char *s) {
+    static const char hex[] = "0123456789abcdef";
+    size_t n = strlen(s), extra = 2;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20) extra += (c == '\b' || c == '\f' || c == '\n' || c == '\r' || c == '\t') ? 1 : 5;
+        else if (c == '"' || c == '\\') extra += 1;
+    }
+    if (!eg_buf_reserve(b, n + extra)) return false;
+    char *o = b->data + b->len;
+    *o++ = '"';
+    if (extra == 2) { memcpy(o, s, n); o += n; }
+    else for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\') { *o++ = '\\'; *o++ = (char)c; }
+        else if (c >= 0x20) *o++ = (char)c;
+        else {
+            *o++ = '\\';
+            switch (c) {
+            case '\b': *o++ = 'b'; break;
+            case '\f': *o++ = 'f'; break;
+            case '\n': *o++ = 'n'; break;
+            case '\r': *o++ = 'r'; break;
+            case '\t': *o++ = 't'; break;
+            default: *o++ = 'u'; *o++ = '0'; *o++ = '0'; *o++ = hex[c >> 4]; *o++ = hex[c & 15];
+            }
+        }
+    }
+    *o++ = '"';
+    b->len = (size_t)(o - b->data);
+    b->data[b->len] = '\0';
+    return true;
+}
+
+bool eg_buf_json(eg_buf *b, const cJSON *item) {
+    if (!item) return eg_buf_put(b, "null", 4);
+    switch (item->type & 0xFF) {
+    case cJSON_NULL: return eg_buf_put(b, "null", 4);
+    case cJSON_False: return eg_buf_put(b, "false", 5);
+    case cJSON_True: return eg_buf_put(b, "true", 4);
+    case cJSON_Number: return put_number(b, item->valuedouble);
+    case cJSON_String: return eg_buf_string(b, item->valuestring ? item->valuestring : "");
+    case cJSON_Raw: return item->valuestring ? eg_buf_put(b, item->valuestring, strlen(item->valuestring)) : eg_buf_put(b, "null", 4);
+    case cJSON_Array: case cJSON_Object: {
+        bool object = (item->type & 0xFF) == cJSON_Object;
+        if (!eg_buf_put(b, object ? "{" : "[", 1)) return false;
+        for (const cJSON *c = item->child; c; c = c->next) {
+            if (c != item->child && !eg_buf_put(b, ",", 1)) return false;
+            if (object && !(eg_buf_string(b, c->string ? c->string : "") && eg_buf_put(b, ":", 1))) return false;
+            if (!eg_buf_json(b, c)) return false;
+        }
+        return eg_buf_put(b, object ? "}" : "]", 1);
+    }
+    default: return eg_buf_put(b, "null", 4);
+    }
+}
+
+void eg_buf_free(eg_buf *b) {
+    eg_free(b->data);
+    memset(b, 0, sizeof *b);
+}

@@ -31,6 +31,10 @@ CORE_SRC  := $(wildcard src/*.c)
 CORE_HDR  := $(wildcard src/*.h) src/eg_codes.def
 TEST_SRC  := $(wildcard tests/c/*.c)
 WASM      := wasm/edgegraph.wasm
+JS_SRC    := $(wildcard js/*.js)
+# One bundled file per entry point: Node loads one module instead of nine
+# (8 ms of a cold start). The .wasm stays a separate file beside them.
+DIST      := dist/node.js dist/browser.js dist/workerd.js dist/index.js
 
 WARN := -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Wstrict-prototypes -Wmissing-prototypes
 
@@ -58,9 +62,17 @@ EMFLAGS += -sERROR_ON_UNDEFINED_SYMBOLS=1
 # the ABI: exactly the functions listed in wasm/exports.txt
 EMFLAGS += -sEXPORTED_FUNCTIONS=$(shell grep -v '^\#' wasm/exports.txt | sed 's/^/_/' | paste -sd, -)
 
-.PHONY: all native wasm test test-c test-js typecheck demo bench size clean tools npm
+.PHONY: all native wasm js test test-c test-js typecheck demo bench size clean tools npm
 
-all: wasm native
+all: wasm js native
+
+js: $(DIST)
+
+dist/%.js: js/%.js $(JS_SRC) | npm
+	$(call say,BUNDLE,$@)
+	$(Q)node_modules/.bin/esbuild $< --bundle --format=esm --platform=neutral --target=es2022 \
+		--external:node:fs --external:../wasm/edgegraph.wasm --log-level=warning \
+		--banner:js='// edgegraph: bundled from js/ by make; edit the sources there.' --outfile=$@
 
 tools:
 	$(Q)scripts/need.sh apt $(CC) clang
@@ -96,7 +108,7 @@ test-c: $(TEST_BIN)
 	@echo "==> C tests (native, ASan + UBSan)"
 	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 $(TEST_BIN)
 
-test-js: $(WASM) npm
+test-js: $(WASM) $(DIST) npm
 	@echo "==> JS tests (node --test, real .wasm)"
 	$(Q)node --test tests/js/
 
@@ -105,14 +117,14 @@ typecheck: npm
 	$(Q)node_modules/.bin/tsc -p tests/types/tsconfig.json
 	@echo "types: ok"
 
-demo: $(WASM)
+demo: $(WASM) $(DIST)
 	$(Q)node examples/research-assistant.js
 
-bench: $(WASM) npm
+bench: $(WASM) $(DIST) npm
 	$(Q)node --expose-gc bench/run.js
 
-size: $(WASM)
+size: $(WASM) $(DIST)
 	$(Q)node scripts/size.js
 
 clean:
-	rm -rf $(BUILD) $(WASM)
+	rm -rf $(BUILD) $(WASM) dist

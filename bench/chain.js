@@ -1,7 +1,7 @@
 // bench/chain.js: the same chain of no-op nodes in edgegraph, LangGraph.js
 // and a bare JS loop.
 
-import { GraphEngine } from '../js/node.js';
+import { GraphEngine } from 'edgegraph';
 import { StateGraph, Annotation, START, END } from '@langchain/langgraph';
 
 const noop = () => ({});

@@ -6,7 +6,7 @@ const which = process.argv[2];
 const t0 = performance.now() - (performance.now() - performance.timeOrigin + performance.timeOrigin - performance.timeOrigin);
 const start = performance.now();
 if (which === 'edgegraph') {
-  const { GraphEngine } = await import('../js/node.js');
+  const { GraphEngine } = await import('edgegraph');
   const engine = new GraphEngine({ nodes: { a: () => ({ data: { ok: 1 } }) }, edges: { a: '__end__' }, entryPoint: 'a' });
   const r = await engine.execute({});
   if (r.state.data.ok !== 1) throw new Error('wrong result');

@@ -8,7 +8,7 @@
 // The "LLM" is a deterministic offline stand-in (offlineModel below), so the
 // demo needs no key and no network. Run: make demo  (or node examples/research-assistant.js "your idea")
 
-import { GraphEngine, createEndNode } from '../js/node.js';
+import { GraphEngine, createEndNode } from 'edgegraph';
 
 const MAX_ITERATIONS = 3;
 const ASPECTS = ['population', 'metrics', 'variables'];

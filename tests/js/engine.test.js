@@ -3,7 +3,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { GraphEngine, GraphBuilder, createEndNode, EdgegraphError } from '../../js/node.js';
+import { GraphEngine, GraphBuilder, createEndNode, EdgegraphError } from 'edgegraph';
 
 const chain = (nodes) => ({
   nodes,

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
-import { GraphEngine } from '../../js/node.js';
+import { GraphEngine } from 'edgegraph';
 
 const dir = new URL('../fixtures/', import.meta.url);
 const fixtures = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();

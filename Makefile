@@ -102,7 +102,7 @@ $(WASM): $(CORE_SRC) $(CORE_HDR) wasm/exports.txt $(CJSON_DIR)/cJSON.c
 	$(Q)NODE_PATH=/usr/share/nodejs $(EMCC) -std=c11 $(WARN) -Isrc -I$(CJSON_DIR) $(EMFLAGS) \
 		$(CORE_SRC) $(CJSON_DIR)/cJSON.c -o $@
 
-test: test-c test-js typecheck
+test: typecheck test-c test-js
 
 test-c: $(TEST_BIN)
 	@echo "==> C tests (native, ASan + UBSan)"

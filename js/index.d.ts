@@ -212,6 +212,8 @@ export const END: '__end__';
 export function init(source: WebAssembly.Module | BufferSource | URL | string | Response | Promise<Response>): Promise<void>;
 export function initSync(source: WebAssembly.Module | BufferSource): boolean;
 export function isInitialized(): boolean;
+/** Bytes of WebAssembly memory the core holds (it grows, never shrinks). */
+export function memoryUsage(): { wasmMemoryBytes: number };
 
 /** Apply a state_update patch to a copy of the state you keep yourself. */
 export function applyPatch(root: object, ops: PatchOp[]): void;

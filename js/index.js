@@ -2,7 +2,7 @@
 // runtime entry points (node.js, browser.js, workerd.js) load it and then
 // re-export everything here.
 
-export { init, initSync, isInitialized } from './loader.js';
+export { init, initSync, isInitialized, memoryUsage } from './loader.js';
 export { GraphEngine } from './engine.js';
 export { GraphBuilder } from './builder.js';
 export { createEndNode, END } from './definition.js';

@@ -60,3 +60,8 @@ export function getCore() {
   if (!core) throw new EdgegraphError('NOT_INITIALIZED', 'the edgegraph WebAssembly core is not loaded: call `await init()` first (the node, browser and workerd entry points do it for you)');
   return core;
 }
+
+/** Bytes of WebAssembly memory the core holds (it grows, never shrinks). */
+export function memoryUsage() {
+  return { wasmMemoryBytes: core ? core.memory.buffer.byteLength : 0 };
+}

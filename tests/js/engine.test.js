@@ -3,7 +3,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { GraphEngine, GraphBuilder, createEndNode, EdgegraphError } from 'edgegraph';
+import { GraphEngine, GraphBuilder, createEndNode, EdgegraphError, memoryUsage } from 'edgegraph';
 
 const chain = (nodes) => ({
   nodes,
@@ -265,4 +265,23 @@ test('dispose frees the graph; a disposed engine says so', async () => {
   engine.dispose();
   engine.dispose();
   await assert.rejects(engine.execute({}), (e) => e.code === 'INVALID_RUN_STATE');
+});
+
+test('thousands of failing and finished runs do not grow WebAssembly memory (no leak)', async () => {
+  // Runs that fail in every way a user can cause; a leak of even 100 bytes
+  // per run would need 2 MB more over these 20,000 runs.
+  const input = { data: { blob: 'x'.repeat(2000) } };
+  const engines = [
+    new GraphEngine(chain({ a: () => { throw new Error('x'); } })),
+    new GraphEngine(chain({ a: () => 'not an object' })),
+    new GraphEngine({ nodes: { a: () => ({}) }, edges: { a: () => 'nowhere' }, entryPoint: 'a' }),
+    new GraphEngine(chain({ a: () => ({ shouldPause: true }) })),
+    new GraphEngine(chain({ a: () => ({ data: { ok: 1 } }) })),
+  ];
+  const runAll = async (n) => { for (let i = 0; i < n; i++) for (const e of engines) await e.execute(input); };
+  await runAll(200); // warm up: buffers reach their working size
+  const sizes = [];
+  for (let round = 0; round < 4; round++) { await runAll(1000); sizes.push(memoryUsage().wasmMemoryBytes); }
+  assert.equal(new Set(sizes).size, 1, `memory grew across rounds: ${sizes.join(', ')}`);
+  for (const e of engines) e.dispose();
 });

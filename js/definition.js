@@ -14,6 +14,14 @@ export function createEndNode() {
   return end;
 }
 
+/**
+ * A router's answer that runs `node` with its own input (LangGraph's Send):
+ * the node gets it as `context.arg`. Return a list of these to fan out.
+ */
+export function send(node, arg) {
+  return { node, arg };
+}
+
 function isPlainObject(v) {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }

@@ -216,7 +216,7 @@ export class GraphEngine {
     if (emit && !isRoute) emit({ type: 'node_start', node: task.node, taskId: task.id });
     let value;
     try {
-      value = isRoute ? fn(mirror, this) : fn(mirror, this, { taskId: task.id, node: task.node });
+      value = isRoute ? fn(mirror, this) : fn(mirror, this, task.arg === undefined ? { taskId: task.id, node: task.node } : { taskId: task.id, node: task.node, arg: task.arg });
     } catch (e) {
       this.#fail(live, task, e, emit, started);
       return null;

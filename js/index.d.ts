@@ -10,7 +10,8 @@ export type ErrorCode =
   | 'INVALID_INPUT' | 'INVALID_RESULT' | 'RESERVED_KEY' | 'NODE_FAILED' | 'NO_ROUTE' | 'UNKNOWN_ROUTE_TARGET'
   | 'MAX_STEPS_EXCEEDED' | 'REDUCER_TYPE_ERROR' | 'UNKNOWN_TASK' | 'INVALID_RUN_STATE' | 'INVALID_CHECKPOINT'
   | 'CHECKPOINT_GRAPH_MISMATCH' | 'CHECKPOINT_VERSION' | 'NOT_RESUMABLE' | 'NODE_REPORTED_ERROR'
-  | 'INVALID_OPTIONS' | 'LIMIT_EXCEEDED' | 'READONLY_PATH' | 'UNKNOWN_HANDLER' | 'NOT_INITIALIZED' | 'ABORTED';
+  | 'INVALID_OPTIONS' | 'LIMIT_EXCEEDED' | 'READONLY_PATH' | 'UNKNOWN_HANDLER' | 'NOT_INITIALIZED' | 'ABORTED'
+  | 'PARALLEL_CONFLICT' | 'NODE_TIMEOUT';
 
 export class EdgegraphError extends Error {
   constructor(code: ErrorCode, message: string, extra?: { node?: string; cause?: unknown });
@@ -83,7 +84,17 @@ export interface NodeContext {
   /** Stable across retries and restores: use it as an idempotency key. */
   taskId: string;
   node: string;
+  /** The item of a map edge, or the `arg` of a Send. */
+  arg?: unknown;
+  /** 1 on the first try; higher when the node's retry policy runs it again. */
+  attempt?: number;
+  /** Aborted when the run is interrupted or the node's timeout passes. */
+  signal?: AbortSignal;
 }
+
+/** A router's answer that runs `node` with its own input (`context.arg`). */
+export interface Send { node: string; arg: unknown }
+export function send(node: string, arg: unknown): Send;
 
 /** A node: a function of the state (sync or async). It must not mutate the state it is given. */
 export type GraphNode<S extends object = IGraphState> =
@@ -91,12 +102,32 @@ export type GraphNode<S extends object = IGraphState> =
 
 /** A router: picks the next node (or several, to run in parallel). */
 export type Router<S extends object = IGraphState> =
-  (state: Readonly<S>, engine: GraphEngine<S>) => string | string[] | Promise<string | string[]>;
+  (state: Readonly<S>, engine: GraphEngine<S>) => RouteAnswer | Promise<RouteAnswer>;
+export type RouteAnswer = string | Send | Array<string | Send>;
+
+export interface RetryPolicy {
+  /** Tries in all, the first included (1-100). */
+  attempts: number;
+  /** Wait before the second try (default 100 ms), multiplied by `factor` (default 2) each time, at most `maxBackoffMs`. */
+  backoffMs?: number;
+  factor?: number;
+  maxBackoffMs?: number;
+  /** Randomize each wait between half and all of it (default true). */
+  jitter?: boolean;
+}
 
 export interface NodeSpec<S extends object = IGraphState> {
   kind?: 'function' | 'end' | 'human' | 'agent' | 'tool' | 'subgraph';
   /** The function, or the name of one in options.handlers. */
   handler?: GraphNode<S> | string;
+  /** Run again on failure (a throw, a rejection or a timeout). */
+  retry?: RetryPolicy;
+  /** Fail the node (NODE_TIMEOUT) when it takes longer. */
+  timeoutMs?: number;
+  /** Error edge: after the last failed try go here, with `lastError` in the state, instead of ending the run. */
+  onError?: string;
+  description?: string;
+  options?: Record<string, unknown>;
 }
 
 export type Edge<S extends object = IGraphState> =
@@ -105,11 +136,13 @@ export type Edge<S extends object = IGraphState> =
   | Router<S>
   | { router: Router<S> | string; targets?: string[] }
   | { path: string; cases?: Record<string, string>; default?: string }
-  | { default: string };
+  | { default: string }
+  /** One task of `to` per item of the list at `map` (the item is `context.arg`); `empty` when the list is empty. */
+  | { map: string; to: string; empty?: string };
 
 export type ReducerName =
   | 'last' | 'first' | 'concat' | 'appendUnique' | 'merge' | 'deepMerge'
-  | 'sum' | 'max' | 'min' | 'longest' | 'messages' | 'readonly';
+  | 'sum' | 'max' | 'min' | 'avg' | 'longest' | 'messages' | 'readonly';
 
 export interface StateSchema {
   /** Reducers by dotted path, e.g. { 'scratch.messages': 'concat' }. Other paths: last write wins. */

@@ -5,6 +5,6 @@
 export { init, initSync, isInitialized, memoryUsage } from './loader.js';
 export { GraphEngine } from './engine.js';
 export { GraphBuilder } from './builder.js';
-export { createEndNode, END } from './definition.js';
+export { createEndNode, END, send } from './definition.js';
 export { EdgegraphError } from './errors.js';
 export { applyPatch } from './patch.js';

@@ -26,6 +26,7 @@ static cJSON *task_json(const eg_run *run, const eg_task *t) {
     if (ok && t->override != EG_TARGET_NONE && t->kind == TASK_ROUTE)
         ok = cJSON_AddStringToObject(o, "override", t->override >= 0 ? g->nodes[t->override].name : g->end_name) != NULL;
     if (ok && t->result) ok = eg_set_ref(o, "result", t->result);
+    if (ok && t->arg) ok = eg_set_ref(o, "arg", t->arg);
     if (ok && t->n_targets) {
         cJSON *list = cJSON_AddArrayToObject(o, "targets");
         ok = list != NULL;
@@ -101,6 +102,8 @@ static int load_task(eg_run *run, const cJSON *j, eg_task *t, eg_error *err) {
              : strcmp(s, "unresolved") == 0 ? T_UNRESOLVED : T_PENDING;
     if (override && find_node(g, override, &t->override)) return bad(err, "a route override names an unknown node");
     if (result && !(t->result = cJSON_Duplicate(result, true))) return NOMEM(err);
+    const cJSON *arg = eg_get(j, "arg");
+    if (arg && !(t->arg = cJSON_Duplicate(arg, true))) return NOMEM(err);
     if (cJSON_IsArray(targets)) {
         int n = cJSON_GetArraySize(targets);
         t->targets = eg_malloc(sizeof(int) * (size_t)(n ? n : 1));

@@ -6,7 +6,9 @@
  *              "b": ["c", "d"],                            fan-out
  *              "c": { "path": "data.route", "cases": {"x": "e"}, "default": "f" },
  *              "d": { "default": "e" },                    static, seed form
- *              "e": { "router": "pick", "targets": ["a", "f"] } },   host router
+ *              "e": { "router": "pick", "targets": ["a", "f"] },     host router
+ *              "f": { "map": "data.items", "to": "worker", "empty": "g" } },  one task per item
+ *   nodes may also carry "onError": "node", "retry": {...}, "timeoutMs": N
  *   "entryPoint": "a", "end": "__end__", "maxSteps": 100,
  *   "state": "frame" | { "reducers": { "dotted.path": "concat" }, "defaults": {...} }
  * }
@@ -93,6 +95,7 @@ static int parse_targets(const eg_graph *g, const char *from, const cJSON *list,
 }
 
 static int split_path(const char *from, const char *text, eg_edge *e, eg_error *err) {
+    /* edges.X.path and edges.X.map share this: the message names "path". */
     size_t n = 1;
     for (const char *p = text; *p; p++) n += (*p == '.');
     if (!*text || n > 32) return eg_fail(err, EG_E_DEFINITION, "edges.%s.path: '%s' is not a dotted path of 1 to 32 keys", from, text);
@@ -114,7 +117,7 @@ static int split_path(const char *from, const char *text, eg_edge *e, eg_error *
 }
 
 static int parse_edge(const eg_graph *g, const char *from, const cJSON *v, eg_edge *e, eg_error *err) {
-    e->target = EG_TARGET_NONE;
+    e->target = e->empty_target = EG_TARGET_NONE;
     if (cJSON_IsString(v)) {
         e->kind = EG_EDGE_STATIC;
         return resolve_target(g, from, v->valuestring, &e->target, err);
@@ -126,15 +129,30 @@ static int parse_edge(const eg_graph *g, const char *from, const cJSON *v, eg_ed
     if (!cJSON_IsObject(v))
         return eg_fail(err, EG_E_DEFINITION, "edges.%s must be a node name, a list of names or an object", from);
     const cJSON *path = NULL, *cases = NULL, *dflt = NULL, *router = NULL, *targets = NULL;
+    const cJSON *map = NULL, *to = NULL, *empty = NULL;
     for (const cJSON *f = v->child; f; f = f->next) {
-        if (strcmp(f->string, "path") == 0) path = f;
+        if (strcmp(f->string, "map") == 0) map = f;
+        else if (strcmp(f->string, "to") == 0) to = f;
+        else if (strcmp(f->string, "empty") == 0) empty = f;
+        else if (strcmp(f->string, "path") == 0) path = f;
         else if (strcmp(f->string, "cases") == 0) cases = f;
         else if (strcmp(f->string, "default") == 0) dflt = f;
         else if (strcmp(f->string, "router") == 0) router = f;
         else if (strcmp(f->string, "targets") == 0) targets = f;
-        else return eg_fail(err, EG_E_DEFINITION, "edges.%s: unknown field '%s' (expected path, cases, default, router, targets)", from, f->string);
+        else return eg_fail(err, EG_E_DEFINITION, "edges.%s: unknown field '%s' (expected path, cases, default, router, targets, map, to, empty)", from, f->string);
     }
     int rc;
+    if (map || to || empty) {
+        if (!cJSON_IsString(map) || !cJSON_IsString(to) || path || cases || dflt || router || targets)
+            return eg_fail(err, EG_E_DEFINITION, "edges.%s: a map edge is { map: 'state.path', to: 'node', empty?: 'node' }", from);
+        e->kind = EG_EDGE_MAP;
+        if ((rc = split_path(from, map->valuestring, e, err))) return rc;
+        if ((rc = resolve_target(g, from, to->valuestring, &e->target, err))) return rc;
+        if (e->target < 0) return eg_fail(err, EG_E_DEFINITION, "edges.%s: a map edge must go to a node, not END", from);
+        if (empty && !cJSON_IsString(empty)) return eg_fail(err, EG_E_DEFINITION, "edges.%s.empty must be a node name", from);
+        if (empty && (rc = resolve_target(g, from, empty->valuestring, &e->empty_target, err))) return rc;
+        return EG_OK;
+    }
     if (dflt) {
         if (!cJSON_IsString(dflt)) return eg_fail(err, EG_E_DEFINITION, "edges.%s.default must be a node name", from);
         if ((rc = resolve_target(g, from, dflt->valuestring, &e->target, err))) return rc;
@@ -178,6 +196,36 @@ static int parse_edge(const eg_graph *g, const char *from, const cJSON *v, eg_ed
     return EG_OK;
 }
 
+static bool is_number_in(const cJSON *v, double lo, double hi) {
+    return cJSON_IsNumber(v) && v->valuedouble >= lo && v->valuedouble <= hi;
+}
+
+/* Node options the JS driver acts on (retry, timeoutMs) are checked here so
+ * a typo is an error at construction, in every host. */
+static int check_node_fields(const char *name, const cJSON *v, eg_error *err) {
+    static const char *const known[] = { "kind", "handler", "onError", "retry", "timeoutMs", "options", "description" };
+    for (const cJSON *f = v->child; f; f = f->next) {
+        size_t k = 0, nk = sizeof known / sizeof *known;
+        while (k < nk && strcmp(f->string, known[k]) != 0) k++;
+        if (k == nk) return eg_fail(err, EG_E_DEFINITION, "nodes.%s: unknown field '%s' (expected kind, handler, onError, retry, timeoutMs, options, description)", name, f->string);
+    }
+    const cJSON *timeout = eg_get(v, "timeoutMs"), *retry = eg_get(v, "retry"), *on_error = eg_get(v, "onError");
+    if (timeout && !is_number_in(timeout, 1, 2147483647.0)) return eg_fail(err, EG_E_DEFINITION, "nodes.%s.timeoutMs must be a positive number of milliseconds", name);
+    if (on_error && !cJSON_IsString(on_error)) return eg_fail(err, EG_E_DEFINITION, "nodes.%s.onError must be a node name", name);
+    if (retry) {
+        if (!cJSON_IsObject(retry)) return eg_fail(err, EG_E_DEFINITION, "nodes.%s.retry must be { attempts, backoffMs?, factor?, maxBackoffMs? }", name);
+        for (const cJSON *f = retry->child; f; f = f->next) {
+            bool ok = strcmp(f->string, "attempts") == 0 ? (is_number_in(f, 1, 100) && f->valuedouble == (int)f->valuedouble)
+                    : strcmp(f->string, "backoffMs") == 0 || strcmp(f->string, "maxBackoffMs") == 0 ? is_number_in(f, 0, 3600000)
+                    : strcmp(f->string, "factor") == 0 ? is_number_in(f, 1, 100)
+                    : strcmp(f->string, "jitter") == 0 ? cJSON_IsBool(f) : false;
+            if (!ok) return eg_fail(err, EG_E_DEFINITION, "nodes.%s.retry.%s is not valid (attempts 1-100, backoffMs, maxBackoffMs 0-3600000, factor 1-100, jitter boolean)", name, f->string);
+        }
+        if (!eg_get(retry, "attempts")) return eg_fail(err, EG_E_DEFINITION, "nodes.%s.retry needs 'attempts'", name);
+    }
+    return EG_OK;
+}
+
 static int parse_nodes(eg_graph *g, const cJSON *nodes, eg_error *err) {
     if (!cJSON_IsObject(nodes)) return eg_fail(err, EG_E_DEFINITION, "'nodes' must be an object of node name -> node");
     int n = cJSON_GetArraySize(nodes);
@@ -196,6 +244,10 @@ static int parse_nodes(eg_graph *g, const cJSON *nodes, eg_error *err) {
         if (!cJSON_IsObject(v)) return eg_fail(err, EG_E_DEFINITION, "nodes.%s must be an object", name);
         const cJSON *kind = eg_get(v, "kind"), *handler = eg_get(v, "handler");
         node->kind = EG_NODE_FUNCTION;
+        node->on_error = EG_TARGET_NONE;
+        node->edge.target = node->edge.empty_target = EG_TARGET_NONE;
+        int rc = check_node_fields(name, v, err);
+        if (rc) return rc;
         if (kind) {
             size_t k = 0, nk = sizeof kind_names / sizeof *kind_names;
             while (k < nk && !(cJSON_IsString(kind) && strcmp(kind->valuestring, kind_names[k]) == 0)) k++;
@@ -268,8 +320,11 @@ static int check_graph(const eg_graph *g, eg_error *err) {
     stack[top++] = g->entry;
 #define VISIT(t) do { int t_ = (t); if (t_ >= 0 && !seen[t_]) { seen[t_] = true; stack[top++] = t_; } } while (0)
     while (top) {
-        const eg_edge *e = &g->nodes[stack[--top]].edge;
+        const eg_node *n = &g->nodes[stack[--top]];
+        const eg_edge *e = &n->edge;
         open_router |= edge_reaches_unknown(e);
+        VISIT(n->on_error);
+        VISIT(e->empty_target);
         VISIT(e->target);
         for (size_t k = 0; k < e->n_targets; k++) VISIT(e->targets[k]);
         for (size_t k = 0; k < e->n_cases; k++) VISIT(e->cases[k].target);
@@ -310,6 +365,12 @@ static int build(eg_graph *g, const cJSON *def, eg_error *err) {
         g->max_steps = (int)max->valuedouble;
     }
     if ((rc = parse_nodes(g, eg_get(def, "nodes"), err))) return rc;
+    for (const cJSON *v = eg_get(def, "nodes")->child; v; v = v->next) {
+        const cJSON *on_error = eg_get(v, "onError");
+        if (!on_error) continue;
+        eg_node *node = &g->nodes[eg_graph_find(g, v->string, strlen(v->string))];
+        if ((rc = resolve_target(g, v->string, on_error->valuestring, &node->on_error, err))) return rc;
+    }
     const cJSON *entry = eg_get(def, "entryPoint");
     if (!cJSON_IsString(entry)) return eg_fail(err, EG_E_MISSING_ENTRY, "the graph has no 'entryPoint' (a node name)");
     g->entry = eg_graph_find(g, entry->valuestring, strlen(entry->valuestring));

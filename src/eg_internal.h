@@ -72,7 +72,8 @@ typedef enum eg_node_kind {
 } eg_node_kind;
 
 typedef enum eg_edge_kind {
-    EG_EDGE_NONE, EG_EDGE_STATIC, EG_EDGE_COND, EG_EDGE_ROUTER, EG_EDGE_FANOUT
+    EG_EDGE_NONE, EG_EDGE_STATIC, EG_EDGE_COND, EG_EDGE_ROUTER, EG_EDGE_FANOUT,
+    EG_EDGE_MAP              /* one task of `target` per item of the list at `path` */
 } eg_edge_kind;
 
 /* A target is a node index, or EG_TARGET_END. */
@@ -86,8 +87,9 @@ typedef struct eg_case {
 
 typedef struct eg_edge {
     eg_edge_kind kind;
-    int target;              /* STATIC; COND default (or NONE) */
-    char **path;             /* COND: the state path, split at dots */
+    int target;              /* STATIC; COND default (or NONE); MAP: the node to run per item */
+    int empty_target;        /* MAP: where to go when the list is empty (or NONE) */
+    char **path;             /* COND, MAP: the state path, split at dots */
     size_t path_len;
     char *path_text;         /* COND: the path as written, for messages */
     eg_case *cases;          /* COND */
@@ -102,6 +104,7 @@ typedef struct eg_node {
     char *name;
     char *handler;
     eg_node_kind kind;
+    int on_error;            /* error edge: where a failure goes instead of ending the run */
     eg_edge edge;
 } eg_node;
 
@@ -109,7 +112,7 @@ typedef struct eg_node {
 typedef enum eg_reducer_kind {
     EG_R_LAST, EG_R_FIRST, EG_R_CONCAT, EG_R_APPEND_UNIQUE, EG_R_MERGE,
     EG_R_DEEP_MERGE, EG_R_SUM, EG_R_MAX, EG_R_MIN, EG_R_LONGEST,
-    EG_R_MESSAGES, EG_R_READONLY
+    EG_R_MESSAGES, EG_R_READONLY, EG_R_AVG
 } eg_reducer_kind;
 
 typedef struct eg_reducer {
@@ -159,6 +162,11 @@ typedef struct eg_patch {
 int eg_reduce_into(const eg_reducers *rs, cJSON *obj, eg_path *path, cJSON *item,
                    eg_patch *patch, const char *who, eg_error *err);
 int eg_reducer_parse(const char *name, eg_reducer_kind *out);
+/* Parallel writes: two results of one step that write different values to
+ * one path that has no combining reducer are a PARALLEL_CONFLICT naming the
+ * path and both writers. */
+int eg_check_conflicts(const eg_reducers *rs, cJSON *const *results, const char *const *who,
+                       size_t n, eg_error *err);
 /* Append [op, [path..., key?, index?], value?] to the patch. `key` may be
  * NULL, `index` negative for none, `value` NULL for none (it is copied). */
 bool eg_patch_op(eg_patch *patch, const char *op, const eg_path *path,

@@ -10,7 +10,7 @@ static const struct { const char *name; eg_reducer_kind kind; } reducer_names[] 
     { "last", EG_R_LAST }, { "first", EG_R_FIRST }, { "concat", EG_R_CONCAT },
     { "appendUnique", EG_R_APPEND_UNIQUE }, { "merge", EG_R_MERGE }, { "deepMerge", EG_R_DEEP_MERGE },
     { "sum", EG_R_SUM }, { "max", EG_R_MAX }, { "min", EG_R_MIN }, { "longest", EG_R_LONGEST },
-    { "messages", EG_R_MESSAGES }, { "readonly", EG_R_READONLY },
+    { "messages", EG_R_MESSAGES }, { "readonly", EG_R_READONLY }, { "avg", EG_R_AVG },
 };
 
 int eg_reducer_parse(const char *name, eg_reducer_kind *out) {
@@ -254,6 +254,26 @@ static int messages(cJSON *existing, eg_path *path, cJSON *item, const eg_reduce
     return rc;
 }
 
+/* avg keeps a true running mean: the count of values seen lives beside the
+ * mean as "<key>__count", so a mean of three values is not a mean of pairs. */
+static int running_mean(cJSON *obj, eg_path *path, const cJSON *existing, cJSON *item, eg_patch *patch, eg_error *err) {
+    size_t klen = strlen(item->string);
+    char *count_key = eg_malloc(klen + sizeof "__count");
+    if (!count_key) { cJSON_Delete(item); return NOMEM(err); }
+    memcpy(count_key, item->string, klen);
+    memcpy(count_key + klen, "__count", sizeof "__count");
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(obj, count_key);
+    double n = existing && cJSON_IsNumber(existing) ? (cJSON_IsNumber(c) && c->valuedouble >= 1 ? c->valuedouble : 1) : 0;
+    double mean = n > 0 ? existing->valuedouble + (item->valuedouble - existing->valuedouble) / (n + 1) : item->valuedouble;
+    cJSON_SetNumberValue(item, mean);
+    cJSON *count = cJSON_CreateNumber(n + 1);
+    if (!count) { eg_free(count_key); cJSON_Delete(item); return NOMEM(err); }
+    count->string = count_key;
+    int rc = set_value(obj, path, item, patch, err);
+    if (rc) { cJSON_Delete(count); return rc; }
+    return set_value(obj, path, count, patch, err);
+}
+
 int eg_reduce_into(const eg_reducers *rs, cJSON *obj, eg_path *path, cJSON *item,
                    eg_patch *patch, const char *who, eg_error *err) {
     const char *key = item->string;
@@ -327,6 +347,10 @@ int eg_reduce_into(const eg_reducers *rs, cJSON *obj, eg_path *path, cJSON *item
             cJSON_SetNumberValue(item, r);
             return set_value(obj, path, item, patch, err);
         }
+    case EG_R_AVG:
+        if (!cJSON_IsNumber(item)) { rc = type_error(path, key, kind, who, "a number", item, err); break; }
+        if (!absent && !cJSON_IsNumber(existing)) { rc = type_error(path, key, kind, who, "a number in the state", existing, err); break; }
+        return running_mean(obj, path, existing, item, patch, err);
     case EG_R_LONGEST:
         if (!cJSON_IsString(item) && !cJSON_IsArray(item)) { rc = type_error(path, key, kind, who, "a string or an array", item, err); break; }
         if (absent) return set_value(obj, path, item, patch, err);
@@ -335,5 +359,85 @@ int eg_reduce_into(const eg_reducers *rs, cJSON *obj, eg_path *path, cJSON *item
         break;
     }
     cJSON_Delete(item);
+    return rc;
+}
+
+/* ---- parallel write conflicts ---- */
+
+typedef struct write_entry {
+    char *path;
+    const cJSON *value;
+    size_t task;
+} write_entry;
+
+typedef struct writes {
+    write_entry *items;
+    size_t n, cap;
+} writes;
+
+static bool add_write(writes *w, const eg_path *p, const char *key, const cJSON *value, size_t task) {
+    char buf[512];
+    path_text(p, key, buf, sizeof buf);
+    if (w->n == w->cap) {
+        size_t cap = w->cap ? w->cap * 2 : 16;
+        write_entry *items = eg_realloc(w->items, cap * sizeof *items);
+        if (!items) return false;
+        w->items = items;
+        w->cap = cap;
+    }
+    char *text = eg_strdup(buf);
+    if (!text) return false;
+    w->items[w->n++] = (write_entry){ text, value, task };
+    return true;
+}
+
+static bool is_control(const eg_path *p, const char *key) {
+    return p->n == 0 && (strcmp(key, "nextNodeOverride") == 0 || strcmp(key, "shouldEnd") == 0 || strcmp(key, "status") == 0);
+}
+
+/* Record the paths `obj` writes last-write-wins, the way eg_reduce_into
+ * would apply it. Combining reducers (concat, sum, ...) cannot conflict. */
+static bool collect(const eg_reducers *rs, eg_path *p, const cJSON *obj, bool deep, size_t task, writes *w) {
+    for (const cJSON *c = obj->child; c; c = c->next) {
+        if (is_control(p, c->string)) continue;
+        eg_reducer_kind kind = EG_R_LAST;
+        bool exact = false, nested = false;
+        for (size_t i = 0; i < rs->n; i++) {
+            int m = match(rs->items[i].path, p, c->string);
+            if (m == 1) { exact = true; kind = rs->items[i].kind; }
+            else if (m == 2) nested = true;
+        }
+        bool descend = cJSON_IsObject(c) && p->n + 2 < sizeof p->seg / sizeof *p->seg
+                       && ((exact && (kind == EG_R_MERGE || kind == EG_R_DEEP_MERGE)) || (!exact && (nested || deep)));
+        if (descend) {
+            p->seg[p->n++] = c->string;
+            bool ok = collect(rs, p, c, exact ? kind == EG_R_DEEP_MERGE : deep, task, w);
+            p->n--;
+            if (!ok) return false;
+        } else if (!exact) {
+            /* An explicit 'last' reducer accepts last-write-wins by branch index. */
+            if (!add_write(w, p, c->string, c, task)) return false;
+        }
+    }
+    return true;
+}
+
+int eg_check_conflicts(const eg_reducers *rs, cJSON *const *results, const char *const *who,
+                       size_t n, eg_error *err) {
+    writes w = { NULL, 0, 0 };
+    int rc = EG_OK;
+    for (size_t t = 0; t < n && !rc; t++) {
+        eg_path p = { { NULL }, 0 };
+        if (cJSON_IsObject(results[t]) && !collect(rs, &p, results[t], false, t, &w)) rc = NOMEM(err);
+    }
+    for (size_t i = 0; i < w.n && !rc; i++)
+        for (size_t k = i + 1; k < w.n && !rc; k++) {
+            const write_entry *a = &w.items[i], *b = &w.items[k];
+            if (a->task != b->task && strcmp(a->path, b->path) == 0 && !cJSON_Compare(a->value, b->value, true))
+                rc = eg_fail(err, EG_E_CONFLICT, "'%s' and '%s' wrote different values to '%s' in the same step; give it a reducer (e.g. concat, merge, last)",
+                             who[a->task], who[b->task], a->path);
+        }
+    for (size_t i = 0; i < w.n; i++) eg_free(w.items[i].path);
+    eg_free(w.items);
     return rc;
 }

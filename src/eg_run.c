@@ -125,13 +125,14 @@ static void stop(eg_run *run, int node, int code, const char *fmt, ...) {
 static void task_reset(eg_task *t) {
     cJSON_Delete(t->result);
     t->result = NULL;
+    /* t->arg stays: a task re-run is the same task with the same input. */
     eg_free(t->targets);
     t->targets = NULL;
     t->n_targets = 0;
 }
 
 void eg_run_clear_tasks_(eg_run *run) {
-    for (size_t i = 0; i < run->n_tasks; i++) task_reset(&run->tasks[i]);
+    for (size_t i = 0; i < run->n_tasks; i++) { task_reset(&run->tasks[i]); cJSON_Delete(run->tasks[i].arg); }
     eg_free(run->tasks);
     run->tasks = NULL;
     run->n_tasks = 0;
@@ -155,14 +156,23 @@ static void finish(eg_run *run) {
     set_status(run, EG_STATUS_FINISHED);
 }
 
-/* Start the next superstep with these nodes (END already removed). */
-static void schedule(eg_run *run, const int *targets, size_t n) {
+/* Start the next superstep with these nodes (END already removed). args[i]
+ * (may be NULL, or NULL entries) is moved into task i. */
+static void schedule(eg_run *run, const int *targets, cJSON **args, size_t n) {
     if (n == 0) { finish(run); return; }
+    /* targets/args may point into the current batch's memory: copy first. */
     int *copy = eg_malloc(sizeof(int) * n);
     if (!copy) { stop(run, -1, EG_E_NOMEM, "out of memory"); return; }
     memcpy(copy, targets, sizeof(int) * n);
     if (!new_batch(run, n, PHASE_NODES)) { eg_free(copy); stop(run, -1, EG_E_NOMEM, "out of memory"); return; }
-    for (size_t i = 0; i < n; i++) { run->tasks[i].node = copy[i]; run->tasks[i].kind = TASK_NODE; run->tasks[i].state = T_PENDING; }
+    for (size_t i = 0; i < n; i++) {
+        eg_task *t = &run->tasks[i];
+        t->node = copy[i];
+        t->kind = TASK_NODE;
+        t->state = T_PENDING;
+        t->override = EG_TARGET_NONE;
+        if (args) { t->arg = args[i]; args[i] = NULL; }
+    }
     eg_free(copy);
     run->superstep++;
     if (run->steps_this_call + (int)n > run->max_steps)
@@ -210,6 +220,34 @@ static void resolve_routes(eg_run *run) {
         else if (e->kind == EG_EDGE_STATIC) one = e->target;
         else if (e->kind == EG_EDGE_FANOUT) ok = set_targets(t, e->targets, e->n_targets);
         else if (e->kind == EG_EDGE_ROUTER) { t->state = T_PENDING; continue; }
+        else if (e->kind == EG_EDGE_MAP) {
+            const cJSON *list = run->state;
+            for (size_t k = 0; k < e->path_len && list; k++) list = eg_get(list, e->path[k]);
+            if (list && !cJSON_IsArray(list) && !cJSON_IsNull(list)) {
+                stop(run, t->node, EG_E_NO_ROUTE, "edge from '%s': state.%s must be a list to map over", node_name(run, t->node), e->path_text);
+                return;
+            }
+            if (!list || !list->child) {
+                /* Nothing to map over: the empty target, or this branch ends. */
+                if (e->empty_target != EG_TARGET_NONE) one = e->empty_target;
+                else { t->state = T_DONE; continue; }
+            } else {
+                /* The same shape a host router answers with: Sends. */
+                cJSON *sends = cJSON_CreateArray();
+                ok = sends != NULL;
+                for (const cJSON *item = list->child; ok && item; item = item->next) {
+                    cJSON *send = cJSON_CreateObject();
+                    if (!send) { ok = false; break; }
+                    cJSON_AddItemToArray(sends, send); /* owned by sends from here */
+                    ok = cJSON_AddStringToObject(send, "node", node_name(run, e->target))
+                         && eg_set(send, "arg", cJSON_Duplicate(item, true));
+                }
+                if (!ok) { cJSON_Delete(sends); stop(run, -1, EG_E_NOMEM, "out of memory"); return; }
+                t->result = sends;
+                t->state = T_DONE;
+                continue;
+            }
+        }
         else if (e->kind == EG_EDGE_COND) {
             const cJSON *v = run->state;
             for (size_t k = 0; k < e->path_len && v; k++) v = eg_get(v, e->path[k]);
@@ -241,6 +279,27 @@ static int lookup_target(const eg_run *run, const cJSON *name) {
     return i < 0 ? EG_TARGET_NONE : eg_graph_target(g, i);
 }
 
+/* A host router's answer (or a map edge's): a node name, a Send
+ * {"node": name, "arg": value}, or a list of those. */
+static int route_entry(eg_run *run, const eg_task *t, const cJSON *c, int *target, const cJSON **arg) {
+    const cJSON *name = cJSON_IsObject(c) ? eg_get(c, "node") : c;
+    *arg = cJSON_IsObject(c) ? eg_get(c, "arg") : NULL;
+    if (!cJSON_IsString(name)) {
+        stop(run, t->node, EG_E_INVALID_RESULT, "the router of '%s' returned something that is not a node name or {node, arg}", node_name(run, t->node));
+        return -1;
+    }
+    *target = lookup_target(run, name);
+    if (*target == EG_TARGET_NONE) {
+        stop(run, t->node, EG_E_ROUTER_TARGET, "the router of '%s' chose '%s', which is not a node", node_name(run, t->node), name->valuestring);
+        return -1;
+    }
+    if (*arg && *target < 0) {
+        stop(run, t->node, EG_E_INVALID_RESULT, "the router of '%s' sent an argument to END", node_name(run, t->node));
+        return -1;
+    }
+    return 0;
+}
+
 static void commit_routes(eg_run *run) {
     size_t cap = 0;
     for (size_t i = 0; i < run->n_tasks; i++) {
@@ -248,41 +307,43 @@ static void commit_routes(eg_run *run) {
         cap += t->result ? (cJSON_IsArray(t->result) ? (size_t)cJSON_GetArraySize(t->result) : 1) : t->n_targets;
     }
     int *next = eg_malloc(sizeof(int) * (cap ? cap : 1));
-    if (!next) { stop(run, -1, EG_E_NOMEM, "out of memory"); return; }
+    cJSON **args = eg_malloc(sizeof(cJSON *) * (cap ? cap : 1));
+    if (!next || !args) { eg_free(next); eg_free(args); stop(run, -1, EG_E_NOMEM, "out of memory"); return; }
+    memset(args, 0, sizeof(cJSON *) * (cap ? cap : 1));
     size_t n = 0;
-    for (size_t i = 0; i < run->n_tasks; i++) {
+    bool ok = true;
+    for (size_t i = 0; ok && i < run->n_tasks; i++) {
         eg_task *t = &run->tasks[i];
-        /* A host router answers a name or a list of names (a fan-out). */
-        if (t->result) {
-            const cJSON *r = t->result;
-            bool list = cJSON_IsArray(r);
-            for (const cJSON *c = list ? r->child : r; c; c = list ? c->next : NULL) {
-                if (!cJSON_IsString(c)) {
-                    stop(run, t->node, EG_E_INVALID_RESULT, "the router of '%s' returned something that is not a node name", node_name(run, t->node));
-                    eg_free(next);
-                    return;
-                }
-                int target = lookup_target(run, c);
-                if (target == EG_TARGET_NONE) {
-                    stop(run, t->node, EG_E_ROUTER_TARGET, "the router of '%s' chose '%s', which is not a node", node_name(run, t->node), c->valuestring);
-                    eg_free(next);
-                    return;
-                }
-                next[n++] = target;
-            }
-        } else {
+        if (!t->result) {
             for (size_t k = 0; k < t->n_targets; k++) next[n++] = t->targets[k];
+            continue;
+        }
+        const cJSON *r = t->result;
+        bool list = cJSON_IsArray(r);
+        for (const cJSON *c = list ? r->child : r; ok && c; c = list ? c->next : NULL) {
+            const cJSON *arg;
+            if (route_entry(run, t, c, &next[n], &arg)) { ok = false; break; }
+            if (arg && !(args[n] = cJSON_Duplicate(arg, true))) { stop(run, -1, EG_E_NOMEM, "out of memory"); ok = false; break; }
+            n++;
         }
     }
-    /* Nodes reached by several branches run once (a join); END drops out. */
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (next[i] < 0) continue;
-        bool dup = false;
-        for (size_t k = 0; k < m && !dup; k++) dup = next[k] == next[i];
-        if (!dup) next[m++] = next[i];
+    if (ok) {
+        /* Nodes reached by several branches run once (a join); END drops out;
+         * Sends (tasks with an argument) are never merged. */
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (next[i] < 0) continue;
+            bool dup = false;
+            for (size_t k = 0; k < m && !dup && !args[i]; k++) dup = next[k] == next[i] && !args[k];
+            if (dup) continue;
+            next[m] = next[i];
+            args[m++] = args[i];
+            if (m - 1 != i) args[i] = NULL;
+        }
+        schedule(run, next, args, m);
     }
-    schedule(run, next, m);
+    for (size_t i = 0; i < cap; i++) cJSON_Delete(args[i]);
+    eg_free(args);
     eg_free(next);
 }
 
@@ -323,7 +384,29 @@ static bool validate_result(eg_run *run, const eg_task *t) {
     return true;
 }
 
+/* A failed task whose node has an error edge becomes a result that records
+ * the error and goes there: {"lastError": {...}, "nextNodeOverride": target}. */
+static bool divert_failure(eg_run *run, eg_task *t) {
+    const eg_node *node = &run->graph->nodes[t->node];
+    const cJSON *msg = eg_get(t->result, "message");
+    cJSON *r = cJSON_CreateObject(), *e = r ? cJSON_AddObjectToObject(r, "lastError") : NULL;
+    bool ok = e && cJSON_AddStringToObject(e, "code", eg_code_name(EG_E_NODE_FAILED))
+                && cJSON_AddStringToObject(e, "message", cJSON_IsString(msg) ? msg->valuestring : "(no message)")
+                && cJSON_AddStringToObject(e, "node", node->name)
+                && cJSON_AddStringToObject(r, "nextNodeOverride", node_name(run, node->on_error));
+    if (!ok) { cJSON_Delete(r); return false; }
+    cJSON_Delete(t->result);
+    t->result = r;
+    t->state = T_DONE;
+    return true;
+}
+
 static void commit_nodes(eg_run *run) {
+    for (size_t i = 0; i < run->n_tasks; i++) {
+        eg_task *t = &run->tasks[i];
+        if (t->state != T_FAILED || run->graph->nodes[t->node].on_error == EG_TARGET_NONE) continue;
+        if (!divert_failure(run, t)) { stop(run, -1, EG_E_NOMEM, "out of memory"); return; }
+    }
     for (size_t i = 0; i < run->n_tasks; i++) {
         const eg_task *t = &run->tasks[i];
         if (t->state != T_FAILED) continue;
@@ -333,6 +416,18 @@ static void commit_nodes(eg_run *run) {
         return;
     }
     for (size_t i = 0; i < run->n_tasks; i++) if (!validate_result(run, &run->tasks[i])) return;
+    if (run->n_tasks > 1) {
+        /* Parallel branches: detect conflicting writes before applying any. */
+        cJSON **results = eg_malloc(sizeof(cJSON *) * run->n_tasks);
+        const char **who = eg_malloc(sizeof(char *) * run->n_tasks);
+        if (!results || !who) { eg_free(results); eg_free(who); stop(run, -1, EG_E_NOMEM, "out of memory"); return; }
+        for (size_t i = 0; i < run->n_tasks; i++) { results[i] = run->tasks[i].result; who[i] = node_name(run, run->tasks[i].node); }
+        eg_error e;
+        int rc = eg_check_conflicts(&run->graph->reducers, results, who, run->n_tasks, &e);
+        eg_free(results);
+        eg_free(who);
+        if (rc) { stop_with_error(run, -1, &e); return; }
+    }
 
     bool pause = false, end = false;
     int node_status = -1, status_node = -1;
@@ -491,7 +586,7 @@ eg_run *eg_run_new(const eg_graph *g, const char *input, size_t input_len,
     ok = ok && put(run, "status", cJSON_CreateString("RUNNING"));
     if (!ok) { NOMEM(err); eg_run_free(run); return NULL; }
     int entry = g->entry;
-    schedule(run, &entry, 1);
+    schedule(run, &entry, NULL, 1);
     return checked(run, err);
 }
 
@@ -523,7 +618,7 @@ eg_run *eg_run_from_state(const eg_graph *g, const char *state, size_t len,
         if (t >= 0) targets[m++] = t;
     }
     if (n) {
-        schedule(run, targets, m);
+        schedule(run, targets, NULL, m);
         run->superstep = 0;
     } else if (cJSON_IsString(cur)) {
         int c = eg_graph_find(g, cur->valuestring, strlen(cur->valuestring));
@@ -537,7 +632,7 @@ eg_run *eg_run_from_state(const eg_graph *g, const char *state, size_t len,
         } else stop(run, -1, EG_E_NOMEM, "out of memory");
     } else {
         int entry = g->entry;
-        schedule(run, &entry, 1);
+        schedule(run, &entry, NULL, 1);
     }
     eg_free(targets);
     if (run->status == EG_STATUS_RUNNING || run->status == EG_STATUS_ERROR) {
@@ -606,6 +701,7 @@ static bool put_task(eg_buf *b, const eg_run *run, size_t i) {
         && eg_buf_int(b, (long long)i)
         && eg_buf_cstr(b, route ? "\",\"kind\":\"route\",\"node\":" : "\",\"kind\":\"node\",\"node\":") && eg_buf_string(b, node->name)
         && eg_buf_cstr(b, route ? ",\"router\":" : ",\"handler\":") && eg_buf_string(b, route ? node->edge.router : node->handler)
+        && (!t->arg || (eg_buf_lit(b, ",\"arg\":") && eg_buf_json(b, t->arg)))
         && eg_buf_lit(b, "}");
 }
 

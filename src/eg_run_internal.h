@@ -16,6 +16,7 @@ typedef struct eg_task {
     unsigned char state;
     int override;          /* ROUTE: nextNodeOverride target, or EG_TARGET_NONE */
     cJSON *result;         /* DONE: node result / router answer; FAILED: the error */
+    cJSON *arg;            /* NODE: the item of a map fan-out or a Send, handed to the node */
     int *targets;          /* ROUTE resolved in C: where to go */
     size_t n_targets;
 } eg_task;

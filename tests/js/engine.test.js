@@ -241,22 +241,26 @@ test('GraphBuilder builds a graph the engine runs; toMermaid draws it', async ()
 
 test('parallel branches merge by branch index whatever order they finish in', async () => {
   const wait = (ms) => new Promise((r) => setTimeout(r, ms));
+  const definition = (dl, dr, rightWrites) => ({
+    nodes: {
+      split: () => ({}),
+      left: async () => { await wait(dl); return { logs: ['left'], data: { left: true, shared: 'same' } }; },
+      right: async () => { await wait(dr); return { logs: ['right'], data: { right: true, shared: rightWrites } }; },
+      join: (s) => ({ data: { joined: s.logs.join('+') } }),
+    },
+    edges: { split: ['left', 'right'], left: 'join', right: 'join', join: '__end__' },
+    entryPoint: 'split',
+  });
   for (const [dl, dr] of [[8, 0], [0, 8]]) {
-    const engine = new GraphEngine({
-      nodes: {
-        split: () => ({}),
-        left: async () => { await wait(dl); return { logs: ['left'], data: { who: 'left' } }; },
-        right: async () => { await wait(dr); return { logs: ['right'], data: { who: 'right' } }; },
-        join: (s) => ({ data: { joined: s.logs.join('+') } }),
-      },
-      edges: { split: ['left', 'right'], left: 'join', right: 'join', join: '__end__' },
-      entryPoint: 'split',
-    });
-    const r = await engine.execute({});
+    const r = await new GraphEngine(definition(dl, dr, 'same')).execute({});
     assert.deepEqual(r.state.logs, ['left', 'right']);
-    assert.equal(r.state.data.who, 'right');
-    assert.equal(r.state.data.joined, 'left+right');
+    assert.deepEqual(r.state.data, { left: true, shared: 'same', right: true, joined: 'left+right' });
     assert.equal(r.state.stepCount, 4);
+    // Different values for a key without a reducer: an error, not a race.
+    const c = await new GraphEngine(definition(dl, dr, 'other')).execute({});
+    assert.equal(c.error.code, 'PARALLEL_CONFLICT');
+    assert.match(c.error.message, /'left' and 'right' wrote different values to 'data\.shared'/);
+    assert.deepEqual(c.state.logs, [], 'nothing of the conflicting step was applied');
   }
 });
 

@@ -151,6 +151,38 @@ const eg_error *eg_run_error(const eg_run *run);
 
 void eg_run_free(eg_run *run);
 
+/* ---- state manager (the partitioned GraphState of seed 002) ------------ */
+
+/* A state of partitions: input (read-only), scratch, artifacts, memory,
+ * diagnostics, plus currentNodeId, visitedNodes and iteration. Every call
+ * takes a state as JSON and hands out a new one (borrowed until the next
+ * call on the manager); nothing is kept between calls. */
+typedef struct eg_state_manager eg_state_manager;
+
+/* reducers: {"scratch.messages": "concat", ...} or NULL/0 for none. */
+eg_state_manager *eg_sm_new(const char *reducers, size_t len, eg_error *err);
+void eg_sm_free(eg_state_manager *sm);
+
+/* A fresh state holding `input`. */
+const char *eg_sm_initialize(eg_state_manager *sm, const char *input, size_t len, size_t *out_len, eg_error *err);
+
+/* Write `patch` (an object) into `partition` ("scratch", "artifacts",
+ * "memory" or "diagnostics") with the reducers registered under it.
+ * "input" is READONLY_PATH. */
+const char *eg_sm_update(eg_state_manager *sm, const char *state, size_t len, const char *partition,
+                         const char *patch, size_t patch_len, size_t *out_len, eg_error *err);
+
+/* currentNodeId = node, visitedNodes += node, iteration += 1. */
+const char *eg_sm_visit(eg_state_manager *sm, const char *state, size_t len, const char *node,
+                        size_t node_len, size_t *out_len, eg_error *err);
+
+/* Merge parallel branch states (a JSON array) into `base`: each branch's
+ * delta against base (what it wrote) goes through the reducers, in branch
+ * order, for scratch and artifacts; the rest of base is kept. Different
+ * writes to one path without a reducer: PARALLEL_CONFLICT. */
+const char *eg_sm_merge(eg_state_manager *sm, const char *base, size_t len, const char *branches,
+                        size_t branches_len, size_t *out_len, eg_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -28,7 +28,7 @@ static const char *const kind_names[] = {
 /* The frame-style state of the seed GraphEngine: messages append, data and
  * metadata merge shallowly, logs concatenate; other keys: last write wins. */
 static const char frame_state[] =
-    "{\"reducers\":{\"messages\":\"concat\",\"data\":\"merge\",\"metadata\":\"merge\",\"logs\":\"concat\"},"
+    "{\"reducers\":{\"messages\":\"concat\",\"data\":\"merge\",\"metadata\":\"merge\",\"logs\":\"concat\",\"subgraphs\":\"merge\"},"
     "\"defaults\":{\"messages\":[],\"data\":{},\"metadata\":{},\"logs\":[]}}";
 
 static void edge_free(eg_edge *e) {
@@ -50,8 +50,7 @@ void eg_graph_free(eg_graph *g) {
         edge_free(&g->nodes[i].edge);
     }
     eg_free(g->nodes);
-    for (size_t i = 0; i < g->reducers.n; i++) eg_free(g->reducers.items[i].path);
-    eg_free(g->reducers.items);
+    eg_reducers_free(&g->reducers);
     cJSON_Delete(g->defaults);
     eg_free(g->end_name);
     eg_free(g);
@@ -275,18 +274,7 @@ static int parse_state(eg_graph *g, const cJSON *def, eg_error *err) {
     if (!cJSON_IsObject(state)) { rc = eg_fail(err, EG_E_DEFINITION, "'state' must be \"frame\" or {reducers, defaults}"); goto out; }
     if (reducers && !cJSON_IsObject(reducers)) { rc = eg_fail(err, EG_E_DEFINITION, "state.reducers must map dotted paths to reducer names"); goto out; }
     if (defaults && !cJSON_IsObject(defaults)) { rc = eg_fail(err, EG_E_DEFINITION, "state.defaults must be an object"); goto out; }
-    int n = reducers ? cJSON_GetArraySize(reducers) : 0;
-    g->reducers.items = eg_malloc(sizeof(eg_reducer) * (size_t)(n ? n : 1));
-    if (!g->reducers.items) { rc = eg_fail(err, EG_E_NOMEM, "out of memory"); goto out; }
-    for (const cJSON *r = reducers ? reducers->child : NULL; r; r = r->next) {
-        eg_reducer *item = &g->reducers.items[g->reducers.n];
-        if (!cJSON_IsString(r) || eg_reducer_parse(r->valuestring, &item->kind) != EG_OK) {
-            rc = eg_fail(err, EG_E_DEFINITION, "state.reducers.%s: unknown reducer (expected last, first, concat, appendUnique, merge, deepMerge, sum, max, min, longest, messages, readonly)", r->string);
-            goto out;
-        }
-        if (!(item->path = eg_strdup(r->string))) { rc = eg_fail(err, EG_E_NOMEM, "out of memory"); goto out; }
-        g->reducers.n++;
-    }
+    if ((rc = eg_reducers_parse(reducers, "state.reducers", &g->reducers, err))) goto out;
     if (!(g->defaults = defaults ? cJSON_Duplicate(defaults, true) : cJSON_CreateObject()))
         rc = eg_fail(err, EG_E_NOMEM, "out of memory");
 out:

@@ -162,6 +162,13 @@ typedef struct eg_patch {
 int eg_reduce_into(const eg_reducers *rs, cJSON *obj, eg_path *path, cJSON *item,
                    eg_patch *patch, const char *who, eg_error *err);
 int eg_reducer_parse(const char *name, eg_reducer_kind *out);
+/* Parse {"dotted.path": "reducerName", ...} (NULL: none); `where` names it in errors. */
+int eg_reducers_parse(const cJSON *obj, const char *where, eg_reducers *out, eg_error *err);
+void eg_reducers_free(eg_reducers *rs);
+/* The reducer registered exactly at path+key, or -1. */
+int eg_reducer_at(const eg_reducers *rs, const eg_path *p, const char *key);
+/* True when some reducer is registered below path+key. */
+bool eg_reducer_below(const eg_reducers *rs, const eg_path *p, const char *key);
 /* Parallel writes: two results of one step that write different values to
  * one path that has no combining reducer are a PARALLEL_CONFLICT naming the
  * path and both writers. */

@@ -19,6 +19,30 @@ int eg_reducer_parse(const char *name, eg_reducer_kind *out) {
     return EG_E_DEFINITION;
 }
 
+int eg_reducers_parse(const cJSON *obj, const char *where, eg_reducers *out, eg_error *err) {
+    memset(out, 0, sizeof *out);
+    if (obj && !cJSON_IsObject(obj)) return eg_fail(err, EG_E_DEFINITION, "%s must map dotted paths to reducer names", where);
+    int n = obj ? cJSON_GetArraySize(obj) : 0;
+    out->items = eg_malloc(sizeof(eg_reducer) * (size_t)(n ? n : 1));
+    if (!out->items) return eg_fail(err, EG_E_NOMEM, "out of memory");
+    for (const cJSON *r = obj ? obj->child : NULL; r; r = r->next) {
+        eg_reducer *item = &out->items[out->n];
+        if (!cJSON_IsString(r) || eg_reducer_parse(r->valuestring, &item->kind) != EG_OK)
+            return eg_fail(err, EG_E_DEFINITION, "%s.%s: unknown reducer (expected last, first, concat, appendUnique, merge, deepMerge, sum, max, min, avg, longest, messages, readonly)", where, r->string);
+        if (!*r->string || r->string[0] == '.' || r->string[strlen(r->string) - 1] == '.' || strstr(r->string, ".."))
+            return eg_fail(err, EG_E_DEFINITION, "%s: '%s' is not a dotted path", where, r->string);
+        if (!(item->path = eg_strdup(r->string))) return eg_fail(err, EG_E_NOMEM, "out of memory");
+        out->n++;
+    }
+    return EG_OK;
+}
+
+void eg_reducers_free(eg_reducers *rs) {
+    for (size_t i = 0; i < rs->n; i++) eg_free(rs->items[i].path);
+    eg_free(rs->items);
+    memset(rs, 0, sizeof *rs);
+}
+
 static const char *reducer_name(eg_reducer_kind k) {
     for (size_t i = 0; i < sizeof reducer_names / sizeof *reducer_names; i++)
         if (reducer_names[i].kind == k) return reducer_names[i].name;
@@ -65,6 +89,17 @@ static int match(const char *rpath, const eg_path *p, const char *key) {
     }
     if (*r == '\0') return 1;
     return *r == '.' ? 2 : 0;
+}
+
+int eg_reducer_at(const eg_reducers *rs, const eg_path *p, const char *key) {
+    int kind = -1;
+    for (size_t i = 0; i < rs->n; i++) if (match(rs->items[i].path, p, key) == 1) kind = (int)rs->items[i].kind;
+    return kind;
+}
+
+bool eg_reducer_below(const eg_reducers *rs, const eg_path *p, const char *key) {
+    for (size_t i = 0; i < rs->n; i++) if (match(rs->items[i].path, p, key) == 2) return true;
+    return false;
 }
 
 bool eg_patch_op(eg_patch *patch, const char *op, const eg_path *path,

@@ -78,3 +78,46 @@ TEST(alloc_failure_sweep_with_checkpoints) {
     sweep("09-max-steps.json", true);
     sweep("14-fan-out-join.json", true);
 }
+
+/* The state manager under the same sweep: each call either succeeds or
+ * fails with OUT_OF_MEMORY, and never leaks. Returns the first error code. */
+static int state_scenario(void) {
+    eg_error e;
+    const char *reducers = "{\"scratch.results\":\"concat\",\"scratch.total\":\"sum\",\"scratch.score\":\"avg\",\"artifacts.meta\":\"merge\"}";
+    arm(true);
+    eg_state_manager *sm = eg_sm_new(reducers, strlen(reducers), &e);
+    arm(false);
+    if (!sm) return e.code;
+    int rc = EG_OK;
+    const char *base = "{\"input\":{\"q\":1},\"scratch\":{\"results\":[\"x\"],\"total\":5,\"score\":2},\"artifacts\":{\"meta\":{\"a\":0}}}";
+    const char *branches = "[{\"input\":{\"q\":1},\"currentNodeId\":\"b1\",\"scratch\":{\"results\":[\"x\",\"r1\"],\"total\":6,\"score\":3,\"score__count\":2}},"
+                           "{\"input\":{\"q\":1},\"scratch\":{\"results\":[\"x\",\"r2\"],\"total\":5},\"artifacts\":{\"meta\":{\"a\":1,\"b\":[1,2]}}}]";
+    const char *patch = "{\"results\":[\"y\"],\"total\":1,\"score\":4}";
+    arm(true);
+    if (!eg_sm_initialize(sm, "{\"q\":1}", 7, NULL, &e)) rc = e.code;
+    else if (!eg_sm_update(sm, base, strlen(base), "scratch", patch, strlen(patch), NULL, &e)) rc = e.code;
+    else if (!eg_sm_visit(sm, base, strlen(base), "node", 4, NULL, &e)) rc = e.code;
+    else if (!eg_sm_merge(sm, base, strlen(base), branches, strlen(branches), NULL, &e)) rc = e.code;
+    arm(false);
+    eg_sm_free(sm);
+    return rc;
+}
+
+TEST(alloc_failure_sweep_state_manager) {
+    eg_allocator a = { t_malloc, t_realloc, free };
+    eg_set_allocator(&a);
+    countdown = -1; seen = 0;
+    CHECK(state_scenario() == EG_OK);
+    long total = seen;
+    CHECK(total > 20);
+    for (long n = 1; n <= total; n++) {
+        countdown = n; seen = 0;
+        int rc = state_scenario();
+        if (rc != EG_OK && rc != EG_E_NOMEM) {
+            fprintf(stderr, "  failing allocation %ld of %ld gave %s\n", n, total, eg_code_name(rc));
+            CHECK(rc == EG_E_NOMEM);
+            break;
+        }
+    }
+    eg_set_allocator(NULL);
+}

@@ -1,0 +1,320 @@
+/* eg_state.c: the state manager of seed 002, over the reducers of
+ * eg_reduce.c. States come in and go out as JSON, so arguments are never
+ * mutated: every call works on its own parsed copy. */
+#include "eg_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+struct eg_state_manager {
+    eg_reducers reducers;
+    eg_buf out;
+};
+
+#define NOMEM(err) eg_fail(err, EG_E_NOMEM, "out of memory")
+
+static const char *const partitions[] = { "scratch", "artifacts", "memory", "diagnostics" };
+
+eg_state_manager *eg_sm_new(const char *reducers, size_t len, eg_error *err) {
+    if (err) { err->code = EG_OK; err->message[0] = '\0'; }
+    cJSON *obj = NULL;
+    if (reducers && len) {
+        bool nomem;
+        obj = eg_parse_ex(reducers, len, &nomem);
+        if (!obj) { eg_fail(err, nomem ? EG_E_NOMEM : EG_E_JSON, nomem ? "out of memory" : "reducers are not valid JSON"); return NULL; }
+    }
+    eg_state_manager *sm = eg_malloc(sizeof *sm);
+    if (!sm) { cJSON_Delete(obj); NOMEM(err); return NULL; }
+    memset(sm, 0, sizeof *sm);
+    int rc = eg_reducers_parse(obj, "reducers", &sm->reducers, err);
+    cJSON_Delete(obj);
+    if (rc) { eg_sm_free(sm); return NULL; }
+    return sm;
+}
+
+void eg_sm_free(eg_state_manager *sm) {
+    if (!sm) return;
+    eg_reducers_free(&sm->reducers);
+    eg_buf_free(&sm->out);
+    eg_free(sm);
+}
+
+static const char *hand_out(eg_state_manager *sm, cJSON *state, size_t *out_len, eg_error *err) {
+    sm->out.len = 0;
+    bool ok = eg_buf_json(&sm->out, state);
+    cJSON_Delete(state);
+    if (!ok) { NOMEM(err); return NULL; }
+    if (out_len) *out_len = sm->out.len;
+    return sm->out.data;
+}
+
+static cJSON *parse_state(const char *json, size_t len, const char *what, eg_error *err) {
+    bool nomem;
+    cJSON *s = eg_parse_ex(json, len, &nomem);
+    if (!s) { eg_fail(err, nomem ? EG_E_NOMEM : EG_E_INVALID_INPUT, nomem ? "out of memory" : "%s is not valid JSON", what); return NULL; }
+    if (!cJSON_IsObject(s)) { cJSON_Delete(s); eg_fail(err, EG_E_INVALID_INPUT, "%s must be an object", what); return NULL; }
+    return s;
+}
+
+/* The object at state[name], created empty when missing. */
+static cJSON *partition(cJSON *state, const char *name, eg_error *err) {
+    cJSON *p = cJSON_GetObjectItemCaseSensitive(state, name);
+    if (p && !cJSON_IsObject(p)) { eg_fail(err, EG_E_INVALID_INPUT, "state.%s must be an object", name); return NULL; }
+    if (p) return p;
+    if (!eg_set(state, name, cJSON_CreateObject())) { NOMEM(err); return NULL; }
+    return cJSON_GetObjectItemCaseSensitive(state, name);
+}
+
+const char *eg_sm_initialize(eg_state_manager *sm, const char *input, size_t len, size_t *out_len, eg_error *err) {
+    if (err) err->code = EG_OK;
+    bool nomem;
+    cJSON *in = eg_parse_ex(input, len, &nomem);
+    if (!in) { eg_fail(err, nomem ? EG_E_NOMEM : EG_E_INVALID_INPUT, nomem ? "out of memory" : "the input is not valid JSON"); return NULL; }
+    cJSON *s = cJSON_CreateObject();
+    bool ok = s && eg_set(s, "input", in);
+    if (!ok && !s) cJSON_Delete(in);
+    for (size_t i = 0; ok && i < sizeof partitions / sizeof *partitions; i++) ok = eg_set(s, partitions[i], cJSON_CreateObject());
+    ok = ok && eg_set(s, "currentNodeId", cJSON_CreateNull()) && eg_set(s, "visitedNodes", cJSON_CreateArray())
+            && eg_set(s, "iteration", cJSON_CreateNumber(0));
+    if (!ok) { cJSON_Delete(s); NOMEM(err); return NULL; }
+    return hand_out(sm, s, out_len, err);
+}
+
+const char *eg_sm_update(eg_state_manager *sm, const char *state, size_t len, const char *name,
+                         const char *patch, size_t patch_len, size_t *out_len, eg_error *err) {
+    if (err) err->code = EG_OK;
+    if (name && strcmp(name, "input") == 0) { eg_fail(err, EG_E_READONLY, "state.input is read-only"); return NULL; }
+    bool known = false;
+    for (size_t i = 0; name && i < sizeof partitions / sizeof *partitions; i++) known |= strcmp(name, partitions[i]) == 0;
+    if (!known) { eg_fail(err, EG_E_INVALID_INPUT, "'%s' is not a partition (scratch, artifacts, memory, diagnostics)", name ? name : ""); return NULL; }
+    cJSON *s = parse_state(state, len, "the state", err);
+    if (!s) return NULL;
+    cJSON *p = parse_state(patch, patch_len, "the patch", err);
+    cJSON *target = p ? partition(s, name, err) : NULL;
+    if (!target) { cJSON_Delete(p); cJSON_Delete(s); return NULL; }
+    eg_path path = { { name }, 1 };
+    char who[32];
+    snprintf(who, sizeof who, "update %s", name);
+    int rc = EG_OK;
+    while (p->child && !rc) rc = eg_reduce_into(&sm->reducers, target, &path, cJSON_DetachItemViaPointer(p, p->child), NULL, who, err);
+    cJSON_Delete(p);
+    if (rc) { cJSON_Delete(s); return NULL; }
+    return hand_out(sm, s, out_len, err);
+}
+
+const char *eg_sm_visit(eg_state_manager *sm, const char *state, size_t len, const char *node,
+                        size_t node_len, size_t *out_len, eg_error *err) {
+    if (err) err->code = EG_OK;
+    cJSON *s = parse_state(state, len, "the state", err);
+    if (!s) return NULL;
+    char *id = eg_strndup(node, node_len);
+    cJSON *visited = cJSON_GetObjectItemCaseSensitive(s, "visitedNodes");
+    const cJSON *iteration = cJSON_GetObjectItemCaseSensitive(s, "iteration");
+    bool ok = id != NULL;
+    if (ok && visited && !cJSON_IsArray(visited)) { cJSON_Delete(s); eg_free(id); eg_fail(err, EG_E_INVALID_INPUT, "state.visitedNodes must be a list"); return NULL; }
+    if (ok && !visited) { ok = eg_set(s, "visitedNodes", cJSON_CreateArray()); visited = cJSON_GetObjectItemCaseSensitive(s, "visitedNodes"); }
+    double next = (cJSON_IsNumber(iteration) ? iteration->valuedouble : 0) + 1;
+    cJSON *name = ok ? cJSON_CreateString(id) : NULL;
+    ok = ok && name && cJSON_AddItemToArray(visited, name);
+    ok = ok && eg_set(s, "currentNodeId", cJSON_CreateString(id)) && eg_set(s, "iteration", cJSON_CreateNumber(next));
+    eg_free(id);
+    if (!ok) { cJSON_Delete(s); NOMEM(err); return NULL; }
+    return hand_out(sm, s, out_len, err);
+}
+
+/* ---- merging parallel branches ---- */
+
+typedef struct lww {
+    char path[256];
+    const cJSON *value;
+    const char *who;
+} lww;
+
+typedef struct merge_ctx {
+    const eg_reducers *rs;
+    lww *writes;
+    size_t n_writes, cap;
+    eg_error *err;
+} merge_ctx;
+
+static void dotted(const eg_path *p, const char *key, char *buf, size_t cap) {
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i <= p->n; i++) {
+        int w = snprintf(buf + used, cap - used, "%s%s", i ? "." : "", i < p->n ? p->seg[i] : key);
+        if (w < 0 || (size_t)w >= cap - used) return;
+        used += (size_t)w;
+    }
+}
+
+/* A write without a reducer: different values from two branches conflict. */
+static int record_lww(merge_ctx *m, const eg_path *p, const char *key, const cJSON *value, const char *who) {
+    char path[256];
+    dotted(p, key, path, sizeof path);
+    for (size_t i = 0; i < m->n_writes; i++)
+        if (strcmp(m->writes[i].path, path) == 0 && !cJSON_Compare(m->writes[i].value, value, true))
+            return eg_fail(m->err, EG_E_CONFLICT, "'%s' and '%s' wrote different values to '%s'; give it a reducer (e.g. concat, merge, last)",
+                           m->writes[i].who, who, path);
+    if (m->n_writes == m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 16;
+        lww *w = eg_realloc(m->writes, cap * sizeof *w);
+        if (!w) return NOMEM(m->err);
+        m->writes = w;
+        m->cap = cap;
+    }
+    lww *w = &m->writes[m->n_writes++];
+    memcpy(w->path, path, sizeof path);
+    w->value = value;
+    w->who = who;
+    return EG_OK;
+}
+
+static bool is_prefix(const cJSON *base, const cJSON *branch) {
+    const cJSON *b = base->child, *v = branch->child;
+    for (; b; b = b->next, v = v->next) if (!v || !cJSON_Compare(b, v, true)) return false;
+    return true;
+}
+
+/* What a branch wrote at one key, as the value to feed the reducer. */
+static cJSON *delta(int kind, const cJSON *b, const cJSON *v) {
+    if ((kind == EG_R_CONCAT || kind == EG_R_APPEND_UNIQUE || kind == EG_R_MESSAGES)
+        && cJSON_IsArray(b) && cJSON_IsArray(v) && is_prefix(b, v)) {
+        cJSON *items = cJSON_CreateArray();
+        const cJSON *c = v->child;
+        for (const cJSON *x = b->child; x; x = x->next) c = c->next;
+        for (; items && c; c = c->next) {
+            cJSON *copy = cJSON_Duplicate(c, true);
+            if (!copy) { cJSON_Delete(items); return NULL; }
+            cJSON_AddItemToArray(items, copy);
+        }
+        return items;
+    }
+    if (kind == EG_R_SUM && cJSON_IsNumber(b) && cJSON_IsNumber(v)) return cJSON_CreateNumber(v->valuedouble - b->valuedouble);
+    if ((kind == EG_R_MERGE || kind == EG_R_DEEP_MERGE) && cJSON_IsObject(b) && cJSON_IsObject(v)) {
+        /* Only the members that changed: an untouched member must not undo
+         * another branch's write to it. */
+        cJSON *changed = cJSON_CreateObject();
+        for (const cJSON *c = v->child; changed && c; c = c->next) {
+            const cJSON *old = cJSON_GetObjectItemCaseSensitive(b, c->string);
+            if (old && cJSON_Compare(old, c, true)) continue;
+            if (!eg_set(changed, c->string, cJSON_Duplicate(c, true))) { cJSON_Delete(changed); return NULL; }
+        }
+        return changed;
+    }
+    return cJSON_Duplicate(v, true);
+}
+
+static const cJSON *count_of(const cJSON *obj, const char *key, char *buf, size_t cap) {
+    snprintf(buf, cap, "%s__count", key);
+    return cJSON_GetObjectItemCaseSensitive(obj, buf);
+}
+
+/* avg across branches: combine sums and counts, so the mean stays exact. */
+static int merge_avg(merge_ctx *m, cJSON *target, const cJSON *base, const cJSON *branch, const char *key) {
+    char ck[300];
+    const cJSON *b = cJSON_GetObjectItemCaseSensitive(base, key), *v = cJSON_GetObjectItemCaseSensitive(branch, key);
+    if (!cJSON_IsNumber(v)) return eg_fail(m->err, EG_E_REDUCER, "'%s': reducer 'avg' needs a number", key);
+    const cJSON *bc = count_of(base, key, ck, sizeof ck), *vc = count_of(branch, key, ck, sizeof ck);
+    double cb = cJSON_IsNumber(b) ? (cJSON_IsNumber(bc) ? bc->valuedouble : 1) : 0;
+    double mb = cJSON_IsNumber(b) ? b->valuedouble : 0;
+    double cv = cJSON_IsNumber(vc) ? vc->valuedouble : cb + 1;
+    double dc = cv - cb, ds = v->valuedouble * cv - mb * cb;
+    if (dc <= 0) return EG_OK;
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(target, key), *tc = count_of(target, key, ck, sizeof ck);
+    double ct = cJSON_IsNumber(t) ? (cJSON_IsNumber(tc) ? tc->valuedouble : 1) : 0;
+    double mt = cJSON_IsNumber(t) ? t->valuedouble : 0;
+    if (!eg_set(target, key, cJSON_CreateNumber((mt * ct + ds) / (ct + dc)))) return NOMEM(m->err);
+    count_of(target, key, ck, sizeof ck);
+    if (!eg_set(target, ck, cJSON_CreateNumber(ct + dc))) return NOMEM(m->err);
+    return EG_OK;
+}
+
+static bool is_avg_count(const eg_reducers *rs, const eg_path *p, const char *key) {
+    size_t n = strlen(key);
+    if (n <= 7 || strcmp(key + n - 7, "__count") != 0 || n - 7 >= 256) return false;
+    char base[256];
+    memcpy(base, key, n - 7);
+    base[n - 7] = '\0';
+    return eg_reducer_at(rs, p, base) == EG_R_AVG;
+}
+
+static int merge_into(merge_ctx *m, cJSON *target, eg_path *path, const cJSON *base, const cJSON *branch, const char *who) {
+    for (const cJSON *v = branch->child; v; v = v->next) {
+        const char *key = v->string;
+        const cJSON *b = base ? cJSON_GetObjectItemCaseSensitive(base, key) : NULL;
+        if (b && cJSON_Compare(b, v, true)) continue; /* untouched by this branch */
+        int kind = eg_reducer_at(m->rs, path, key);
+        if (kind == EG_R_AVG) { int rc = merge_avg(m, target, base, branch, key); if (rc) return rc; continue; }
+        if (is_avg_count(m->rs, path, key)) continue;
+        if (kind < 0 && cJSON_IsObject(v) && (!b || cJSON_IsObject(b)) && eg_reducer_below(m->rs, path, key)
+            && path->n + 2 < sizeof path->seg / sizeof *path->seg) {
+            cJSON *child = cJSON_GetObjectItemCaseSensitive(target, key);
+            if (!child) {
+                if (!eg_set(target, key, cJSON_CreateObject())) return NOMEM(m->err);
+                child = cJSON_GetObjectItemCaseSensitive(target, key);
+            }
+            if (!cJSON_IsObject(child)) return eg_fail(m->err, EG_E_REDUCER, "'%s' wrote an object where the state has another type", who);
+            path->seg[path->n++] = key;
+            int rc = merge_into(m, child, path, b, v, who);
+            path->n--;
+            if (rc) return rc;
+            continue;
+        }
+        if (kind < 0) { int rc = record_lww(m, path, key, v, who); if (rc) return rc; }
+        cJSON *incoming = delta(kind, b, v);
+        char *name = incoming ? eg_strdup(key) : NULL;
+        if (!name) { cJSON_Delete(incoming); return NOMEM(m->err); }
+        if (incoming->string && !(incoming->type & cJSON_StringIsConst)) cJSON_free(incoming->string);
+        incoming->type &= ~cJSON_StringIsConst;
+        incoming->string = name;
+        int rc = eg_reduce_into(m->rs, target, path, incoming, NULL, who, m->err);
+        if (rc) return rc;
+    }
+    return EG_OK;
+}
+
+const char *eg_sm_merge(eg_state_manager *sm, const char *base, size_t len, const char *branches,
+                        size_t branches_len, size_t *out_len, eg_error *err) {
+    if (err) err->code = EG_OK;
+    cJSON *b = parse_state(base, len, "the base state", err);
+    if (!b) return NULL;
+    bool nomem;
+    cJSON *list = eg_parse_ex(branches, branches_len, &nomem);
+    cJSON *result = list ? cJSON_Duplicate(b, true) : NULL;
+    int rc = EG_OK;
+    if (!list) rc = eg_fail(err, nomem ? EG_E_NOMEM : EG_E_INVALID_INPUT, nomem ? "out of memory" : "the branch states are not valid JSON");
+    else if (!cJSON_IsArray(list)) rc = eg_fail(err, EG_E_INVALID_INPUT, "the branch states must be a list");
+    else if (!result) rc = NOMEM(err);
+    merge_ctx m = { &sm->reducers, NULL, 0, 0, err };
+    int count = list && cJSON_IsArray(list) ? cJSON_GetArraySize(list) : 0;
+    char (*names)[32] = eg_malloc(sizeof *names * (size_t)(count ? count : 1));
+    if (!names && !rc) rc = NOMEM(err);
+    int index = 0;
+    for (const cJSON *br = list ? list->child : NULL; br && !rc; br = br->next, index++) {
+        /* Name a branch by the node it ran, for conflict messages. */
+        const cJSON *node = cJSON_GetObjectItemCaseSensitive(br, "currentNodeId");
+        const char *who = cJSON_IsString(node) ? node->valuestring : NULL;
+        if (!who) { snprintf(names[index], sizeof names[0], "branch %d", index); who = names[index]; }
+        if (!cJSON_IsObject(br)) { rc = eg_fail(err, EG_E_INVALID_INPUT, "branch %d is not a state object", index); break; }
+        if (!cJSON_Compare(cJSON_GetObjectItemCaseSensitive(br, "input"), cJSON_GetObjectItemCaseSensitive(b, "input"), true)) {
+            rc = eg_fail(err, EG_E_READONLY, "'%s' changed state.input, which is read-only", who);
+            break;
+        }
+        for (size_t p = 0; p < 2 && !rc; p++) {  /* scratch and artifacts */
+            const cJSON *bp = cJSON_GetObjectItemCaseSensitive(b, partitions[p]);
+            const cJSON *vp = cJSON_GetObjectItemCaseSensitive(br, partitions[p]);
+            if (!vp) continue;
+            if (!cJSON_IsObject(vp)) { rc = eg_fail(err, EG_E_INVALID_INPUT, "%s: state.%s must be an object", who, partitions[p]); break; }
+            cJSON *target = partition(result, partitions[p], err);
+            if (!target) { rc = err ? err->code : EG_E_INVALID_INPUT; break; }
+            eg_path path = { { partitions[p] }, 1 };
+            rc = merge_into(&m, target, &path, cJSON_IsObject(bp) ? bp : NULL, vp, who);
+        }
+    }
+    eg_free(m.writes);
+    eg_free(names);
+    cJSON_Delete(list);
+    cJSON_Delete(b);
+    if (rc) { cJSON_Delete(result); return NULL; }
+    return hand_out(sm, result, out_len, err);
+}

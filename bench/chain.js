@@ -47,3 +47,23 @@ export function bigState(bytes) {
   }
   return { messages, data: { topic: 'bench' } };
 }
+
+/** split -> 10 parallel no-op branches -> join: three supersteps. */
+export function edgegraphFanOut(width) {
+  const nodes = { split: noop, join: noop };
+  const edges = { split: [], join: '__end__' };
+  for (let i = 0; i < width; i++) { nodes[`b${i}`] = noop; edges.split.push(`b${i}`); edges[`b${i}`] = 'join'; }
+  const engine = new GraphEngine({ nodes, edges, entryPoint: 'split' });
+  return (state) => engine.execute(state);
+}
+
+export function langgraphFanOut(width) {
+  const State = Annotation.Root({ data: Annotation({ reducer: (a, b) => ({ ...a, ...b }), default: () => ({}) }) });
+  let g = new StateGraph(State).addNode('split', noop).addNode('join', noop);
+  for (let i = 0; i < width; i++) g = g.addNode(`b${i}`, noop);
+  g = g.addEdge(START, 'split');
+  for (let i = 0; i < width; i++) g = g.addEdge('split', `b${i}`).addEdge(`b${i}`, 'join');
+  g = g.addEdge('join', END);
+  const app = g.compile();
+  return (state) => app.invoke(state);
+}

@@ -8,7 +8,7 @@ import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { measure, fmtTime, fmtBytes, row } from './lib.js';
-import { edgegraphChain, langgraphChain, bareLoop, bigState } from './chain.js';
+import { edgegraphChain, langgraphChain, bareLoop, bigState, edgegraphFanOut, langgraphFanOut } from './chain.js';
 
 const root = new URL('../', import.meta.url);
 console.log(`edgegraph benchmarks (node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'})`);
@@ -42,6 +42,14 @@ console.log(`chain of 100 no-op nodes, 1 MB state (${big.messages.length} messag
 row('per node step (slope 1 -> 100 nodes)', egSlopeBig, lgSlopeBig, fmtTime);
 console.log(`  ${'edgegraph: 1 MB step cost / 1 KB step cost'.padEnd(44)} ${(egSlopeBig / egSlopeSmall).toFixed(2).padStart(10)}x   (target: <= 3x)`);
 row('one-off: bring 1 MB into a run (1-node graph)', egBig1, lgBig1, fmtTime);
+console.log();
+
+// ---- fan-out: 1 -> 10 parallel no-op nodes -> join ----
+const egFan = edgegraphFanOut(10), lgFan = langgraphFanOut(10);
+const egFanRun = await measure(() => egFan({ data: {} }), { iterations: 200 });
+const lgFanRun = await measure(() => lgFan({ data: {} }), { iterations: 20 });
+console.log('fan-out 1 -> 10 parallel no-op nodes -> join (3 supersteps a run)');
+row('per superstep', egFanRun / 3, lgFanRun / 3, fmtTime, '>= 30x');
 console.log();
 
 // ---- cold start: fresh processes ----

@@ -145,6 +145,36 @@ export class Core {
   runState(r) { return this.out(this.x.eg_run_state(r, this.lenPtr)); }
   runStatus(r) { return this.statusNames[this.x.eg_run_status(r)]; }
   runFree(r) { this.x.eg_run_free(r); }
+
+  // ---- state manager ----
+
+  smNew(reducers) {
+    const [p, n] = this.write(reducers);
+    const sm = this.x.eg_sm_new(p, n, this.errPtr);
+    if (!sm) throw this.lastError();
+    return sm;
+  }
+  smFree(sm) { this.x.eg_sm_free(sm); }
+  smInitialize(sm, input) {
+    const [p, n] = this.write(input);
+    return this.smOut(this.x.eg_sm_initialize(sm, p, n, this.lenPtr, this.errPtr));
+  }
+  smUpdate(sm, state, partition, patch) {
+    const [p, n, q, , r, k] = this.write(state, partition, patch);
+    return this.smOut(this.x.eg_sm_update(sm, p, n, q, r, k, this.lenPtr, this.errPtr));
+  }
+  smVisit(sm, state, node) {
+    const [p, n, q, m] = this.write(state, node);
+    return this.smOut(this.x.eg_sm_visit(sm, p, n, q, m, this.lenPtr, this.errPtr));
+  }
+  smMerge(sm, base, branches) {
+    const [p, n, q, m] = this.write(base, branches);
+    return this.smOut(this.x.eg_sm_merge(sm, p, n, q, m, this.lenPtr, this.errPtr));
+  }
+  smOut(ptr) {
+    if (!ptr) throw this.lastError();
+    return this.out(ptr);
+  }
 }
 
 function resumeMessage(code) {

@@ -36,6 +36,7 @@ export function normalizeDefinition(definition, options = {}) {
   if (!isPlainObject(definition)) throw new EdgegraphError('INVALID_DEFINITION', 'a graph definition must be an object with nodes, edges and entryPoint');
   const handlers = new Map();
   const routers = new Map();
+  const subgraphs = new Map();
   for (const [name, fn] of Object.entries(options.handlers ?? {})) handlers.set(name, fn);
   for (const [name, fn] of Object.entries(options.routers ?? {})) routers.set(name, fn);
   const json = {};
@@ -50,6 +51,15 @@ export function normalizeDefinition(definition, options = {}) {
     if (typeof node === 'function') {
       if (node[KIND] === 'end') json.nodes[name] = { kind: 'end' };
       else { json.nodes[name] = {}; handlers.set(name, node); }
+    } else if (isPlainObject(node) && node.kind === 'subgraph') {
+      // The engine binds a handler that runs the child graph.
+      if (node.graph === null || typeof node.graph !== 'object') {
+        throw new EdgegraphError('INVALID_DEFINITION', `nodes.${name}: a subgraph node needs 'graph' (a GraphEngine or a definition)`, { node: name });
+      }
+      const { graph, input, output, options: childOptions, ...rest } = node;
+      subgraphs.set(name, { graph, input, output, options: childOptions });
+      json.nodes[name] = rest;
+      handlers.set(name, () => ({})); // placeholder until the engine binds it
     } else if (isPlainObject(node)) {
       const spec = { ...node };
       if (typeof node.handler === 'function') { handlers.set(name, node.handler); delete spec.handler; }
@@ -91,5 +101,10 @@ export function normalizeDefinition(definition, options = {}) {
     }
   }
   if (options.maxSteps !== undefined) json.maxSteps = options.maxSteps;
-  return { json, handlers, routers };
+  // Subgraph nodes keep their child's checkpoint under state.subgraphs.<node>;
+  // the frame preset merges that key, other schemas get the reducer here.
+  if (subgraphs.size && isPlainObject(json.state)) {
+    json.state = { ...json.state, reducers: { subgraphs: 'merge', ...(json.state.reducers ?? {}) } };
+  }
+  return { json, handlers, routers, subgraphs };
 }

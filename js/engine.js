@@ -8,6 +8,7 @@ import { normalizeDefinition } from './definition.js';
 import { applyPatch } from './patch.js';
 import { EventChannel, now } from './events.js';
 import { toMermaid } from './mermaid.js';
+import { subgraphHandler } from './subgraph.js';
 
 const CHECKPOINT_FORMAT = 'edgegraph-checkpoint';
 
@@ -21,8 +22,21 @@ function errorFrom(e, cause) {
 }
 
 function describeThrown(e) {
-  if (e instanceof Error) return { message: e.message || e.name, name: e.name };
+  if (e instanceof Error) {
+    const out = { message: e.message || e.name, name: e.name };
+    if (typeof e.code === 'string') out.code = e.code;
+    return out;
+  }
   return { message: String(e) };
+}
+
+/** Resolves after `ms`, or at once when the run is aborted. */
+function pause(ms, live) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    live.signal?.addEventListener('abort', done, { once: true });
+    function done() { clearTimeout(timer); live.signal?.removeEventListener('abort', done); resolve(); }
+  });
 }
 
 /**
@@ -36,6 +50,7 @@ export class GraphEngine {
   #handlers;
   #routers;
   #maxSteps;
+  #policies;
   #llmConfig;
   #disposed = false;
 
@@ -46,10 +61,19 @@ export class GraphEngine {
    */
   constructor(definition, options = {}, llmConfig = undefined) {
     this.#core = getCore();
-    const { json, handlers, routers } = normalizeDefinition(definition, options);
+    const { json, handlers, routers, subgraphs } = normalizeDefinition(definition, options);
+    for (const [name, spec] of subgraphs) {
+      const child = spec.graph instanceof GraphEngine ? spec.graph : new GraphEngine(spec.graph, spec.options ?? {}, llmConfig);
+      handlers.set(name, subgraphHandler(name, spec, child));
+    }
     this.#json = json;
     this.#handlers = handlers;
     this.#routers = routers;
+    // Retry and timeout policies, checked by the core when it parses the graph.
+    this.#policies = new Map();
+    for (const [name, spec] of Object.entries(json.nodes)) {
+      if (spec.retry || spec.timeoutMs) this.#policies.set(name, { retry: spec.retry, timeoutMs: spec.timeoutMs });
+    }
     this.#maxSteps = options.maxSteps;
     this.#llmConfig = llmConfig;
     this.#graph = this.#core.graphNew(JSON.stringify(json));
@@ -79,7 +103,7 @@ export class GraphEngine {
     const run = this.#core.runNew(this.#graph, input ?? 'null', this.#runOptions(options));
     // The mirror starts as a copy of the input; the first patch fills in
     // defaults and bookkeeping.
-    return this.#drive(run, JSON.parse(input), options);
+    return this.#drive(run, JSON.parse(input), options, undefined);
   }
 
   /**
@@ -106,13 +130,14 @@ export class GraphEngine {
       run = core.runFromState(this.#graph, text, opts);
       mirror = JSON.parse(text);
     }
+    const input = userInput === undefined || userInput === null ? undefined : userInput;
     try {
-      core.runResume(run, userInput === undefined || userInput === null ? undefined : JSON.stringify(userInput));
+      core.runResume(run, input === undefined ? undefined : JSON.stringify(input));
     } catch (e) {
       core.runFree(run);
       throw e;
     }
-    return this.#drive(run, mirror, options);
+    return this.#drive(run, mirror, options, input);
   }
 
   /**
@@ -161,13 +186,15 @@ export class GraphEngine {
     return channel;
   }
 
-  async #drive(handle, mirror, options) {
+  async #drive(handle, mirror, options, resumeInput) {
     const core = this.#core;
     const emit = options.onEvent;
     const signal = options.signal;
     // `live` guards against results that arrive after the run was freed
     // (a handler still running when the signal aborted the run).
-    const live = { handle, open: true, aborted: false, wake: null };
+    // resumeInput goes to the first step's nodes (a subgraph node resumes
+    // its child with it).
+    const live = { handle, open: true, aborted: false, wake: null, signal, resumeInput };
     const onAbort = () => {
       live.aborted = true;
       if (live.open) core.runInterrupt(handle);
@@ -189,6 +216,7 @@ export class GraphEngine {
           const p = this.#start(live, task, mirror, emit);
           if (p) (pending ??= []).push(p);
         }
+        if (out.tasks.length && out.tasks[0].kind === 'node') live.resumeInput = undefined;
         if (pending) await this.#settle(pending, live);
       }
     } finally {
@@ -214,9 +242,11 @@ export class GraphEngine {
     const fn = isRoute ? this.#routers.get(task.router) : this.#handlers.get(task.handler);
     const started = emit ? now() : 0;
     if (emit && !isRoute) emit({ type: 'node_start', node: task.node, taskId: task.id });
+    const policy = isRoute ? undefined : this.#policies.get(task.node);
+    if (policy) return this.#withPolicy(live, task, mirror, emit, started, fn, policy);
     let value;
     try {
-      value = isRoute ? fn(mirror, this) : fn(mirror, this, task.arg === undefined ? { taskId: task.id, node: task.node } : { taskId: task.id, node: task.node, arg: task.arg });
+      value = isRoute ? fn(mirror, this) : fn(mirror, this, this.#context(live, task, 1, live.signal));
     } catch (e) {
       this.#fail(live, task, e, emit, started);
       return null;
@@ -226,6 +256,50 @@ export class GraphEngine {
     }
     this.#submit(live, task, value, emit, started);
     return null;
+  }
+
+  #context(live, task, attempt, signal) {
+    const ctx = { taskId: task.id, node: task.node, attempt };
+    if (task.arg !== undefined) ctx.arg = task.arg;
+    if (signal) ctx.signal = signal;
+    if (live.resumeInput !== undefined) ctx.resumeInput = live.resumeInput;
+    return ctx;
+  }
+
+  /** A node with a retry and/or timeout policy: tries, waits, gives up. */
+  async #withPolicy(live, task, mirror, emit, started, fn, policy) {
+    const { retry = {}, timeoutMs } = policy;
+    const attempts = retry.attempts ?? 1;
+    let delay = retry.backoffMs ?? 100;
+    for (let attempt = 1; ; attempt++) {
+      // Each try gets its own signal: aborted by the run's signal or the timeout.
+      const controller = new AbortController();
+      const onRunAbort = () => controller.abort(live.signal.reason);
+      live.signal?.addEventListener('abort', onRunAbort, { once: true });
+      let timer;
+      try {
+        const work = Promise.resolve().then(() => fn(mirror, this, this.#context(live, task, attempt, controller.signal)));
+        const value = timeoutMs === undefined ? await work : await Promise.race([work, new Promise((_, reject) => {
+          timer = setTimeout(() => {
+            const e = new EdgegraphError('NODE_TIMEOUT', `timed out after ${timeoutMs} ms`, { node: task.node });
+            controller.abort(e);
+            reject(e);
+          }, timeoutMs);
+        })]);
+        this.#submit(live, task, value, emit, started);
+        return;
+      } catch (e) {
+        if (attempt >= attempts || live.aborted || !live.open) { this.#fail(live, task, e, emit, started); return; }
+        const wait = retry.jitter === false ? delay : delay * (0.5 + Math.random() / 2);
+        emit?.({ type: 'node_retry', node: task.node, taskId: task.id, attempt, error: describeThrown(e).message, delayMs: wait });
+        delay = Math.min(delay * (retry.factor ?? 2), retry.maxBackoffMs ?? Infinity);
+        clearTimeout(timer);
+        await pause(wait, live);
+      } finally {
+        clearTimeout(timer);
+        live.signal?.removeEventListener('abort', onRunAbort);
+      }
+    }
   }
 
   #submit(live, task, value, emit, started) {

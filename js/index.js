@@ -5,6 +5,7 @@
 export { init, initSync, isInitialized, memoryUsage } from './loader.js';
 export { GraphEngine } from './engine.js';
 export { GraphBuilder } from './builder.js';
+export { StateManager } from './state-manager.js';
 export { createEndNode, END, send } from './definition.js';
 export { EdgegraphError } from './errors.js';
 export { applyPatch } from './patch.js';

@@ -384,13 +384,21 @@ static bool validate_result(eg_run *run, const eg_task *t) {
     return true;
 }
 
+/* The host may classify a failure ({"code": "NODE_TIMEOUT", ...}); any
+ * other or missing code is NODE_FAILED. */
+static int failure_code(const cJSON *error) {
+    const cJSON *code = eg_get(error, "code");
+    if (cJSON_IsString(code) && strcmp(code->valuestring, eg_code_name(EG_E_TIMEOUT)) == 0) return EG_E_TIMEOUT;
+    return EG_E_NODE_FAILED;
+}
+
 /* A failed task whose node has an error edge becomes a result that records
  * the error and goes there: {"lastError": {...}, "nextNodeOverride": target}. */
 static bool divert_failure(eg_run *run, eg_task *t) {
     const eg_node *node = &run->graph->nodes[t->node];
     const cJSON *msg = eg_get(t->result, "message");
     cJSON *r = cJSON_CreateObject(), *e = r ? cJSON_AddObjectToObject(r, "lastError") : NULL;
-    bool ok = e && cJSON_AddStringToObject(e, "code", eg_code_name(EG_E_NODE_FAILED))
+    bool ok = e && cJSON_AddStringToObject(e, "code", eg_code_name(failure_code(t->result)))
                 && cJSON_AddStringToObject(e, "message", cJSON_IsString(msg) ? msg->valuestring : "(no message)")
                 && cJSON_AddStringToObject(e, "node", node->name)
                 && cJSON_AddStringToObject(r, "nextNodeOverride", node_name(run, node->on_error));
@@ -411,7 +419,7 @@ static void commit_nodes(eg_run *run) {
         const eg_task *t = &run->tasks[i];
         if (t->state != T_FAILED) continue;
         const cJSON *msg = eg_get(t->result, "message");
-        stop(run, t->node, EG_E_NODE_FAILED, "node '%s' failed: %s", node_name(run, t->node),
+        stop(run, t->node, failure_code(t->result), "node '%s' failed: %s", node_name(run, t->node),
              cJSON_IsString(msg) ? msg->valuestring : cJSON_IsString(t->result) ? t->result->valuestring : "(no message)");
         return;
     }

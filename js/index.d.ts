@@ -90,6 +90,8 @@ export interface NodeContext {
   attempt?: number;
   /** Aborted when the run is interrupted or the node's timeout passes. */
   signal?: AbortSignal;
+  /** In the first step after resume(): the user input given to resume. */
+  resumeInput?: Message;
 }
 
 /** A router's answer that runs `node` with its own input (`context.arg`). */
@@ -116,8 +118,22 @@ export interface RetryPolicy {
   jitter?: boolean;
 }
 
+/** A node that runs another graph with its own state. A pause inside pauses the parent; resume continues it. */
+export interface SubgraphNodeSpec<S extends object = IGraphState, C extends object = IGraphState> {
+  kind: 'subgraph';
+  graph: GraphEngine<C> | GraphDefinition<C>;
+  /** The child's initial state, from the parent's state (default: empty). */
+  input?: (state: Readonly<S>, context: NodeContext) => Partial<C>;
+  /** What the parent takes from the child's final state. */
+  output?: (childState: C, state: Readonly<S>) => NodeResult<S>;
+  options?: EngineOptions<C>;
+  retry?: RetryPolicy;
+  timeoutMs?: number;
+  onError?: string;
+}
+
 export interface NodeSpec<S extends object = IGraphState> {
-  kind?: 'function' | 'end' | 'human' | 'agent' | 'tool' | 'subgraph';
+  kind?: 'function' | 'end' | 'human' | 'agent' | 'tool';
   /** The function, or the name of one in options.handlers. */
   handler?: GraphNode<S> | string;
   /** Run again on failure (a throw, a rejection or a timeout). */
@@ -152,7 +168,7 @@ export interface StateSchema {
 }
 
 export interface GraphDefinition<S extends object = IGraphState> {
-  nodes: Record<string, GraphNode<S> | NodeSpec<S>>;
+  nodes: Record<string, GraphNode<S> | NodeSpec<S> | SubgraphNodeSpec<S, any>>;
   edges?: Record<string, Edge<S>>;
   entryPoint: string;
   /** The END name (default "__end__"). */
@@ -185,6 +201,7 @@ export type GraphEvent<S extends object = IGraphState> =
   | { type: 'run_start' }
   | { type: 'node_start'; node: string; taskId: string }
   | { type: 'node_end'; node: string; taskId: string; durationMs: number; error?: string }
+  | { type: 'node_retry'; node: string; taskId: string; attempt: number; error: string; delayMs: number }
   | { type: 'route'; node: string; target: unknown }
   | { type: 'state_update'; patch: PatchOp[] }
   | { type: 'pause'; pendingAskUser: unknown }
@@ -235,6 +252,33 @@ export class GraphBuilder<S extends object = IGraphState> {
   setEntryPoint(name: string): this;
   setState(state: 'frame' | StateSchema): this;
   build(): GraphDefinition<S>;
+}
+
+/** A state of partitions (seed 002). */
+export interface GraphState<I = unknown> {
+  readonly input: I;
+  scratch: Record<string, unknown>;
+  artifacts: Record<string, unknown>;
+  memory: Record<string, unknown>;
+  diagnostics: Record<string, unknown>;
+  currentNodeId: string | null;
+  visitedNodes: string[];
+  iteration: number;
+}
+
+export type ReducerFunction = (current: any, incoming: any) => unknown;
+
+/** Pure state updates with reducers by dotted path; every method returns a new state. */
+export class StateManager {
+  constructor(reducers?: Record<string, ReducerName | ReducerFunction>);
+  initialize<I>(input: I): GraphState<I>;
+  updateScratch<I>(state: GraphState<I>, patch: Record<string, unknown>): GraphState<I>;
+  updateArtifacts<I>(state: GraphState<I>, patch: Record<string, unknown>): GraphState<I>;
+  updateMemory<I>(state: GraphState<I>, patch: Record<string, unknown>): GraphState<I>;
+  recordNodeVisit<I>(state: GraphState<I>, nodeId: string): GraphState<I>;
+  mergeParallelBranches<I>(baseState: GraphState<I>, branchStates: GraphState<I>[]): GraphState<I>;
+  dispose(): void;
+  [Symbol.dispose](): void;
 }
 
 /** The END node of the seed API; its function never runs. */

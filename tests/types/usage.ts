@@ -35,3 +35,20 @@ async function main(): Promise<void> {
   engine.dispose();
 }
 void main;
+
+import { StateManager, send, type GraphState } from '../../js/index.js';
+const manager = new StateManager({ 'scratch.messages': 'concat', 'scratch.best': (a: number, b: number) => Math.max(a, b) });
+const s0: GraphState<{ prompt: string }> = manager.initialize({ prompt: 'Hello' });
+const s1 = manager.updateScratch(s0, { messages: ['first'] });
+const merged = manager.mergeParallelBranches(s1, [manager.recordNodeVisit(s1, 'a')]);
+console.log(merged.input.prompt, send('worker', { job: 1 }).node);
+const withPolicies = new GraphEngine<IGraphState>({
+  nodes: {
+    fetch: { handler: async (_s, _e, ctx) => ({ data: { attempt: ctx.attempt, item: ctx.arg } }), retry: { attempts: 3, backoffMs: 50 }, timeoutMs: 1000, onError: 'fallback' },
+    fallback: () => ({ logs: ['fallback'] }),
+    child: { kind: 'subgraph', graph: { nodes: { x: () => ({}) }, edges: { x: '__end__' }, entryPoint: 'x' }, output: () => ({ logs: ['child done'] }) },
+  },
+  edges: { fetch: { map: 'data.items', to: 'child' }, fallback: '__end__', child: '__end__' },
+  entryPoint: 'fetch',
+});
+void withPolicies;

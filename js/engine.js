@@ -17,6 +17,13 @@ const graphs = typeof FinalizationRegistry === 'function'
   ? new FinalizationRegistry(({ core, graph }) => core.graphFree(graph))
   : null;
 
+function deepFreeze(value) {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) deepFreeze(value[key]);
+  }
+}
+
 function errorFrom(e, cause) {
   return new EdgegraphError(e.code, e.message, { node: e.node, cause });
 }
@@ -51,6 +58,7 @@ export class GraphEngine {
   #routers;
   #maxSteps;
   #policies;
+  #partitioned;
   #llmConfig;
   #disposed = false;
 
@@ -69,6 +77,7 @@ export class GraphEngine {
     this.#json = json;
     this.#handlers = handlers;
     this.#routers = routers;
+    this.#partitioned = json.state === 'partitioned' || json.state?.shape === 'partitioned';
     // Retry and timeout policies, checked by the core when it parses the graph.
     this.#policies = new Map();
     for (const [name, spec] of Object.entries(json.nodes)) {
@@ -210,6 +219,8 @@ export class GraphEngine {
           applyPatch(mirror, out.patch);
           emit?.({ type: 'state_update', patch: out.patch });
         }
+        // The read-only input partition is frozen for nodes, as in seed 002.
+        if (this.#partitioned) deepFreeze(mirror.input);
         if (out.status !== 'RUNNING') return this.#result(handle, out, mirror, emit, live);
         let pending = null;
         for (const task of out.tasks) {

@@ -161,6 +161,10 @@ export type ReducerName =
   | 'sum' | 'max' | 'min' | 'avg' | 'longest' | 'messages' | 'readonly';
 
 export interface StateSchema {
+  /** frame: the seed GraphEngine's state (messages, data, metadata, logs); partitioned: seed 002's
+   * GraphState (input read-only; currentNodeId, visitedNodes, iteration kept by the engine);
+   * custom (the default for an object): only what is declared here. */
+  shape?: 'frame' | 'partitioned' | 'custom';
   /** Reducers by dotted path, e.g. { 'scratch.messages': 'concat' }. Other paths: last write wins. */
   reducers?: Record<string, ReducerName>;
   /** Values filled in at run start when the initial state lacks them. */
@@ -175,7 +179,7 @@ export interface GraphDefinition<S extends object = IGraphState> {
   end?: string;
   maxSteps?: number;
   /** "frame" (default): messages/logs append, data/metadata merge. */
-  state?: 'frame' | StateSchema;
+  state?: 'frame' | 'partitioned' | StateSchema;
   name?: string;
 }
 
@@ -250,7 +254,7 @@ export class GraphBuilder<S extends object = IGraphState> {
   addEdge(from: string, to: string | string[]): this;
   addConditionalEdge(from: string, router: Router<S> | { path: string; cases?: Record<string, string>; default?: string }, targets?: string[]): this;
   setEntryPoint(name: string): this;
-  setState(state: 'frame' | StateSchema): this;
+  setState(state: 'frame' | 'partitioned' | StateSchema): this;
   build(): GraphDefinition<S>;
 }
 

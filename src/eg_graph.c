@@ -261,24 +261,48 @@ static int parse_nodes(eg_graph *g, const cJSON *nodes, eg_error *err) {
     return EG_OK;
 }
 
+/* The partitioned GraphState of seed 002: input is read-only; the engine
+ * records currentNodeId, visitedNodes and iteration as nodes run. */
+static const char partitioned_state[] =
+    "{\"reducers\":{\"input\":\"readonly\"},\"defaults\":{\"input\":{},\"scratch\":{},\"artifacts\":{},"
+    "\"memory\":{},\"diagnostics\":{},\"currentNodeId\":null,\"visitedNodes\":[],\"iteration\":0}}";
+
+/* state: "frame" (default) | "partitioned" | { shape?: "frame" | "partitioned"
+ * | "custom" (the default for objects), reducers?, defaults? }; an object's
+ * reducers and defaults are added to (and override) its shape's. */
 static int parse_state(eg_graph *g, const cJSON *def, eg_error *err) {
     const cJSON *state = eg_get(def, "state");
-    cJSON *frame = NULL;
-    if (!state || (cJSON_IsString(state) && strcmp(state->valuestring, "frame") == 0)) {
-        frame = eg_parse(frame_state, sizeof frame_state - 1);
-        if (!frame) return eg_fail(err, EG_E_NOMEM, "out of memory");
-        state = frame;
+    const char *shape = !state ? "frame" : cJSON_IsString(state) ? state->valuestring : "custom";
+    if (cJSON_IsObject(state)) {
+        for (const cJSON *f = state->child; f; f = f->next)
+            if (strcmp(f->string, "shape") && strcmp(f->string, "reducers") && strcmp(f->string, "defaults"))
+                return eg_fail(err, EG_E_DEFINITION, "state: unknown field '%s' (expected shape, reducers, defaults)", f->string);
+        const cJSON *s = eg_get(state, "shape");
+        if (s && !cJSON_IsString(s)) return eg_fail(err, EG_E_DEFINITION, "state.shape must be \"frame\", \"partitioned\" or \"custom\"");
+        if (s) shape = s->valuestring;
+    } else if (state && !cJSON_IsString(state)) {
+        return eg_fail(err, EG_E_DEFINITION, "'state' must be \"frame\", \"partitioned\" or {shape, reducers, defaults}");
     }
+    const char *preset = strcmp(shape, "frame") == 0 ? frame_state : strcmp(shape, "partitioned") == 0 ? partitioned_state
+                       : strcmp(shape, "custom") == 0 && cJSON_IsObject(state) ? "{\"reducers\":{},\"defaults\":{}}" : NULL;
+    if (!preset) return eg_fail(err, EG_E_DEFINITION, "state shape '%s' is not frame, partitioned or custom", shape);
+    g->partitioned = strcmp(shape, "partitioned") == 0;
+    cJSON *combined = eg_parse(preset, strlen(preset));
+    if (!combined) return eg_fail(err, EG_E_NOMEM, "out of memory");
     int rc = EG_OK;
-    const cJSON *reducers = eg_get(state, "reducers"), *defaults = eg_get(state, "defaults");
-    if (!cJSON_IsObject(state)) { rc = eg_fail(err, EG_E_DEFINITION, "'state' must be \"frame\" or {reducers, defaults}"); goto out; }
-    if (reducers && !cJSON_IsObject(reducers)) { rc = eg_fail(err, EG_E_DEFINITION, "state.reducers must map dotted paths to reducer names"); goto out; }
-    if (defaults && !cJSON_IsObject(defaults)) { rc = eg_fail(err, EG_E_DEFINITION, "state.defaults must be an object"); goto out; }
-    if ((rc = eg_reducers_parse(reducers, "state.reducers", &g->reducers, err))) goto out;
-    if (!(g->defaults = defaults ? cJSON_Duplicate(defaults, true) : cJSON_CreateObject()))
-        rc = eg_fail(err, EG_E_NOMEM, "out of memory");
+    const char *parts[] = { "reducers", "defaults" };
+    for (size_t i = 0; i < 2 && cJSON_IsObject(state); i++) {
+        const cJSON *mine = eg_get(state, parts[i]);
+        if (!mine) continue;
+        if (!cJSON_IsObject(mine)) { rc = eg_fail(err, EG_E_DEFINITION, "state.%s must be an object", parts[i]); goto out; }
+        cJSON *into = cJSON_GetObjectItemCaseSensitive(combined, parts[i]);
+        for (const cJSON *m = mine->child; m; m = m->next)
+            if (!eg_set(into, m->string, cJSON_Duplicate(m, true))) { rc = eg_fail(err, EG_E_NOMEM, "out of memory"); goto out; }
+    }
+    if ((rc = eg_reducers_parse(eg_get(combined, "reducers"), "state.reducers", &g->reducers, err))) goto out;
+    if (!(g->defaults = cJSON_DetachItemFromObjectCaseSensitive(combined, "defaults"))) rc = eg_fail(err, EG_E_NOMEM, "out of memory");
 out:
-    cJSON_Delete(frame);
+    cJSON_Delete(combined);
     return rc;
 }
 

@@ -133,6 +133,7 @@ struct eg_graph {
     int max_steps;
     eg_reducers reducers;
     cJSON *defaults;         /* state defaults filled in at run start */
+    bool partitioned;        /* the engine records currentNodeId, visitedNodes, iteration */
     char hash[17];
 };
 

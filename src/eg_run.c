@@ -349,9 +349,34 @@ static void commit_routes(eg_run *run) {
 
 /* ---- committing node results ---- */
 
-static bool is_engine_key(const char *k) {
+static const char *const visit_keys[] = { "currentNodeId", "visitedNodes", "iteration" };
+
+static bool is_engine_key(const eg_run *run, const char *k) {
     for (size_t i = 0; i < sizeof engine_keys / sizeof *engine_keys; i++) if (strcmp(k, engine_keys[i]) == 0) return true;
+    for (size_t i = 0; run->graph->partitioned && i < sizeof visit_keys / sizeof *visit_keys; i++) if (strcmp(k, visit_keys[i]) == 0) return true;
     return false;
+}
+
+/* Partitioned state: visitedNodes += the step's nodes, iteration += their
+ * count, currentNodeId = the last of them. */
+static bool record_visits(eg_run *run) {
+    static eg_reducer bookkeeping[] = { { "visitedNodes", EG_R_CONCAT }, { "iteration", EG_R_SUM } };
+    static const eg_reducers rs = { bookkeeping, 2 };
+    cJSON *names = cJSON_CreateArray();
+    char *key = names ? eg_strdup("visitedNodes") : NULL;
+    if (!key) { cJSON_Delete(names); return false; }
+    names->string = key;
+    for (size_t i = 0; i < run->n_tasks; i++) {
+        cJSON *n = cJSON_CreateString(node_name(run, run->tasks[i].node));
+        if (!n) { cJSON_Delete(names); return false; }
+        cJSON_AddItemToArray(names, n);
+    }
+    eg_error e;
+    if (eg_reduce_into(&rs, run->state, &root, names, &run->patch, "engine", &e)) return false;
+    cJSON *count = cJSON_CreateNumber((double)run->n_tasks);
+    if (!count || !(count->string = eg_strdup("iteration"))) { cJSON_Delete(count); return false; }
+    if (eg_reduce_into(&rs, run->state, &root, count, &run->patch, "engine", &e)) return false;
+    return put(run, "currentNodeId", cJSON_CreateString(node_name(run, run->tasks[run->n_tasks - 1].node)));
 }
 
 /* Check a result before anything is applied, so a bad result changes nothing. */
@@ -365,7 +390,7 @@ static bool validate_result(eg_run *run, const eg_task *t) {
     }
     for (const cJSON *f = r->child; f; f = f->next) {
         const char *k = f->string;
-        if (is_engine_key(k)) { stop(run, t->node, EG_E_RESERVED_KEY, "node '%s' wrote '%s', which the engine owns", name, k); return false; }
+        if (is_engine_key(run, k)) { stop(run, t->node, EG_E_RESERVED_KEY, "node '%s' wrote '%s', which the engine owns", name, k); return false; }
         if (strcmp(k, "nextNodeOverride") == 0) {
             if (cJSON_IsNull(f)) continue;
             if (!cJSON_IsString(f)) { stop(run, t->node, EG_E_INVALID_RESULT, "node '%s': nextNodeOverride must be a node name", name); return false; }
@@ -469,7 +494,8 @@ static void commit_nodes(eg_run *run) {
     const cJSON *count = eg_get(run->state, "stepCount");
     double total = (cJSON_IsNumber(count) ? count->valuedouble : 0) + (double)run->n_tasks;
     if (!put(run, "stepCount", cJSON_CreateNumber(total))
-        || !put(run, "currentNode", cJSON_CreateString(node_name(run, run->tasks[run->n_tasks - 1].node)))) {
+        || !put(run, "currentNode", cJSON_CreateString(node_name(run, run->tasks[run->n_tasks - 1].node)))
+        || (run->graph->partitioned && !record_visits(run))) {
         fatal_nomem(run);
         return;
     }

@@ -125,3 +125,23 @@ test('bad reducer names and bad arguments are typed errors', () => {
   assert.throws(() => manager.mergeParallelBranches(manager.initialize({}), {}), (e) => e.code === 'INVALID_INPUT');
   assert.throws(() => manager.recordNodeVisit(manager.initialize({}), 5), (e) => e.code === 'INVALID_INPUT');
 });
+
+test('the engine runs the partitioned shape: input frozen for nodes, visits recorded', async () => {
+  const { GraphEngine } = await import('edgegraph');
+  let frozen;
+  const engine = new GraphEngine({
+    nodes: {
+      plan: (s) => { frozen = Object.isFrozen(s.input) && Object.isFrozen(s.input.spec); return { scratch: { plan: `do ${s.input.spec.goal}` } }; },
+      act: (s) => ({ artifacts: { report: `${s.scratch.plan}: done` } }),
+    },
+    edges: { plan: 'act', act: '__end__' },
+    entryPoint: 'plan',
+    state: 'partitioned',
+  });
+  const r = await engine.execute({ input: { spec: { goal: 'ship' } } });
+  assert.equal(frozen, true);
+  assert.deepEqual(r.state.artifacts, { report: 'do ship: done' });
+  assert.deepEqual([r.state.visitedNodes, r.state.iteration, r.state.currentNodeId], [['plan', 'act'], 2, 'act']);
+  const writer = new GraphEngine({ nodes: { a: () => ({ iteration: 9 }) }, edges: { a: '__end__' }, entryPoint: 'a', state: 'partitioned' });
+  assert.equal((await writer.execute({})).error.code, 'RESERVED_KEY');
+});

@@ -183,6 +183,49 @@ const char *eg_sm_visit(eg_state_manager *sm, const char *state, size_t len, con
 const char *eg_sm_merge(eg_state_manager *sm, const char *base, size_t len, const char *branches,
                         size_t branches_len, size_t *out_len, eg_error *err);
 
+/* ---- chat history (IChatHistoryManager) ---------------------------------- */
+
+/* A chat history with a token budget. Each message's token count is computed
+ * once (or given by the host, e.g. from an exact tokenizer) and cached;
+ * trimming walks back from the newest message only as far as the budget
+ * reaches, so appending and re-trimming does not depend on history length.
+ * Messages keep every field they have (tool_calls, tool_call_id, name,
+ * content parts). `tokens` arguments below: a count, or -1 to estimate. */
+typedef struct eg_history eg_history;
+
+/* options: {"maxContextTokens": N} (default 8192). */
+eg_history *eg_history_new(const char *options, size_t len, eg_error *err);
+void eg_history_free(eg_history *h);
+
+/* Replace the system prompt (kept first, never trimmed); "" removes it. */
+int eg_history_set_system(eg_history *h, const char *text, size_t len, int tokens, eg_error *err);
+/* Append a message (role user, assistant or tool; non-empty content unless
+ * it carries tool_calls). An id is assigned when missing; *id (borrowed) is it. */
+int eg_history_add(eg_history *h, const char *message, size_t len, int tokens, const char **id, eg_error *err);
+/* Replace a message's content (a string or content parts); it is recounted. */
+int eg_history_edit(eg_history *h, const char *id, size_t id_len, const char *content, size_t len, int tokens, eg_error *err);
+/* Remove the messages from start_id to end_id, both included. */
+int eg_history_delete_range(eg_history *h, const char *start_id, size_t start_len, const char *end_id, size_t end_len, eg_error *err);
+/* Remove every message but the system prompt. */
+void eg_history_clear(eg_history *h);
+/* Replace the history with a JSON array of messages; `tokens` is NULL/0 or a
+ * JSON array of counts (-1 to estimate) of the same length. A system message
+ * becomes the system prompt. */
+int eg_history_import(eg_history *h, const char *messages, size_t len, const char *tokens, size_t tokens_len, eg_error *err);
+
+/* Borrowed JSON (until the next call on h): */
+const char *eg_history_get(eg_history *h, const char *id, size_t id_len, size_t *out_len);   /* NULL: none */
+const char *eg_history_export(eg_history *h, size_t *out_len);                               /* all, with ids */
+/* {"messages": [...], "tokens": N, "dropped": N, "overBudget": bool}: the
+ * system prompt, the newest messages that fit (tool calls and their results
+ * together), and always the last user message. overBudget: the protected
+ * messages alone exceed the budget (they are still returned). */
+const char *eg_history_trim(eg_history *h, size_t *out_len);
+/* maxContextTokens minus the trimmed history's tokens, at least 0. */
+int eg_history_remaining(eg_history *h);
+/* The default estimate for a message (JSON), as eg_history_add would count it. */
+int eg_history_estimate(const char *message, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -65,6 +65,10 @@ bool eg_buf_string(eg_buf *b, const char *s);   /* as a quoted JSON string */
 bool eg_buf_json(eg_buf *b, const cJSON *item); /* as compact JSON */
 void eg_buf_free(eg_buf *b);
 
+/* ---- token estimates (eg_tokens.c) ---- */
+int eg_estimate_text(const char *s);
+int eg_estimate_message(const cJSON *message);
+
 /* ---- graphs (eg_graph.c) ---- */
 typedef enum eg_node_kind {
     EG_NODE_FUNCTION, EG_NODE_AGENT, EG_NODE_TOOL, EG_NODE_HUMAN,

@@ -121,3 +121,52 @@ TEST(alloc_failure_sweep_state_manager) {
     }
     eg_set_allocator(NULL);
 }
+
+/* The chat history under the sweep. */
+static int history_scenario(void) {
+    eg_error e;
+    arm(true);
+    eg_history *h = eg_history_new("{\"maxContextTokens\":60}", 23, &e);
+    arm(false);
+    if (!h) return e.code;
+    const char *msgs[] = {
+        "{\"role\":\"user\",\"content\":\"first question\"}",
+        "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"id\":\"c1\",\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}}]}",
+        "{\"role\":\"tool\",\"tool_call_id\":\"c1\",\"content\":\"result\"}",
+        "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"look\"},{\"type\":\"image_url\",\"image_url\":{\"url\":\"x\",\"detail\":\"low\"}}],\"id\":\"img\"}",
+        "{\"role\":\"assistant\",\"content\":\"ok\",\"id\":\"last\"}",
+    };
+    const char *list = "[{\"role\":\"system\",\"content\":\"S\",\"id\":\"s\"},{\"role\":\"user\",\"content\":\"U\"}]";
+    int rc = EG_OK;
+    arm(true);
+    if ((rc = eg_history_set_system(h, "be brief", 8, -1, &e))) goto out;
+    for (size_t i = 0; i < sizeof msgs / sizeof *msgs; i++)
+        if ((rc = eg_history_add(h, msgs[i], strlen(msgs[i]), -1, NULL, &e))) goto out;
+    if ((rc = eg_history_edit(h, "last", 4, "\"okay\"", 6, -1, &e))) goto out;
+    if (!eg_history_trim(h, NULL) || !eg_history_export(h, NULL) || !eg_history_get(h, "img", 3, NULL)) { rc = EG_E_NOMEM; goto out; }
+    if ((rc = eg_history_delete_range(h, "img", 3, "last", 4, &e))) goto out;
+    rc = eg_history_import(h, list, strlen(list), "[2,-1]", 6, &e);
+out:
+    arm(false);
+    eg_history_free(h);
+    return rc;
+}
+
+TEST(alloc_failure_sweep_history) {
+    eg_allocator a = { t_malloc, t_realloc, free };
+    eg_set_allocator(&a);
+    countdown = -1; seen = 0;
+    CHECK(history_scenario() == EG_OK);
+    long total = seen;
+    CHECK(total > 20);
+    for (long n = 1; n <= total; n++) {
+        countdown = n; seen = 0;
+        int rc = history_scenario();
+        if (rc != EG_OK && rc != EG_E_NOMEM) {
+            fprintf(stderr, "  failing allocation %ld of %ld gave %s\n", n, total, eg_code_name(rc));
+            CHECK(rc == EG_E_NOMEM);
+            break;
+        }
+    }
+    eg_set_allocator(NULL);
+}

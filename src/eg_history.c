@@ -1,0 +1,392 @@
+/* eg_history.c: a chat history with a token budget (IChatHistoryManager).
+ *
+ * Messages are grouped into units as they arrive: an assistant message with
+ * tool_calls and the tool messages answering it form one unit, kept or
+ * dropped together; a tool message answering nothing (an orphan) and a call
+ * never fully answered are never sent. Trimming keeps the system prompt, the
+ * last user message, and the newest units that fit, walking back from the
+ * end: the cost is the length of what is kept, not of the history. */
+#include "eg_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct hmsg {
+    cJSON *msg;          /* the message as given, with its id */
+    const char *id;      /* borrowed from msg */
+    int tokens;
+    size_t unit;         /* index of the first message of its unit */
+    int missing;         /* assistant with tool_calls: calls not yet answered */
+    bool complete;       /* the unit may be sent (orphans and open calls may not) */
+    bool is_user;
+} hmsg;
+
+struct eg_history {
+    hmsg *items;
+    size_t n, cap;
+    cJSON *system;       /* {"role":"system","content":...,"id":...} or NULL */
+    int system_tokens;
+    int max_tokens;
+    long last_user;      /* index of the last user message, or -1 */
+    long open_unit;      /* the assistant whose calls may still be answered, or -1 */
+    unsigned long next_id;
+    eg_buf out;
+};
+
+#define PRIMING 3 /* every reply is primed with 3 tokens (OpenAI chat format) */
+#define NOMEM(err) eg_fail(err, EG_E_NOMEM, "out of memory")
+
+eg_history *eg_history_new(const char *options, size_t len, eg_error *err) {
+    if (err) err->code = EG_OK;
+    int max = 8192;
+    if (options && len) {
+        bool nomem;
+        cJSON *o = eg_parse_ex(options, len, &nomem);
+        const cJSON *m = eg_get(o, "maxContextTokens");
+        int rc = !o ? (nomem ? EG_E_NOMEM : EG_E_INVALID_OPTIONS)
+               : (m && (!cJSON_IsNumber(m) || m->valuedouble < 1 || m->valuedouble > 1e9)) ? EG_E_INVALID_OPTIONS : EG_OK;
+        if (!rc && m) max = (int)m->valuedouble;
+        cJSON_Delete(o);
+        if (rc) { eg_fail(err, rc, rc == EG_E_NOMEM ? "out of memory" : "maxContextTokens must be a number from 1 to 1000000000"); return NULL; }
+    }
+    eg_history *h = eg_malloc(sizeof *h);
+    if (!h) { NOMEM(err); return NULL; }
+    memset(h, 0, sizeof *h);
+    h->max_tokens = max;
+    h->last_user = h->open_unit = -1;
+    eg_init_json();
+    return h;
+}
+
+static void drop_all(eg_history *h) {
+    for (size_t i = 0; i < h->n; i++) cJSON_Delete(h->items[i].msg);
+    h->n = 0;
+    h->last_user = h->open_unit = -1;
+}
+
+void eg_history_free(eg_history *h) {
+    if (!h) return;
+    drop_all(h);
+    eg_free(h->items);
+    cJSON_Delete(h->system);
+    eg_buf_free(&h->out);
+    eg_free(h);
+}
+
+static bool is_role(const cJSON *m, const char *role) {
+    const cJSON *r = eg_get(m, "role");
+    return cJSON_IsString(r) && strcmp(r->valuestring, role) == 0;
+}
+
+static bool has_text(const cJSON *content) {
+    if (cJSON_IsString(content)) {
+        for (const char *p = content->valuestring; *p; p++) if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r') return true;
+        return false;
+    }
+    return cJSON_IsArray(content) && content->child != NULL;
+}
+
+static int check_message(const cJSON *m, eg_error *err) {
+    if (!cJSON_IsObject(m)) return eg_fail(err, EG_E_MESSAGE, "a message must be an object with role and content");
+    const cJSON *role = eg_get(m, "role"), *calls = eg_get(m, "tool_calls");
+    if (!cJSON_IsString(role) || (strcmp(role->valuestring, "user") && strcmp(role->valuestring, "assistant") && strcmp(role->valuestring, "tool")))
+        return eg_fail(err, EG_E_MESSAGE, "message role must be 'user', 'assistant' or 'tool' (the system prompt goes through addSystemPrompt)");
+    bool with_calls = strcmp(role->valuestring, "assistant") == 0 && cJSON_IsArray(calls) && calls->child;
+    if (!with_calls && !has_text(eg_get(m, "content")))
+        return eg_fail(err, EG_E_MESSAGE, "a %s message needs non-empty content", role->valuestring);
+    if (strcmp(role->valuestring, "tool") == 0 && !cJSON_IsString(eg_get(m, "tool_call_id")))
+        return eg_fail(err, EG_E_MESSAGE, "a tool message needs tool_call_id");
+    const cJSON *id = eg_get(m, "id");
+    if (id && !cJSON_IsString(id)) return eg_fail(err, EG_E_MESSAGE, "a message id must be a string");
+    return EG_OK;
+}
+
+/* Give the message an id if it has none; returns the id (borrowed). */
+static const char *ensure_id(eg_history *h, cJSON *m) {
+    const cJSON *id = eg_get(m, "id");
+    if (cJSON_IsString(id)) return id->valuestring;
+    char buf[32];
+    snprintf(buf, sizeof buf, "msg-%lu", ++h->next_id);
+    if (!eg_set(m, "id", cJSON_CreateString(buf))) return NULL;
+    return eg_get(m, "id")->valuestring;
+}
+
+static bool calls_include(const cJSON *assistant, const char *call_id) {
+    const cJSON *calls = eg_get(assistant, "tool_calls");
+    for (const cJSON *c = cJSON_IsArray(calls) ? calls->child : NULL; c; c = c->next) {
+        const cJSON *id = eg_get(c, "id");
+        if (cJSON_IsString(id) && strcmp(id->valuestring, call_id) == 0) return true;
+    }
+    return false;
+}
+
+/* Place message i (already stored) in its unit. */
+static void link_unit(eg_history *h, size_t i) {
+    hmsg *it = &h->items[i];
+    it->unit = i;
+    it->complete = true;
+    it->is_user = is_role(it->msg, "user");
+    if (it->is_user) h->last_user = (long)i;
+    const cJSON *calls = eg_get(it->msg, "tool_calls");
+    if (is_role(it->msg, "tool")) {
+        const char *call_id = eg_get(it->msg, "tool_call_id")->valuestring;
+        hmsg *open = h->open_unit >= 0 ? &h->items[h->open_unit] : NULL;
+        bool answers = open && open->missing > 0 && calls_include(open->msg, call_id);
+        /* A second answer to one call is an orphan too. */
+        for (size_t k = (size_t)h->open_unit + 1; answers && k < i; k++) {
+            const cJSON *other = eg_get(h->items[k].msg, "tool_call_id");
+            if (cJSON_IsString(other) && strcmp(other->valuestring, call_id) == 0) answers = false;
+        }
+        if (answers) {
+            it->unit = (size_t)h->open_unit;
+            if (--open->missing == 0) open->complete = true;
+        } else {
+            it->complete = false;
+        }
+        return;
+    }
+    /* Anything but a tool message closes the open call: unanswered calls stay incomplete. */
+    h->open_unit = -1;
+    if (is_role(it->msg, "assistant") && cJSON_IsArray(calls) && calls->child) {
+        it->missing = cJSON_GetArraySize(calls);
+        it->complete = false;
+        h->open_unit = (long)i;
+    }
+}
+
+static void relink(eg_history *h) {
+    h->last_user = h->open_unit = -1;
+    for (size_t i = 0; i < h->n; i++) { h->items[i].missing = 0; link_unit(h, i); }
+}
+
+/* Take ownership of m and append it. */
+static int append(eg_history *h, cJSON *m, int tokens, eg_error *err) {
+    if (h->n == h->cap) {
+        size_t cap = h->cap ? h->cap * 2 : 64;
+        hmsg *items = eg_realloc(h->items, cap * sizeof *items);
+        if (!items) { cJSON_Delete(m); return NOMEM(err); }
+        h->items = items;
+        h->cap = cap;
+    }
+    const char *id = ensure_id(h, m);
+    if (!id) { cJSON_Delete(m); return NOMEM(err); }
+    hmsg *it = &h->items[h->n];
+    memset(it, 0, sizeof *it);
+    it->msg = m;
+    it->id = id;
+    it->tokens = tokens >= 0 ? tokens : eg_estimate_message(m);
+    link_unit(h, h->n++);
+    return EG_OK;
+}
+
+int eg_history_add(eg_history *h, const char *message, size_t len, int tokens, const char **id, eg_error *err) {
+    if (err) err->code = EG_OK;
+    bool nomem;
+    cJSON *m = eg_parse_ex(message, len, &nomem);
+    if (!m) return nomem ? NOMEM(err) : eg_fail(err, EG_E_MESSAGE, "the message is not valid JSON");
+    int rc = check_message(m, err);
+    if (rc) { cJSON_Delete(m); return rc; }
+    if ((rc = append(h, m, tokens, err))) return rc;
+    if (id) *id = h->items[h->n - 1].id;
+    return EG_OK;
+}
+
+int eg_history_set_system(eg_history *h, const char *text, size_t len, int tokens, eg_error *err) {
+    if (err) err->code = EG_OK;
+    if (len == 0) { cJSON_Delete(h->system); h->system = NULL; h->system_tokens = 0; return EG_OK; }
+    char *copy = eg_strndup(text, len);
+    cJSON *m = copy ? cJSON_CreateObject() : NULL;
+    bool ok = m && cJSON_AddStringToObject(m, "role", "system") && cJSON_AddStringToObject(m, "content", copy);
+    /* Replaced in place: the prompt keeps its id. */
+    const cJSON *old_id = h->system ? eg_get(h->system, "id") : NULL;
+    ok = ok && (old_id ? eg_set(m, "id", cJSON_Duplicate(old_id, true)) : ensure_id(h, m) != NULL);
+    eg_free(copy);
+    if (!ok) { cJSON_Delete(m); return NOMEM(err); }
+    cJSON_Delete(h->system);
+    h->system = m;
+    h->system_tokens = tokens >= 0 ? tokens : eg_estimate_message(m);
+    return EG_OK;
+}
+
+static long find(const eg_history *h, const char *id, size_t len) {
+    for (size_t i = 0; i < h->n; i++)
+        if (strncmp(h->items[i].id, id, len) == 0 && h->items[i].id[len] == '\0') return (long)i;
+    return -1;
+}
+
+static bool is_system_id(const eg_history *h, const char *id, size_t len) {
+    const cJSON *sid = h->system ? eg_get(h->system, "id") : NULL;
+    return sid && strncmp(sid->valuestring, id, len) == 0 && sid->valuestring[len] == '\0';
+}
+
+int eg_history_edit(eg_history *h, const char *id, size_t id_len, const char *content, size_t len, int tokens, eg_error *err) {
+    if (err) err->code = EG_OK;
+    bool nomem;
+    cJSON *c = eg_parse_ex(content, len, &nomem);
+    if (!c) return nomem ? NOMEM(err) : eg_fail(err, EG_E_MESSAGE, "the new content is not valid JSON");
+    if (!has_text(c)) { cJSON_Delete(c); return eg_fail(err, EG_E_MESSAGE, "the new content is empty"); }
+    char idbuf[64];
+    snprintf(idbuf, sizeof idbuf, "%.*s", (int)(id_len < 63 ? id_len : 63), id);
+    if (is_system_id(h, id, id_len)) {
+        if (!cJSON_IsString(c)) { cJSON_Delete(c); return eg_fail(err, EG_E_MESSAGE, "the system prompt is text"); }
+        int rc = eg_history_set_system(h, c->valuestring, strlen(c->valuestring), tokens, err);
+        cJSON_Delete(c);
+        return rc;
+    }
+    long i = find(h, id, id_len);
+    if (i < 0) { cJSON_Delete(c); return eg_fail(err, EG_E_NOT_FOUND, "no message has id '%s'", idbuf); }
+    hmsg *it = &h->items[i];
+    if (!eg_set(it->msg, "content", c)) return NOMEM(err);
+    it->id = eg_get(it->msg, "id")->valuestring;
+    it->tokens = tokens >= 0 ? tokens : eg_estimate_message(it->msg);
+    return EG_OK;
+}
+
+int eg_history_delete_range(eg_history *h, const char *start_id, size_t start_len, const char *end_id, size_t end_len, eg_error *err) {
+    if (err) err->code = EG_OK;
+    long a = find(h, start_id, start_len), b = find(h, end_id, end_len);
+    char s[64], e[64];
+    snprintf(s, sizeof s, "%.*s", (int)(start_len < 63 ? start_len : 63), start_id);
+    snprintf(e, sizeof e, "%.*s", (int)(end_len < 63 ? end_len : 63), end_id);
+    if (a < 0) return eg_fail(err, EG_E_NOT_FOUND, "no message has id '%s'", s);
+    if (b < 0) return eg_fail(err, EG_E_NOT_FOUND, "no message has id '%s'", e);
+    if (a > b) return eg_fail(err, EG_E_NOT_FOUND, "message '%s' comes after '%s': the range is reversed", s, e);
+    for (long i = a; i <= b; i++) cJSON_Delete(h->items[i].msg);
+    memmove(&h->items[a], &h->items[b + 1], (h->n - (size_t)b - 1) * sizeof *h->items);
+    h->n -= (size_t)(b - a + 1);
+    relink(h);
+    return EG_OK;
+}
+
+void eg_history_clear(eg_history *h) { drop_all(h); }
+
+int eg_history_import(eg_history *h, const char *messages, size_t len, const char *tokens, size_t tokens_len, eg_error *err) {
+    if (err) err->code = EG_OK;
+    bool nomem;
+    cJSON *list = eg_parse_ex(messages, len, &nomem);
+    if (!list) return nomem ? NOMEM(err) : eg_fail(err, EG_E_MESSAGE, "the history is not valid JSON");
+    cJSON *counts = tokens && tokens_len ? eg_parse_ex(tokens, tokens_len, &nomem) : NULL;
+    int rc = EG_OK;
+    if (tokens && tokens_len && !counts && nomem) rc = NOMEM(err);
+    else if (!cJSON_IsArray(list)) rc = eg_fail(err, EG_E_MESSAGE, "importHistory takes a list of messages");
+    else if (tokens && tokens_len && (!cJSON_IsArray(counts) || cJSON_GetArraySize(counts) != cJSON_GetArraySize(list)))
+        rc = eg_fail(err, EG_E_INVALID_INPUT, "token counts must be a list as long as the messages");
+    /* Validate everything first: a bad message leaves the history as it was. */
+    int index = 0;
+    for (const cJSON *m = cJSON_IsArray(list) ? list->child : NULL; m && !rc; m = m->next, index++)
+        if (!is_role(m, "system") && (rc = check_message(m, err))) {
+            char why[200];
+            snprintf(why, sizeof why, "%s", err ? err->message : "");
+            eg_fail(err, rc, "message %d: %s", index, why);
+        }
+    if (rc) { cJSON_Delete(list); cJSON_Delete(counts); return rc; }
+    drop_all(h);
+    const cJSON *count = counts ? counts->child : NULL;
+    while (list->child && !rc) {
+        cJSON *m = cJSON_DetachItemViaPointer(list, list->child);
+        int t = cJSON_IsNumber(count) ? (int)count->valuedouble : -1;
+        count = count ? count->next : NULL;
+        if (is_role(m, "system")) {
+            const cJSON *c = eg_get(m, "content");
+            const char *text = cJSON_IsString(c) ? c->valuestring : "";
+            rc = eg_history_set_system(h, text, strlen(text), t, err);
+            const cJSON *id = eg_get(m, "id");
+            if (!rc && cJSON_IsString(id) && h->system) rc = eg_set(h->system, "id", cJSON_Duplicate(id, true)) ? EG_OK : NOMEM(err);
+            cJSON_Delete(m);
+        } else {
+            rc = append(h, m, t, err);
+        }
+    }
+    cJSON_Delete(list);
+    cJSON_Delete(counts);
+    return rc;
+}
+
+const char *eg_history_get(eg_history *h, const char *id, size_t id_len, size_t *out_len) {
+    const cJSON *m = is_system_id(h, id, id_len) ? h->system : NULL;
+    long i = m ? -1 : find(h, id, id_len);
+    if (!m && i >= 0) m = h->items[i].msg;
+    if (!m) return NULL;
+    h->out.len = 0;
+    if (!eg_buf_json(&h->out, m)) return NULL;
+    if (out_len) *out_len = h->out.len;
+    return h->out.data;
+}
+
+const char *eg_history_export(eg_history *h, size_t *out_len) {
+    eg_buf *b = &h->out;
+    b->len = 0;
+    bool ok = eg_buf_lit(b, "[") && (!h->system || eg_buf_json(b, h->system));
+    for (size_t i = 0; ok && i < h->n; i++) ok = ((i == 0 && !h->system) || eg_buf_lit(b, ",")) && eg_buf_json(b, h->items[i].msg);
+    if (!(ok && eg_buf_lit(b, "]"))) return NULL;
+    if (out_len) *out_len = b->len;
+    return b->data;
+}
+
+/* Decide what the trimmed history holds. keep_from: the first index of the
+ * kept suffix; skipped units inside it are marked in `drop` by the caller's
+ * walk. Returns the tokens used. */
+typedef struct trim_plan {
+    size_t keep_from;        /* messages at or after this index may be kept */
+    bool user_before;        /* the last user message lies before keep_from */
+    int tokens;
+    bool over;
+} trim_plan;
+
+static trim_plan plan(const eg_history *h) {
+    trim_plan p = { h->n, false, PRIMING + h->system_tokens, false };
+    int user_tokens = h->last_user >= 0 ? h->items[h->last_user].tokens : 0;
+    p.tokens += user_tokens;
+    long budget = (long)h->max_tokens - p.tokens;
+    p.over = budget < 0;
+    long i = (long)h->n - 1;
+    while (i >= 0) {
+        const hmsg *last = &h->items[i];
+        long start = (long)last->unit;
+        if (start > i) start = i; /* defensive: a unit never starts after its member */
+        if (i == h->last_user) { p.keep_from = (size_t)i; i--; continue; }
+        if (!h->items[start].complete || !last->complete) { p.keep_from = (size_t)start; i = start - 1; continue; } /* never sent */
+        long cost = 0;
+        for (long k = start; k <= i; k++) cost += h->items[k].tokens;
+        if (cost > budget) break;
+        budget -= cost;
+        p.tokens += (int)cost;
+        p.keep_from = (size_t)start;
+        i = start - 1;
+    }
+    p.user_before = h->last_user >= 0 && (size_t)h->last_user < p.keep_from;
+    return p;
+}
+
+/* Message k (k >= keep_from) is sent unless its unit is incomplete. */
+static bool sendable(const eg_history *h, size_t k) {
+    const hmsg *it = &h->items[k];
+    return it->complete && h->items[it->unit].complete;
+}
+
+const char *eg_history_trim(eg_history *h, size_t *out_len) {
+    trim_plan p = plan(h);
+    eg_buf *b = &h->out;
+    b->len = 0;
+    size_t sent = 0;
+    bool ok = eg_buf_lit(b, "{\"messages\":[") && (!h->system || eg_buf_json(b, h->system));
+    bool first = !h->system;
+    if (ok && p.user_before) { ok = (first || eg_buf_lit(b, ",")) && eg_buf_json(b, h->items[h->last_user].msg); first = false; sent++; }
+    for (size_t k = p.keep_from; ok && k < h->n; k++) {
+        if ((long)k != h->last_user && !sendable(h, k)) continue;
+        ok = (first || eg_buf_lit(b, ",")) && eg_buf_json(b, h->items[k].msg);
+        first = false;
+        sent++;
+    }
+    ok = ok && eg_buf_lit(b, "],\"tokens\":") && eg_buf_int(b, p.tokens)
+            && eg_buf_lit(b, ",\"dropped\":") && eg_buf_int(b, (long long)(h->n - sent))
+            && eg_buf_cstr(b, p.over ? ",\"overBudget\":true}" : ",\"overBudget\":false}");
+    if (!ok) return NULL;
+    if (out_len) *out_len = b->len;
+    return b->data;
+}
+
+int eg_history_remaining(eg_history *h) {
+    trim_plan p = plan(h);
+    return p.tokens >= h->max_tokens ? 0 : h->max_tokens - p.tokens;
+}

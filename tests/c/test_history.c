@@ -1,0 +1,186 @@
+/* test_history.c: the chat history manager and its trimming rules. */
+#include "check.h"
+#include "edgegraph.h"
+#include "cJSON.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A string literal and its length. */
+#define S(x) x, strlen(x)
+
+static eg_history *history(int max) {
+    char opts[64];
+    snprintf(opts, sizeof opts, "{\"maxContextTokens\":%d}", max);
+    eg_error e;
+    return eg_history_new(opts, strlen(opts), &e);
+}
+
+static int add(eg_history *h, const char *json, int tokens) {
+    eg_error e;
+    return eg_history_add(h, json, strlen(json), tokens, NULL, &e);
+}
+
+/* The trimmed messages' contents (or ids when content is null), joined by '|'. */
+static char *trimmed(eg_history *h, bool *over, int *tokens) {
+    size_t len;
+    const char *t = eg_history_trim(h, &len);
+    cJSON *j = cJSON_ParseWithLength(t, len);
+    static char out[2048];
+    out[0] = '\0';
+    for (const cJSON *m = cJSON_GetObjectItem(j, "messages")->child; m; m = m->next) {
+        const cJSON *c = cJSON_GetObjectItem(m, "content");
+        strcat(out, out[0] ? "|" : "");
+        strcat(out, cJSON_IsString(c) ? c->valuestring : cJSON_GetObjectItem(m, "id")->valuestring);
+    }
+    if (over) *over = cJSON_IsTrue(cJSON_GetObjectItem(j, "overBudget"));
+    if (tokens) *tokens = (int)cJSON_GetObjectItem(j, "tokens")->valuedouble;
+    cJSON_Delete(j);
+    return out;
+}
+
+TEST(history_validates_and_assigns_ids) {
+    eg_history *h = history(1000);
+    eg_error e;
+    const char *id = NULL;
+    CHECK(eg_history_add(h, S("{\"role\":\"user\",\"content\":\"hi\"}"), -1, &id, &e) == EG_OK);
+    CHECK_STR(id, "msg-1");
+    CHECK(eg_history_add(h, S("{\"role\":\"user\",\"content\":\"x\",\"id\":\"mine\"}"), -1, &id, &e) == EG_OK);
+    CHECK_STR(id, "mine");
+    CHECK(add(h, "{\"role\":\"user\",\"content\":\"   \"}", -1) == EG_E_MESSAGE);
+    CHECK(add(h, "{\"role\":\"robot\",\"content\":\"x\"}", -1) == EG_E_MESSAGE);
+    CHECK(add(h, "{\"role\":\"system\",\"content\":\"x\"}", -1) == EG_E_MESSAGE);
+    CHECK(add(h, "{\"role\":\"tool\",\"content\":\"x\"}", -1) == EG_E_MESSAGE); /* no tool_call_id */
+    CHECK(add(h, "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"id\":\"c1\",\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}}]}", -1) == EG_OK);
+    CHECK(add(h, "[1]", -1) == EG_E_MESSAGE);
+    eg_history_free(h);
+}
+
+TEST(history_system_prompt_replaced_in_place_always_first) {
+    eg_history *h = history(1000);
+    eg_error e;
+    add(h, "{\"role\":\"user\",\"content\":\"u1\"}", -1);
+    CHECK(eg_history_set_system(h, S("be brief"), -1, &e) == EG_OK);
+    size_t len;
+    cJSON *x = cJSON_Parse(eg_history_export(h, &len));
+    const char *id = cJSON_GetObjectItem(cJSON_GetArrayItem(x, 0), "id")->valuestring;
+    char first_id[32];
+    snprintf(first_id, sizeof first_id, "%s", id);
+    cJSON_Delete(x);
+    CHECK(eg_history_set_system(h, S("be kind"), -1, &e) == EG_OK);
+    x = cJSON_Parse(eg_history_export(h, &len));
+    CHECK(cJSON_GetArraySize(x) == 2);
+    CHECK_STR(cJSON_GetObjectItem(cJSON_GetArrayItem(x, 0), "content")->valuestring, "be kind");
+    CHECK_STR(cJSON_GetObjectItem(cJSON_GetArrayItem(x, 0), "id")->valuestring, first_id);
+    cJSON_Delete(x);
+    CHECK_STR(trimmed(h, NULL, NULL), "be kind|u1");
+    eg_history_clear(h);
+    CHECK_STR(trimmed(h, NULL, NULL), "be kind");
+    CHECK(eg_history_set_system(h, S(""), -1, &e) == EG_OK);
+    CHECK_STR(eg_history_export(h, &len), "[]");
+    eg_history_free(h);
+}
+
+TEST(history_trim_keeps_system_last_user_and_newest) {
+    eg_history *h = history(3 + 10 + 10 + 5 + 5);  /* priming + system + last user + room for two 5s */
+    eg_error e;
+    eg_history_set_system(h, S("sys"), 10, &e);
+    add(h, "{\"role\":\"user\",\"content\":\"old question\"}", 5);
+    add(h, "{\"role\":\"assistant\",\"content\":\"a1\"}", 5);
+    add(h, "{\"role\":\"user\",\"content\":\"last question\"}", 10);
+    add(h, "{\"role\":\"assistant\",\"content\":\"a2\"}", 5);
+    add(h, "{\"role\":\"assistant\",\"content\":\"a3\"}", 5);
+    bool over;
+    int tokens;
+    CHECK_STR(trimmed(h, &over, &tokens), "sys|last question|a2|a3");
+    CHECK(!over && tokens == 33);
+    CHECK(eg_history_remaining(h) == 0);
+    /* The last user message stays even when it is older than what fits. */
+    add(h, "{\"role\":\"assistant\",\"content\":\"a4\"}", 5);
+    CHECK_STR(trimmed(h, &over, &tokens), "sys|last question|a3|a4");
+    eg_history_free(h);
+}
+
+TEST(history_tool_calls_and_results_go_together) {
+    const char *call = "{\"role\":\"assistant\",\"content\":null,\"id\":\"call\",\"tool_calls\":["
+                       "{\"id\":\"c1\",\"type\":\"function\",\"function\":{\"name\":\"a\",\"arguments\":\"{}\"}},"
+                       "{\"id\":\"c2\",\"type\":\"function\",\"function\":{\"name\":\"b\",\"arguments\":\"{}\"}}]}";
+    eg_history *h = history(3 + 4 + 10 + 10 + 4);
+    add(h, "{\"role\":\"user\",\"content\":\"q\"}", 4);
+    add(h, call, 10);
+    add(h, "{\"role\":\"tool\",\"tool_call_id\":\"c1\",\"content\":\"r1\"}", 10);
+    add(h, "{\"role\":\"tool\",\"tool_call_id\":\"c2\",\"content\":\"r2\"}", 10);
+    add(h, "{\"role\":\"assistant\",\"content\":\"answer\"}", 4);
+    /* The group costs 30, only 20 fit: all of it goes, never a part. */
+    CHECK_STR(trimmed(h, NULL, NULL), "q|answer");
+    eg_history_free(h);
+    h = history(1000);
+    add(h, "{\"role\":\"user\",\"content\":\"q\"}", 4);
+    add(h, call, 10);
+    add(h, "{\"role\":\"tool\",\"tool_call_id\":\"c1\",\"content\":\"r1\"}", 10);
+    add(h, "{\"role\":\"tool\",\"tool_call_id\":\"c2\",\"content\":\"r2\"}", 10);
+    CHECK_STR(trimmed(h, NULL, NULL), "q|call|r1|r2");
+    /* An orphan result (no call asked for it) and a repeated answer are never sent. */
+    add(h, "{\"role\":\"tool\",\"tool_call_id\":\"c2\",\"content\":\"again\"}", 1);
+    add(h, "{\"role\":\"tool\",\"tool_call_id\":\"zz\",\"content\":\"orphan\"}", 1);
+    CHECK_STR(trimmed(h, NULL, NULL), "q|call|r1|r2");
+    /* A call not (yet) fully answered is not sent either. */
+    add(h, "{\"role\":\"assistant\",\"content\":null,\"id\":\"open\",\"tool_calls\":[{\"id\":\"c9\",\"type\":\"function\",\"function\":{\"name\":\"x\",\"arguments\":\"{}\"}}]}", 5);
+    CHECK_STR(trimmed(h, NULL, NULL), "q|call|r1|r2");
+    add(h, "{\"role\":\"tool\",\"tool_call_id\":\"c9\",\"content\":\"r9\"}", 5);
+    CHECK_STR(trimmed(h, NULL, NULL), "q|call|r1|r2|open|r9");
+    /* Deleting the call makes its results orphans. */
+    eg_error e;
+    CHECK(eg_history_delete_range(h, S("call"), S("call"), &e) == EG_OK);
+    CHECK_STR(trimmed(h, NULL, NULL), "q|open|r9");
+    eg_history_free(h);
+}
+
+TEST(history_over_budget_is_a_flag_not_an_error) {
+    eg_history *h = history(10);
+    eg_error e;
+    eg_history_set_system(h, S("a long system prompt"), 50, &e);
+    add(h, "{\"role\":\"assistant\",\"content\":\"a\"}", 1);
+    add(h, "{\"role\":\"user\",\"content\":\"u\"}", 20);
+    bool over;
+    CHECK_STR(trimmed(h, &over, NULL), "a long system prompt|u");
+    CHECK(over);
+    CHECK(eg_history_remaining(h) == 0);
+    eg_history_free(h);
+}
+
+TEST(history_edit_recounts_delete_import_get) {
+    eg_history *h = history(1000);
+    eg_error e;
+    add(h, "{\"role\":\"user\",\"content\":\"hello\",\"id\":\"u1\"}", -1);
+    add(h, "{\"role\":\"assistant\",\"content\":\"hi\",\"id\":\"a1\",\"name\":\"bot\"}", -1);
+    int before = eg_history_remaining(h);
+    CHECK(eg_history_edit(h, S("a1"), S("\"a much longer answer than before, by far\""), -1, &e) == EG_OK);
+    CHECK(eg_history_remaining(h) < before);
+    CHECK(eg_history_edit(h, S("a1"), S("\"\""), -1, &e) == EG_E_MESSAGE);
+    CHECK(eg_history_edit(h, S("nope"), S("\"x\""), -1, &e) == EG_E_NOT_FOUND && strstr(e.message, "'nope'"));
+    size_t len;
+    const char *m = eg_history_get(h, S("a1"), &len);
+    CHECK(m && strstr(m, "\"name\":\"bot\"") && strstr(m, "much longer"));
+    CHECK(eg_history_get(h, S("zz"), &len) == NULL);
+    CHECK(eg_history_delete_range(h, S("a1"), S("u1"), &e) == EG_E_NOT_FOUND && strstr(e.message, "reversed"));
+    CHECK(eg_history_delete_range(h, S("u1"), S("a1"), &e) == EG_OK);
+    CHECK_STR(eg_history_export(h, &len), "[]");
+    const char *list = "[{\"role\":\"system\",\"content\":\"S\"},{\"role\":\"user\",\"content\":\"U\"},"
+                       "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"see\"},{\"type\":\"image_url\",\"image_url\":{\"url\":\"data:,\",\"detail\":\"low\"}}]}]";
+    CHECK(eg_history_import(h, list, strlen(list), S("[1,2,3]"), &e) == EG_OK);
+    int tokens;
+    CHECK_STR(trimmed(h, NULL, &tokens), "S|U|msg-3");
+    CHECK(tokens == 3 + 1 + 2 + 3);
+    CHECK(eg_history_import(h, S("[{\"role\":\"user\",\"content\":\"\"}]"), NULL, 0, &e) == EG_E_MESSAGE && strstr(e.message, "message 0"));
+    CHECK_STR(trimmed(h, NULL, NULL), "S|U|msg-3"); /* a failed import changes nothing */
+    eg_history_free(h);
+}
+
+TEST(history_estimate_is_documented_arithmetic) {
+    CHECK(eg_history_estimate(S("{\"role\":\"user\",\"content\":\"abcdefgh\"}")) == 3 + 2);
+    CHECK(eg_history_estimate(S("{\"role\":\"user\",\"content\":\"\xe4\xbd\xa0\xe5\xa5\xbd\"}")) == 3 + 2);            /* two CJK */
+    CHECK(eg_history_estimate(S("{\"role\":\"user\",\"content\":\"\xf0\x9f\x98\x80\"}")) == 3 + 2);                    /* one emoji */
+    CHECK(eg_history_estimate(S("{\"role\":\"user\",\"name\":\"ann\",\"content\":[{\"type\":\"image_url\",\"image_url\":{\"url\":\"x\"}}]}")) == 3 + 1 + 1 + 765);
+}

@@ -34,7 +34,9 @@ WASM      := wasm/edgegraph.wasm
 JS_SRC    := $(wildcard js/*.js)
 # One bundled file per entry point: Node loads one module instead of nine
 # (8 ms of a cold start). The .wasm stays a separate file beside them.
-DIST      := dist/node.js dist/browser.js dist/workerd.js dist/index.js
+DIST      := dist/node.js dist/browser.js dist/workerd.js dist/index.js dist/tokenizer.js
+# Exact BPE tables, generated from the js-tiktoken npm package at build time.
+ENCODINGS := dist/encodings/o200k_base.js dist/encodings/cl100k_base.js
 
 WARN := -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Wstrict-prototypes -Wmissing-prototypes
 
@@ -66,12 +68,15 @@ EMFLAGS += -sEXPORTED_FUNCTIONS=$(shell grep -v '^\#' wasm/exports.txt | sed 's/
 
 all: wasm js native
 
-js: $(DIST)
+js: $(DIST) $(ENCODINGS)
+
+$(ENCODINGS): scripts/build-encodings.js package-lock.json | npm
+	$(Q)node scripts/build-encodings.js
 
 dist/%.js: js/%.js $(JS_SRC) | npm
 	$(call say,BUNDLE,$@)
 	$(Q)node_modules/.bin/esbuild $< --bundle --format=esm --platform=neutral --target=es2022 \
-		--external:node:fs --external:../wasm/edgegraph.wasm --log-level=warning \
+		--external:node:fs --external:../wasm/edgegraph.wasm --external:./encodings/* --log-level=warning \
 		--banner:js='// edgegraph: bundled from js/ by make; edit the sources there.' --outfile=$@
 
 tools:
@@ -108,7 +113,7 @@ test-c: $(TEST_BIN)
 	@echo "==> C tests (native, ASan + UBSan)"
 	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 $(TEST_BIN)
 
-test-js: $(WASM) $(DIST) npm
+test-js: $(WASM) $(DIST) $(ENCODINGS) npm
 	@echo "==> JS tests (node --test, real .wasm)"
 	$(Q)node --test tests/js/
 
@@ -120,7 +125,7 @@ typecheck: npm
 demo: $(WASM) $(DIST)
 	$(Q)node examples/research-assistant.js
 
-bench: $(WASM) $(DIST) npm
+bench: $(WASM) $(DIST) $(ENCODINGS) npm
 	$(Q)node --expose-gc bench/run.js
 
 size: $(WASM) $(DIST)

@@ -175,6 +175,52 @@ export class Core {
     if (!ptr) throw this.lastError();
     return this.out(ptr);
   }
+
+  // ---- chat history ----
+
+  check(code) { if (code) throw this.lastError(); }
+  historyNew(options) {
+    const [p, n] = this.write(options);
+    const h = this.x.eg_history_new(p, n, this.errPtr);
+    if (!h) throw this.lastError();
+    return h;
+  }
+  historyFree(h) { this.x.eg_history_free(h); }
+  historySetSystem(h, text, tokens) {
+    const [p, n] = this.write(text);
+    this.check(this.x.eg_history_set_system(h, p, n, tokens, this.errPtr));
+  }
+  /** Returns the message's id. */
+  historyAdd(h, message, tokens) {
+    const [p, n] = this.write(message);
+    this.check(this.x.eg_history_add(h, p, n, tokens, this.lenPtr, this.errPtr));
+    return this.cString(new Uint32Array(this.memory.buffer, this.lenPtr, 1)[0]);
+  }
+  historyEdit(h, id, content, tokens) {
+    const [p, n, q, m] = this.write(id, content);
+    this.check(this.x.eg_history_edit(h, p, n, q, m, tokens, this.errPtr));
+  }
+  historyDeleteRange(h, start, end) {
+    const [p, n, q, m] = this.write(start, end);
+    this.check(this.x.eg_history_delete_range(h, p, n, q, m, this.errPtr));
+  }
+  historyClear(h) { this.x.eg_history_clear(h); }
+  historyImport(h, messages, tokens) {
+    const [p, n, q, m] = this.write(messages, tokens ?? '');
+    this.check(this.x.eg_history_import(h, p, n, q, m, this.errPtr));
+  }
+  historyGet(h, id) {
+    const [p, n] = this.write(id);
+    const ptr = this.x.eg_history_get(h, p, n, this.lenPtr);
+    return ptr ? this.out(ptr) : undefined;
+  }
+  historyExport(h) { return this.out(this.x.eg_history_export(h, this.lenPtr)); }
+  historyTrim(h) { return this.out(this.x.eg_history_trim(h, this.lenPtr)); }
+  historyRemaining(h) { return this.x.eg_history_remaining(h); }
+  historyEstimate(message) {
+    const [p, n] = this.write(message);
+    return this.x.eg_history_estimate(p, n);
+  }
 }
 
 function resumeMessage(code) {

@@ -6,6 +6,7 @@ export { init, initSync, isInitialized, memoryUsage } from './loader.js';
 export { GraphEngine } from './engine.js';
 export { GraphBuilder } from './builder.js';
 export { StateManager } from './state-manager.js';
+export { ChatHistoryManager } from './history.js';
 export { createEndNode, END, send } from './definition.js';
 export { EdgegraphError } from './errors.js';
 export { applyPatch } from './patch.js';

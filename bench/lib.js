@@ -27,8 +27,9 @@ export function fmtBytes(n) {
   return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(2)} MB` : n >= 1024 ? `${(n / 1024).toFixed(1)} KB` : `${n} B`;
 }
 
-export function row(name, ours, theirs, unit = fmtTime, target = '') {
-  const ratio = theirs / ours;
-  console.log(`  ${name.padEnd(44)} edgegraph ${unit(ours).padStart(10)}   LangGraph.js ${unit(theirs).padStart(10)}   ${ratio >= 1 ? `${ratio.toFixed(1)}x better` : `${(1 / ratio).toFixed(1)}x worse`}${target ? `   (target: ${target})` : ''}`);
+/** One line: our figure, the peer's, and the ratio (> 1: edgegraph is better). */
+export function row(name, ours, theirs, unit = fmtTime, target = '', peer = 'LangGraph.js', higherIsBetter = false) {
+  const ratio = higherIsBetter ? ours / theirs : theirs / ours;
+  console.log(`  ${name.padEnd(46)} edgegraph ${unit(ours).padStart(11)}   ${peer} ${unit(theirs).padStart(11)}   ${ratio >= 1 ? `${ratio.toFixed(1)}x better` : `${(1 / ratio).toFixed(1)}x worse`}${target ? `   (target: ${target})` : ''}`);
   return ratio;
 }

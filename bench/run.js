@@ -8,6 +8,7 @@ import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { measure, fmtTime, fmtBytes, row } from './lib.js';
+import { benchHistory } from './history.js';
 import { edgegraphChain, langgraphChain, bareLoop, bigState, edgegraphFanOut, langgraphFanOut } from './chain.js';
 
 const root = new URL('../', import.meta.url);
@@ -51,6 +52,8 @@ const lgFanRun = await measure(() => lgFan({ data: {} }), { iterations: 20 });
 console.log('fan-out 1 -> 10 parallel no-op nodes -> join (3 supersteps a run)');
 row('per superstep', egFanRun / 3, lgFanRun / 3, fmtTime, '>= 30x');
 console.log();
+
+await benchHistory();
 
 // ---- cold start: fresh processes ----
 function coldStart(which) {

@@ -9,6 +9,7 @@ import { applyPatch } from './patch.js';
 import { EventChannel, now } from './events.js';
 import { toMermaid } from './mermaid.js';
 import { subgraphHandler } from './subgraph.js';
+import { ChatHistoryManager } from './history.js';
 
 const CHECKPOINT_FORMAT = 'edgegraph-checkpoint';
 
@@ -61,6 +62,14 @@ export class GraphEngine {
   #partitioned;
   #llmConfig;
   #disposed = false;
+  // Chat history (seed API): a view of a run's state.messages, kept in sync
+  // incrementally; messages added with addMessage() wait for the next run.
+  #historyOptions;
+  #history = null;
+  #synced = { messages: null, length: 0, epoch: -1 };
+  #messagesEpoch = 0;
+  #pending = [];
+  #currentState = null;
 
   /**
    * @param {object} definition nodes, edges, entryPoint (see index.d.ts)
@@ -85,6 +94,11 @@ export class GraphEngine {
     }
     this.#maxSteps = options.maxSteps;
     this.#llmConfig = llmConfig;
+    this.#historyOptions = {
+      manager: options.chatHistoryManager,
+      maxContextTokens: options.maxContextTokens ?? llmConfig?.maxContextTokens,
+      tokenizer: options.tokenizer,
+    };
     this.#graph = this.#core.graphNew(JSON.stringify(json));
     graphs?.register(this, { core: this.#core, graph: this.#graph }, this);
   }
@@ -102,12 +116,59 @@ export class GraphEngine {
   get definition() { return structuredClone(this.#json); }
 
   /**
+   * Add a message to the chat history (seed API). It is appended to the
+   * messages of the next execute(), so it lives in that run's state and
+   * checkpoints; until then getMessagesForLLM() includes it.
+   */
+  addMessage(message) {
+    // Validate now (INVALID_MESSAGE); a system message becomes the system prompt.
+    if (message?.role === 'system') {
+      if (typeof message.content !== 'string' || !message.content) throw new EdgegraphError('INVALID_MESSAGE', 'a system message needs text content');
+    } else {
+      this.#historyManager().addMessage(message);
+    }
+    this.#pending.push(structuredClone(message));
+    this.#synced.messages = null;
+  }
+
+  /**
+   * The history trimmed to the token budget, ready for an LLM: the system
+   * prompt, the last user message, the newest messages that fit, tool calls
+   * with their results. Of `state.messages` if given, else of the run in
+   * progress (or the last one), else of the messages added with addMessage().
+   */
+  getMessagesForLLM(state = this.#currentState) {
+    const history = this.#historyManager();
+    const messages = state ? state.messages ?? [] : this.#pending;
+    const s = this.#synced;
+    if (s.messages === messages && s.epoch === this.#messagesEpoch && messages.length >= s.length) {
+      for (let i = s.length; i < messages.length; i++) history.addMessage(messages[i]);
+    } else {
+      history.importHistory(messages);
+    }
+    this.#synced = { messages, length: messages.length, epoch: this.#messagesEpoch };
+    return history.getTrimmedHistory();
+  }
+
+  #historyManager() {
+    if (!this.#history) {
+      const o = this.#historyOptions;
+      this.#history = o.manager ?? new ChatHistoryManager({ maxContextTokens: o.maxContextTokens ?? 8192, tokenizer: o.tokenizer });
+    }
+    return this.#history;
+  }
+
+  /**
    * Run the graph from an initial state.
    * @param {object} [initialState]
    * @param {RunOptions} [options]
    */
   async execute(initialState = {}, options = {}) {
     this.#alive();
+    if (this.#pending.length) {
+      initialState = { ...initialState, messages: [...(initialState?.messages ?? []), ...this.#pending] };
+      this.#pending = [];
+    }
     const input = JSON.stringify(initialState ?? {});
     const run = this.#core.runNew(this.#graph, input ?? 'null', this.#runOptions(options));
     // The mirror starts as a copy of the input; the first patch fills in
@@ -170,6 +231,7 @@ export class GraphEngine {
     this.#disposed = true;
     graphs?.unregister(this);
     this.#core.graphFree(this.#graph);
+    if (this.#history && this.#history !== this.#historyOptions.manager) this.#history.dispose();
   }
 
   [Symbol.dispose]() { this.dispose(); }
@@ -212,11 +274,14 @@ export class GraphEngine {
     if (signal?.aborted) onAbort();
     else signal?.addEventListener('abort', onAbort, { once: true });
     emit?.({ type: 'run_start' });
+    this.#currentState = mirror;
     try {
       for (;;) {
         const out = core.runNext(handle);
         if (out.patch.length) {
           applyPatch(mirror, out.patch);
+          // Anything but an append to messages makes the history re-sync.
+          for (const op of out.patch) if (op[1][0] === 'messages' && (op[0] !== 'push' || op[1].length !== 1)) this.#messagesEpoch++;
           emit?.({ type: 'state_update', patch: out.patch });
         }
         // The read-only input partition is frozen for nodes, as in seed 002.

@@ -11,7 +11,7 @@ export type ErrorCode =
   | 'MAX_STEPS_EXCEEDED' | 'REDUCER_TYPE_ERROR' | 'UNKNOWN_TASK' | 'INVALID_RUN_STATE' | 'INVALID_CHECKPOINT'
   | 'CHECKPOINT_GRAPH_MISMATCH' | 'CHECKPOINT_VERSION' | 'NOT_RESUMABLE' | 'NODE_REPORTED_ERROR'
   | 'INVALID_OPTIONS' | 'LIMIT_EXCEEDED' | 'READONLY_PATH' | 'UNKNOWN_HANDLER' | 'NOT_INITIALIZED' | 'ABORTED'
-  | 'PARALLEL_CONFLICT' | 'NODE_TIMEOUT';
+  | 'PARALLEL_CONFLICT' | 'NODE_TIMEOUT' | 'INVALID_MESSAGE' | 'MESSAGE_NOT_FOUND';
 
 export class EdgegraphError extends Error {
   constructor(code: ErrorCode, message: string, extra?: { node?: string; cause?: unknown });
@@ -195,6 +195,12 @@ export interface AgentLLMConfig {
 export interface EngineOptions<S extends object = IGraphState> {
   /** Node executions allowed per execute/resume call (default 100). */
   maxSteps?: number;
+  /** Token budget of getMessagesForLLM() (default: llmConfig.maxContextTokens, else 8192). */
+  maxContextTokens?: number;
+  /** Exact counts for getMessagesForLLM() (from edgegraph/tokenizer); default: the estimate. */
+  tokenizer?: TextTokenCounter;
+  /** Use this history manager instead of the engine's own. */
+  chatHistoryManager?: ChatHistoryManager;
   /** Node functions by handler name (for JSON definitions). */
   handlers?: Record<string, GraphNode<S>>;
   /** Router functions by name (for JSON definitions). */
@@ -245,6 +251,43 @@ export class GraphEngine<S extends object = IGraphState> {
   stream(initialState?: Partial<S>, options?: RunOptions<S>): AsyncIterable<GraphEvent<S>>;
   streamResume(saved: S | string | object, userInput?: Message, options?: RunOptions<S>): AsyncIterable<GraphEvent<S>>;
   toMermaid(): string;
+  /** Queue a message for the next execute() (seed API); a system message becomes the system prompt. */
+  addMessage(message: Message): void;
+  /** The history trimmed to the token budget: of `state.messages`, else the run in progress (or last), else addMessage()'s. */
+  getMessagesForLLM(state?: { messages?: Message[] }): Message[];
+  dispose(): void;
+  [Symbol.dispose](): void;
+}
+
+/** Anything that counts the tokens of a text (an Encoding from edgegraph/tokenizer). */
+export interface TextTokenCounter { countText(text: string): number }
+
+export interface ChatHistoryConfig {
+  /** The budget (default 8192). */
+  maxContextTokens?: number;
+  /** Exact counts; default: the documented estimate (README "Token counting"). */
+  tokenizer?: TextTokenCounter;
+  /** Called when the protected messages alone exceed the budget. */
+  onWarning?: (warning: { type: 'over_budget'; tokens: number; maxContextTokens: number }) => void;
+}
+
+/** The seed's IChatHistoryManager: a chat history trimmed to a token budget. */
+export class ChatHistoryManager {
+  constructor(config?: ChatHistoryConfig);
+  readonly maxContextTokens: number;
+  /** What the last getTrimmedHistory() did. */
+  lastTrim: { tokens: number; dropped: number; overBudget: boolean } | null;
+  addSystemPrompt(prompt: string): void;
+  /** Returns the message's id (assigned when missing). */
+  addMessage(message: Message): string;
+  getTrimmedHistory(): Message[];
+  getRemainingBudget(): number;
+  clearHistory(): void;
+  editMessage(messageId: string, newContent: Message['content']): void;
+  deleteMessageRange(startId: string, endId: string): void;
+  getMessageById(messageId: string): Message | undefined;
+  exportHistory(): Message[];
+  importHistory(messages: Message[]): void;
   dispose(): void;
   [Symbol.dispose](): void;
 }

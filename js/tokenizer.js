@@ -36,6 +36,7 @@ export class Encoding {
   #tokens;              // rank -> latin1 string
   #pattern;
   #cache = new Map();   // piece -> token count
+  #pieces = new Map();  // piece -> token ids (for encode)
 
   constructor({ name, pattern, count, data }) {
     this.name = name;
@@ -57,11 +58,18 @@ export class Encoding {
   /** Token ids of `text`. */
   encode(text) {
     const out = [];
+    const cache = this.#pieces;
     for (const match of String(text).matchAll(this.#pattern)) {
-      const bytes = latin1(match[0]);
-      const rank = this.#ranks.get(bytes);
-      if (rank !== undefined) out.push(rank);
-      else for (const r of this.#merge(bytes)) out.push(r);
+      const piece = match[0];
+      let ids = cache.get(piece);
+      if (ids === undefined) {
+        const bytes = latin1(piece);
+        const rank = this.#ranks.get(bytes);
+        ids = rank !== undefined ? [rank] : this.#merge(bytes);
+        if (cache.size >= CACHE_LIMIT) cache.clear();
+        cache.set(piece, ids);
+      }
+      for (let i = 0; i < ids.length; i++) out.push(ids[i]);
     }
     return out;
   }

@@ -52,3 +52,18 @@ const withPolicies = new GraphEngine<IGraphState>({
   entryPoint: 'fetch',
 });
 void withPolicies;
+
+import { ChatHistoryManager, type Message } from '../../js/index.js';
+import { loadEncoding } from '../../js/tokenizer.js';
+async function history(): Promise<void> {
+  const enc = await loadEncoding('o200k_base');
+  const h = new ChatHistoryManager({ maxContextTokens: 4000, tokenizer: enc, onWarning: (w) => console.log(w.tokens) });
+  h.addSystemPrompt('be brief');
+  const id: string = h.addMessage({ role: 'user', content: 'hi' });
+  h.editMessage(id, [{ type: 'text', text: 'hello' }]);
+  const trimmed: Message[] = h.getTrimmedHistory();
+  const engine = new GraphEngine<IGraphState>({ nodes: { a: (s, e) => ({ data: { n: e.getMessagesForLLM(s).length } }) }, edges: { a: '__end__' }, entryPoint: 'a' }, { maxContextTokens: 2000, tokenizer: enc });
+  engine.addMessage({ role: 'user', content: 'queued' });
+  console.log(trimmed.length, h.lastTrim?.overBudget, enc.countText('x'));
+}
+void history;

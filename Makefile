@@ -34,7 +34,7 @@ WASM      := wasm/edgegraph.wasm
 JS_SRC    := $(wildcard js/*.js)
 # One bundled file per entry point: Node loads one module instead of nine
 # (8 ms of a cold start). The .wasm stays a separate file beside them.
-DIST      := dist/node.js dist/browser.js dist/workerd.js dist/index.js dist/tokenizer.js
+DIST      := dist/node.js dist/browser.js dist/workerd.js dist/index.js dist/tokenizer.js dist/testing.js
 # Exact BPE tables, generated from the js-tiktoken npm package at build time.
 ENCODINGS := dist/encodings/o200k_base.js dist/encodings/cl100k_base.js
 

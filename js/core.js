@@ -130,6 +130,10 @@ export class Core {
     else { const [p, n] = this.write(userInput); code = this.x.eg_run_resume(r, p, n); }
     if (code) throw new EdgegraphError(this.codeName(code), resumeMessage(this.codeName(code)));
   }
+  runApply(r, update) {
+    const [p, n] = this.write(update);
+    this.check(this.x.eg_run_apply(r, p, n, this.errPtr));
+  }
   /** @returns {{status: string, patch: any[], tasks?: any[], error?: any}} */
   runNext(r) { return JSON.parse(this.out(this.x.eg_run_next(r, this.lenPtr))); }
   runSubmit(r, index, json) {

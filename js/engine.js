@@ -18,6 +18,10 @@ const graphs = typeof FinalizationRegistry === 'function'
   ? new FinalizationRegistry(({ core, graph }) => core.graphFree(graph))
   : null;
 
+function isApproval(v) {
+  return v !== null && typeof v === 'object' && (v.decision === 'approve' || v.decision === 'reject' || v.decision === 'edit' || Array.isArray(v.decisions));
+}
+
 function deepFreeze(value) {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
@@ -200,8 +204,13 @@ export class GraphEngine {
       run = core.runFromState(this.#graph, text, opts);
       mirror = JSON.parse(text);
     }
-    const input = userInput === undefined || userInput === null ? undefined : userInput;
+    let input = userInput === undefined || userInput === null ? undefined : userInput;
+    // An approval decision (approve(), reject(), editArguments()) is not a
+    // chat message: it goes into state.approval, where the agent node reads it.
+    let update = options.update;
+    if (isApproval(input)) { update = { ...update, approval: input }; input = undefined; }
     try {
+      if (update !== undefined) core.runApply(run, JSON.stringify(update));
       core.runResume(run, input === undefined ? undefined : JSON.stringify(input));
     } catch (e) {
       core.runFree(run);
@@ -266,6 +275,8 @@ export class GraphEngine {
     // resumeInput goes to the first step's nodes (a subgraph node resumes
     // its child with it).
     const live = { handle, open: true, aborted: false, wake: null, signal, resumeInput };
+    // Nodes emit their own events (LLM tokens, tool calls) through context.emit.
+    live.emitFor = (task) => (emit ? (event) => emit({ ...event, node: task.node, taskId: task.id }) : () => {});
     const onAbort = () => {
       live.aborted = true;
       if (live.open) core.runInterrupt(handle);
@@ -335,7 +346,7 @@ export class GraphEngine {
   }
 
   #context(live, task, attempt, signal) {
-    const ctx = { taskId: task.id, node: task.node, attempt };
+    const ctx = { taskId: task.id, node: task.node, attempt, emit: live.emitFor(task) };
     if (task.arg !== undefined) ctx.arg = task.arg;
     if (signal) ctx.signal = signal;
     if (live.resumeInput !== undefined) ctx.resumeInput = live.resumeInput;

@@ -11,7 +11,8 @@ export type ErrorCode =
   | 'MAX_STEPS_EXCEEDED' | 'REDUCER_TYPE_ERROR' | 'UNKNOWN_TASK' | 'INVALID_RUN_STATE' | 'INVALID_CHECKPOINT'
   | 'CHECKPOINT_GRAPH_MISMATCH' | 'CHECKPOINT_VERSION' | 'NOT_RESUMABLE' | 'NODE_REPORTED_ERROR'
   | 'INVALID_OPTIONS' | 'LIMIT_EXCEEDED' | 'READONLY_PATH' | 'UNKNOWN_HANDLER' | 'NOT_INITIALIZED' | 'ABORTED'
-  | 'PARALLEL_CONFLICT' | 'NODE_TIMEOUT' | 'INVALID_MESSAGE' | 'MESSAGE_NOT_FOUND';
+  | 'PARALLEL_CONFLICT' | 'NODE_TIMEOUT' | 'INVALID_MESSAGE' | 'MESSAGE_NOT_FOUND'
+  | 'LLM_HTTP_ERROR' | 'LLM_TIMEOUT' | 'LLM_ABORTED' | 'LLM_NETWORK_ERROR' | 'LLM_BAD_RESPONSE';
 
 export class EdgegraphError extends Error {
   constructor(code: ErrorCode, message: string, extra?: { node?: string; cause?: unknown });
@@ -92,6 +93,8 @@ export interface NodeContext {
   signal?: AbortSignal;
   /** In the first step after resume(): the user input given to resume. */
   resumeInput?: Message;
+  /** Emit an event of your own (it reaches onEvent / stream() with node and taskId). */
+  emit?: (event: { type: string; [field: string]: unknown }) => void;
 }
 
 /** A router's answer that runs `node` with its own input (`context.arg`). */
@@ -212,6 +215,9 @@ export type GraphEvent<S extends object = IGraphState> =
   | { type: 'node_start'; node: string; taskId: string }
   | { type: 'node_end'; node: string; taskId: string; durationMs: number; error?: string }
   | { type: 'node_retry'; node: string; taskId: string; attempt: number; error: string; delayMs: number }
+  | { type: 'llm_token'; node: string; taskId: string; text: string }
+  | { type: 'tool_call'; node: string; taskId: string; id: string; name: string; arguments: unknown }
+  | { type: 'tool_result'; node: string; taskId: string; id: string; name: string; status: 'ok' | 'error'; durationMs: number }
   | { type: 'route'; node: string; target: unknown }
   | { type: 'state_update'; patch: PatchOp[] }
   | { type: 'pause'; pendingAskUser: unknown }
@@ -229,6 +235,8 @@ export interface RunOptions<S extends object = IGraphState> {
   onEvent?: (event: GraphEvent<S>) => void;
   maxSteps?: number;
   runId?: string;
+  /** resume() only: a partial state written before the run continues (through the reducers). */
+  update?: Record<string, unknown>;
 }
 
 export interface GraphRunResult<S extends object = IGraphState> {
@@ -247,9 +255,10 @@ export class GraphEngine<S extends object = IGraphState> {
   readonly llmConfig: AgentLLMConfig | undefined;
   readonly definition: object;
   execute(initialState?: Partial<S>, options?: RunOptions<S>): Promise<GraphRunResult<S>>;
-  resume(saved: S | string | object, userInput?: Message, options?: RunOptions<S>): Promise<GraphRunResult<S>>;
+  /** userInput: a message (appended to messages once) or an approval decision (approve(), reject(), editArguments()). */
+  resume(saved: S | string | object, userInput?: Message | ApprovalDecision, options?: RunOptions<S>): Promise<GraphRunResult<S>>;
   stream(initialState?: Partial<S>, options?: RunOptions<S>): AsyncIterable<GraphEvent<S>>;
-  streamResume(saved: S | string | object, userInput?: Message, options?: RunOptions<S>): AsyncIterable<GraphEvent<S>>;
+  streamResume(saved: S | string | object, userInput?: Message | ApprovalDecision, options?: RunOptions<S>): AsyncIterable<GraphEvent<S>>;
   toMermaid(): string;
   /** Queue a message for the next execute() (seed API); a system message becomes the system prompt. */
   addMessage(message: Message): void;
@@ -341,3 +350,112 @@ export function memoryUsage(): { wasmMemoryBytes: number };
 
 /** Apply a state_update patch to a copy of the state you keep yourself. */
 export function applyPatch(root: object, ops: PatchOp[]): void;
+
+// ---- LLM client ----
+
+export interface ChatClientConfig {
+  model: string;
+  /** Default https://api.openai.com/v1; any server speaking /chat/completions. */
+  baseURL?: string;
+  /** Sent as a Bearer token; never written to state, checkpoints, events or errors. */
+  apiKey?: string;
+  /** Request body defaults (temperature, max_tokens, ...). */
+  defaults?: Record<string, unknown>;
+  headers?: Record<string, string>;
+  fetch?: typeof fetch;
+  /** Per request; for streams, the longest gap between chunks (default 60000). */
+  timeoutMs?: number;
+  /** Retries on 429, 5xx and network errors (default 2); Retry-After is honoured. */
+  maxRetries?: number;
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+  /** Ask for usage in streams (stream_options.include_usage; default true). */
+  streamUsage?: boolean;
+}
+
+export interface ToolDefinition<A = any> {
+  name: string;
+  description?: string;
+  /** JSON Schema of the arguments; they are validated before run(). */
+  parameters?: Record<string, unknown>;
+  run(args: A, context: { signal?: AbortSignal; toolCallId: string; state: unknown }): unknown | Promise<unknown>;
+  /** Pause the run for a human decision before calling. */
+  needsApproval?: boolean | ((args: A) => boolean);
+}
+
+export interface ChatRequest {
+  messages: Message[];
+  tools?: ToolDefinition[];
+  toolChoice?: unknown;
+  signal?: AbortSignal;
+  stream?: boolean;
+  onToken?: (text: string) => void;
+  model?: string;
+  [bodyField: string]: unknown;
+}
+
+export interface ChatResult {
+  message: Message;
+  content: string | null;
+  toolCalls: ToolCall[];
+  finishReason: string | null;
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | null;
+  model: string | null;
+}
+
+export class ChatClient {
+  constructor(config: ChatClientConfig);
+  readonly model: string;
+  readonly baseURL: string;
+  chat(request: ChatRequest): Promise<ChatResult>;
+  stream(request: ChatRequest): AsyncIterable<
+    | { type: 'token'; text: string }
+    | { type: 'tool_call_delta'; index: number; id: string; name: string; argumentsDelta: string }
+    | { type: 'done'; result: ChatResult }>;
+}
+export function createChatClient(config: ChatClientConfig | ChatClient): ChatClient;
+
+export class LLMError extends EdgegraphError {
+  readonly status?: number;
+  readonly providerMessage?: string;
+  readonly attempts?: number;
+}
+
+// ---- agents ----
+
+export interface AgentNodeConfig {
+  /** A client config, or a client; default: the engine's llmConfig. */
+  llm?: ChatClientConfig | ChatClient;
+  mode?: 'chat' | 'react';
+  agentInfo?: { name?: string; goal?: string; backstory?: string };
+  tools?: ToolDefinition[];
+  systemPrompt?: string;
+  /** LLM -> tools -> LLM rounds before giving up (default 8). */
+  maxToolRounds?: number;
+  /** Stream the reply (llm_token events); default true. */
+  stream?: boolean;
+  /** Extra request body fields (temperature, ...). */
+  request?: Record<string, unknown>;
+}
+
+export function createAgentNode<S extends object = IGraphState>(config: AgentNodeConfig): GraphNode<S>;
+/** One LLM call with the trimmed history (seed 004's LLM node). */
+export function createLLMNode<S extends object = IGraphState>(config: { llm?: ChatClientConfig | ChatClient; tools?: ToolDefinition[]; systemPrompt?: string; stream?: boolean; request?: Record<string, unknown> }): GraphNode<S>;
+/** Runs the last assistant message's tool calls, with approvals (seed 004's tools node). */
+export function createToolsNode<S extends object = IGraphState>(config: { tools: ToolDefinition[] }): GraphNode<S>;
+/** An edge: to `toolsNode` when the last message asks for tools, else to `end`. */
+export function routeOnToolCalls<S extends object = IGraphState>(toolsNode?: string, end?: string): { router: Router<S>; targets: string[] };
+/** Pauses with a question; on resume stores the answer in state.data[answerKey]. */
+export function createAskUserNode<S extends object = IGraphState>(config: { question: string | ((state: Readonly<S>) => string); answerKey?: string }): GraphNode<S>;
+
+export type ApprovalDecision =
+  | { decision: 'approve'; toolCallId?: string }
+  | { decision: 'reject'; reason: string; toolCallId?: string }
+  | { decision: 'edit'; arguments: unknown; toolCallId?: string }
+  | { decisions: Array<{ decision: 'approve' | 'reject' | 'edit'; toolCallId?: string; reason?: string; arguments?: unknown }> };
+export function approve(toolCallId?: string): ApprovalDecision;
+export function reject(reason?: string, toolCallId?: string): ApprovalDecision;
+export function editArguments(args: unknown, toolCallId?: string): ApprovalDecision;
+
+/** The JSON Schema subset tools use; returns the problems, each naming its path. */
+export function validateJsonSchema(schema: unknown, value: unknown, path?: string): string[];

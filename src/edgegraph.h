@@ -114,6 +114,11 @@ eg_run *eg_run_from_state(const eg_graph *graph, const char *state, size_t len,
  * once, pause flags are cleared. FINISHED runs give NOT_RESUMABLE. */
 int eg_run_resume(eg_run *run, const char *user_input, size_t len);
 
+/* Write a partial state (a JSON object, e.g. {"approval": {...}}) into a run
+ * that is not RUNNING, through the graph's reducers, as resume input that is
+ * not a chat message. Engine-owned keys are RESERVED_KEY. */
+int eg_run_apply(eg_run *run, const char *update, size_t len, eg_error *err);
+
 /* Advance the run as far as it can go without the host and describe what the
  * host must do:
  *   {"status":"RUNNING","patch":[...],"tasks":[{"index":0,"id":"3.0","kind":"node","node":"a"},...]}

@@ -28,7 +28,7 @@ static const char *const kind_names[] = {
 /* The frame-style state of the seed GraphEngine: messages append, data and
  * metadata merge shallowly, logs concatenate; other keys: last write wins. */
 static const char frame_state[] =
-    "{\"reducers\":{\"messages\":\"concat\",\"data\":\"merge\",\"metadata\":\"merge\",\"logs\":\"concat\",\"subgraphs\":\"merge\"},"
+    "{\"reducers\":{\"messages\":\"concat\",\"data\":\"merge\",\"metadata\":\"merge\",\"logs\":\"concat\",\"subgraphs\":\"merge\",\"toolCalls\":\"concat\"},"
     "\"defaults\":{\"messages\":[],\"data\":{},\"metadata\":{},\"logs\":[]}}";
 
 static void edge_free(eg_edge *e) {

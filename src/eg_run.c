@@ -718,6 +718,24 @@ int eg_run_resume(eg_run *run, const char *user_input, size_t len) {
     return EG_OK;
 }
 
+int eg_run_apply(eg_run *run, const char *update, size_t len, eg_error *err) {
+    if (err) err->code = EG_OK;
+    if (!run || run->status == EG_STATUS_RUNNING) return eg_fail(err, EG_E_BAD_STATE, "apply() is for a run that is not running");
+    cJSON *u;
+    int rc = parse_object(update, len, "the update", &u, err);
+    if (rc) return rc;
+    for (const cJSON *f = u->child; f; f = f->next) {
+        if (is_engine_key(run, f->string)) {
+            rc = eg_fail(err, EG_E_RESERVED_KEY, "the update writes '%s', which the engine owns", f->string);
+            cJSON_Delete(u);
+            return rc;
+        }
+    }
+    while (u->child && !rc) rc = eg_reduce_into(&run->graph->reducers, run->state, &root, cJSON_DetachItemViaPointer(u, u->child), &run->patch, "resume", err);
+    cJSON_Delete(u);
+    return rc;
+}
+
 const char *eg_run_print_(eg_run *run, const cJSON *value, size_t *len) {
     run->out.len = 0;
     if (!eg_buf_json(&run->out, value)) return NULL;

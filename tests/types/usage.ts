@@ -67,3 +67,17 @@ async function history(): Promise<void> {
   console.log(trimmed.length, h.lastTrim?.overBudget, enc.countText('x'));
 }
 void history;
+
+import { createAgentNode, createChatClient, approve, reject, type ToolDefinition } from '../../js/index.js';
+import { createScriptedFetch } from '../../js/testing.js';
+async function agents(): Promise<void> {
+  const weather: ToolDefinition<{ city: string }> = { name: 'weather', parameters: { type: 'object' }, run: ({ city }) => ({ city }), needsApproval: (a) => a.city === 'Mars' };
+  const client = createChatClient({ model: 'offline', fetch: createScriptedFetch(() => 'hi') });
+  const r = await client.chat({ messages: [{ role: 'user', content: 'x' }], onToken: (t) => void t });
+  const agent = createAgentNode({ llm: client, mode: 'react', tools: [weather], agentInfo: { name: 'A' } });
+  const engine = new GraphEngine<IGraphState>({ nodes: { agent }, edges: { agent: '__end__' }, entryPoint: 'agent' });
+  const paused = await engine.execute({ messages: [{ role: 'user', content: 'hi' }] });
+  if (paused.checkpoint) await engine.resume(paused.checkpoint, Math.random() > 0.5 ? approve() : reject('no'));
+  console.log(r.usage?.total_tokens);
+}
+void agents;

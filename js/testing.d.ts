@@ -1,0 +1,10 @@
+// Types for edgegraph/testing: a scripted offline stand-in for an OpenAI-compatible server.
+
+export interface ScriptedRequest { messages: Array<Record<string, unknown>>; tools?: unknown[]; model: string }
+export type ScriptedAnswer = string | { content?: string | null; toolCalls?: Array<{ id?: string; name: string; arguments: object | string }> };
+
+/** A `fetch` that answers chat completions (JSON or streamed) from `respond`. */
+export function createScriptedFetch(
+  respond: (request: ScriptedRequest) => ScriptedAnswer | Promise<ScriptedAnswer>,
+  options?: { chunkSize?: number; delayMs?: number },
+): typeof fetch;

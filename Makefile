@@ -77,7 +77,7 @@ $(ENCODINGS): scripts/build-encodings.js package-lock.json | npm
 dist/%.js: js/%.js $(JS_SRC) | npm
 	$(call say,BUNDLE,$@)
 	$(Q)node_modules/.bin/esbuild $< --bundle --format=esm --platform=neutral --target=es2022 \
-		--external:node:fs --external:../wasm/edgegraph.wasm --external:./encodings/* --log-level=warning \
+		--external:node:fs --external:node:path --external:../wasm/edgegraph.wasm --external:./encodings/* --log-level=warning \
 		--banner:js='// edgegraph: bundled from js/ by make; edit the sources there.' --outfile=$@
 
 tools:

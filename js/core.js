@@ -146,6 +146,7 @@ export class Core {
   }
   runInterrupt(r) { this.x.eg_run_interrupt(r); }
   runCheckpoint(r) { return this.out(this.x.eg_run_checkpoint(r, this.lenPtr)); }
+  runCheckpointMeta(r) { return this.out(this.x.eg_run_checkpoint_meta(r, this.lenPtr)); }
   runState(r) { return this.out(this.x.eg_run_state(r, this.lenPtr)); }
   runStatus(r) { return this.statusNames[this.x.eg_run_status(r)]; }
   runFree(r) { this.x.eg_run_free(r); }

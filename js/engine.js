@@ -10,6 +10,7 @@ import { EventChannel, now } from './events.js';
 import { toMermaid } from './mermaid.js';
 import { subgraphHandler } from './subgraph.js';
 import { ChatHistoryManager } from './history.js';
+import { Checkpointer, checkThreadId } from './checkpointer.js';
 
 const CHECKPOINT_FORMAT = 'edgegraph-checkpoint';
 
@@ -17,6 +18,14 @@ const CHECKPOINT_FORMAT = 'edgegraph-checkpoint';
 const graphs = typeof FinalizationRegistry === 'function'
   ? new FinalizationRegistry(({ core, graph }) => core.graphFree(graph))
   : null;
+
+function isThreadRef(v) {
+  return v !== null && typeof v === 'object' && typeof v.threadId === 'string' && Object.keys(v).every((k) => k === 'threadId' || k === 'checkpointId');
+}
+
+function newRunId() {
+  return globalThis.crypto?.randomUUID?.() ?? `run-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}
 
 function isApproval(v) {
   return v !== null && typeof v === 'object' && (v.decision === 'approve' || v.decision === 'reject' || v.decision === 'edit' || Array.isArray(v.decisions));
@@ -74,6 +83,7 @@ export class GraphEngine {
   #messagesEpoch = 0;
   #pending = [];
   #currentState = null;
+  #checkpointer = null;
 
   /**
    * @param {object} definition nodes, edges, entryPoint (see index.d.ts)
@@ -98,6 +108,7 @@ export class GraphEngine {
     }
     this.#maxSteps = options.maxSteps;
     this.#llmConfig = llmConfig;
+    if (options.checkpointer) this.#checkpointer = options.checkpointer instanceof Checkpointer ? options.checkpointer : new Checkpointer(options.checkpointer);
     this.#historyOptions = {
       manager: options.chatHistoryManager,
       maxContextTokens: options.maxContextTokens ?? llmConfig?.maxContextTokens,
@@ -174,10 +185,12 @@ export class GraphEngine {
       this.#pending = [];
     }
     const input = JSON.stringify(initialState ?? {});
-    const run = this.#core.runNew(this.#graph, input ?? 'null', this.#runOptions(options));
+    const thread = this.#thread(options.threadId, null, 0);
+    const runId = options.runId ?? newRunId();
+    const run = this.#core.runNew(this.#graph, input ?? 'null', this.#runOptions({ ...options, runId }));
     // The mirror starts as a copy of the input; the first patch fills in
     // defaults and bookkeeping.
-    return this.#drive(run, JSON.parse(input), options, undefined);
+    return this.#drive(run, JSON.parse(input), { ...options, runId }, undefined, thread);
   }
 
   /**
@@ -191,11 +204,25 @@ export class GraphEngine {
   async resume(saved, userInput = undefined, options = {}) {
     this.#alive();
     const core = this.#core;
-    let run, mirror;
+    let run, mirror, thread = null, runId = options.runId;
     const opts = this.#runOptions(options);
-    if (typeof saved === 'string' || saved?.format === CHECKPOINT_FORMAT) {
-      run = core.runRestore(this.#graph, typeof saved === 'string' ? saved : JSON.stringify(saved), opts);
+    if (isThreadRef(saved)) {
+      // From a thread's checkpoints: the latest, or any earlier one (time travel; the run forks from it).
+      if (!this.#checkpointer) throw new EdgegraphError('INVALID_OPTIONS', 'resume({ threadId }) needs a checkpointer in the engine options');
+      checkThreadId(saved.threadId);
+      const loaded = await this.#checkpointer.load(saved.threadId, saved.checkpointId);
+      if (!loaded) throw new EdgegraphError('INVALID_CHECKPOINT', `thread '${saved.threadId}' has no readable checkpoint${saved.checkpointId ? ` ${saved.checkpointId}` : ''}`);
+      run = core.runRestore(this.#graph, loaded.checkpoint, opts);
+      mirror = loaded.state;
+      thread = this.#thread(saved.threadId, loaded.id, loaded.depth);
+      thread.meta = loaded.meta;
+      runId ??= JSON.parse(loaded.checkpoint).runId;
+    } else if (typeof saved === 'string' || saved?.format === CHECKPOINT_FORMAT) {
+      const text = typeof saved === 'string' ? saved : JSON.stringify(saved);
+      run = core.runRestore(this.#graph, text, opts);
       mirror = JSON.parse(core.runState(run));
+      runId ??= JSON.parse(text).runId;
+      thread = this.#thread(options.threadId, null, 0);
     } else {
       if (saved === null || typeof saved !== 'object') {
         throw new EdgegraphError('INVALID_INPUT', 'resume() takes a saved state object or a checkpoint');
@@ -203,6 +230,7 @@ export class GraphEngine {
       const text = JSON.stringify(saved);
       run = core.runFromState(this.#graph, text, opts);
       mirror = JSON.parse(text);
+      thread = this.#thread(options.threadId, null, 0);
     }
     let input = userInput === undefined || userInput === null ? undefined : userInput;
     // An approval decision (approve(), reject(), editArguments()) is not a
@@ -216,7 +244,52 @@ export class GraphEngine {
       core.runFree(run);
       throw e;
     }
-    return this.#drive(run, mirror, options, input);
+    return this.#drive(run, mirror, { ...options, runId }, input, thread);
+  }
+
+  /**
+   * A thread's latest state (or that of an earlier checkpoint):
+   * { state, status, checkpointId, parentId, createdAt }, or undefined.
+   */
+  async getState(threadId, checkpointId = undefined) {
+    if (!this.#checkpointer) throw new EdgegraphError('INVALID_OPTIONS', 'getState needs a checkpointer in the engine options');
+    checkThreadId(threadId);
+    const loaded = await this.#checkpointer.load(threadId, checkpointId);
+    return loaded && { state: loaded.state, status: loaded.status, checkpointId: loaded.id, parentId: loaded.parent, createdAt: loaded.createdAt };
+  }
+
+  /** The checkpoints of a thread, newest first (resume({ threadId, checkpointId }) forks from any). */
+  async getStateHistory(threadId) {
+    if (!this.#checkpointer) throw new EdgegraphError('INVALID_OPTIONS', 'getStateHistory needs a checkpointer in the engine options');
+    checkThreadId(threadId);
+    return (await this.#checkpointer.history(threadId)).map((r) => ({ checkpointId: r.id, parentId: r.parent, createdAt: r.createdAt, status: r.status, superstep: r.superstep, pendingTasks: r.pendingTasks }));
+  }
+
+  #thread(threadId, parentId, depth) {
+    if (threadId === undefined || threadId === null) return null;
+    if (!this.#checkpointer) throw new EdgegraphError('INVALID_OPTIONS', 'a threadId needs a checkpointer in the engine options');
+    checkThreadId(threadId);
+    return { id: threadId, parentId, depth, ops: [], queue: Promise.resolve(), error: null, meta: undefined };
+  }
+
+  /** Queue a checkpoint of the run as it is now; writes happen in order. */
+  #saveCheckpoint(live, mirror, emit) {
+    const t = live.thread;
+    const meta = JSON.parse(this.#core.runCheckpointMeta(live.handle));
+    const ops = t.ops;
+    t.ops = [];
+    const snapshot = t.parentId === null || t.depth + 1 >= this.#checkpointer.snapshotEvery;
+    const state = snapshot ? JSON.parse(JSON.stringify(mirror)) : undefined;
+    t.depth = snapshot ? 0 : t.depth + 1;
+    const depth = t.depth;
+    const previousMeta = t.meta;
+    t.meta = meta;
+    t.queue = t.queue.then(async () => {
+      const { id } = await this.#checkpointer.save(t.id, { parent: t.parentId, meta, previousMeta, patch: ops, state: state === undefined ? undefined : () => state, depth });
+      t.parentId = id;
+      emit?.({ type: 'checkpoint', threadId: t.id, checkpointId: id, status: meta.status });
+    }).catch((e) => { t.error ??= e; });
+    return t.queue;
   }
 
   /**
@@ -266,7 +339,7 @@ export class GraphEngine {
     return channel;
   }
 
-  async #drive(handle, mirror, options, resumeInput) {
+  async #drive(handle, mirror, options, resumeInput, thread = null) {
     const core = this.#core;
     const emit = options.onEvent;
     const signal = options.signal;
@@ -274,7 +347,7 @@ export class GraphEngine {
     // (a handler still running when the signal aborted the run).
     // resumeInput goes to the first step's nodes (a subgraph node resumes
     // its child with it).
-    const live = { handle, open: true, aborted: false, wake: null, signal, resumeInput };
+    const live = { handle, open: true, aborted: false, wake: null, signal, resumeInput, thread, runId: options.runId };
     // Nodes emit their own events (LLM tokens, tool calls) through context.emit.
     live.emitFor = (task) => (emit ? (event) => emit({ ...event, node: task.node, taskId: task.id }) : () => {});
     const onAbort = () => {
@@ -297,10 +370,20 @@ export class GraphEngine {
         }
         // The read-only input partition is frozen for nodes, as in seed 002.
         if (this.#partitioned) deepFreeze(mirror.input);
+        if (thread) {
+          // A checkpoint at every step boundary, written before the step runs.
+          for (const op of out.patch) thread.ops.push(op);
+          await this.#saveCheckpoint(live, mirror, emit);
+          if (thread.error) throw new EdgegraphError('INVALID_CHECKPOINT', `could not write the checkpoint of thread '${thread.id}': ${thread.error.message}`, { cause: thread.error });
+        }
         if (out.status !== 'RUNNING') return this.#result(handle, out, mirror, emit, live);
         let pending = null;
+        // In a parallel step, each finished task is checkpointed too, so a
+        // crash re-runs only the tasks that had not finished.
+        const perTask = thread && out.tasks.length > 1;
         for (const task of out.tasks) {
-          const p = this.#start(live, task, mirror, emit);
+          let p = this.#start(live, task, mirror, emit);
+          if (perTask) p = (p ?? Promise.resolve()).then(() => { if (live.open && !live.aborted) return this.#saveCheckpoint(live, mirror, emit); });
           if (p) (pending ??= []).push(p);
         }
         if (out.tasks.length && out.tasks[0].kind === 'node') live.resumeInput = undefined;
@@ -346,7 +429,7 @@ export class GraphEngine {
   }
 
   #context(live, task, attempt, signal) {
-    const ctx = { taskId: task.id, node: task.node, attempt, emit: live.emitFor(task) };
+    const ctx = { taskId: live.runId ? `${live.runId}:${task.id}` : task.id, node: task.node, attempt, emit: live.emitFor(task) };
     if (task.arg !== undefined) ctx.arg = task.arg;
     if (signal) ctx.signal = signal;
     if (live.resumeInput !== undefined) ctx.resumeInput = live.resumeInput;

@@ -13,3 +13,5 @@ export { applyPatch } from './patch.js';
 export { ChatClient, createChatClient, LLMError } from './llm.js';
 export { createAgentNode, createLLMNode, createToolsNode, routeOnToolCalls, createAskUserNode, approve, reject, editArguments } from './agent.js';
 export { validate as validateJsonSchema } from './schema.js';
+export { Checkpointer } from './checkpointer.js';
+export { MemoryStore, LocalStorageStore, IndexedDBStore, browserStore, kvStore } from './stores.js';

@@ -7,3 +7,4 @@ import { initSync } from './loader.js';
 initSync(readFileSync(new URL('../wasm/edgegraph.wasm', import.meta.url)));
 
 export * from './index.js';
+export { FileStore } from './file-store.js';

@@ -148,6 +148,10 @@ void eg_run_interrupt(eg_run *run);
 
 /* The run's checkpoint / current state as JSON. Borrowed. NULL on EG_E_NOMEM. */
 const char *eg_run_checkpoint(eg_run *run, size_t *len);
+/* The checkpoint without "state" (its checksum still covers the state), for
+ * stores that keep the state as a base plus the patches next() hands out:
+ * add "state" back and eg_run_restore verifies the whole. */
+const char *eg_run_checkpoint_meta(eg_run *run, size_t *len);
 const char *eg_run_state(eg_run *run, size_t *len);
 
 int eg_run_status(const eg_run *run);

@@ -20,9 +20,11 @@
 static cJSON *task_json(const eg_run *run, const eg_task *t) {
     const eg_graph *g = run->graph;
     cJSON *o = cJSON_CreateObject();
+    /* Defaults are left out (kind "node", state "pending"): a thread stores
+     * one of these per step, so every byte counts. */
     bool ok = o && cJSON_AddStringToObject(o, "node", g->nodes[t->node].name)
-                && cJSON_AddStringToObject(o, "kind", eg_task_kind_name_(t->kind))
-                && cJSON_AddStringToObject(o, "state", eg_task_state_name_(t->state));
+                && (t->kind == TASK_NODE || cJSON_AddStringToObject(o, "kind", eg_task_kind_name_(t->kind)))
+                && (t->state == T_PENDING || cJSON_AddStringToObject(o, "state", eg_task_state_name_(t->state)));
     if (ok && t->override != EG_TARGET_NONE && t->kind == TASK_ROUTE)
         ok = cJSON_AddStringToObject(o, "override", t->override >= 0 ? g->nodes[t->override].name : g->end_name) != NULL;
     if (ok && t->result) ok = eg_set_ref(o, "result", t->result);
@@ -39,7 +41,15 @@ static cJSON *task_json(const eg_run *run, const eg_task *t) {
     return o;
 }
 
-const char *eg_run_checkpoint(eg_run *run, size_t *len) {
+static const char *checkpoint(eg_run *run, bool with_state, size_t *len);
+
+const char *eg_run_checkpoint(eg_run *run, size_t *len) { return checkpoint(run, true, len); }
+
+/* The checkpoint without its state (the checksum still covers the state):
+ * a store that keeps state changes as patches adds the state back. */
+const char *eg_run_checkpoint_meta(eg_run *run, size_t *len) { return checkpoint(run, false, len); }
+
+static const char *checkpoint(eg_run *run, bool with_state, size_t *len) {
     if (len) *len = 0;
     if (!run) return NULL;
     cJSON *cp = cJSON_CreateObject(), *tasks = NULL;
@@ -70,6 +80,7 @@ const char *eg_run_checkpoint(eg_run *run, size_t *len) {
         eg_hex64(eg_json_hash(cp), sum);
         ok = cJSON_AddStringToObject(cp, "checksum", sum) != NULL;
     }
+    if (ok && !with_state) cJSON_Delete(cJSON_DetachItemFromObjectCaseSensitive(cp, "state"));
     const char *text = ok ? eg_run_print_(run, cp, len) : NULL;
     cJSON_Delete(cp);
     return text;
@@ -95,9 +106,9 @@ static int load_task(eg_run *run, const cJSON *j, eg_task *t, eg_error *err) {
     t->override = EG_TARGET_NONE;
     if (find_node(g, eg_get(j, "node"), &t->node) || t->node < 0)
         return bad(err, "a task names a node this graph does not have");
-    if (!cJSON_IsString(kind) || !cJSON_IsString(state)) return bad(err, "a task has no kind or state");
-    t->kind = strcmp(kind->valuestring, "route") == 0 ? TASK_ROUTE : TASK_NODE;
-    const char *s = state->valuestring;
+    if ((kind && !cJSON_IsString(kind)) || (state && !cJSON_IsString(state))) return bad(err, "a task's kind or state is not a string");
+    t->kind = kind && strcmp(kind->valuestring, "route") == 0 ? TASK_ROUTE : TASK_NODE;
+    const char *s = state ? state->valuestring : "pending";
     t->state = strcmp(s, "done") == 0 ? T_DONE : strcmp(s, "failed") == 0 ? T_FAILED
              : strcmp(s, "unresolved") == 0 ? T_UNRESOLVED : T_PENDING;
     if (override && find_node(g, override, &t->override)) return bad(err, "a route override names an unknown node");

@@ -87,11 +87,16 @@ export class Checkpointer {
    * Without an id: the latest; a damaged latest record falls back to the one before.
    */
   async load(threadId, id) {
-    let want = id ?? (await this.#head(threadId));
-    for (let tries = 0; want !== undefined && tries < 3; tries++) {
-      const built = await this.#build(threadId, want);
-      if (built || id !== undefined) return built;
-      want = want > 1 ? want - 1 : undefined;
+    if (id !== undefined) return this.#build(threadId, id);
+    const head = await this.#head(threadId);
+    if (head === undefined) return undefined;
+    const latest = await this.#build(threadId, head);
+    if (latest) return latest;
+    // The head record is torn or missing: the newest record that rebuilds is the latest.
+    const ids = (await this.store.list(`${threadId}/r/`)).map((k) => Number(k.slice(k.lastIndexOf('/') + 1))).filter((n) => n < head).sort((a, b) => b - a);
+    for (const n of ids) {
+      const built = await this.#build(threadId, n);
+      if (built) return built;
     }
     return undefined;
   }

@@ -1,0 +1,23 @@
+// A run that kills its own process (SIGKILL: no cleanup, no finally) at a
+// chosen point, checkpointing to a FileStore. Used by checkpoint.test.js.
+//   node crash-child.js <dir> <log> <mode>
+//   mode: between-steps | mid-parallel | resume
+
+import { appendFileSync } from 'node:fs';
+import { GraphEngine, FileStore } from 'edgegraph';
+import { definition } from './crash-graph.js';
+
+const [dir, log, mode] = process.argv.slice(2);
+const record = (line) => appendFileSync(log, `${line}\n`);
+const engine = new GraphEngine(definition(record, mode), { checkpointer: new FileStore(dir) });
+let checkpoints = 0;
+const onEvent = (e) => {
+  if (e.type !== 'checkpoint') return;
+  checkpoints++;
+  // After the checkpoint that follows step 'a' (two boundaries in), the process dies between steps.
+  if (mode === 'between-steps' && checkpoints === 3) process.kill(process.pid, 'SIGKILL');
+};
+const result = mode === 'resume'
+  ? await engine.resume({ threadId: 'job-1' }, undefined, { onEvent })
+  : await engine.execute({ data: { input: 3 } }, { threadId: 'job-1', onEvent });
+process.stdout.write(JSON.stringify({ status: result.status, state: result.state }));

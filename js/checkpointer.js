@@ -90,14 +90,12 @@ export class Checkpointer {
     if (id !== undefined) return this.#build(threadId, id);
     const head = await this.#head(threadId);
     if (head === undefined) return undefined;
-    const latest = await this.#build(threadId, head);
-    if (latest) return latest;
-    // The head record is torn or missing: the newest record that rebuilds is the latest.
+    // Only the last write can be torn: if the head record does not read, the
+    // newest record before it is the latest. A chain broken further back is
+    // lost data, and says so (undefined) rather than falling back further.
+    if (await this.#record(threadId, head)) return this.#build(threadId, head);
     const ids = (await this.store.list(`${threadId}/r/`)).map((k) => Number(k.slice(k.lastIndexOf('/') + 1))).filter((n) => n < head).sort((a, b) => b - a);
-    for (const n of ids) {
-      const built = await this.#build(threadId, n);
-      if (built) return built;
-    }
+    for (const n of ids) if (await this.#record(threadId, n)) return this.#build(threadId, n);
     return undefined;
   }
 

@@ -15,3 +15,4 @@ export { createAgentNode, createLLMNode, createToolsNode, routeOnToolCalls, crea
 export { validate as validateJsonSchema } from './schema.js';
 export { Checkpointer } from './checkpointer.js';
 export { MemoryStore, LocalStorageStore, IndexedDBStore, browserStore, kvStore } from './stores.js';
+export { eventStreamResponse, toServerSentEvents, readServerSentEvents, eventData } from './sse.js';

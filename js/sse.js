@@ -1,0 +1,80 @@
+// sse.js: run events as server-sent events, from a Worker, a Node handler or
+// any runtime with web streams, and back into events in a browser or client.
+//
+//   return eventStreamResponse(engine.stream(input));          // server
+//   for await (const e of readServerSentEvents(await fetch(url))) ...   // client
+// (In a browser, EventSource works too: each event's `data` is its JSON.)
+
+const encoder = new TextEncoder();
+
+/** An event as JSON-safe data: errors become { code, message, node }. */
+export function eventData(event) {
+  if (event?.type !== 'run_end') return event;
+  const { result } = event;
+  return {
+    type: 'run_end',
+    status: event.status,
+    state: result?.state,
+    checkpoint: result?.checkpoint,
+    error: result?.error ? { code: result.error.code, message: result.error.message, node: result.error.node } : undefined,
+  };
+}
+
+/** A byte stream of SSE frames: `event: <type>` and `data: <json>` per event. */
+export function toServerSentEvents(events, { keepAliveMs = 15_000 } = {}) {
+  const iterator = events[Symbol.asyncIterator]();
+  let timer;
+  return new ReadableStream({
+    start(controller) {
+      // Comments keep proxies from closing a quiet connection.
+      if (keepAliveMs > 0) timer = setInterval(() => controller.enqueue(encoder.encode(': keep-alive\n\n')), keepAliveMs);
+    },
+    async pull(controller) {
+      try {
+        const { value, done } = await iterator.next();
+        if (done) { clearInterval(timer); controller.close(); return; }
+        const data = JSON.stringify(eventData(value));
+        controller.enqueue(encoder.encode(`event: ${value.type}\ndata: ${data}\n\n`));
+      } catch (e) {
+        clearInterval(timer);
+        controller.enqueue(encoder.encode(`event: error\ndata: ${JSON.stringify({ type: 'error', error: { code: e?.code ?? 'ERROR', message: e?.message ?? String(e) } })}\n\n`));
+        controller.close();
+      }
+    },
+    cancel() { clearInterval(timer); iterator.return?.(); },
+  });
+}
+
+/** A Response streaming the events (Workers, Deno, Bun, Node 18+). */
+export function eventStreamResponse(events, init = {}) {
+  return new Response(toServerSentEvents(events, init), {
+    ...init,
+    headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', ...(init.headers ?? {}) },
+  });
+}
+
+/** Parse a Response (or byte stream) of server-sent events into event objects. */
+export async function* readServerSentEvents(source) {
+  const body = source?.body ?? source;
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let data = [];
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let nl;
+    while ((nl = buffer.indexOf('\n')) >= 0) {
+      let line = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + 1);
+      if (line.endsWith('\r')) line = line.slice(0, -1);
+      if (line === '') {
+        if (data.length) yield JSON.parse(data.join('\n'));
+        data = [];
+      } else if (line.startsWith('data:')) {
+        data.push(line.slice(line[5] === ' ' ? 6 : 5));
+      }
+    }
+  }
+}

@@ -1,0 +1,36 @@
+// Run events served as server-sent events from a Node handler on loopback
+// and read back by a client.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { GraphEngine, readServerSentEvents, eventStreamResponse } from 'edgegraph';
+import { handler } from '../../examples/sse-server.js';
+import { definition } from '../../examples/research-assistant.js';
+
+test('a run streams to a client as server-sent events, ending with run_end', async () => {
+  const server = createServer(handler(new GraphEngine(definition)));
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const res = await fetch(`http://127.0.0.1:${server.address().port}/run?idea=music%20and%20focus`);
+    assert.equal(res.headers.get('content-type'), 'text/event-stream; charset=utf-8');
+    const events = [];
+    for await (const e of readServerSentEvents(res)) events.push(e);
+    assert.equal(events[0].type, 'run_start');
+    const end = events.at(-1);
+    assert.equal(end.type, 'run_end');
+    assert.equal(end.status, 'FINISHED');
+    assert.equal(end.state.data.review.status, 'approved');
+    assert.deepEqual(events.filter((e) => e.type === 'node_start').map((e) => e.node).slice(0, 3), ['orchestrator', 'structurer', 'methodologist']);
+    assert.ok(events.some((e) => e.type === 'state_update' && Array.isArray(e.patch)));
+  } finally {
+    server.close();
+  }
+});
+
+test('an error in the run arrives as a run_end with the error, as data', async () => {
+  const engine = new GraphEngine({ nodes: { a: () => { throw new Error('nope'); } }, edges: { a: '__end__' }, entryPoint: 'a' });
+  const events = [];
+  for await (const e of readServerSentEvents(eventStreamResponse(engine.stream({})))) events.push(e);
+  assert.deepEqual(events.at(-1).error, { code: 'NODE_FAILED', message: "node 'a' failed: nope", node: 'a' });
+});

@@ -115,8 +115,9 @@ test-c: $(TEST_BIN)
 	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 $(TEST_BIN)
 
 test-js: $(WASM) $(DIST) $(ENCODINGS) npm
-	@echo "==> JS tests (node --test, real .wasm)"
-	$(Q)node --test tests/js/
+	$(Q)scripts/need.sh apt chromium chromium
+	@echo "==> JS tests (node --test, real .wasm) and the runtime matrix from the packed tarball"
+	$(Q)node --test tests/js/ tests/runtimes/ examples/cloudflare/
 
 typecheck: npm
 	@echo "==> type check of js/index.d.ts (tsc --noEmit)"

@@ -21,9 +21,12 @@ function instantiate(module) {
  * when this call loaded it, false when it was loaded already.
  * @param {WebAssembly.Module | BufferSource} source
  */
+/** A compiled module, also one made in another realm (an iframe, a VM context). */
+const isModule = (v) => v instanceof WebAssembly.Module || Object.prototype.toString.call(v) === '[object WebAssembly.Module]';
+
 export function initSync(source) {
   if (core) return false;
-  const module = source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source);
+  const module = isModule(source) ? source : new WebAssembly.Module(source);
   core = instantiate(module);
   return true;
 }
@@ -37,7 +40,7 @@ export function init(source) {
   if (loading) return loading;
   loading = (async () => {
     let s = await source;
-    if (s instanceof WebAssembly.Module || ArrayBuffer.isView(s) || s instanceof ArrayBuffer) { initSync(s); return; }
+    if (isModule(s) || ArrayBuffer.isView(s) || s instanceof ArrayBuffer) { initSync(s); return; }
     if (typeof s === 'string' || s instanceof URL) s = await fetch(s);
     if (!s || typeof s.arrayBuffer !== 'function') throw new TypeError('init() takes a WebAssembly.Module, bytes, a URL or a Response');
     if (!s.ok) throw new EdgegraphError('NOT_INITIALIZED', `could not load the edgegraph .wasm: HTTP ${s.status}`);

@@ -1,0 +1,114 @@
+// The same graph, from the packed npm tarball, in Node, Deno, Bun, workerd
+// (miniflare, the .wasm imported as a module), Vercel's edge-runtime and
+// headless Chromium; and a run paused in one runtime resumed in another.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { join, extname } from 'node:path';
+import { build } from 'esbuild';
+import { Miniflare } from 'miniflare';
+import { EdgeRuntime } from 'edge-runtime';
+import { chromium } from 'playwright-core';
+import { expected } from './graph.js';
+
+const root = new URL('../../', import.meta.url).pathname;
+const bin = (name) => join(root, 'node_modules/.bin', name);
+const app = join(root, 'build/runtimes/app');
+const here = new URL('.', import.meta.url).pathname;
+let mf, edge, browser, page, server;
+
+before(async () => {
+  // The package exactly as `npm install edgegraph` gets it.
+  rmSync(join(root, 'build/runtimes'), { recursive: true, force: true });
+  mkdirSync(join(root, 'build/pack'), { recursive: true });
+  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--loglevel=error', '--pack-destination', join(root, 'build/pack')], { cwd: root, encoding: 'utf8' }))[0];
+  mkdirSync(app, { recursive: true });
+  for (const f of ['graph.js', 'runner.js', 'worker.js', 'edge.js', 'page.html']) cpSync(join(here, f), join(app, f));
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'matrix-app', private: true, type: 'module', dependencies: { edgegraph: `file:${join(root, 'build/pack', packed.filename)}` } }));
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--offline'], { cwd: app });
+
+  // workerd: bundled the way wrangler does (the .wasm stays a module import).
+  await build({ entryPoints: [join(app, 'worker.js')], bundle: true, format: 'esm', conditions: ['workerd', 'worker', 'browser'], external: ['*.wasm'], outfile: join(app, 'cf/dist/worker.js'), absWorkingDir: app, logLevel: 'silent' });
+  cpSync(join(app, 'node_modules/edgegraph/wasm/edgegraph.wasm'), join(app, 'cf/wasm/edgegraph.wasm'));
+  mf = new Miniflare({
+    modulesRoot: join(app, 'cf'),
+    modules: [{ type: 'ESModule', path: join(app, 'cf/dist/worker.js') }, { type: 'CompiledWasm', path: join(app, 'cf/wasm/edgegraph.wasm') }],
+    compatibilityDate: '2024-09-23',
+  });
+
+  // edge-runtime: one script, the module handed in precompiled.
+  const bundled = await build({ entryPoints: [join(app, 'edge.js')], bundle: true, format: 'iife', write: false, absWorkingDir: app, logLevel: 'silent' });
+  const wasm = new WebAssembly.Module(readFileSync(join(app, 'node_modules/edgegraph/wasm/edgegraph.wasm')));
+  edge = new EdgeRuntime({ extend: (context) => Object.assign(context, { WASM_MODULE: wasm }) });
+  edge.evaluate(bundled.outputFiles[0].text);
+
+  // Chromium: the page imports the package through an import map.
+  const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json' };
+  server = createServer((req, res) => {
+    const path = join(app, decodeURIComponent(new URL(req.url, 'http://x').pathname));
+    try { const body = readFileSync(path); res.writeHead(200, { 'content-type': types[extname(path)] ?? 'application/octet-stream' }); res.end(body); } catch { res.writeHead(404); res.end(); }
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'] });
+  page = await browser.newPage();
+  page.on('pageerror', (e) => console.error('page error:', e.message));
+  await page.goto(`http://127.0.0.1:${server.address().port}/page.html`);
+  await page.waitForFunction(() => document.title === 'ready');
+});
+
+after(async () => {
+  await browser?.close();
+  await mf?.dispose();
+  server?.close();
+});
+
+const runtimes = {
+  node: {
+    pause: () => execFileSync(process.execPath, ['runner.js', 'pause'], { cwd: app, encoding: 'utf8' }),
+    resume: (cp) => { writeFileSync(join(app, 'cp.json'), cp); return JSON.parse(execFileSync(process.execPath, ['runner.js', 'resume', 'cp.json'], { cwd: app, encoding: 'utf8' })); },
+  },
+  deno: {
+    pause: () => execFileSync(bin('deno'), ['run', '--quiet', '--allow-read', '--allow-env', 'runner.js', 'pause'], { cwd: app, encoding: 'utf8', env: { ...process.env, DENO_NO_UPDATE_CHECK: '1' } }),
+    resume: (cp) => { writeFileSync(join(app, 'cp.json'), cp); return JSON.parse(execFileSync(bin('deno'), ['run', '--quiet', '--allow-read', '--allow-env', 'runner.js', 'resume', 'cp.json'], { cwd: app, encoding: 'utf8', env: { ...process.env, DENO_NO_UPDATE_CHECK: '1' } })); },
+  },
+  bun: {
+    pause: () => execFileSync(bin('bun'), ['runner.js', 'pause'], { cwd: app, encoding: 'utf8' }),
+    resume: (cp) => { writeFileSync(join(app, 'cp.json'), cp); return JSON.parse(execFileSync(bin('bun'), ['runner.js', 'resume', 'cp.json'], { cwd: app, encoding: 'utf8' })); },
+  },
+  workerd: {
+    pause: async () => (await mf.dispatchFetch('http://worker/pause')).text(),
+    resume: async (cp) => (await mf.dispatchFetch('http://worker/resume', { method: 'POST', body: cp })).json(),
+  },
+  'edge-runtime': {
+    pause: async () => edge.evaluate('__edgegraph.pause()'),
+    // Objects from the VM realm have its prototypes: compare them as data.
+    resume: async (cp) => JSON.parse(JSON.stringify(await edge.evaluate(`__edgegraph.resume(${JSON.stringify(cp)})`))),
+  },
+  chromium: {
+    pause: () => page.evaluate(() => window.__edgegraph.pause()),
+    resume: (cp) => page.evaluate((c) => window.__edgegraph.resume(c), cp),
+  },
+};
+
+for (const [name, rt] of Object.entries(runtimes)) {
+  test(`${name}: runs the graph, pauses and resumes`, async () => {
+    const checkpoint = await rt.pause();
+    assert.equal(JSON.parse(checkpoint).status, 'PAUSED');
+    assert.deepEqual(await rt.resume(checkpoint), expected);
+  });
+}
+
+for (const [from, to] of [['node', 'deno'], ['node', 'bun'], ['node', 'workerd'], ['node', 'edge-runtime'], ['node', 'chromium'], ['chromium', 'node'], ['workerd', 'deno'], ['bun', 'chromium']]) {
+  test(`paused in ${from}, resumed in ${to}`, async () => {
+    assert.deepEqual(await runtimes[to].resume(await runtimes[from].pause()), expected);
+  });
+}
+
+test('the tarball has no runtime dependencies and ships its .wasm', () => {
+  const pkg = JSON.parse(readFileSync(join(app, 'node_modules/edgegraph/package.json'), 'utf8'));
+  assert.equal(pkg.dependencies, undefined);
+  assert.ok(readdirSync(join(app, 'node_modules/edgegraph/wasm')).includes('edgegraph.wasm'));
+});

@@ -1,0 +1,61 @@
+// The Cloudflare example in miniflare (workerd) with persisted Durable Object
+// storage, restarted between the pause and the resume.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, cpSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { Miniflare } from 'miniflare';
+
+const here = new URL('.', import.meta.url).pathname;
+const root = new URL('../../', import.meta.url).pathname;
+
+async function bundle(dir) {
+  // As wrangler bundles it: the workerd entry, the .wasm kept as a module import.
+  await build({ entryPoints: [join(here, 'worker.js')], bundle: true, format: 'esm', conditions: ['workerd', 'worker', 'browser'], external: ['*.wasm'], outfile: join(dir, 'dist/worker.js'), logLevel: 'silent' });
+  mkdirSync(join(dir, 'wasm'), { recursive: true });
+  cpSync(join(root, 'wasm/edgegraph.wasm'), join(dir, 'wasm/edgegraph.wasm'));
+}
+
+const start = (dir, persist) => new Miniflare({
+  modulesRoot: dir,
+  modules: [{ type: 'ESModule', path: join(dir, 'dist/worker.js') }, { type: 'CompiledWasm', path: join(dir, 'wasm/edgegraph.wasm') }],
+  compatibilityDate: '2024-09-23',
+  durableObjects: { THREADS: 'ThreadRunner' },
+  durableObjectsPersist: persist,
+});
+
+test('a thread pauses for approval, survives a restart of workerd, and resumes', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'eg-cf-'));
+  try {
+    await bundle(dir);
+    const persist = join(dir, 'storage');
+    let mf = start(dir, persist);
+    const post = (m, path, body) => m.dispatchFetch(`http://worker${path}`, { method: 'POST', body: JSON.stringify(body) }).then((r) => r.json());
+    const paused = await post(mf, '/threads/t1/run', { message: 'Tell ops the build is green' });
+    assert.equal(paused.status, 'PAUSED');
+    assert.equal(paused.approval.toolCalls[0].name, 'send_email');
+    const other = await post(mf, '/threads/t2/run', { message: 'Another thread' });
+    assert.equal(other.status, 'PAUSED');
+    await mf.dispose(); // the process goes away; only the storage remains
+
+    mf = start(dir, persist);
+    const done = await post(mf, '/threads/t1/resume', { decision: 'approve' });
+    assert.deepEqual(done, { status: 'FINISHED', approval: null, output: 'The email is sent.', error: null });
+    const state = await (await mf.dispatchFetch('http://worker/threads/t1')).json();
+    assert.equal(state.status, 'FINISHED');
+    assert.deepEqual(state.outbox.map((e) => e.body), ['Tell ops the build is green']);
+    const rejected = await post(mf, '/threads/t2/resume', { decision: 'reject', reason: 'not now' });
+    assert.equal(rejected.output, 'OK, I did not send it.');
+    assert.deepEqual((await (await mf.dispatchFetch('http://worker/threads/t2')).json()).outbox, []);
+    // Events of a run, as server-sent events from the object.
+    const events = await (await mf.dispatchFetch('http://worker/threads/t3/events?message=hi')).text();
+    assert.match(events, /event: run_start/);
+    assert.match(events, /event: pause/);
+    await mf.dispose();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

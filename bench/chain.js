@@ -1,8 +1,8 @@
 // bench/chain.js: the same chain of no-op nodes in edgegraph, LangGraph.js
 // and a bare JS loop.
 
-import { GraphEngine } from 'edgegraph';
-import { StateGraph, Annotation, START, END } from '@langchain/langgraph';
+import { GraphEngine, MemoryStore } from 'edgegraph';
+import { StateGraph, Annotation, START, END, MemorySaver } from '@langchain/langgraph';
 
 const noop = () => ({});
 
@@ -66,4 +66,25 @@ export function langgraphFanOut(width) {
   g = g.addEdge('join', END);
   const app = g.compile();
   return (state) => app.invoke(state);
+}
+
+/** Bytes of checkpoints each engine keeps for one run of the 100-node chain. */
+export async function checkpointBytes(n, state) {
+  const nodes = {}, edges = {};
+  for (let i = 0; i < n; i++) { nodes[`n${i}`] = noop; edges[`n${i}`] = i + 1 < n ? `n${i + 1}` : '__end__'; }
+  const store = new MemoryStore();
+  await new GraphEngine({ nodes, edges, entryPoint: 'n0' }, { maxSteps: n + 1, checkpointer: store }).execute(state, { threadId: 'bench' });
+  const saver = new MemorySaver();
+  const State = Annotation.Root({
+    messages: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }),
+    data: Annotation({ reducer: (a, b) => ({ ...a, ...b }), default: () => ({}) }),
+  });
+  let g = new StateGraph(State);
+  for (let i = 0; i < n; i++) g = g.addNode(`n${i}`, noop);
+  g = g.addEdge(START, 'n0');
+  for (let i = 0; i + 1 < n; i++) g = g.addEdge(`n${i}`, `n${i + 1}`);
+  g = g.addEdge(`n${n - 1}`, END);
+  await g.compile({ checkpointer: saver }).invoke(state, { recursionLimit: n + 10, configurable: { thread_id: 'bench' } });
+  const size = (v) => (v instanceof Uint8Array ? v.byteLength : typeof v === 'string' ? v.length : v && typeof v === 'object' ? Object.values(v).reduce((a, x) => a + size(x), 0) : 0);
+  return { ours: store.size, theirs: size(saver.storage) + size(saver.writes) };
 }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { measure, fmtTime, fmtBytes, row } from './lib.js';
 import { benchHistory } from './history.js';
-import { edgegraphChain, langgraphChain, bareLoop, bigState, edgegraphFanOut, langgraphFanOut } from './chain.js';
+import { edgegraphChain, langgraphChain, bareLoop, bigState, edgegraphFanOut, langgraphFanOut, checkpointBytes } from './chain.js';
 
 const root = new URL('../', import.meta.url);
 console.log(`edgegraph benchmarks (node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'})`);
@@ -51,6 +51,12 @@ const egFanRun = await measure(() => egFan({ data: {} }), { iterations: 200 });
 const lgFanRun = await measure(() => lgFan({ data: {} }), { iterations: 20 });
 console.log('fan-out 1 -> 10 parallel no-op nodes -> join (3 supersteps a run)');
 row('per superstep', egFanRun / 3, lgFanRun / 3, fmtTime, '>= 30x');
+console.log();
+
+// ---- checkpoint storage: the 100-node chain, a checkpoint per step ----
+const bytes = await checkpointBytes(100, small);
+console.log('checkpoints kept for one run of the 100-node chain (~1 KB state), memory stores');
+row('bytes stored', bytes.ours, bytes.theirs, fmtBytes, '<= 1/10 of MemorySaver', 'MemorySaver');
 console.log();
 
 await benchHistory();

@@ -198,6 +198,8 @@ export interface AgentLLMConfig {
 export interface EngineOptions<S extends object = IGraphState> {
   /** Node executions allowed per execute/resume call (default 100). */
   maxSteps?: number;
+  /** Where runs with a threadId keep their checkpoints (a Checkpointer, or any KeyValueStore). */
+  checkpointer?: Checkpointer | KeyValueStore;
   /** Token budget of getMessagesForLLM() (default: llmConfig.maxContextTokens, else 8192). */
   maxContextTokens?: number;
   /** Exact counts for getMessagesForLLM() (from edgegraph/tokenizer); default: the estimate. */
@@ -222,6 +224,7 @@ export type GraphEvent<S extends object = IGraphState> =
   | { type: 'state_update'; patch: PatchOp[] }
   | { type: 'pause'; pendingAskUser: unknown }
   | { type: 'error'; error: RunErrorInfo }
+  | { type: 'checkpoint'; threadId: string; checkpointId: number; status: GraphStatus }
   | { type: 'run_end'; status: GraphStatus; result: GraphRunResult<S> };
 
 export type PatchOp =
@@ -237,7 +240,15 @@ export interface RunOptions<S extends object = IGraphState> {
   runId?: string;
   /** resume() only: a partial state written before the run continues (through the reducers). */
   update?: Record<string, unknown>;
+  /** Save a checkpoint at every step (and after each finished parallel task) under this thread. */
+  threadId?: string;
 }
+
+/** resume({ threadId }) continues a thread's latest checkpoint; with checkpointId, forks from an earlier one. */
+export interface ThreadRef { threadId: string; checkpointId?: number }
+
+export interface ThreadState<S> { state: S; status: GraphStatus; checkpointId: number; parentId: number | null; createdAt: number }
+export interface CheckpointInfo { checkpointId: number; parentId: number | null; createdAt: number; status: GraphStatus; superstep: number; pendingTasks: string[] }
 
 export interface GraphRunResult<S extends object = IGraphState> {
   status: GraphStatus;
@@ -256,9 +267,13 @@ export class GraphEngine<S extends object = IGraphState> {
   readonly definition: object;
   execute(initialState?: Partial<S>, options?: RunOptions<S>): Promise<GraphRunResult<S>>;
   /** userInput: a message (appended to messages once) or an approval decision (approve(), reject(), editArguments()). */
-  resume(saved: S | string | object, userInput?: Message | ApprovalDecision, options?: RunOptions<S>): Promise<GraphRunResult<S>>;
+  resume(saved: S | string | object | ThreadRef, userInput?: Message | ApprovalDecision, options?: RunOptions<S>): Promise<GraphRunResult<S>>;
+  /** A thread's latest state, or that of one checkpoint (needs a checkpointer). */
+  getState(threadId: string, checkpointId?: number): Promise<ThreadState<S> | undefined>;
+  /** A thread's checkpoints, newest first. */
+  getStateHistory(threadId: string): Promise<CheckpointInfo[]>;
   stream(initialState?: Partial<S>, options?: RunOptions<S>): AsyncIterable<GraphEvent<S>>;
-  streamResume(saved: S | string | object, userInput?: Message | ApprovalDecision, options?: RunOptions<S>): AsyncIterable<GraphEvent<S>>;
+  streamResume(saved: S | string | object | ThreadRef, userInput?: Message | ApprovalDecision, options?: RunOptions<S>): AsyncIterable<GraphEvent<S>>;
   toMermaid(): string;
   /** Queue a message for the next execute() (seed API); a system message becomes the system prompt. */
   addMessage(message: Message): void;
@@ -459,3 +474,74 @@ export function editArguments(args: unknown, toolCallId?: string): ApprovalDecis
 
 /** The JSON Schema subset tools use; returns the problems, each naming its path. */
 export function validateJsonSchema(schema: unknown, value: unknown, path?: string): string[];
+
+// ---- checkpoints ----
+
+/** Where checkpoints live: string keys and values; each put atomic for its key. */
+export interface KeyValueStore {
+  get(key: string): Promise<string | undefined>;
+  put(key: string, value: string): Promise<void>;
+  delete(key: string): Promise<void>;
+  /** Keys with this prefix, sorted. */
+  list(prefix?: string): Promise<string[]>;
+}
+
+export class MemoryStore implements KeyValueStore {
+  get(key: string): Promise<string | undefined>;
+  put(key: string, value: string): Promise<void>;
+  delete(key: string): Promise<void>;
+  list(prefix?: string): Promise<string[]>;
+  /** Bytes held. */
+  readonly size: number;
+}
+export class LocalStorageStore implements KeyValueStore {
+  constructor(storage?: Storage, prefix?: string);
+  get(key: string): Promise<string | undefined>;
+  put(key: string, value: string): Promise<void>;
+  delete(key: string): Promise<void>;
+  list(prefix?: string): Promise<string[]>;
+}
+export class IndexedDBStore implements KeyValueStore {
+  constructor(name?: string, factory?: IDBFactory);
+  get(key: string): Promise<string | undefined>;
+  put(key: string, value: string): Promise<void>;
+  delete(key: string): Promise<void>;
+  list(prefix?: string): Promise<string[]>;
+}
+/** Node, Deno and Bun only (the node entry): files in a folder, written atomically. */
+export class FileStore implements KeyValueStore {
+  constructor(dir: string);
+  get(key: string): Promise<string | undefined>;
+  put(key: string, value: string): Promise<void>;
+  delete(key: string): Promise<void>;
+  list(prefix?: string): Promise<string[]>;
+}
+/** IndexedDB, else localStorage, else memory. */
+export function browserStore(name?: string): KeyValueStore;
+/** Durable Object storage, Workers KV, or any async get/put/delete/list({ prefix }). */
+export function kvStore(kv: {
+  get(key: string): Promise<unknown>;
+  put(key: string, value: string): Promise<unknown>;
+  delete(key: string): Promise<unknown>;
+  list(options: { prefix: string }): Promise<Map<string, unknown> | { keys: Array<{ name: string }> } | string[]>;
+}): KeyValueStore;
+
+/** A thread's checkpoints as records: the state's changes, with a full snapshot every snapshotEvery records. */
+export class Checkpointer {
+  constructor(store: KeyValueStore, options?: { snapshotEvery?: number });
+  readonly store: KeyValueStore;
+  readonly snapshotEvery: number;
+  load(threadId: string, id?: number): Promise<{ id: number; parent: number | null; createdAt: number; status: GraphStatus; state: unknown; checkpoint: string } | undefined>;
+  history(threadId: string): Promise<Array<{ id: number; parent: number | null; createdAt: number; status: GraphStatus; superstep: number; pendingTasks: string[] }>>;
+  deleteThread(threadId: string): Promise<void>;
+}
+
+// ---- server-sent events ----
+
+/** A Response streaming a run's events as server-sent events. */
+export function eventStreamResponse(events: AsyncIterable<GraphEvent<any>>, init?: ResponseInit & { keepAliveMs?: number }): Response;
+export function toServerSentEvents(events: AsyncIterable<GraphEvent<any>>, options?: { keepAliveMs?: number }): ReadableStream<Uint8Array>;
+/** Events back from a Response (or byte stream) of server-sent events. */
+export function readServerSentEvents(source: Response | ReadableStream<Uint8Array>): AsyncIterable<Record<string, unknown> & { type: string }>;
+/** An event as JSON-safe data (run_end carries status, state, checkpoint and error). */
+export function eventData(event: GraphEvent<any>): Record<string, unknown>;

@@ -81,3 +81,17 @@ async function agents(): Promise<void> {
   console.log(r.usage?.total_tokens);
 }
 void agents;
+
+import { MemoryStore, Checkpointer, kvStore, eventStreamResponse, readServerSentEvents } from '../../js/index.js';
+async function threads(): Promise<void> {
+  const engine = new GraphEngine<IGraphState>({ nodes: { a: () => ({}) }, edges: { a: '__end__' }, entryPoint: 'a' }, { checkpointer: new Checkpointer(new MemoryStore(), { snapshotEvery: 20 }) });
+  await engine.execute({}, { threadId: 't' });
+  const [latest] = await engine.getStateHistory('t');
+  await engine.resume({ threadId: 't', checkpointId: latest.checkpointId });
+  const now = await engine.getState('t');
+  const storage = new Map<string, string>();
+  const store = kvStore({ get: async (k) => storage.get(k), put: async (k, v) => storage.set(k, v), delete: async (k) => storage.delete(k), list: async ({ prefix }) => [...storage.keys()].filter((k) => k.startsWith(prefix)) });
+  for await (const e of readServerSentEvents(eventStreamResponse(engine.stream({}, { threadId: 'u' })))) console.log(e.type);
+  console.log(now?.state.stepCount, store);
+}
+void threads;

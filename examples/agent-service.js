@@ -12,7 +12,9 @@ import { llmConfig } from './llm-config.js';
 
 export const outbox = [];
 
-export const tools = [
+/** The tools, with send_email writing to `box`. */
+export function agentTools(box = outbox) {
+  return [
   {
     name: 'search_knowledge_base',
     description: 'Search the support knowledge base',
@@ -24,12 +26,13 @@ export const tools = [
     description: 'Send an email (a human approves it first)',
     parameters: { type: 'object', properties: { to: { type: 'string' }, subject: { type: 'string' }, body: { type: 'string' } }, required: ['to', 'subject', 'body'] },
     needsApproval: true,
-    run: (email) => { outbox.push(email); return { sent: true, to: email.to }; },
+    run: (email) => { box.push(email); return { sent: true, to: email.to }; },
   },
-];
+  ];
+}
 
 /** The offline simulator's policy: search, then email, then confirm. */
-function offline({ messages }) {
+export function offline({ messages }) {
   const last = messages.at(-1);
   if (last.role === 'user') return { content: null, toolCalls: [{ name: 'search_knowledge_base', arguments: { query: last.content } }] };
   if (last.role === 'tool' && last.content.includes('articles')) {
@@ -39,20 +42,26 @@ function offline({ messages }) {
   return 'I sent the email to support@example.com with the reset instructions.';
 }
 
-const { llm, label } = llmConfig(offline);
-
-export function createEngine() {
-  return new GraphEngine({
+/** The graph, talking to `llm` (a createChatClient config). */
+export function agentServiceDefinition(llm, box = outbox) {
+  const tools = agentTools(box);
+  return {
     nodes: {
       llm: createLLMNode({ llm, tools, systemPrompt: 'You are a helpful support assistant. Use the tools.' }),
       tools: createToolsNode({ tools }),
     },
     edges: { llm: routeOnToolCalls('tools'), tools: 'llm' },
     entryPoint: 'llm',
-  }, { maxSteps: 12 });
+  };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+const { llm, label } = llmConfig(offline);
+
+export function createEngine() {
+  return new GraphEngine(agentServiceDefinition(llm), { maxSteps: 12 });
+}
+
+if (globalThis.process?.argv && import.meta.url === `file://${process.argv[1]}`) {
   const decision = process.argv[2] === 'reject' ? reject('do not email support today') : approve();
   const show = (e) => {
     if (e.type === 'node_start') console.log(`-> ${e.node}`);

@@ -16,7 +16,7 @@ const MAX_ITERATIONS = 3;
 const ASPECTS = { population: 'among remote software teams', metrics: 'measured by weekly merged pull requests', variables: 'controlling for team size and seniority' };
 
 /** The offline simulator: the same prompt always gets the same answer. */
-function offline({ messages }) {
+export function offline({ messages }) {
   const prompt = messages.at(-1).content;
   const task = /^TASK: (\w+)/.exec(prompt)?.[1];
   const input = prompt.split('\nINPUT: ')[1] ?? '';
@@ -40,62 +40,74 @@ function offline({ messages }) {
   return 'I can only classify, structure and review research ideas.';
 }
 
-const { llm, label } = llmConfig(offline);
-const client = createChatClient({ ...llm, defaults: { temperature: 0 } });
-const ask = async (task, input, signal) => {
-  const prompt = `TASK: ${task}\nAnswer with JSON only.\nINPUT: ${typeof input === 'string' ? input : JSON.stringify(input)}`;
-  const r = await client.chat({ messages: [{ role: 'system', content: 'You are a research methodology assistant.' }, { role: 'user', content: prompt }], signal, stream: false });
-  return r.content;
-};
-
-export const definition = {
-  nodes: {
-    orchestrator: async (state, _e, ctx) => {
-      const { stage = 'vague' } = parseJson(await ask('classify', state.data.user_input, ctx.signal), {});
-      return { data: { current_stage: stage }, messages: [{ role: 'assistant', content: `Detected: ${stage}` }] };
-    },
-    structurer: async (state, _e, ctx) => {
-      const iteration = (state.data.iteration ?? 0) + 1;
-      const idea = { text: state.data.user_input, covered: state.data.structurer_output?.covered ?? [] };
-      const out = parseJson(await ask('structure', { idea, improvements: state.data.review?.improvements ?? [] }, ctx.signal), { question: state.data.user_input, covered: [] });
-      return { data: { iteration, structurer_output: out, current_stage: 'validating' }, messages: [{ role: 'assistant', content: out.question }] };
-    },
-    methodologist: async (state, _e, ctx) => {
-      const question = state.data.structurer_output?.question ?? state.data.user_input;
-      const review = parseJson(await ask('review', { question }, ctx.signal), { status: 'rejected', justification: 'the reviewer gave no verdict', improvements: [] });
-      return { data: { review }, messages: [{ role: 'assistant', content: `${review.status}: ${review.justification}` }] };
-    },
-    force_decision: (state) => ({
-      data: { review: { ...state.data.review, status: 'approved', justification: `accepted after ${state.data.iteration} refinements (limit reached)` } },
-      logs: ['max iterations reached: decision forced'],
-    }),
-    end: createEndNode(),
-  },
-  edges: {
-    orchestrator: { path: 'data.current_stage', cases: { vague: 'structurer', semi_formed: 'methodologist', complete: 'methodologist' }, default: 'structurer' },
-    structurer: 'methodologist',
-    methodologist: {
-      router: (state) => {
-        if (state.data.review.status !== 'needs_refinement') return 'end';
-        return (state.data.iteration ?? 0) < MAX_ITERATIONS ? 'structurer' : 'force_decision';
+/** The graph, talking to `llm` (a createChatClient config). */
+export function researchDefinition(llm) {
+  const client = createChatClient({ ...llm, defaults: { temperature: 0, ...(llm.defaults ?? {}) } });
+  const ask = async (task, input, ctx) => {
+    const prompt = `TASK: ${task}\nAnswer with JSON only.\nINPUT: ${typeof input === 'string' ? input : JSON.stringify(input)}`;
+    const r = await client.chat({
+      messages: [{ role: 'system', content: 'You are a research methodology assistant.' }, { role: 'user', content: prompt }],
+      signal: ctx.signal,
+      onToken: ctx.emit ? (text) => ctx.emit({ type: 'llm_token', text }) : undefined,
+    });
+    return r.content;
+  };
+  return {
+    nodes: {
+      orchestrator: async (state, _e, ctx) => {
+        const { stage = 'vague' } = parseJson(await ask('classify', state.data.user_input, ctx), {});
+        return { data: { current_stage: stage }, messages: [{ role: 'assistant', content: `Detected: ${stage}` }] };
       },
-      targets: ['structurer', 'force_decision', 'end'],
+      structurer: async (state, _e, ctx) => {
+        const iteration = (state.data.iteration ?? 0) + 1;
+        const idea = { text: state.data.user_input, covered: state.data.structurer_output?.covered ?? [] };
+        const out = parseJson(await ask('structure', { idea, improvements: state.data.review?.improvements ?? [] }, ctx), { question: state.data.user_input, covered: [] });
+        return { data: { iteration, structurer_output: out, current_stage: 'validating' }, messages: [{ role: 'assistant', content: out.question }] };
+      },
+      methodologist: async (state, _e, ctx) => {
+        const question = state.data.structurer_output?.question ?? state.data.user_input;
+        const review = parseJson(await ask('review', { question }, ctx), { status: 'rejected', justification: 'the reviewer gave no verdict', improvements: [] });
+        return { data: { review }, messages: [{ role: 'assistant', content: `${review.status}: ${review.justification}` }] };
+      },
+      force_decision: (state) => ({
+        data: { review: { ...state.data.review, status: 'approved', justification: `accepted after ${state.data.iteration} refinements (limit reached)` } },
+        logs: ['max iterations reached: decision forced'],
+      }),
+      end: createEndNode(),
     },
-    force_decision: 'end',
-  },
-  entryPoint: 'orchestrator',
-};
+    edges: {
+      orchestrator: { path: 'data.current_stage', cases: { vague: 'structurer', semi_formed: 'methodologist', complete: 'methodologist' }, default: 'structurer' },
+      structurer: 'methodologist',
+      methodologist: {
+        router: (state) => {
+          if (state.data.review.status !== 'needs_refinement') return 'end';
+          return (state.data.iteration ?? 0) < MAX_ITERATIONS ? 'structurer' : 'force_decision';
+        },
+        targets: ['structurer', 'force_decision', 'end'],
+      },
+      force_decision: 'end',
+    },
+    entryPoint: 'orchestrator',
+  };
+}
+
+/** The first input of a run of this graph. */
+export const researchInput = (idea) => ({ messages: [{ role: 'user', content: idea }], data: { user_input: idea } });
+
+const configured = llmConfig(offline);
+export const definition = researchDefinition(configured.llm);
+const label = configured.label;
 
 export async function run(idea, onEvent) {
   const engine = new GraphEngine(definition, { maxSteps: 20 });
   try {
-    return await engine.execute({ messages: [{ role: 'user', content: idea }], data: { user_input: idea } }, { onEvent });
+    return await engine.execute(researchInput(idea), { onEvent });
   } finally {
     engine.dispose();
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (globalThis.process?.argv && import.meta.url === `file://${process.argv[1]}`) {
   const idea = process.argv[2] ?? 'people code better with music';
   console.log('edgegraph example: research-assistant refinement loop (seed 003)');
   console.log(`model: ${label}\n`);

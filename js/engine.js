@@ -19,6 +19,11 @@ const graphs = typeof FinalizationRegistry === 'function'
   ? new FinalizationRegistry(({ core, graph }) => core.graphFree(graph))
   : null;
 
+/** A task's id: stable across retries and restores (an idempotency key). */
+function taskIdOf(live, task) {
+  return live.runId ? `${live.runId}:${task.id}` : task.id;
+}
+
 function isThreadRef(v) {
   return v !== null && typeof v === 'object' && typeof v.threadId === 'string' && Object.keys(v).every((k) => k === 'threadId' || k === 'checkpointId');
 }
@@ -349,7 +354,7 @@ export class GraphEngine {
     // its child with it).
     const live = { handle, open: true, aborted: false, wake: null, signal, resumeInput, thread, runId: options.runId };
     // Nodes emit their own events (LLM tokens, tool calls) through context.emit.
-    live.emitFor = (task) => (emit ? (event) => emit({ ...event, node: task.node, taskId: task.id }) : () => {});
+    live.emitFor = (task) => (emit ? (event) => emit({ ...event, node: task.node, taskId: taskIdOf(live, task) }) : () => {});
     const onAbort = () => {
       live.aborted = true;
       if (live.open) core.runInterrupt(handle);
@@ -411,7 +416,7 @@ export class GraphEngine {
     const isRoute = task.kind === 'route';
     const fn = isRoute ? this.#routers.get(task.router) : this.#handlers.get(task.handler);
     const started = emit ? now() : 0;
-    if (emit && !isRoute) emit({ type: 'node_start', node: task.node, taskId: task.id });
+    if (emit && !isRoute) emit({ type: 'node_start', node: task.node, taskId: taskIdOf(live, task) });
     const policy = isRoute ? undefined : this.#policies.get(task.node);
     if (policy) return this.#withPolicy(live, task, mirror, emit, started, fn, policy);
     let value;
@@ -429,7 +434,7 @@ export class GraphEngine {
   }
 
   #context(live, task, attempt, signal) {
-    const ctx = { taskId: live.runId ? `${live.runId}:${task.id}` : task.id, node: task.node, attempt, emit: live.emitFor(task) };
+    const ctx = { taskId: taskIdOf(live, task), node: task.node, attempt, emit: live.emitFor(task) };
     if (task.arg !== undefined) ctx.arg = task.arg;
     if (signal) ctx.signal = signal;
     if (live.resumeInput !== undefined) ctx.resumeInput = live.resumeInput;
@@ -461,7 +466,7 @@ export class GraphEngine {
       } catch (e) {
         if (attempt >= attempts || live.aborted || !live.open) { this.#fail(live, task, e, emit, started); return; }
         const wait = retry.jitter === false ? delay : delay * (0.5 + Math.random() / 2);
-        emit?.({ type: 'node_retry', node: task.node, taskId: task.id, attempt, error: describeThrown(e).message, delayMs: wait });
+        emit?.({ type: 'node_retry', node: task.node, taskId: taskIdOf(live, task), attempt, error: describeThrown(e).message, delayMs: wait });
         delay = Math.min(delay * (retry.factor ?? 2), retry.maxBackoffMs ?? Infinity);
         clearTimeout(timer);
         await pause(wait, live);
@@ -485,7 +490,7 @@ export class GraphEngine {
     if (code) throw new EdgegraphError(this.#core.codeName(code), `could not hand the result of '${task.node}' to the core`);
     if (emit) {
       if (task.kind === 'route') emit({ type: 'route', node: task.node, target: value });
-      else emit({ type: 'node_end', node: task.node, taskId: task.id, durationMs: now() - started });
+      else emit({ type: 'node_end', node: task.node, taskId: taskIdOf(live, task), durationMs: now() - started });
     }
   }
 
@@ -494,7 +499,7 @@ export class GraphEngine {
     (live.thrown ??= new Map()).set(task.node, error);
     const code = this.#core.runFail(live.handle, task.index, JSON.stringify(describeThrown(error)));
     if (code) throw new EdgegraphError(this.#core.codeName(code), `could not report the failure of '${task.node}' to the core`);
-    if (emit && task.kind !== 'route') emit({ type: 'node_end', node: task.node, taskId: task.id, durationMs: now() - started, error: describeThrown(error).message });
+    if (emit && task.kind !== 'route') emit({ type: 'node_end', node: task.node, taskId: taskIdOf(live, task), durationMs: now() - started, error: describeThrown(error).message });
   }
 
   #result(handle, out, mirror, emit, live) {

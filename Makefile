@@ -2,7 +2,8 @@
 #
 #   make          install what is missing, build the native test binary and the .wasm
 #   make test     C tests (ASan + UBSan), JS tests on the real .wasm, .d.ts check
-#   make demo     run the example graph (research-assistant loop, offline model)
+#   make demo     serve the browser demo on http://127.0.0.1:8080/web-demo/ (PORT=...)
+#   make demo-cli the research-assistant graph in Node, printing its trace
 #   make bench    edgegraph beside LangGraph.js, with ratios
 #   make size     .wasm and JS sizes, raw and gzip
 #   make clean
@@ -18,6 +19,7 @@ CC      ?= clang
 EMCC    ?= emcc
 BUILD   ?= build
 V       ?= 0
+PORT    ?= 8080
 
 ifeq ($(CC),cc)
 CC := clang
@@ -65,7 +67,7 @@ EMFLAGS += -sERROR_ON_UNDEFINED_SYMBOLS=1
 # the ABI: exactly the functions listed in wasm/exports.txt
 EMFLAGS += -sEXPORTED_FUNCTIONS=$(shell grep -v '^\#' wasm/exports.txt | sed 's/^/_/' | paste -sd, -)
 
-.PHONY: all native wasm js test test-c test-js typecheck demo bench size clean tools npm
+.PHONY: demo-cli all native wasm js test test-c test-js typecheck demo bench size clean tools npm
 
 all: wasm js native
 
@@ -117,14 +119,19 @@ test-c: $(TEST_BIN)
 test-js: $(WASM) $(DIST) $(ENCODINGS) npm
 	$(Q)scripts/need.sh apt chromium chromium
 	@echo "==> JS tests (node --test, real .wasm) and the runtime matrix from the packed tarball"
-	$(Q)node --test tests/js/ tests/runtimes/ examples/cloudflare/
+	$(Q)node --test tests/js/ tests/runtimes/ tests/web-demo/ examples/cloudflare/
 
 typecheck: npm
 	@echo "==> type check of js/index.d.ts (tsc --noEmit)"
 	$(Q)node_modules/.bin/tsc -p tests/types/tsconfig.json
 	@echo "types: ok"
 
-demo: $(WASM) $(DIST)
+demo: $(WASM) $(DIST) npm
+	@echo "==> serving the browser demo (offline simulator by default); Ctrl-C to stop"
+	$(Q)node scripts/serve.js $(PORT)
+
+# The same research-assistant graph in Node, printing its trace.
+demo-cli: $(WASM) $(DIST)
 	$(Q)node examples/research-assistant.js
 
 bench: $(WASM) $(DIST) $(ENCODINGS) npm

@@ -129,7 +129,9 @@ export class Checkpointer {
       const built = await this.#build(threadId, Number(key.slice(key.lastIndexOf('/') + 1)));
       if (!built) continue;
       const m = built.meta;
-      out.push({ id: built.id, parent: built.parent, createdAt: built.createdAt, status: m.status, superstep: m.superstep, pendingTasks: m.tasks.filter((t) => (t.state ?? 'pending') !== 'done').map((t) => t.node) });
+      const open = m.tasks.filter((t) => (t.state ?? 'pending') !== 'done');
+      out.push({ id: built.id, parent: built.parent, createdAt: built.createdAt, status: m.status, superstep: m.superstep,
+        pendingTasks: open.filter((t) => t.kind !== 'route').map((t) => t.node), routing: open.filter((t) => t.kind === 'route').map((t) => t.node) });
     }
     return out;
   }

@@ -267,7 +267,7 @@ export class GraphEngine {
   async getStateHistory(threadId) {
     if (!this.#checkpointer) throw new EdgegraphError('INVALID_OPTIONS', 'getStateHistory needs a checkpointer in the engine options');
     checkThreadId(threadId);
-    return (await this.#checkpointer.history(threadId)).map((r) => ({ checkpointId: r.id, parentId: r.parent, createdAt: r.createdAt, status: r.status, superstep: r.superstep, pendingTasks: r.pendingTasks }));
+    return (await this.#checkpointer.history(threadId)).map((r) => ({ checkpointId: r.id, parentId: r.parent, createdAt: r.createdAt, status: r.status, superstep: r.superstep, pendingTasks: r.pendingTasks, routing: r.routing }));
   }
 
   #thread(threadId, parentId, depth) {

@@ -248,7 +248,7 @@ export interface RunOptions<S extends object = IGraphState> {
 export interface ThreadRef { threadId: string; checkpointId?: number }
 
 export interface ThreadState<S> { state: S; status: GraphStatus; checkpointId: number; parentId: number | null; createdAt: number }
-export interface CheckpointInfo { checkpointId: number; parentId: number | null; createdAt: number; status: GraphStatus; superstep: number; pendingTasks: string[] }
+export interface CheckpointInfo { checkpointId: number; parentId: number | null; createdAt: number; status: GraphStatus; superstep: number; /** Nodes about to run. */ pendingTasks: string[]; /** Nodes whose routers are about to choose. */ routing: string[] }
 
 export interface GraphRunResult<S extends object = IGraphState> {
   status: GraphStatus;
@@ -532,7 +532,7 @@ export class Checkpointer {
   readonly store: KeyValueStore;
   readonly snapshotEvery: number;
   load(threadId: string, id?: number): Promise<{ id: number; parent: number | null; createdAt: number; status: GraphStatus; state: unknown; checkpoint: string } | undefined>;
-  history(threadId: string): Promise<Array<{ id: number; parent: number | null; createdAt: number; status: GraphStatus; superstep: number; pendingTasks: string[] }>>;
+  history(threadId: string): Promise<Array<{ id: number; parent: number | null; createdAt: number; status: GraphStatus; superstep: number; pendingTasks: string[]; routing: string[] }>>;
   deleteThread(threadId: string): Promise<void>;
 }
 

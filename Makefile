@@ -67,7 +67,7 @@ EMFLAGS += -sERROR_ON_UNDEFINED_SYMBOLS=1
 # the ABI: exactly the functions listed in wasm/exports.txt
 EMFLAGS += -sEXPORTED_FUNCTIONS=$(shell grep -v '^\#' wasm/exports.txt | sed 's/^/_/' | paste -sd, -)
 
-.PHONY: demo-cli all native wasm js test test-c test-js typecheck demo bench size clean tools npm
+.PHONY: fuzz fuzz-build test-fuzz soak demo-cli all native wasm js test test-c test-js typecheck demo bench size clean tools npm
 
 all: wasm js native
 
@@ -110,7 +110,7 @@ $(WASM): $(CORE_SRC) $(CORE_HDR) wasm/exports.txt $(CJSON_DIR)/cJSON.c
 	$(Q)NODE_PATH=/usr/share/nodejs $(EMCC) -std=c11 $(WARN) -Isrc -I$(CJSON_DIR) $(EMFLAGS) \
 		$(CORE_SRC) $(CJSON_DIR)/cJSON.c -o $@
 
-test: typecheck test-c test-js
+test: typecheck test-c test-fuzz test-js
 
 test-c: $(TEST_BIN)
 	@echo "==> C tests (native, ASan + UBSan)"
@@ -120,6 +120,31 @@ test-js: $(WASM) $(DIST) $(ENCODINGS) npm
 	$(Q)scripts/need.sh apt chromium chromium
 	@echo "==> JS tests (node --test, real .wasm) and the runtime matrix from the packed tarball"
 	$(Q)node --test tests/js/ tests/runtimes/ tests/web-demo/ examples/cloudflare/
+
+# Fuzzing: libFuzzer with ASan and UBSan over the same sources. `make fuzz`
+# runs each target FUZZ_SECONDS (60); `make test` runs each 5 seconds.
+FUZZ_TARGETS := graph checkpoint submit history state
+FUZZ_BINS    := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
+FUZZ_SECONDS ?= 60
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(CORE_SRC) $(CORE_HDR) $(CJSON_DIR)/cJSON.c
+	$(call say,FUZZ,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc -I$(CJSON_DIR) \
+		$< $(CORE_SRC) $(CJSON_DIR)/cJSON.c -o $@ -lm
+
+fuzz-build: $(FUZZ_BINS) $(DIST)
+	$(Q)node tests/fuzz/seed-corpus.js
+
+fuzz: fuzz-build
+	$(Q)for t in $(FUZZ_TARGETS); do echo "==> fuzz_$$t ($(FUZZ_SECONDS) s)"; \
+		$(BUILD)/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -print_final_stats=1 $(BUILD)/fuzz/corpus/$$t 2>&1 | grep -E "^(Done|stat::number_of_executed_units|==[0-9]+==ERROR)|SUMMARY" || exit 1; done
+
+test-fuzz: fuzz-build
+	@echo "==> fuzz targets, 5 s each (libFuzzer, ASan + UBSan)"
+	$(Q)for t in $(FUZZ_TARGETS); do \
+		$(BUILD)/fuzz/fuzz_$$t -max_total_time=5 -rss_limit_mb=2048 $(BUILD)/fuzz/corpus/$$t > $(BUILD)/fuzz/$$t.log 2>&1 || { tail -30 $(BUILD)/fuzz/$$t.log; exit 1; }; \
+		printf '  fuzz_%-11s %s\n' $$t "$$(grep -E '^Done' $(BUILD)/fuzz/$$t.log)"; done
 
 typecheck: npm
 	@echo "==> type check of js/index.d.ts (tsc --noEmit)"

@@ -92,8 +92,11 @@ const char *eg_graph_hash(const eg_graph *graph);
 typedef struct eg_run eg_run;
 
 /* Start a run. `input` is the initial state (a JSON object); `options` may be
- * NULL/0 or a JSON object: {"maxSteps": N, "runId": "..."}. The graph must
- * outlive the run. */
+ * NULL/0 or a JSON object: {"maxSteps": N, "runId": "...", "maxResultBytes":
+ * N (one node's result, default 16 MiB), "maxInputBytes": N (an initial
+ * state, checkpoint or resume input, default 256 MiB)}; past a limit the
+ * call fails (or the run stops) with LIMIT_EXCEEDED. The graph must outlive
+ * the run. */
 eg_run *eg_run_new(const eg_graph *graph, const char *input, size_t input_len,
                    const char *options, size_t options_len, eg_error *err);
 

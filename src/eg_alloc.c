@@ -54,7 +54,12 @@ char *eg_strndup(const char *s, size_t n) {
 
 char *eg_strdup(const char *s) { return s ? eg_strndup(s, strlen(s)) : NULL; }
 
-cJSON *eg_parse_ex(const char *json, size_t len, bool *nomem) {
+static cJSON *parse(const char *json, size_t len, bool *nomem, bool dedupe);
+
+cJSON *eg_parse_ex(const char *json, size_t len, bool *nomem) { return parse(json, len, nomem, true); }
+cJSON *eg_parse_keep_duplicates(const char *json, size_t len, bool *nomem) { return parse(json, len, nomem, false); }
+
+static cJSON *parse(const char *json, size_t len, bool *nomem, bool dedupe) {
     eg_init_json();
     alloc_failed = false;
     if (nomem) *nomem = false;
@@ -67,6 +72,7 @@ cJSON *eg_parse_ex(const char *json, size_t len, bool *nomem) {
     for (const char *p = end; p < json + len; p++) {
         if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r') { cJSON_Delete(item); return NULL; }
     }
+    if (dedupe && !eg_json_dedupe(item)) { if (nomem) *nomem = true; cJSON_Delete(item); return NULL; }
     return item;
 }
 

@@ -186,6 +186,11 @@ eg_run *eg_run_restore(const eg_graph *g, const char *checkpoint, size_t len,
                        const char *options, size_t options_len, eg_error *err) {
     eg_run *run = eg_run_alloc_(g, options, options_len, err);
     if (!run) return NULL;
+    if (len > run->max_input_bytes) {
+        eg_fail(err, EG_E_LIMIT, "the checkpoint is larger than maxInputBytes");
+        eg_run_free(run);
+        return NULL;
+    }
     bool nomem;
     cJSON *cp = eg_parse_ex(checkpoint, len, &nomem);
     int rc = cp ? load(run, cp, err) : nomem ? NOMEM(err) : bad(err, "it is not valid JSON (truncated?)");

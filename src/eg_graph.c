@@ -407,7 +407,7 @@ static int build(eg_graph *g, const cJSON *def, eg_error *err) {
 eg_graph *eg_graph_new(const char *json, size_t len, eg_error *err) {
     if (err) { err->code = EG_OK; err->message[0] = '\0'; }
     bool nomem;
-    cJSON *def = eg_parse_ex(json, len, &nomem);
+    cJSON *def = eg_parse_keep_duplicates(json, len, &nomem);
     if (!def) {
         if (nomem) eg_fail(err, EG_E_NOMEM, "out of memory");
         else eg_fail(err, EG_E_JSON, "the graph definition is not valid JSON");

@@ -29,6 +29,8 @@ void eg_init_json(void);
 cJSON *eg_parse(const char *json, size_t len);
 /* The same, telling through *nomem whether a NULL came from memory running out. */
 cJSON *eg_parse_ex(const char *json, size_t len, bool *nomem);
+/* For graph definitions: duplicate node names must be seen, to be reported. */
+cJSON *eg_parse_keep_duplicates(const char *json, size_t len, bool *nomem);
 
 /* ---- errors (eg_error.c) ---- */
 /* Fill err (which may be NULL) with code and a printf-style message; every
@@ -37,6 +39,10 @@ int eg_fail(eg_error *err, int code, const char *fmt, ...);
 int eg_vfail(eg_error *err, int code, const char *fmt, va_list ap);
 
 /* ---- JSON helpers (eg_json.c) ---- */
+/* Drop duplicate object keys, keeping the last (as JavaScript's JSON.parse
+ * does), so the core and a JS mirror never read different values. False
+ * when memory runs out. */
+bool eg_json_dedupe(cJSON *item);
 /* Key-order-independent 64-bit hash of a JSON value. */
 uint64_t eg_json_hash(const cJSON *item);
 void eg_hex64(uint64_t v, char out[17]);

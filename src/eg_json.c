@@ -87,3 +87,51 @@ bool eg_set_ref(cJSON *obj, const char *key, const cJSON *item) {
                : cJSON_Duplicate(item, true);
     return eg_set(obj, key, ref);
 }
+
+static uint64_t key_hash(const char *s) { return hash_bytes(17, s, strlen(s)); }
+
+/* Objects with few keys: compare pairwise; many keys: an open-addressing set. */
+static bool dedupe_object(cJSON *obj) {
+    size_t n = 0;
+    for (cJSON *c = obj->child; c; c = c->next) n++;
+    if (n < 2) return true;
+    if (n <= 16) {
+        for (cJSON *c = obj->child; c;) {
+            cJSON *next = c->next;
+            bool later = false;
+            for (cJSON *d = next; d && !later; d = d->next) later = d->string && c->string && strcmp(c->string, d->string) == 0;
+            if (later) cJSON_Delete(cJSON_DetachItemViaPointer(obj, c));
+            c = next;
+        }
+        return true;
+    }
+    size_t cap = 32;
+    while (cap < n * 2) cap *= 2;
+    cJSON **slots = eg_malloc(cap * sizeof *slots);
+    if (!slots) return false;
+    memset(slots, 0, cap * sizeof *slots);
+    /* Walk from the last member back: the first one seen of a name is the last written. */
+    cJSON *last = obj->child->prev;
+    for (cJSON *c = last; c;) {
+        cJSON *prev = c == obj->child ? NULL : c->prev;
+        const char *k = c->string ? c->string : "";
+        size_t i = (size_t)key_hash(k) & (cap - 1);
+        bool dup = false;
+        while (slots[i]) {
+            if (strcmp(slots[i]->string ? slots[i]->string : "", k) == 0) { dup = true; break; }
+            i = (i + 1) & (cap - 1);
+        }
+        if (dup) cJSON_Delete(cJSON_DetachItemViaPointer(obj, c));
+        else slots[i] = c;
+        c = prev;
+    }
+    eg_free(slots);
+    return true;
+}
+
+bool eg_json_dedupe(cJSON *item) {
+    if (!item) return true;
+    if (cJSON_IsObject(item) && !dedupe_object(item)) return false;
+    for (cJSON *c = item->child; c; c = c->next) if ((cJSON_IsObject(c) || cJSON_IsArray(c)) && !eg_json_dedupe(c)) return false;
+    return true;
+}

@@ -551,8 +551,22 @@ static void advance(eg_run *run) {
 
 /* ---- creation ---- */
 
+#define DEFAULT_MAX_RESULT_BYTES ((size_t)16 << 20)
+#define DEFAULT_MAX_INPUT_BYTES ((size_t)256 << 20)
+
+static int byte_limit(const cJSON *o, const char *name, size_t *out, eg_error *err) {
+    const cJSON *v = eg_get(o, name);
+    if (!v || cJSON_IsNull(v)) return EG_OK;
+    if (!cJSON_IsNumber(v) || v->valuedouble < 1 || v->valuedouble > 4294967295.0)
+        return eg_fail(err, EG_E_INVALID_OPTIONS, "options.%s must be a number of bytes from 1 to 4294967295", name);
+    *out = (size_t)v->valuedouble;
+    return EG_OK;
+}
+
 static int parse_options(eg_run *run, const char *options, size_t len, eg_error *err) {
     run->max_steps = run->graph->max_steps;
+    run->max_result_bytes = DEFAULT_MAX_RESULT_BYTES;
+    run->max_input_bytes = DEFAULT_MAX_INPUT_BYTES;
     if (!options || !len) return EG_OK;
     bool nomem;
     cJSON *o = eg_parse_ex(options, len, &nomem);
@@ -565,6 +579,8 @@ static int parse_options(eg_run *run, const char *options, size_t len, eg_error 
             rc = eg_fail(err, EG_E_INVALID_OPTIONS, "options.maxSteps must be an integer from 1 to 1000000000");
         else run->max_steps = (int)max->valuedouble;
     }
+    if (!rc) rc = byte_limit(o, "maxResultBytes", &run->max_result_bytes, err);
+    if (!rc) rc = byte_limit(o, "maxInputBytes", &run->max_input_bytes, err);
     if (!rc && id && !cJSON_IsNull(id)) {
         if (!cJSON_IsString(id)) rc = eg_fail(err, EG_E_INVALID_OPTIONS, "options.runId must be a string");
         else if (!(run->run_id = eg_strdup(id->valuestring))) rc = NOMEM(err);
@@ -589,10 +605,18 @@ eg_run *eg_run_alloc_(const eg_graph *g, const char *options, size_t len, eg_err
 
 static int parse_object(const char *json, size_t len, const char *what, cJSON **out, eg_error *err) {
     bool nomem;
+    *out = NULL;
     *out = eg_parse_ex(json, len, &nomem);
     if (!*out) return nomem ? NOMEM(err) : eg_fail(err, EG_E_INVALID_INPUT, "%s is not valid JSON", what);
     if (!cJSON_IsObject(*out)) { cJSON_Delete(*out); *out = NULL; return eg_fail(err, EG_E_INVALID_INPUT, "%s must be a JSON object", what); }
     return EG_OK;
+}
+
+static int too_big(const eg_run *run, const char *what, size_t len, eg_error *err) {
+    char got[24], max[24];
+    snprintf(got, sizeof got, "%zu", len);
+    snprintf(max, sizeof max, "%zu", run->max_input_bytes);
+    return eg_fail(err, EG_E_LIMIT, "%s is %s bytes, more than maxInputBytes (%s)", what, got, max);
 }
 
 /* After setup, anything that failed to allocate means the run is unusable. */
@@ -605,6 +629,7 @@ eg_run *eg_run_new(const eg_graph *g, const char *input, size_t input_len,
                    const char *options, size_t options_len, eg_error *err) {
     eg_run *run = eg_run_alloc_(g, options, options_len, err);
     if (!run) return NULL;
+    if (input_len > run->max_input_bytes) { too_big(run, "the initial state", input_len, err); eg_run_free(run); return NULL; }
     if (parse_object(input, input_len, "the initial state", &run->state, err)) { eg_run_free(run); return NULL; }
     for (const cJSON *k = run->state->child; k; k = k->next) {
         if (strcmp(k->string, "stepCount") == 0 || strcmp(k->string, "error") == 0) {
@@ -628,6 +653,7 @@ eg_run *eg_run_from_state(const eg_graph *g, const char *state, size_t len,
                           const char *options, size_t options_len, eg_error *err) {
     eg_run *run = eg_run_alloc_(g, options, options_len, err);
     if (!run) return NULL;
+    if (len > run->max_input_bytes) { too_big(run, "the saved state", len, err); eg_run_free(run); return NULL; }
     if (parse_object(state, len, "the saved state", &run->state, err)) { eg_run_free(run); return NULL; }
     const cJSON *st = eg_get(run->state, "status"), *next = eg_get(run->state, "nextNode"), *cur = eg_get(run->state, "currentNode");
     int status = cJSON_IsString(st) ? eg_status_parse_(st->valuestring) : -1;
@@ -682,6 +708,7 @@ eg_run *eg_run_from_state(const eg_graph *g, const char *state, size_t len,
 int eg_run_resume(eg_run *run, const char *user_input, size_t len) {
     if (!run) return EG_E_BAD_STATE;
     if (run->status == EG_STATUS_FINISHED) return EG_E_NOT_RESUMABLE;
+    if (len > run->max_input_bytes) return EG_E_LIMIT;
     cJSON *msg = NULL;
     if (user_input && len) {
         eg_error e;
@@ -802,6 +829,14 @@ int eg_run_submit(eg_run *run, uint32_t index, const char *result, size_t len) {
     eg_task *t;
     int rc = task_at(run, index, &t);
     if (rc) return rc;
+    if (len > run->max_result_bytes) {
+        char got[24], max[24];
+        snprintf(got, sizeof got, "%zu", len);
+        snprintf(max, sizeof max, "%zu", run->max_result_bytes);
+        stop(run, t->node, EG_E_LIMIT, "%s '%s' returned %s bytes, more than maxResultBytes (%s)",
+             t->kind == TASK_ROUTE ? "the router of" : "node", node_name(run, t->node), got, max);
+        return EG_OK;
+    }
     bool nomem;
     cJSON *r = eg_parse_ex(result, len, &nomem);
     if (!r) {

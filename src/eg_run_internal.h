@@ -34,6 +34,8 @@ struct eg_run {
     uint32_t superstep;
     int max_steps;
     int steps_this_call;
+    size_t max_result_bytes;   /* one node's result; default 16 MiB */
+    size_t max_input_bytes;    /* an initial state, checkpoint or resume input; default 256 MiB */
     bool interrupt;
     char *run_id;
     eg_buf out;            /* the last JSON handed out (next/state/checkpoint), reused */

@@ -345,3 +345,81 @@ TEST(checkpoint_meta_plus_state_restores) {
     eg_run_free(r);
     eg_graph_free(g);
 }
+
+TEST(duplicate_keys_keep_the_last_as_javascript_does) {
+    /* The core routes on what a JS mirror would see: data.route = "b". */
+    eg_graph *g = graph("{\"nodes\":{\"a\":{},\"b\":{},\"c\":{}},\"edges\":{\"a\":{\"path\":\"data.route\",\"cases\":{\"b\":\"b\",\"c\":\"c\"}},\"b\":\"__end__\",\"c\":\"__end__\"},\"entryPoint\":\"a\"}");
+    eg_run *r = start(g, "{}");
+    cJSON_Delete(next(r));
+    submit(r, 0, "{\"data\":{\"route\":\"c\",\"route\":\"b\"}}");
+    cJSON *o = next(r);
+    CHECK_STR(str(cJSON_GetArrayItem(cJSON_GetObjectItem(o, "tasks"), 0), "node"), "b");
+    cJSON_Delete(o);
+    size_t len;
+    CHECK(strstr(eg_run_state(r, &len), "\"route\":\"b\"") != NULL);
+    CHECK(strstr(eg_run_state(r, &len), "\"route\":\"c\"") == NULL);
+    eg_run_free(r);
+    /* Many keys (the hashed path), all duplicated. */
+    char big[8192] = "{";
+    for (int i = 0; i < 40; i++) { char kv[64]; snprintf(kv, sizeof kv, "%s\"k%d\":%d,\"k%d\":%d", i ? "," : "", i, i, i, i + 1000); strcat(big, kv); }
+    strcat(big, "}");
+    r = start(g, big);
+    const char *st = eg_run_state(r, &len);
+    CHECK(strstr(st, "\"k7\":1007") != NULL && strstr(st, "\"k7\":7,") == NULL);
+    eg_run_free(r);
+    eg_graph_free(g);
+}
+
+TEST(limits_on_results_and_inputs) {
+    eg_graph *g = graph(chain);
+    eg_error e;
+    const char *opts = "{\"maxResultBytes\":64,\"maxInputBytes\":100}";
+    eg_run *r = eg_run_new(g, "{}", 2, opts, strlen(opts), &e);
+    cJSON_Delete(next(r));
+    char big[200];
+    snprintf(big, sizeof big, "{\"data\":{\"x\":\"%090d\"}}", 0);
+    CHECK(submit(r, 0, big) == EG_OK);
+    cJSON *o = next(r);
+    CHECK_STR(str(o, "status"), "ERROR");
+    CHECK_STR(str(cJSON_GetObjectItem(o, "error"), "code"), "LIMIT_EXCEEDED");
+    CHECK(strstr(str(cJSON_GetObjectItem(o, "error"), "message"), "maxResultBytes (64)") != NULL);
+    cJSON_Delete(o);
+    eg_run_free(r);
+    char input[160];
+    snprintf(input, sizeof input, "{\"x\":\"%0120d\"}", 0);
+    CHECK(eg_run_new(g, input, strlen(input), opts, strlen(opts), &e) == NULL && e.code == EG_E_LIMIT && strstr(e.message, "maxInputBytes"));
+    CHECK(eg_run_new(g, "{}", 2, "{\"maxResultBytes\":-1}", 21, &e) == NULL && e.code == EG_E_INVALID_OPTIONS);
+    eg_graph_free(g);
+}
+
+TEST(hostile_json_is_an_error_not_a_crash) {
+    eg_graph *g = graph(chain);
+    eg_error e;
+    /* 100,000 levels of nesting: cJSON stops at 1000; a clean error. */
+    size_t depth = 100000;
+    char *deep = malloc(depth * 2 + 16);
+    size_t n = 0;
+    n += (size_t)sprintf(deep, "{\"a\":");
+    for (size_t i = 0; i < depth; i++) deep[n++] = '[';
+    for (size_t i = 0; i < depth; i++) deep[n++] = ']';
+    deep[n++] = '}';
+    CHECK(eg_run_new(g, deep, n, NULL, 0, &e) == NULL && e.code == EG_E_INVALID_INPUT);
+    CHECK(eg_run_restore(g, deep, n, NULL, 0, &e) == NULL && e.code == EG_E_CHECKPOINT);
+    CHECK(eg_graph_new(deep, n, &e) == NULL && e.code == EG_E_JSON);
+    eg_run *r = start(g, "{}");
+    cJSON_Delete(next(r));
+    CHECK(eg_run_submit(r, 0, deep, n) == EG_OK);
+    cJSON *o = next(r);
+    CHECK_STR(str(cJSON_GetObjectItem(o, "error"), "code"), "INVALID_RESULT");
+    cJSON_Delete(o);
+    eg_run_free(r);
+    free(deep);
+    /* Out-of-range numbers, invalid UTF-8, NUL bytes inside the length. */
+    r = start(g, "{\"big\":1e400,\"neg\":-1e400,\"bytes\":\"\xff\xfe\xc3\"}");
+    size_t len;
+    const char *st = eg_run_state(r, &len);
+    CHECK(strstr(st, "\"big\":null") && strstr(st, "\"neg\":null"));
+    eg_run_free(r);
+    CHECK(eg_run_new(g, "{}\0{}", 5, NULL, 0, &e) == NULL && e.code == EG_E_INVALID_INPUT);
+    eg_graph_free(g);
+}

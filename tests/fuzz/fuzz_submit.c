@@ -1,0 +1,39 @@
+/* fuzz_submit.c: arbitrary node results and router answers through every
+ * reducer, in parallel steps. The input is split at NUL bytes: the first
+ * part is the initial state, the rest are results in turn. */
+#include "edgegraph.h"
+#include <stdint.h>
+#include <stddef.h>
+#include <string.h>
+
+static const char graph_json[] =
+    "{\"nodes\":{\"a\":{},\"b\":{},\"c\":{},\"j\":{}},"
+    "\"edges\":{\"a\":[\"b\",\"c\"],\"b\":\"j\",\"c\":{\"router\":\"r\"},\"j\":{\"path\":\"data.more\",\"cases\":{\"true\":\"a\"},\"default\":\"__end__\"}},"
+    "\"entryPoint\":\"a\",\"maxSteps\":20,\"state\":{\"shape\":\"frame\",\"reducers\":{\"l\":\"concat\",\"u\":\"appendUnique\",\"m\":\"merge\","
+    "\"dm\":\"deepMerge\",\"n\":\"sum\",\"mx\":\"max\",\"mn\":\"min\",\"f\":\"first\",\"lg\":\"longest\",\"msg\":\"messages\",\"ro\":\"readonly\",\"av\":\"avg\",\"x.y.z\":\"sum\"}}}";
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    static eg_graph *g;
+    eg_error e;
+    if (!g) g = eg_graph_new(graph_json, sizeof graph_json - 1, &e);
+    const char *p = (const char *)data, *end = p + size;
+    const char *nul = memchr(p, 0, size);
+    size_t first = nul ? (size_t)(nul - p) : size;
+    eg_run *r = eg_run_new(g, p, first, NULL, 0, &e);
+    if (!r) r = eg_run_new(g, "{}", 2, NULL, 0, &e);
+    p = nul ? nul + 1 : end;
+    size_t len;
+    for (int step = 0; step < 30 && r && eg_run_status(r) == EG_STATUS_RUNNING; step++) {
+        if (!eg_run_next(r, &len)) break;
+        for (uint32_t i = 0; i < 3; i++) {
+            const char *q = p < end ? memchr(p, 0, (size_t)(end - p)) : NULL;
+            size_t n = p < end ? (q ? (size_t)(q - p) : (size_t)(end - p)) : 0;
+            if (n) eg_run_submit(r, i, p, n);
+            else eg_run_submit(r, i, "{}", 2);
+            p = q ? q + 1 : end;
+        }
+    }
+    if (r) { eg_run_state(r, &len); eg_run_checkpoint(r, &len); }
+    eg_run_free(r);
+    return 0;
+}

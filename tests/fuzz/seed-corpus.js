@@ -1,0 +1,32 @@
+// seed-corpus.js: starting inputs for the fuzz targets, from the shared
+// fixtures and a few real checkpoints (written to build/fuzz/corpus/).
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { GraphEngine } from 'edgegraph';
+
+const out = new URL('../../build/fuzz/corpus/', import.meta.url);
+const dirs = ['graph', 'checkpoint', 'submit', 'history', 'state'];
+for (const d of dirs) mkdirSync(new URL(`${d}/`, out), { recursive: true });
+const put = (dir, name, text) => writeFileSync(new URL(`${dir}/${name}`, out), text);
+
+const fixtures = new URL('../fixtures/', import.meta.url);
+for (const file of readdirSync(fixtures)) {
+  const f = JSON.parse(readFileSync(new URL(file, fixtures), 'utf8'));
+  put('graph', file, JSON.stringify(f.graph));
+  const results = Object.values(f.script ?? {}).flat().map((r) => JSON.stringify(r));
+  put('submit', file, [JSON.stringify(f.input ?? {}), ...results].join('\0'));
+  put('state', file, [JSON.stringify({ input: {}, scratch: f.input ?? {} }), JSON.stringify(results.slice(0, 3).map((r) => ({ input: {}, scratch: JSON.parse(r) })))].join('\0'));
+}
+put('history', 'tools.json', JSON.stringify([
+  { role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' },
+  { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+  { role: 'tool', tool_call_id: 'c1', content: 'r' }, { role: 'user', content: [{ type: 'text', text: 'x' }, { type: 'image_url', image_url: { url: 'u' } }] },
+]));
+// Real checkpoints of the graph fuzz_checkpoint.c restores into (the same JSON).
+const graph = JSON.parse(readFileSync(new URL('./checkpoint-graph.json', import.meta.url), 'utf8'));
+const engine = new GraphEngine(graph, {
+  handlers: { a: () => ({ data: { items: [1, 2] } }), b: () => ({ shouldPause: true }), c: () => ({ n: 1 }), d: () => ({}) },
+  routers: { r: () => 'd' },
+});
+const paused = await engine.execute({ data: {} });
+if (paused.checkpoint) { put('checkpoint', 'paused.json', paused.checkpoint); put('checkpoint', 'state.json', JSON.stringify(paused.state)); }
+console.log(`  FUZZ   seed corpus in build/fuzz/corpus/ (${dirs.join(', ')})`);

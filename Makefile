@@ -141,7 +141,9 @@ fuzz: fuzz-build
 		$(BUILD)/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -print_final_stats=1 $(BUILD)/fuzz/corpus/$$t 2>&1 | grep -E "^(Done|stat::number_of_executed_units|==[0-9]+==ERROR)|SUMMARY" || exit 1; done
 
 test-fuzz: fuzz-build
-	@echo "==> fuzz targets, 5 s each (libFuzzer, ASan + UBSan)"
+	@echo "==> fuzz targets: past findings, then 5 s each (libFuzzer, ASan + UBSan)"
+	$(Q)for f in tests/fuzz/regressions/*; do t=$$(basename $$f | cut -d- -f1); \
+		$(BUILD)/fuzz/fuzz_$$t $$f > $(BUILD)/fuzz/regression.log 2>&1 || { tail -30 $(BUILD)/fuzz/regression.log; exit 1; }; done
 	$(Q)for t in $(FUZZ_TARGETS); do \
 		$(BUILD)/fuzz/fuzz_$$t -max_total_time=5 -rss_limit_mb=2048 $(BUILD)/fuzz/corpus/$$t > $(BUILD)/fuzz/$$t.log 2>&1 || { tail -30 $(BUILD)/fuzz/$$t.log; exit 1; }; \
 		printf '  fuzz_%-11s %s\n' $$t "$$(grep -E '^Done' $(BUILD)/fuzz/$$t.log)"; done
@@ -158,6 +160,9 @@ demo: $(WASM) $(DIST) npm
 # The same research-assistant graph in Node, printing its trace.
 demo-cli: $(WASM) $(DIST)
 	$(Q)node examples/research-assistant.js
+
+soak: $(WASM) $(DIST)
+	$(Q)node --expose-gc bench/soak.js
 
 bench: $(WASM) $(DIST) $(ENCODINGS) npm
 	$(Q)node --expose-gc bench/run.js

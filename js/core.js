@@ -6,6 +6,12 @@
 import { EdgegraphError } from './errors.js';
 
 const encoder = new TextEncoder();
+
+// JSON.stringify writes a lone surrogate as an escape (\ud800), which cJSON
+// rejects; the core gets U+FFFD instead, as TextEncoder does for raw ones.
+// (An odd run of backslashes before "u" makes it an escape, not text.)
+const LONE_SURROGATE = /(?<!\\)((?:\\\\)*)\\u[dD][89abcdefABCDEF][0-9a-fA-F]{2}/g;
+const wellFormed = (s) => (s.includes('\\ud') || s.includes('\\uD') ? s.replace(LONE_SURROGATE, '$1\\ufffd') : s);
 const decoder = new TextDecoder();
 const ERROR_STRUCT_SIZE = 244; // eg_error: int code + char message[240]
 
@@ -70,7 +76,8 @@ export class Core {
     const u8 = this.view();
     const out = [];
     let at = this.scratch;
-    for (const s of strings) {
+    for (const raw of strings) {
+      const s = wellFormed(raw);
       const { written } = encoder.encodeInto(s, u8.subarray(at, this.scratch + this.scratchSize));
       u8[at + written] = 0;
       out.push(at, written);

@@ -14,10 +14,10 @@ import { Checkpointer, checkThreadId } from './checkpointer.js';
 
 const CHECKPOINT_FORMAT = 'edgegraph-checkpoint';
 
-// Backstop only: engines should be disposed; a dropped one still frees its graph.
-const graphs = typeof FinalizationRegistry === 'function'
-  ? new FinalizationRegistry(({ core, graph }) => core.graphFree(graph))
-  : null;
+import { leakGuard } from './leaks.js';
+
+// Backstop only: engines should be disposed; a dropped one still frees its graph, and says so.
+const graphs = leakGuard('GraphEngine', ({ core, graph }) => core.graphFree(graph));
 
 /** A task's id: stable across retries and restores (an idempotency key). */
 function taskIdOf(live, task) {
@@ -76,6 +76,7 @@ export class GraphEngine {
   #handlers;
   #routers;
   #maxSteps;
+  #limits;
   #policies;
   #partitioned;
   #llmConfig;
@@ -112,6 +113,8 @@ export class GraphEngine {
       if (spec.retry || spec.timeoutMs) this.#policies.set(name, { retry: spec.retry, timeoutMs: spec.timeoutMs });
     }
     this.#maxSteps = options.maxSteps;
+    this.#limits = {};
+    for (const k of ['maxResultBytes', 'maxInputBytes']) if (options.limits?.[k] !== undefined) this.#limits[k] = options.limits[k];
     this.#llmConfig = llmConfig;
     if (options.checkpointer) this.#checkpointer = options.checkpointer instanceof Checkpointer ? options.checkpointer : new Checkpointer(options.checkpointer);
     this.#historyOptions = {
@@ -330,7 +333,7 @@ export class GraphEngine {
   }
 
   #runOptions(options) {
-    const o = {};
+    const o = { ...this.#limits };
     const max = options.maxSteps ?? this.#maxSteps;
     if (max !== undefined) o.maxSteps = max;
     if (options.runId !== undefined) o.runId = options.runId;

@@ -7,6 +7,9 @@
 import { getCore } from './loader.js';
 import { EdgegraphError } from './errors.js';
 import { messageTokens } from './message-tokens.js';
+import { leakGuard } from './leaks.js';
+
+const histories = leakGuard('ChatHistoryManager', ({ core, handle }) => core.historyFree(handle));
 
 export class ChatHistoryManager {
   #core;
@@ -25,6 +28,7 @@ export class ChatHistoryManager {
     /** What the last getTrimmedHistory() did: { tokens, dropped, overBudget }. */
     this.lastTrim = null;
     this.#handle = this.#core.historyNew(JSON.stringify({ maxContextTokens: this.maxContextTokens }));
+    histories?.register(this, { core: this.#core, handle: this.#handle }, this);
   }
 
   /** The system prompt: always first, never trimmed; replaced in place. '' removes it. */
@@ -81,7 +85,7 @@ export class ChatHistoryManager {
 
   /** Free the history in the core. */
   dispose() {
-    if (this.#handle) this.#core.historyFree(this.#handle);
+    if (this.#handle) { histories?.unregister(this); this.#core.historyFree(this.#handle); }
     this.#handle = 0;
   }
 

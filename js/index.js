@@ -16,3 +16,4 @@ export { validate as validateJsonSchema } from './schema.js';
 export { Checkpointer } from './checkpointer.js';
 export { MemoryStore, LocalStorageStore, IndexedDBStore, browserStore, kvStore } from './stores.js';
 export { eventStreamResponse, toServerSentEvents, readServerSentEvents, eventData } from './sse.js';
+export { onLeakWarning } from './leaks.js';

@@ -76,6 +76,10 @@ export class ChatClient {
     this.retryBaseMs = config.retryBaseMs ?? 500;
     this.retryMaxMs = config.retryMaxMs ?? 20_000;
     this.streamUsage = config.streamUsage ?? true;
+    // A reply larger than this, or a stream longer than this, is LLM_BAD_RESPONSE / LLM_TIMEOUT:
+    // a server (or a man in the middle) cannot make the client read forever.
+    this.maxResponseBytes = config.maxResponseBytes ?? 16 * 1024 * 1024;
+    this.maxStreamMs = config.maxStreamMs ?? 10 * 60_000;
     this.#apiKey = config.apiKey;
     this.#fetch = config.fetch ?? ((...a) => globalThis.fetch(...a));
   }
@@ -180,7 +184,13 @@ export class ChatClient {
   async #readJson(sent) {
     const { res, release, isTimedOut, userSignal } = sent;
     let text;
-    try { text = await res.text(); } catch (e) {
+    try {
+      const declared = Number(res.headers?.get?.('content-length'));
+      if (declared > this.maxResponseBytes) throw new LLMError('LLM_BAD_RESPONSE', `the LLM reply is ${declared} bytes, more than maxResponseBytes (${this.maxResponseBytes})`);
+      text = await res.text();
+      if (text.length > this.maxResponseBytes) throw new LLMError('LLM_BAD_RESPONSE', `the LLM reply is larger than maxResponseBytes (${this.maxResponseBytes})`);
+    } catch (e) {
+      if (e instanceof LLMError) throw e;
       throw this.#readFailure(e, isTimedOut(), userSignal);
     } finally { release(); }
     let data;
@@ -215,11 +225,21 @@ export class ChatClient {
     const calls = [];
     const onAbort = () => controller.abort(userSignal.reason);
     userSignal?.addEventListener('abort', onAbort, { once: true });
+    let received = 0, tooLong = false;
+    const longest = setTimeout(() => { tooLong = true; controller.abort(); }, this.maxStreamMs);
     try {
       for (;;) {
         let chunk;
-        try { chunk = await reader.read(); } catch (e) { throw this.#readFailure(e, stalled || isTimedOut(), userSignal); }
+        try { chunk = await reader.read(); } catch (e) {
+          if (tooLong) throw new LLMError('LLM_TIMEOUT', `the LLM stream went on longer than maxStreamMs (${this.maxStreamMs} ms)`);
+          throw this.#readFailure(e, stalled || isTimedOut(), userSignal);
+        }
         if (chunk.done) break;
+        received += chunk.value.byteLength;
+        if (received > this.maxResponseBytes) {
+          controller.abort();
+          throw new LLMError('LLM_BAD_RESPONSE', `the LLM stream sent more than maxResponseBytes (${this.maxResponseBytes})`);
+        }
         arm();
         buffer += decoder.decode(chunk.value, { stream: true });
         let nl;
@@ -262,6 +282,7 @@ export class ChatClient {
       }
     } finally {
       clearTimeout(timer);
+      clearTimeout(longest);
       userSignal?.removeEventListener('abort', onAbort);
       reader.releaseLock?.();
     }

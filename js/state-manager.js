@@ -4,6 +4,9 @@
 
 import { getCore } from './loader.js';
 import { EdgegraphError } from './errors.js';
+import { leakGuard } from './leaks.js';
+
+const managers = leakGuard('StateManager', ({ core, handle }) => core.smFree(handle));
 
 const PARTITIONS = ['input', 'scratch', 'artifacts', 'memory', 'diagnostics'];
 
@@ -55,6 +58,7 @@ export class StateManager {
       }
     }
     this.#handle = this.#core.smNew(JSON.stringify(named));
+    managers?.register(this, { core: this.#core, handle: this.#handle }, this);
   }
 
   /** A clean state; `input` is deep-frozen. */
@@ -103,7 +107,7 @@ export class StateManager {
 
   /** Free the manager in the core. */
   dispose() {
-    if (this.#handle) this.#core.smFree(this.#handle);
+    if (this.#handle) { managers?.unregister(this); this.#core.smFree(this.#handle); }
     this.#handle = 0;
   }
 

@@ -12,6 +12,7 @@
  * names, and those are looked up in the graph the host supplies. */
 #include "eg_run_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define FORMAT "edgegraph-checkpoint"
@@ -132,9 +133,12 @@ static int load(eg_run *run, cJSON *cp, eg_error *err) {
     if (!cJSON_IsObject(cp) || !cJSON_IsString(eg_get(cp, "format")) || strcmp(eg_get(cp, "format")->valuestring, FORMAT) != 0)
         return bad(err, "not an edgegraph checkpoint (no \"format\": \"" FORMAT "\")");
     const cJSON *version = eg_get(cp, "version");
-    if (!cJSON_IsNumber(version) || version->valuedouble != EG_CHECKPOINT_VERSION)
-        return eg_fail(err, EG_E_CHECKPOINT_VERSION, "checkpoint format version %d is not supported (this build reads version %d)",
-                       cJSON_IsNumber(version) ? (int)version->valuedouble : -1, EG_CHECKPOINT_VERSION);
+    if (!cJSON_IsNumber(version) || version->valuedouble != EG_CHECKPOINT_VERSION) {
+        /* Formatted as text: casting an arbitrary double to int is undefined. */
+        char v[32];
+        snprintf(v, sizeof v, "%g", cJSON_IsNumber(version) ? version->valuedouble : -1.0);
+        return eg_fail(err, EG_E_CHECKPOINT_VERSION, "checkpoint format version %s is not supported (this build reads version %d)", v, EG_CHECKPOINT_VERSION);
+    }
     cJSON *sum = cJSON_DetachItemFromObjectCaseSensitive(cp, "checksum");
     char expect[17];
     eg_hex64(eg_json_hash(cp), expect);
@@ -150,6 +154,9 @@ static int load(eg_run *run, cJSON *cp, eg_error *err) {
     run->status = cJSON_IsString(status) ? eg_status_parse_(status->valuestring) : -1;
     if (run->status < 0 || !cJSON_IsString(phase) || !cJSON_IsArray(tasks) || !cJSON_IsNumber(superstep) || !cJSON_IsNumber(steps))
         return bad(err, "a required field is missing or of the wrong type");
+    /* A checkpoint may be forged with a valid checksum: check ranges before converting. */
+    if (!(superstep->valuedouble >= 0 && superstep->valuedouble <= 4294967295.0) || !(steps->valuedouble >= 0 && steps->valuedouble <= 1e9))
+        return bad(err, "superstep or stepsThisCall is out of range");
     run->phase = strcmp(phase->valuestring, "routes") == 0 ? PHASE_ROUTES : PHASE_NODES;
     run->superstep = (uint32_t)superstep->valuedouble;
     run->steps_this_call = (int)steps->valuedouble;

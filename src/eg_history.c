@@ -284,7 +284,8 @@ int eg_history_import(eg_history *h, const char *messages, size_t len, const cha
     const cJSON *count = counts ? counts->child : NULL;
     while (list->child && !rc) {
         cJSON *m = cJSON_DetachItemViaPointer(list, list->child);
-        int t = cJSON_IsNumber(count) ? (int)count->valuedouble : -1;
+        /* A count out of range is estimated instead (and never cast: that is undefined). */
+        int t = cJSON_IsNumber(count) && count->valuedouble >= 0 && count->valuedouble <= 1e9 ? (int)count->valuedouble : -1;
         count = count ? count->next : NULL;
         if (is_role(m, "system")) {
             const cJSON *c = eg_get(m, "content");

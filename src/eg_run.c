@@ -190,7 +190,7 @@ static bool case_key(const cJSON *v, char *buf, size_t cap, const char **out) {
     if (cJSON_IsBool(v)) { *out = cJSON_IsTrue(v) ? "true" : "false"; return true; }
     if (cJSON_IsNumber(v)) {
         double d = v->valuedouble;
-        if (d == (double)(long long)d && d > -1e15 && d < 1e15) snprintf(buf, cap, "%lld", (long long)d);
+        if (d > -1e15 && d < 1e15 && d == (double)(long long)d) snprintf(buf, cap, "%lld", (long long)d);
         else snprintf(buf, cap, "%.17g", d);
         *out = buf;
         return true;

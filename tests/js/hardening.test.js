@@ -1,0 +1,139 @@
+// Hostile input, load and leaks: every case ends in a typed error (or a
+// correct result) and the engine keeps working afterwards.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { GraphEngine, StateManager, ChatHistoryManager, createAgentNode, createChatClient, onLeakWarning, memoryUsage } from 'edgegraph';
+import { startServer, reply, call } from './support/openai-server.js';
+
+const one = (fn, options) => new GraphEngine({ nodes: { a: fn }, edges: { a: '__end__' }, entryPoint: 'a' }, options);
+const healthy = async () => assert.equal((await one(() => ({ data: { ok: true } })).execute({})).state.data.ok, true);
+
+test('deep nesting (100,000 levels) in a result, an input and a checkpoint', async () => {
+  let deep = {};
+  for (let i = 0; i < 100_000; i++) deep = { d: deep };
+  const r = await one(() => ({ data: deep })).execute({});
+  assert.equal(r.error.code, 'NODE_FAILED');
+  assert.match(r.error.message, /cannot be written as JSON|nest/);
+  const text = '{"a":' + '['.repeat(100_000) + ']'.repeat(100_000) + '}';
+  await assert.rejects(one(() => ({})).resume(text), (e) => e.code === 'INVALID_CHECKPOINT');
+  await assert.rejects(one(() => ({})).execute(JSON.parse('{"a":' + '['.repeat(2000) + ']'.repeat(2000) + '}')), (e) => e.code === 'INVALID_INPUT');
+  await healthy();
+});
+
+test('huge strings: past maxResultBytes a clear LIMIT_EXCEEDED naming the node; within it, kept whole', async () => {
+  const big = 'x'.repeat(20 * 1024 * 1024);
+  const r = await one(() => ({ data: { big } })).execute({});
+  assert.equal(r.error.code, 'LIMIT_EXCEEDED');
+  assert.equal(r.error.node, 'a');
+  assert.match(r.error.message, /maxResultBytes/);
+  const ok = await one(() => ({ data: { big } }), { limits: { maxResultBytes: 32 * 1024 * 1024 } }).execute({});
+  assert.equal(ok.state.data.big.length, big.length);
+  await assert.rejects(one(() => ({}), { limits: { maxInputBytes: 1000 } }).execute({ blob: 'y'.repeat(2000) }), (e) => e.code === 'LIMIT_EXCEEDED');
+  await healthy();
+});
+
+test('numbers out of range, lone surrogates and duplicate keys', async () => {
+  const r = await one(() => ({ data: { inf: Infinity, nan: NaN, big: 1e308 * 10, s: 'a\ud800b', t: '\udfff' } })).execute({});
+  assert.equal(r.status, 'FINISHED');
+  assert.deepEqual(r.state.data, { inf: null, nan: null, big: null, s: 'a\ufffdb', t: '\ufffd' });
+  // Duplicate keys read as JSON.parse reads them (the last wins), in the core too:
+  // a checkpoint with a repeated key that changes a value fails its checksum; one that repeats the same value restores.
+  const engine = new GraphEngine({ nodes: { a: () => ({ data: { k: 'one' }, shouldPause: true }), b: (s) => ({ data: { seen: s.data.k } }) }, edges: { a: 'b', b: '__end__' }, entryPoint: 'a' });
+  const paused = await engine.execute({ data: {} });
+  assert.ok(paused.checkpoint.includes('"k":"one"'));
+  await assert.rejects(engine.resume(paused.checkpoint.replace('"k":"one"', '"k":"one","k":"two"')), (e) => e.code === 'INVALID_CHECKPOINT');
+  const done = await engine.resume(paused.checkpoint.replace('"k":"one"', '"k":"zero","k":"one"'));
+  assert.equal(done.state.data.seen, 'one');
+});
+
+test('__proto__, constructor and prototype stay data in results, states and checkpoints', async () => {
+  const evil = JSON.parse('{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":2}},"prototype":{"x":1}}');
+  const engine = new GraphEngine({ nodes: { a: () => ({ data: evil, ...JSON.parse('{"__proto__":{"top":1}}'), shouldPause: true }), b: () => ({}) }, edges: { a: 'b', b: '__end__' }, entryPoint: 'a' });
+  const paused = await engine.execute(JSON.parse('{"__proto__":{"input":1},"data":{}}'));
+  const cp = paused.checkpoint.replace('"format"', '"__proto__":{"polluted":3},"format"');
+  await assert.rejects(engine.resume(cp), (e) => e.code === 'INVALID_CHECKPOINT'); // edited: checksum
+  const done = await engine.resume(paused.checkpoint);
+  assert.equal(done.status, 'FINISHED');
+  assert.equal(({}).polluted, undefined);
+  assert.equal(({}).top, undefined);
+  assert.equal(({}).input, undefined);
+  assert.deepEqual(Object.keys(done.state.data), ['__proto__', 'constructor', 'prototype']);
+  assert.equal(Object.getPrototypeOf(done.state), Object.prototype);
+});
+
+test('a tool returning a cyclic object, an LLM stream of 100 MB, a stream that never ends', async () => {
+  const server = await startServer([
+    { json: reply(null, [call('c1', 'loop', {})]) },
+    { json: reply('recovered') },
+    async () => ({ sse: Array.from({ length: 2000 }, () => ({ choices: [{ index: 0, delta: { content: 'x'.repeat(50_000) } }] })) }), // ~100 MB
+    { sse: Array.from({ length: 400 }, () => ({ choices: [{ index: 0, delta: { content: 'tick ' } }] })), gapMs: 10, end: 'stall' },
+  ]);
+  try {
+    const loop = { name: 'loop', parameters: { type: 'object' }, run: () => { const o = { a: 1 }; o.self = o; return o; } };
+    const agent = one(createAgentNode({ llm: { baseURL: server.baseURL, model: 'm' }, tools: [loop], stream: false }));
+    const r = await agent.execute({ messages: [{ role: 'user', content: 'go' }] });
+    assert.equal(r.status, 'FINISHED');
+    assert.match(r.state.toolCalls[0].error, /cannot be written as JSON/);
+    const client = createChatClient({ baseURL: server.baseURL, model: 'm', maxRetries: 0, maxResponseBytes: 5 * 1024 * 1024, maxStreamMs: 1500, timeoutMs: 5000 });
+    await assert.rejects(client.chat({ messages: [{ role: 'user', content: 'flood' }], stream: true }), (e) => e.code === 'LLM_BAD_RESPONSE' && /maxResponseBytes/.test(e.message));
+    await assert.rejects(client.chat({ messages: [{ role: 'user', content: 'forever' }], stream: true }), (e) => e.code === 'LLM_TIMEOUT' && /maxStreamMs/.test(e.message));
+  } finally {
+    await server.close();
+  }
+});
+
+test('10,000 concurrent runs with interleaved async nodes: no cross-talk', async () => {
+  const engine = new GraphEngine({
+    nodes: {
+      start: async (s) => { await new Promise((r) => setTimeout(r, s.data.id % 7)); return { data: { seen: [s.data.id] } }; },
+      fan: async (s, e, ctx) => { await new Promise((r) => setImmediate(r)); return { results: [`${s.data.id}:${ctx.arg}`] }; },
+      end: (s) => ({ data: { sum: s.results.length, mine: s.results.every((x) => x.startsWith(`${s.data.id}:`)) } }),
+    },
+    edges: { start: { map: 'data.items', to: 'fan' }, fan: 'end', end: '__end__' },
+    entryPoint: 'start',
+    state: { shape: 'frame', reducers: { results: 'concat' }, defaults: { results: [] } },
+  });
+  const runs = Array.from({ length: 10_000 }, (_, id) => engine.execute({ data: { id, items: [id % 3, (id + 1) % 3] } }));
+  const results = await Promise.all(runs);
+  results.forEach((r, id) => {
+    assert.equal(r.status, 'FINISHED');
+    assert.deepEqual(r.state.data.seen, [id]);
+    assert.deepEqual(r.state.results, [`${id}:${id % 3}`, `${id}:${(id + 1) % 3}`]);
+    assert.equal(r.state.data.mine, true);
+  });
+});
+
+test('a handle dropped without dispose() is freed by the backstop, with a warning', async () => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc');
+  const warnings = [];
+  onLeakWarning((m) => warnings.push(m));
+  try {
+    (() => { one(() => ({})); new StateManager(); new ChatHistoryManager(); })();
+    for (let i = 0; i < 10 && warnings.length < 3; i++) { gc(); await new Promise((r) => setTimeout(r, 10)); }
+    assert.ok(warnings.some((w) => /a GraphEngine was garbage-collected without dispose/.test(w)), warnings.join('\n'));
+    assert.ok(warnings.some((w) => /StateManager/.test(w)));
+    assert.ok(warnings.some((w) => /ChatHistoryManager/.test(w)));
+    const disposed = new ChatHistoryManager();
+    disposed.dispose();
+    const before = warnings.length;
+    gc(); await new Promise((r) => setTimeout(r, 10));
+    assert.equal(warnings.length, before, 'a disposed handle does not warn');
+  } finally {
+    onLeakWarning(undefined);
+  }
+});
+
+test('a soak in small: 50,000 steps and 5,000 runs, WebAssembly memory flat after warm-up', async () => {
+  const nodes = {}, edges = {};
+  for (let i = 0; i < 10; i++) { nodes[`n${i}`] = (s) => ({ data: { i } }); edges[`n${i}`] = i < 9 ? `n${i + 1}` : '__end__'; }
+  const engine = new GraphEngine({ nodes, edges, entryPoint: 'n0' });
+  for (let i = 0; i < 500; i++) await engine.execute({ data: {} });
+  const before = memoryUsage().wasmMemoryBytes;
+  for (let i = 0; i < 5000; i++) await engine.execute({ data: {} });
+  assert.equal(memoryUsage().wasmMemoryBytes, before);
+  engine.dispose();
+});

@@ -138,14 +138,16 @@ fuzz-build: $(FUZZ_BINS) $(DIST)
 
 fuzz: fuzz-build
 	$(Q)for t in $(FUZZ_TARGETS); do echo "==> fuzz_$$t ($(FUZZ_SECONDS) s)"; \
-		$(BUILD)/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -print_final_stats=1 $(BUILD)/fuzz/corpus/$$t 2>&1 | grep -E "^(Done|stat::number_of_executed_units|==[0-9]+==ERROR)|SUMMARY" || exit 1; done
+		$(BUILD)/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -artifact_prefix=$(BUILD)/fuzz/ $(BUILD)/fuzz/corpus/$$t > $(BUILD)/fuzz/$$t.log 2>&1; rc=$$?; \
+		grep -E "^Done|SUMMARY" $(BUILD)/fuzz/$$t.log; \
+		if [ $$rc -ne 0 ]; then echo "fuzz_$$t found a problem: see $(BUILD)/fuzz/$$t.log and the crash-* input in $(BUILD)/fuzz/"; exit 1; fi; done
 
 test-fuzz: fuzz-build
 	@echo "==> fuzz targets: past findings, then 5 s each (libFuzzer, ASan + UBSan)"
 	$(Q)for f in tests/fuzz/regressions/*; do t=$$(basename $$f | cut -d- -f1); \
 		$(BUILD)/fuzz/fuzz_$$t $$f > $(BUILD)/fuzz/regression.log 2>&1 || { tail -30 $(BUILD)/fuzz/regression.log; exit 1; }; done
 	$(Q)for t in $(FUZZ_TARGETS); do \
-		$(BUILD)/fuzz/fuzz_$$t -max_total_time=5 -rss_limit_mb=2048 $(BUILD)/fuzz/corpus/$$t > $(BUILD)/fuzz/$$t.log 2>&1 || { tail -30 $(BUILD)/fuzz/$$t.log; exit 1; }; \
+		$(BUILD)/fuzz/fuzz_$$t -max_total_time=5 -rss_limit_mb=2048 -artifact_prefix=$(BUILD)/fuzz/ $(BUILD)/fuzz/corpus/$$t > $(BUILD)/fuzz/$$t.log 2>&1 || { tail -30 $(BUILD)/fuzz/$$t.log; exit 1; }; \
 		printf '  fuzz_%-11s %s\n' $$t "$$(grep -E '^Done' $(BUILD)/fuzz/$$t.log)"; done
 
 typecheck: npm

@@ -80,7 +80,8 @@ dist/%.js: js/%.js $(JS_SRC) | npm
 	$(call say,BUNDLE,$@)
 	$(Q)node_modules/.bin/esbuild $< --bundle --format=esm --platform=neutral --target=es2022 \
 		--external:node:fs --external:node:path --external:../wasm/edgegraph.wasm --external:./encodings/* --log-level=warning \
-		--banner:js='// edgegraph: bundled from js/ by make; edit the sources there.' --outfile=$@
+		--minify-whitespace --minify-syntax \
+		--banner:js='// edgegraph: bundled from js/ by make (identifiers kept for stack traces); edit the sources there.' --outfile=$@
 
 tools:
 	$(Q)scripts/need.sh apt $(CC) clang

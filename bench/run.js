@@ -9,6 +9,10 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { measure, fmtTime, fmtBytes, row } from './lib.js';
 import { benchHistory } from './history.js';
+import { onLeakWarning } from 'edgegraph';
+
+// Benchmarks build engines and drop them; the leak backstop's warnings are noise here.
+onLeakWarning(null);
 import { edgegraphChain, langgraphChain, bareLoop, bigState, edgegraphFanOut, langgraphFanOut, checkpointBytes } from './chain.js';
 
 const root = new URL('../', import.meta.url);

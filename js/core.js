@@ -27,18 +27,22 @@ export class Core {
     this.scratch = 0;
     this.lenPtr = x.malloc(8);
     this.errPtr = x.malloc(ERROR_STRUCT_SIZE);
-    this.codeNames = [];
+    // Code and status names come from the core's one table (eg_codes.def),
+    // read on first use: nothing to decode at startup.
+    this._codeNames = null;
+    this._statusNames = null;
+  }
+
+  get codeNames() { return (this._codeNames ??= this.names((c) => this.x.eg_code_name(c))); }
+  get statusNames() { return (this._statusNames ??= this.names((c) => this.x.eg_status_name(c))); }
+  names(name) {
+    const out = [];
     for (let c = 0; c < 64; c++) {
-      const name = this.cString(x.eg_code_name(c));
-      if (name === 'UNKNOWN') break;
-      this.codeNames.push(name);
+      const n = this.cString(name(c));
+      if (n === 'UNKNOWN') break;
+      out.push(n);
     }
-    this.statusNames = [];
-    for (let s = 0; s < 16; s++) {
-      const name = this.cString(x.eg_status_name(s));
-      if (name === 'UNKNOWN') break;
-      this.statusNames.push(name);
-    }
+    return out;
   }
 
   /** Called by the wasm module when memory grows: old views are detached. */

@@ -28,8 +28,11 @@ function isThreadRef(v) {
   return v !== null && typeof v === 'object' && typeof v.threadId === 'string' && Object.keys(v).every((k) => k === 'threadId' || k === 'checkpointId');
 }
 
+// Unique enough to tell runs apart in task ids (not a secret, not a UUID):
+// crypto.randomUUID would load Node's webcrypto on first use, a few ms of cold start.
+let runCounter = 0;
 function newRunId() {
-  return globalThis.crypto?.randomUUID?.() ?? `run-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  return `${Date.now().toString(36)}-${(++runCounter).toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
 }
 
 function isApproval(v) {

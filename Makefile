@@ -134,7 +134,7 @@ $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(CORE_SRC) $(CORE_HDR) $(CJSON_DIR)/c
 	$(Q)$(CC) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc -I$(CJSON_DIR) \
 		$< $(CORE_SRC) $(CJSON_DIR)/cJSON.c -o $@ -lm
 
-fuzz-build: $(FUZZ_BINS) $(DIST)
+fuzz-build: $(FUZZ_BINS) $(WASM) $(DIST)
 	$(Q)node tests/fuzz/seed-corpus.js
 
 fuzz: fuzz-build

@@ -14,7 +14,7 @@ export function edgegraphChain(n) {
   return (state) => engine.execute(state);
 }
 
-export function langgraphChain(n) {
+function langgraphChainGraph(n) {
   const State = Annotation.Root({
     messages: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }),
     data: Annotation({ reducer: (a, b) => ({ ...a, ...b }), default: () => ({}) }),
@@ -23,8 +23,11 @@ export function langgraphChain(n) {
   for (let i = 0; i < n; i++) g = g.addNode(`n${i}`, noop);
   g = g.addEdge(START, 'n0');
   for (let i = 0; i + 1 < n; i++) g = g.addEdge(`n${i}`, `n${i + 1}`);
-  g = g.addEdge(`n${n - 1}`, END);
-  const app = g.compile();
+  return g.addEdge(`n${n - 1}`, END);
+}
+
+export function langgraphChain(n) {
+  const app = langgraphChainGraph(n).compile();
   return (state) => app.invoke(state, { recursionLimit: n + 10 });
 }
 
@@ -75,16 +78,7 @@ export async function checkpointBytes(n, state) {
   const store = new MemoryStore();
   await new GraphEngine({ nodes, edges, entryPoint: 'n0' }, { maxSteps: n + 1, checkpointer: store }).execute(state, { threadId: 'bench' });
   const saver = new MemorySaver();
-  const State = Annotation.Root({
-    messages: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }),
-    data: Annotation({ reducer: (a, b) => ({ ...a, ...b }), default: () => ({}) }),
-  });
-  let g = new StateGraph(State);
-  for (let i = 0; i < n; i++) g = g.addNode(`n${i}`, noop);
-  g = g.addEdge(START, 'n0');
-  for (let i = 0; i + 1 < n; i++) g = g.addEdge(`n${i}`, `n${i + 1}`);
-  g = g.addEdge(`n${n - 1}`, END);
-  await g.compile({ checkpointer: saver }).invoke(state, { recursionLimit: n + 10, configurable: { thread_id: 'bench' } });
+  await langgraphChainGraph(n).compile({ checkpointer: saver }).invoke(state, { recursionLimit: n + 10, configurable: { thread_id: 'bench' } });
   const size = (v) => (v instanceof Uint8Array ? v.byteLength : typeof v === 'string' ? v.length : v && typeof v === 'object' ? Object.values(v).reduce((a, x) => a + size(x), 0) : 0);
   return { ours: store.size, theirs: size(saver.storage) + size(saver.writes) };
 }

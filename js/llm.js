@@ -6,6 +6,7 @@
 // header and nowhere else (not in errors, events, results or state).
 
 import { EdgegraphError } from './errors.js';
+import { SseDecoder } from './sse.js';
 
 export class LLMError extends EdgegraphError {
   /**
@@ -219,8 +220,8 @@ export class ChatClient {
     release();
     arm();
     const reader = res.body.getReader();
-    const decoder = new TextDecoder();
-    let buffer = '', data = [], content = '', sawContent = false, done = false;
+    const sse = new SseDecoder();
+    let content = '', sawContent = false, done = false;
     let finishReason = null, usage = null, model = null;
     const calls = [];
     const onAbort = () => controller.abort(userSignal.reason);
@@ -241,43 +242,31 @@ export class ChatClient {
           throw new LLMError('LLM_BAD_RESPONSE', `the LLM stream sent more than maxResponseBytes (${this.maxResponseBytes})`);
         }
         arm();
-        buffer += decoder.decode(chunk.value, { stream: true });
-        let nl;
-        while ((nl = buffer.indexOf('\n')) >= 0) {
-          let line = buffer.slice(0, nl);
-          buffer = buffer.slice(nl + 1);
-          if (line.endsWith('\r')) line = line.slice(0, -1);
-          if (line === '') {
-            if (!data.length) continue;
-            const payload = data.join('\n');
-            data = [];
-            if (payload === '[DONE]') { done = true; continue; }
-            let event;
-            try { event = JSON.parse(payload); } catch { throw new LLMError('LLM_BAD_RESPONSE', 'the LLM stream sent an event that is not JSON'); }
-            if (event.error) throw new LLMError('LLM_HTTP_ERROR', `the LLM server reported an error mid-stream: ${this.#redact(event.error.message ?? JSON.stringify(event.error))}`);
-            model ??= event.model ?? null;
-            if (event.usage) usage = event.usage;
-            const choice = event.choices?.[0];
-            if (!choice) continue;
-            if (choice.finish_reason) finishReason = choice.finish_reason;
-            const delta = choice.delta ?? {};
-            if (typeof delta.content === 'string' && delta.content) {
-              content += delta.content;
-              sawContent = true;
-              onToken?.(delta.content);
-              yield { type: 'token', text: delta.content };
-            }
-            for (const d of delta.tool_calls ?? []) {
-              const i = d.index ?? calls.length;
-              const slot = (calls[i] ??= { id: '', type: 'function', function: { name: '', arguments: '' } });
-              if (d.id) slot.id = d.id;
-              if (d.function?.name) slot.function.name += d.function.name;
-              if (d.function?.arguments) slot.function.arguments += d.function.arguments;
-              yield { type: 'tool_call_delta', index: i, id: slot.id, name: slot.function.name, argumentsDelta: d.function?.arguments ?? '' };
-            }
-          } else if (line.startsWith('data:')) {
-            data.push(line.slice(line[5] === ' ' ? 6 : 5));
-          } // other fields (event:, id:, retry:) and comments (:) are ignored
+        for (const payload of sse.push(chunk.value)) {
+          if (payload === '[DONE]') { done = true; continue; }
+          let event;
+          try { event = JSON.parse(payload); } catch { throw new LLMError('LLM_BAD_RESPONSE', 'the LLM stream sent an event that is not JSON'); }
+          if (event.error) throw new LLMError('LLM_HTTP_ERROR', `the LLM server reported an error mid-stream: ${this.#redact(event.error.message ?? JSON.stringify(event.error))}`);
+          model ??= event.model ?? null;
+          if (event.usage) usage = event.usage;
+          const choice = event.choices?.[0];
+          if (!choice) continue;
+          if (choice.finish_reason) finishReason = choice.finish_reason;
+          const delta = choice.delta ?? {};
+          if (typeof delta.content === 'string' && delta.content) {
+            content += delta.content;
+            sawContent = true;
+            onToken?.(delta.content);
+            yield { type: 'token', text: delta.content };
+          }
+          for (const d of delta.tool_calls ?? []) {
+            const i = d.index ?? calls.length;
+            const slot = (calls[i] ??= { id: '', type: 'function', function: { name: '', arguments: '' } });
+            if (d.id) slot.id = d.id;
+            if (d.function?.name) slot.function.name += d.function.name;
+            if (d.function?.arguments) slot.function.arguments += d.function.arguments;
+            yield { type: 'tool_call_delta', index: i, id: slot.id, name: slot.function.name, argumentsDelta: d.function?.arguments ?? '' };
+          }
         }
       }
     } finally {

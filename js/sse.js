@@ -53,28 +53,43 @@ export function eventStreamResponse(events, init = {}) {
   });
 }
 
+/**
+ * Incremental server-sent-events parsing: feed bytes as they arrive, get the
+ * `data` of each event they complete (multi-line data joined by newlines).
+ * Other fields (event:, id:, retry:) and comments are skipped.
+ */
+export class SseDecoder {
+  #decoder = new TextDecoder();
+  #buffer = '';
+  #data = [];
+
+  push(bytes) {
+    this.#buffer += this.#decoder.decode(bytes, { stream: true });
+    const events = [];
+    let nl;
+    while ((nl = this.#buffer.indexOf('\n')) >= 0) {
+      let line = this.#buffer.slice(0, nl);
+      this.#buffer = this.#buffer.slice(nl + 1);
+      if (line.endsWith('\r')) line = line.slice(0, -1);
+      if (line === '') {
+        if (this.#data.length) events.push(this.#data.join('\n'));
+        this.#data = [];
+      } else if (line.startsWith('data:')) {
+        this.#data.push(line.slice(line[5] === ' ' ? 6 : 5));
+      }
+    }
+    return events;
+  }
+}
+
 /** Parse a Response (or byte stream) of server-sent events into event objects. */
 export async function* readServerSentEvents(source) {
   const body = source?.body ?? source;
   const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  let data = [];
+  const sse = new SseDecoder();
   for (;;) {
     const { value, done } = await reader.read();
     if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    let nl;
-    while ((nl = buffer.indexOf('\n')) >= 0) {
-      let line = buffer.slice(0, nl);
-      buffer = buffer.slice(nl + 1);
-      if (line.endsWith('\r')) line = line.slice(0, -1);
-      if (line === '') {
-        if (data.length) yield JSON.parse(data.join('\n'));
-        data = [];
-      } else if (line.startsWith('data:')) {
-        data.push(line.slice(line[5] === ' ' ? 6 : 5));
-      }
-    }
+    for (const data of sse.push(value)) yield JSON.parse(data);
   }
 }

@@ -251,3 +251,24 @@ test("the page's own JS and .wasm stay under 100 KB gzip", () => {
   const total = files.reduce((n, f) => n + gzipSync(readFileSync(root + f), { level: 9 }).length, 0);
   assert.ok(total < 100 * 1024, `${total} bytes`);
 });
+
+test('server-sent events from a Node handler, consumed by EventSource in the browser', async () => {
+  const { handler } = await import('../../examples/sse-server.js');
+  const { GraphEngine } = await import('edgegraph');
+  const { definition } = await import('../../examples/research-assistant.js');
+  const sse = createServer(handler(new GraphEngine(definition)));
+  await new Promise((r) => sse.listen(0, '127.0.0.1', r));
+  const ctx = await browser.newContext();
+  try {
+    const page = await ctx.newPage();
+    await page.goto(`http://127.0.0.1:${sse.address().port}/`);
+    await page.waitForFunction(() => [...document.querySelectorAll('#log li')].some((li) => li.textContent.startsWith('run_end')), null, { timeout: 30_000 });
+    const items = await page.$$eval('#log li', (l) => l.map((li) => li.textContent.split(' ')[0]));
+    assert.ok(items.indexOf('node_start') >= 0 && items.indexOf('node_start') < items.indexOf('run_end'));
+    assert.ok(items.includes('state_update') && items.includes('route'));
+    assert.match((await page.$$eval('#log li', (l) => l.at(-1).textContent)), /"status":"FINISHED"/);
+  } finally {
+    await ctx.close();
+    sse.close();
+  }
+});

@@ -35,8 +35,9 @@ export class Encoding {
   #ranks = new Map();   // token bytes as a latin1 string -> rank
   #tokens;              // rank -> latin1 string
   #pattern;
-  #cache = new Map();   // piece -> token count
-  #pieces = new Map();  // piece -> token ids (for encode)
+  #cache = new Map();       // segment -> token count
+  #segmentIds = new Map();  // segment -> token ids
+  #pieces = new Map();      // piece -> token ids
 
   constructor({ name, pattern, count, data }) {
     this.name = name;
@@ -58,38 +59,65 @@ export class Encoding {
   /** Token ids of `text`. */
   encode(text) {
     const out = [];
-    const cache = this.#pieces;
-    for (const match of String(text).matchAll(this.#pattern)) {
-      const piece = match[0];
-      let ids = cache.get(piece);
+    this.#segments(String(text), (segment) => {
+      let ids = this.#segmentIds.get(segment);
       if (ids === undefined) {
-        const bytes = latin1(piece);
-        const rank = this.#ranks.get(bytes);
-        ids = rank !== undefined ? [rank] : this.#merge(bytes);
-        if (cache.size >= CACHE_LIMIT) cache.clear();
-        cache.set(piece, ids);
+        ids = [];
+        for (const match of segment.matchAll(this.#pattern)) for (const id of this.#piece(match[0])) ids.push(id);
+        if (this.#segmentIds.size >= CACHE_LIMIT) this.#segmentIds.clear();
+        this.#segmentIds.set(segment, ids);
       }
       for (let i = 0; i < ids.length; i++) out.push(ids[i]);
-    }
+    });
     return out;
   }
 
-  /** The number of tokens of `text` (cached per piece). */
+  /** The number of tokens of `text` (cached per segment). */
   countText(text) {
     let n = 0;
     const cache = this.#cache;
-    for (const match of String(text).matchAll(this.#pattern)) {
-      const piece = match[0];
-      let c = cache.get(piece);
+    this.#segments(String(text), (segment) => {
+      let c = cache.get(segment);
       if (c === undefined) {
-        const bytes = latin1(piece);
-        c = this.#ranks.has(bytes) ? 1 : this.#merge(bytes).length;
+        c = 0;
+        for (const match of segment.matchAll(this.#pattern)) c += this.#piece(match[0]).length;
         if (cache.size >= CACHE_LIMIT) cache.clear();
-        cache.set(piece, c);
+        cache.set(segment, c);
       }
       n += c;
-    }
+    });
     return n;
+  }
+
+  /**
+   * Cut the text where a piece boundary is certain, without the pattern: at
+   * a space between two ASCII letters. In both encodings' patterns a run of
+   * letters cannot take in a following space, and " letters" starts a piece,
+   * so each segment splits into the same pieces alone as in the whole text.
+   * Repeated segments (most words) then skip the regular expression.
+   */
+  #segments(text, each) {
+    let start = 0;
+    const n = text.length;
+    for (let i = 1; i + 1 < n; i++) {
+      if (text.charCodeAt(i) !== 32) continue;
+      const a = text.charCodeAt(i - 1) | 32, b = text.charCodeAt(i + 1) | 32;
+      if (a >= 97 && a <= 122 && b >= 97 && b <= 122) { each(text.slice(start, i)); start = i; }
+    }
+    if (start < n) each(text.slice(start));
+  }
+
+  /** Token ids of one piece of the pattern. */
+  #piece(piece) {
+    let ids = this.#pieces.get(piece);
+    if (ids === undefined) {
+      const bytes = latin1(piece);
+      const rank = this.#ranks.get(bytes);
+      ids = rank !== undefined ? [rank] : this.#merge(bytes);
+      if (this.#pieces.size >= CACHE_LIMIT) this.#pieces.clear();
+      this.#pieces.set(piece, ids);
+    }
+    return ids;
   }
 
   /** Text from token ids. */

@@ -199,9 +199,12 @@ const options = () => ({
   },
 });
 
+let runsDone = 0; // document.body.dataset.runs: lets a test wait for "this run", not "any run"
+
 async function drive(start) {
   controller = new AbortController();
   busy(true);
+  setStatus('running', 'RUNNING');
   showError(null);
   $('approval').hidden = true;
   $('question').hidden = true;
@@ -223,6 +226,7 @@ async function drive(start) {
     busy(false);
     $('export').disabled = false;
     await renderTimeline();
+    document.body.dataset.runs = String(++runsDone);
   }
 }
 

@@ -162,11 +162,13 @@ test('time travel: restart from an earlier step forks the run', async () => {
   const { page, ctx } = await open();
   await page.click('#run');
   await settled(page);
+  // The first run is over only once its timeline is rendered (dataset.runs set last).
+  await page.waitForFunction(() => document.body.dataset.runs === '1');
   await page.waitForSelector('#timeline li:nth-child(5)');
   const before = await page.$$eval('#timeline li', (l) => l.length);
   await page.click('#timeline li:nth-child(3) button');
   await page.click('#restart-here');
-  await settled(page);
+  await page.waitForFunction(() => document.body.dataset.runs === '2', null, { timeout: 30_000 });
   await page.waitForFunction((n) => document.querySelectorAll('#timeline li').length > n, before);
   assert.equal(await status(page), 'FINISHED');
   await shot(page, '10-time-travel');
@@ -227,7 +229,8 @@ test('an OpenAI-compatible endpoint from the settings: the key is sent, and stor
     await page.fill('#s-model', 'test-model');
     await page.fill('#s-key', KEY);
     await page.click('#settings button[value="save"]');
-    assert.match(await page.textContent('#model-badge'), /test-model/);
+    // The dialog's close event (which applies the settings) fires after the click returns.
+    await page.waitForFunction(() => document.getElementById('model-badge').textContent.includes('test-model'));
     await page.click('#run');
     await settled(page);
     assert.equal(await status(page), 'FINISHED');

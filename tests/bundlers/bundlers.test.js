@@ -1,5 +1,5 @@
 // Apps that depend on the packed tarball (not on this repository's sources),
-// built with Vite and with esbuild, served on loopback and driven in
+// built with Vite, esbuild and webpack 5, served on loopback and driven in
 // Chromium: a graph runs, pauses for approval, and resumes.
 
 import { test, before, after } from 'node:test';
@@ -9,6 +9,7 @@ import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } fr
 import { createServer } from 'node:http';
 import { extname, join } from 'node:path';
 import { build } from 'esbuild';
+import webpack from 'webpack';
 import { chromium } from 'playwright-core';
 
 const root = new URL('../../', import.meta.url).pathname;
@@ -79,4 +80,17 @@ test('esbuild: builds with --loader:.wasm=file and runs in Chromium', async () =
   await build({ entryPoints: [join(dir, 'main.js')], bundle: true, format: 'esm', outdir: join(dir, 'dist'), loader: { '.wasm': 'file' }, absWorkingDir: dir, logLevel: 'warning' });
   cpSync(join(dir, 'index.html'), join(dir, 'dist/index.html'));
   await drive(join(dir, 'dist'), 'esbuild');
+});
+
+test('webpack 5: builds the main entry with only entry and output set, and runs in Chromium', async () => {
+  const dir = app('webpack-app');
+  const stats = await new Promise((resolve, reject) => webpack({
+    mode: 'production', context: dir, entry: './main.js',
+    output: { path: join(dir, 'dist'), filename: 'main.js' },
+  }, (err, s) => (err ? reject(err) : resolve(s))));
+  assert.deepEqual(stats.compilation.errors.map(String), []);
+  // The .wasm was emitted as an asset, not inlined or left behind.
+  assert.ok(Object.keys(stats.compilation.assets).some((a) => a.endsWith('.wasm')));
+  cpSync(join(dir, 'index.html'), join(dir, 'dist/index.html'));
+  await drive(join(dir, 'dist'), 'webpack');
 });

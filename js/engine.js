@@ -117,7 +117,7 @@ export class GraphEngine {
     }
     this.#maxSteps = options.maxSteps;
     this.#limits = {};
-    for (const k of ['maxResultBytes', 'maxInputBytes']) if (options.limits?.[k] !== undefined) this.#limits[k] = options.limits[k];
+    for (const k of ['maxResultBytes', 'maxInputBytes', 'maxStateBytes', 'maxMessages']) if (options.limits?.[k] !== undefined) this.#limits[k] = options.limits[k];
     this.#llmConfig = llmConfig;
     if (options.checkpointer) this.#checkpointer = options.checkpointer instanceof Checkpointer ? options.checkpointer : new Checkpointer(options.checkpointer);
     this.#historyOptions = {

@@ -210,6 +210,19 @@ export interface EngineOptions<S extends object = IGraphState> {
   handlers?: Record<string, GraphNode<S>>;
   /** Router functions by name (for JSON definitions). */
   routers?: Record<string, Router<S>>;
+  /** Size limits; past one a run stops with LIMIT_EXCEEDED and keeps its partial state. */
+  limits?: EngineLimits;
+}
+
+export interface EngineLimits {
+  /** One node's result as JSON (default 16 MiB). */
+  maxResultBytes?: number;
+  /** An initial state, checkpoint or resume input as JSON (default 256 MiB). */
+  maxInputBytes?: number;
+  /** The whole state as JSON after a step (default 256 MiB). */
+  maxStateBytes?: number;
+  /** Entries of the state's top-level `messages` list after a step (default 100,000). */
+  maxMessages?: number;
 }
 
 export type GraphEvent<S extends object = IGraphState> =

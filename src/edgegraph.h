@@ -94,7 +94,9 @@ typedef struct eg_run eg_run;
 /* Start a run. `input` is the initial state (a JSON object); `options` may be
  * NULL/0 or a JSON object: {"maxSteps": N, "runId": "...", "maxResultBytes":
  * N (one node's result, default 16 MiB), "maxInputBytes": N (an initial
- * state, checkpoint or resume input, default 256 MiB)}; past a limit the
+ * state, checkpoint or resume input, default 256 MiB), "maxStateBytes": N
+ * (the whole state as JSON, default 256 MiB), "maxMessages": N (entries of
+ * the state's top-level `messages` list, default 100000)}; past a limit the
  * call fails (or the run stops) with LIMIT_EXCEEDED. The graph must outlive
  * the run. */
 eg_run *eg_run_new(const eg_graph *graph, const char *input, size_t input_len,

@@ -203,5 +203,6 @@ eg_run *eg_run_restore(const eg_graph *g, const char *checkpoint, size_t len,
     int rc = cp ? load(run, cp, err) : nomem ? NOMEM(err) : bad(err, "it is not valid JSON (truncated?)");
     cJSON_Delete(cp);
     if (rc) { eg_run_free(run); return NULL; }
+    run->state_bytes_bound = len; /* the state and any finished tasks' results are inside */
     return run;
 }

@@ -434,6 +434,40 @@ static bool divert_failure(eg_run *run, eg_task *t) {
     return true;
 }
 
+/* maxMessages and maxStateBytes, checked after a step merged. Both stay off
+ * the per-step path: the list is counted only in steps that wrote it, and the
+ * state is printed (to measure it) only when the running bound (inputs plus
+ * every merged result) passes the limit; the bound then restarts from the
+ * measured size. `writer` is the node that wrote `messages`, or -1. */
+static bool within_state_limits(eg_run *run, int writer) {
+    int last = run->tasks[run->n_tasks - 1].node;
+    const cJSON *messages = eg_get(run->state, "messages");
+    if (writer >= 0 && cJSON_IsArray(messages)) {
+        size_t n = 0;
+        for (const cJSON *m = messages->child; m; m = m->next) n++;
+        if (n > run->max_messages) {
+            char got[24], max[24]; /* eg_fail formats %s and %d only */
+            snprintf(got, sizeof got, "%zu", n);
+            snprintf(max, sizeof max, "%zu", run->max_messages);
+            stop(run, writer, EG_E_LIMIT, "after node '%s' the state holds %s messages, more than maxMessages (%s)",
+                 node_name(run, writer), got, max);
+            return false;
+        }
+    }
+    if (run->state_bytes_bound <= run->max_state_bytes) return true;
+    eg_buf measure = { 0 };
+    if (!eg_buf_json(&measure, run->state)) { eg_buf_free(&measure); fatal_nomem(run); return false; }
+    run->state_bytes_bound = measure.len;
+    eg_buf_free(&measure);
+    if (run->state_bytes_bound <= run->max_state_bytes) return true;
+    char got[24], max[24];
+    snprintf(got, sizeof got, "%zu", run->state_bytes_bound);
+    snprintf(max, sizeof max, "%zu", run->max_state_bytes);
+    stop(run, run->n_tasks == 1 ? last : -1, EG_E_LIMIT, "after node '%s' the state is %s bytes as JSON, more than maxStateBytes (%s)",
+         node_name(run, last), got, max);
+    return false;
+}
+
 static void commit_nodes(eg_run *run) {
     for (size_t i = 0; i < run->n_tasks; i++) {
         eg_task *t = &run->tasks[i];
@@ -463,7 +497,7 @@ static void commit_nodes(eg_run *run) {
     }
 
     bool pause = false, end = false;
-    int node_status = -1, status_node = -1;
+    int node_status = -1, status_node = -1, wrote_messages = -1;
     for (size_t i = 0; i < run->n_tasks; i++) {
         eg_task *t = &run->tasks[i];
         t->override = EG_TARGET_NONE;
@@ -484,6 +518,7 @@ static void commit_nodes(eg_run *run) {
             } else {
                 if (strcmp(k, "shouldPause") == 0) pause |= cJSON_IsTrue(f);
                 if (strcmp(k, "pendingAskUser") == 0) pause |= !cJSON_IsNull(f);
+                if (strcmp(k, "messages") == 0) wrote_messages = t->node;
                 eg_error e;
                 int rc = eg_reduce_into(&run->graph->reducers, run->state, &root, f, &run->patch, name, &e);
                 if (rc) { stop_with_error(run, t->node, &e); return; }
@@ -500,6 +535,7 @@ static void commit_nodes(eg_run *run) {
         return;
     }
     run->steps_this_call += (int)run->n_tasks;
+    if (!within_state_limits(run, wrote_messages)) return;
 
     /* Precedence: PAUSED > shouldEnd > a status returned by a node. */
     if (node_status == EG_STATUS_PAUSED) pause = true;
@@ -553,12 +589,14 @@ static void advance(eg_run *run) {
 
 #define DEFAULT_MAX_RESULT_BYTES ((size_t)16 << 20)
 #define DEFAULT_MAX_INPUT_BYTES ((size_t)256 << 20)
+#define DEFAULT_MAX_STATE_BYTES ((size_t)256 << 20)
+#define DEFAULT_MAX_MESSAGES ((size_t)100000)
 
-static int byte_limit(const cJSON *o, const char *name, size_t *out, eg_error *err) {
+static int count_limit(const cJSON *o, const char *name, const char *unit, size_t *out, eg_error *err) {
     const cJSON *v = eg_get(o, name);
     if (!v || cJSON_IsNull(v)) return EG_OK;
     if (!cJSON_IsNumber(v) || v->valuedouble < 1 || v->valuedouble > 4294967295.0)
-        return eg_fail(err, EG_E_INVALID_OPTIONS, "options.%s must be a number of bytes from 1 to 4294967295", name);
+        return eg_fail(err, EG_E_INVALID_OPTIONS, "options.%s must be a number of %s from 1 to 4294967295", name, unit);
     *out = (size_t)v->valuedouble;
     return EG_OK;
 }
@@ -567,6 +605,8 @@ static int parse_options(eg_run *run, const char *options, size_t len, eg_error 
     run->max_steps = run->graph->max_steps;
     run->max_result_bytes = DEFAULT_MAX_RESULT_BYTES;
     run->max_input_bytes = DEFAULT_MAX_INPUT_BYTES;
+    run->max_state_bytes = DEFAULT_MAX_STATE_BYTES;
+    run->max_messages = DEFAULT_MAX_MESSAGES;
     if (!options || !len) return EG_OK;
     bool nomem;
     cJSON *o = eg_parse_ex(options, len, &nomem);
@@ -579,8 +619,10 @@ static int parse_options(eg_run *run, const char *options, size_t len, eg_error 
             rc = eg_fail(err, EG_E_INVALID_OPTIONS, "options.maxSteps must be an integer from 1 to 1000000000");
         else run->max_steps = (int)max->valuedouble;
     }
-    if (!rc) rc = byte_limit(o, "maxResultBytes", &run->max_result_bytes, err);
-    if (!rc) rc = byte_limit(o, "maxInputBytes", &run->max_input_bytes, err);
+    if (!rc) rc = count_limit(o, "maxResultBytes", "bytes", &run->max_result_bytes, err);
+    if (!rc) rc = count_limit(o, "maxInputBytes", "bytes", &run->max_input_bytes, err);
+    if (!rc) rc = count_limit(o, "maxStateBytes", "bytes", &run->max_state_bytes, err);
+    if (!rc) rc = count_limit(o, "maxMessages", "messages", &run->max_messages, err);
     if (!rc && id && !cJSON_IsNull(id)) {
         if (!cJSON_IsString(id)) rc = eg_fail(err, EG_E_INVALID_OPTIONS, "options.runId must be a string");
         else if (!(run->run_id = eg_strdup(id->valuestring))) rc = NOMEM(err);
@@ -631,6 +673,7 @@ eg_run *eg_run_new(const eg_graph *g, const char *input, size_t input_len,
     if (!run) return NULL;
     if (input_len > run->max_input_bytes) { too_big(run, "the initial state", input_len, err); eg_run_free(run); return NULL; }
     if (parse_object(input, input_len, "the initial state", &run->state, err)) { eg_run_free(run); return NULL; }
+    run->state_bytes_bound = input_len;
     for (const cJSON *k = run->state->child; k; k = k->next) {
         if (strcmp(k->string, "stepCount") == 0 || strcmp(k->string, "error") == 0) {
             eg_fail(err, EG_E_INVALID_INPUT, "the initial state sets '%s', which the engine owns", k->string);
@@ -655,6 +698,7 @@ eg_run *eg_run_from_state(const eg_graph *g, const char *state, size_t len,
     if (!run) return NULL;
     if (len > run->max_input_bytes) { too_big(run, "the saved state", len, err); eg_run_free(run); return NULL; }
     if (parse_object(state, len, "the saved state", &run->state, err)) { eg_run_free(run); return NULL; }
+    run->state_bytes_bound = len;
     const cJSON *st = eg_get(run->state, "status"), *next = eg_get(run->state, "nextNode"), *cur = eg_get(run->state, "currentNode");
     int status = cJSON_IsString(st) ? eg_status_parse_(st->valuestring) : -1;
     if (status == EG_STATUS_FINISHED) { run->status = EG_STATUS_FINISHED; return run; }
@@ -709,6 +753,7 @@ int eg_run_resume(eg_run *run, const char *user_input, size_t len) {
     if (!run) return EG_E_BAD_STATE;
     if (run->status == EG_STATUS_FINISHED) return EG_E_NOT_RESUMABLE;
     if (len > run->max_input_bytes) return EG_E_LIMIT;
+    run->state_bytes_bound += len;
     cJSON *msg = NULL;
     if (user_input && len) {
         eg_error e;
@@ -847,6 +892,7 @@ int eg_run_submit(eg_run *run, uint32_t index, const char *result, size_t len) {
     }
     t->result = r;
     t->state = T_DONE;
+    run->state_bytes_bound += len;
     return EG_OK;
 }
 

@@ -36,6 +36,9 @@ struct eg_run {
     int steps_this_call;
     size_t max_result_bytes;   /* one node's result; default 16 MiB */
     size_t max_input_bytes;    /* an initial state, checkpoint or resume input; default 256 MiB */
+    size_t max_state_bytes;    /* the whole state as JSON; default 256 MiB */
+    size_t max_messages;       /* entries of the top-level `messages` list; default 100,000 */
+    size_t state_bytes_bound;  /* >= the state's JSON size: inputs and results merged so far */
     bool interrupt;
     char *run_id;
     eg_buf out;            /* the last JSON handed out (next/state/checkpoint), reused */

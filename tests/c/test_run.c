@@ -392,6 +392,64 @@ TEST(limits_on_results_and_inputs) {
     eg_graph_free(g);
 }
 
+static const char self_loop[] = "{\"nodes\":{\"a\":{}},\"edges\":{\"a\":{\"path\":\"data.n\",\"cases\":{\"30\":\"__end__\"},\"default\":\"a\"}},\"entryPoint\":\"a\"}";
+
+/* Drive `r` with node results made by `result(step, buf)` until it stops. */
+static cJSON *drive_loop(eg_run *r, void (*result)(int, char *, size_t)) {
+    for (int step = 1;; step++) {
+        cJSON *o = next(r);
+        const cJSON *tasks = cJSON_GetObjectItem(o, "tasks");
+        if (!cJSON_GetArraySize(tasks)) return o;
+        cJSON_Delete(o);
+        char buf[1024];
+        result(step, buf, sizeof buf);
+        if (submit(r, 0, buf) != EG_OK) return NULL;
+    }
+}
+static void overwrite(int step, char *buf, size_t n) { snprintf(buf, n, "{\"data\":{\"n\":%d,\"pad\":\"%0100d\"}}", step, step); }
+static void grow(int step, char *buf, size_t n) { snprintf(buf, n, "{\"data\":{\"n\":%d,\"pad%d\":\"%0100d\"}}", step, step, step); }
+static void two_messages(int step, char *buf, size_t n) {
+    snprintf(buf, n, "{\"data\":{\"n\":%d},\"messages\":[{\"role\":\"user\",\"content\":\"q\"},{\"role\":\"assistant\",\"content\":\"a\"}]}", step);
+}
+
+TEST(limits_on_the_whole_state) {
+    eg_graph *g = graph(self_loop);
+    eg_error e;
+    const char *opts = "{\"maxStateBytes\":1000,\"maxMessages\":3}";
+    /* 30 results of ~120 bytes each overwrite one key: the running bound passes
+     * 1000, the measured state does not, and the run finishes. */
+    eg_run *r = eg_run_new(g, "{}", 2, opts, strlen(opts), &e);
+    cJSON *o = drive_loop(r, overwrite);
+    CHECK_STR(str(o, "status"), "FINISHED");
+    cJSON_Delete(o);
+    eg_run_free(r);
+    /* Each result adds a key: the state passes 1000 bytes and the run stops there, state kept. */
+    r = eg_run_new(g, "{}", 2, opts, strlen(opts), &e);
+    o = drive_loop(r, grow);
+    CHECK_STR(str(o, "status"), "ERROR");
+    const cJSON *err = cJSON_GetObjectItem(o, "error");
+    CHECK_STR(str(err, "code"), "LIMIT_EXCEEDED");
+    CHECK_STR(str(err, "node"), "a");
+    CHECK(strstr(str(err, "message"), "more than maxStateBytes (1000)") != NULL);
+    cJSON_Delete(o);
+    size_t len;
+    cJSON *st = cJSON_ParseWithLength(eg_run_state(r, &len), len);
+    CHECK(len > 1000 && cJSON_GetObjectItem(cJSON_GetObjectItem(st, "data"), "pad7") != NULL);
+    cJSON_Delete(st);
+    eg_run_free(r);
+    /* Two messages a step: the second step makes four, past maxMessages 3. */
+    r = eg_run_new(g, "{}", 2, opts, strlen(opts), &e);
+    o = drive_loop(r, two_messages);
+    err = cJSON_GetObjectItem(o, "error");
+    CHECK_STR(str(err, "code"), "LIMIT_EXCEEDED");
+    CHECK(strstr(str(err, "message"), "after node 'a' the state holds 4 messages, more than maxMessages (3)") != NULL);
+    cJSON_Delete(o);
+    eg_run_free(r);
+    CHECK(eg_run_new(g, "{}", 2, "{\"maxMessages\":0}", 17, &e) == NULL && e.code == EG_E_INVALID_OPTIONS && strstr(e.message, "maxMessages"));
+    CHECK(eg_run_new(g, "{}", 2, "{\"maxStateBytes\":\"big\"}", 23, &e) == NULL && e.code == EG_E_INVALID_OPTIONS);
+    eg_graph_free(g);
+}
+
 TEST(hostile_json_is_an_error_not_a_crash) {
     eg_graph *g = graph(chain);
     eg_error e;

@@ -35,6 +35,30 @@ test('huge strings: past maxResultBytes a clear LIMIT_EXCEEDED naming the node; 
   await healthy();
 });
 
+test('maxStateBytes and maxMessages stop a growing run with LIMIT_EXCEEDED, its state kept', async () => {
+  const loop = (node, limits) => new GraphEngine({
+    nodes: { grow: node },
+    edges: { grow: { path: 'data.n', cases: { 40: '__end__' }, default: 'grow' } },
+    entryPoint: 'grow',
+  }, { limits });
+  // Overwriting the same key stays within 4 KB however many bytes the results add up to.
+  const steady = await loop((s) => ({ data: { n: (s.data.n ?? 0) + 1, pad: 'p'.repeat(500) } }), { maxStateBytes: 4096 }).execute({});
+  assert.equal(steady.status, 'FINISHED');
+  // Adding a key per step passes 4 KB: the run stops at that step, with everything merged so far.
+  const big = await loop((s) => ({ data: { n: (s.data.n ?? 0) + 1, [`k${s.data.n ?? 0}`]: 'p'.repeat(500) } }), { maxStateBytes: 4096 }).execute({});
+  assert.equal(big.status, 'ERROR');
+  assert.equal(big.error.code, 'LIMIT_EXCEEDED');
+  assert.equal(big.error.node, 'grow');
+  assert.match(big.error.message, /more than maxStateBytes \(4096\)/);
+  assert.ok(JSON.stringify(big.state).length > 4096 && big.state.data.n < 40);
+  const chatty = await loop((s) => ({ data: { n: (s.data.n ?? 0) + 1 }, messages: [{ role: 'assistant', content: 'more' }] }), { maxMessages: 10 }).execute({});
+  assert.equal(chatty.error.code, 'LIMIT_EXCEEDED');
+  assert.match(chatty.error.message, /node 'grow' the state holds 11 messages, more than maxMessages \(10\)/);
+  assert.equal(chatty.state.messages.length, 11);
+  await assert.rejects(loop(() => ({}), { maxMessages: -5 }).execute({}), (e) => e.code === 'INVALID_OPTIONS' && /maxMessages/.test(e.message));
+  await healthy();
+});
+
 test('numbers out of range, lone surrogates and duplicate keys', async () => {
   const r = await one(() => ({ data: { inf: Infinity, nan: NaN, big: 1e308 * 10, s: 'a\ud800b', t: '\udfff' } })).execute({});
   assert.equal(r.status, 'FINISHED');

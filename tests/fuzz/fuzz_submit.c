@@ -19,8 +19,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const char *p = (const char *)data, *end = p + size;
     const char *nul = memchr(p, 0, size);
     size_t first = nul ? (size_t)(nul - p) : size;
-    eg_run *r = eg_run_new(g, p, first, NULL, 0, &e);
-    if (!r) r = eg_run_new(g, "{}", 2, NULL, 0, &e);
+    /* Inputs of odd length run under small state limits, so the checks on the
+     * whole state (counting messages, measuring past the bound) are fuzzed too. */
+    static const char limits[] = "{\"maxStateBytes\":1024,\"maxMessages\":6}";
+    const char *opts = size % 2 ? limits : NULL;
+    size_t opts_len = size % 2 ? sizeof limits - 1 : 0;
+    eg_run *r = eg_run_new(g, p, first, opts, opts_len, &e);
+    if (!r) r = eg_run_new(g, "{}", 2, opts, opts_len, &e);
     p = nul ? nul + 1 : end;
     size_t len;
     for (int step = 0; step < 30 && r && eg_run_status(r) == EG_STATUS_RUNNING; step++) {

@@ -16,7 +16,6 @@
 #include <string.h>
 
 #define FORMAT "edgegraph-checkpoint"
-#define NOMEM(err) eg_fail(err, EG_E_NOMEM, "out of memory")
 
 static cJSON *task_json(const eg_run *run, const eg_task *t) {
     const eg_graph *g = run->graph;

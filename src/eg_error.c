@@ -46,8 +46,8 @@ static void cut_copy(char *dst, size_t cap, const char *src) {
 int eg_vfail(eg_error *err, int code, const char *fmt, va_list ap) {
     if (!err) return code;
     err->code = code;
-    /* Only %s and %d are used in our messages; expand them by hand so long
-     * names are cut before they reach the fixed buffer. */
+    /* Only %s, %d and %zu are used in our messages; expand them by hand so
+     * long names are cut before they reach the fixed buffer. */
     char *out = err->message;
     size_t cap = sizeof err->message, used = 0;
     for (const char *p = fmt; *p && used + 1 < cap; p++) {
@@ -59,6 +59,9 @@ int eg_vfail(eg_error *err, int code, const char *fmt, va_list ap) {
         } else if (p[0] == '%' && p[1] == 'd') {
             snprintf(piece, sizeof piece, "%d", va_arg(ap, int));
             p++;
+        } else if (p[0] == '%' && p[1] == 'z' && p[2] == 'u') {
+            snprintf(piece, sizeof piece, "%zu", va_arg(ap, size_t));
+            p += 2;
         } else {
             piece[0] = *p;
             piece[1] = '\0';

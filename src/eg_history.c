@@ -34,7 +34,6 @@ struct eg_history {
 };
 
 #define PRIMING 3 /* every reply is primed with 3 tokens (OpenAI chat format) */
-#define NOMEM(err) eg_fail(err, EG_E_NOMEM, "out of memory")
 
 eg_history *eg_history_new(const char *options, size_t len, eg_error *err) {
     if (err) err->code = EG_OK;

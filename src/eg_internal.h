@@ -33,10 +33,12 @@ cJSON *eg_parse_ex(const char *json, size_t len, bool *nomem);
 cJSON *eg_parse_keep_duplicates(const char *json, size_t len, bool *nomem);
 
 /* ---- errors (eg_error.c) ---- */
-/* Fill err (which may be NULL) with code and a printf-style message; every
- * %s argument is cut to a readable length first. Returns code. */
+/* Fill err (which may be NULL) with code and a message formatted with %s,
+ * %d and %zu only; every %s argument is cut to a readable length first.
+ * Returns code. */
 int eg_fail(eg_error *err, int code, const char *fmt, ...);
 int eg_vfail(eg_error *err, int code, const char *fmt, va_list ap);
+#define NOMEM(err) eg_fail(err, EG_E_NOMEM, "out of memory")
 
 /* ---- JSON helpers (eg_json.c) ---- */
 /* Drop duplicate object keys, keeping the last (as JavaScript's JSON.parse

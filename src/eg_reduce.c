@@ -123,7 +123,6 @@ bool eg_patch_op(eg_patch *patch, const char *op, const eg_path *path,
     return true;
 }
 
-#define NOMEM(err) eg_fail(err, EG_E_NOMEM, "out of memory")
 
 /* Put `item` (whose name is its key) into obj, replacing any member of that
  * name. Uses the item's own name string: no allocation. */

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define NOMEM(err) eg_fail(err, EG_E_NOMEM, "out of memory")
 
 static const char *const engine_keys[] = { "currentNode", "nextNode", "stepCount", "error" };
 
@@ -434,40 +433,6 @@ static bool divert_failure(eg_run *run, eg_task *t) {
     return true;
 }
 
-/* maxMessages and maxStateBytes, checked after a step merged. Both stay off
- * the per-step path: the list is counted only in steps that wrote it, and the
- * state is printed (to measure it) only when the running bound (inputs plus
- * every merged result) passes the limit; the bound then restarts from the
- * measured size. `writer` is the node that wrote `messages`, or -1. */
-static bool within_state_limits(eg_run *run, int writer) {
-    int last = run->tasks[run->n_tasks - 1].node;
-    const cJSON *messages = eg_get(run->state, "messages");
-    if (writer >= 0 && cJSON_IsArray(messages)) {
-        size_t n = 0;
-        for (const cJSON *m = messages->child; m; m = m->next) n++;
-        if (n > run->max_messages) {
-            char got[24], max[24]; /* eg_fail formats %s and %d only */
-            snprintf(got, sizeof got, "%zu", n);
-            snprintf(max, sizeof max, "%zu", run->max_messages);
-            stop(run, writer, EG_E_LIMIT, "after node '%s' the state holds %s messages, more than maxMessages (%s)",
-                 node_name(run, writer), got, max);
-            return false;
-        }
-    }
-    if (run->state_bytes_bound <= run->max_state_bytes) return true;
-    eg_buf measure = { 0 };
-    if (!eg_buf_json(&measure, run->state)) { eg_buf_free(&measure); fatal_nomem(run); return false; }
-    run->state_bytes_bound = measure.len;
-    eg_buf_free(&measure);
-    if (run->state_bytes_bound <= run->max_state_bytes) return true;
-    char got[24], max[24];
-    snprintf(got, sizeof got, "%zu", run->state_bytes_bound);
-    snprintf(max, sizeof max, "%zu", run->max_state_bytes);
-    stop(run, run->n_tasks == 1 ? last : -1, EG_E_LIMIT, "after node '%s' the state is %s bytes as JSON, more than maxStateBytes (%s)",
-         node_name(run, last), got, max);
-    return false;
-}
-
 static void commit_nodes(eg_run *run) {
     for (size_t i = 0; i < run->n_tasks; i++) {
         eg_task *t = &run->tasks[i];
@@ -535,7 +500,10 @@ static void commit_nodes(eg_run *run) {
         return;
     }
     run->steps_this_call += (int)run->n_tasks;
-    if (!within_state_limits(run, wrote_messages)) return;
+    eg_error e;
+    int at = -1, rc = eg_run_check_state_(run, wrote_messages, &at, &e);
+    if (rc == EG_E_NOMEM) { fatal_nomem(run); return; }
+    if (rc) { stop_with_error(run, at, &e); return; }
 
     /* Precedence: PAUSED > shouldEnd > a status returned by a node. */
     if (node_status == EG_STATUS_PAUSED) pause = true;
@@ -587,26 +555,9 @@ static void advance(eg_run *run) {
 
 /* ---- creation ---- */
 
-#define DEFAULT_MAX_RESULT_BYTES ((size_t)16 << 20)
-#define DEFAULT_MAX_INPUT_BYTES ((size_t)256 << 20)
-#define DEFAULT_MAX_STATE_BYTES ((size_t)256 << 20)
-#define DEFAULT_MAX_MESSAGES ((size_t)100000)
-
-static int count_limit(const cJSON *o, const char *name, const char *unit, size_t *out, eg_error *err) {
-    const cJSON *v = eg_get(o, name);
-    if (!v || cJSON_IsNull(v)) return EG_OK;
-    if (!cJSON_IsNumber(v) || v->valuedouble < 1 || v->valuedouble > 4294967295.0)
-        return eg_fail(err, EG_E_INVALID_OPTIONS, "options.%s must be a number of %s from 1 to 4294967295", name, unit);
-    *out = (size_t)v->valuedouble;
-    return EG_OK;
-}
-
 static int parse_options(eg_run *run, const char *options, size_t len, eg_error *err) {
     run->max_steps = run->graph->max_steps;
-    run->max_result_bytes = DEFAULT_MAX_RESULT_BYTES;
-    run->max_input_bytes = DEFAULT_MAX_INPUT_BYTES;
-    run->max_state_bytes = DEFAULT_MAX_STATE_BYTES;
-    run->max_messages = DEFAULT_MAX_MESSAGES;
+    eg_run_default_limits_(run);
     if (!options || !len) return EG_OK;
     bool nomem;
     cJSON *o = eg_parse_ex(options, len, &nomem);
@@ -619,10 +570,7 @@ static int parse_options(eg_run *run, const char *options, size_t len, eg_error 
             rc = eg_fail(err, EG_E_INVALID_OPTIONS, "options.maxSteps must be an integer from 1 to 1000000000");
         else run->max_steps = (int)max->valuedouble;
     }
-    if (!rc) rc = count_limit(o, "maxResultBytes", "bytes", &run->max_result_bytes, err);
-    if (!rc) rc = count_limit(o, "maxInputBytes", "bytes", &run->max_input_bytes, err);
-    if (!rc) rc = count_limit(o, "maxStateBytes", "bytes", &run->max_state_bytes, err);
-    if (!rc) rc = count_limit(o, "maxMessages", "messages", &run->max_messages, err);
+    if (!rc) rc = eg_run_read_limits_(run, o, err);
     if (!rc && id && !cJSON_IsNull(id)) {
         if (!cJSON_IsString(id)) rc = eg_fail(err, EG_E_INVALID_OPTIONS, "options.runId must be a string");
         else if (!(run->run_id = eg_strdup(id->valuestring))) rc = NOMEM(err);
@@ -655,10 +603,7 @@ static int parse_object(const char *json, size_t len, const char *what, cJSON **
 }
 
 static int too_big(const eg_run *run, const char *what, size_t len, eg_error *err) {
-    char got[24], max[24];
-    snprintf(got, sizeof got, "%zu", len);
-    snprintf(max, sizeof max, "%zu", run->max_input_bytes);
-    return eg_fail(err, EG_E_LIMIT, "%s is %s bytes, more than maxInputBytes (%s)", what, got, max);
+    return eg_fail(err, EG_E_LIMIT, "%s is %zu bytes, more than maxInputBytes (%zu)", what, len, run->max_input_bytes);
 }
 
 /* After setup, anything that failed to allocate means the run is unusable. */
@@ -875,11 +820,8 @@ int eg_run_submit(eg_run *run, uint32_t index, const char *result, size_t len) {
     int rc = task_at(run, index, &t);
     if (rc) return rc;
     if (len > run->max_result_bytes) {
-        char got[24], max[24];
-        snprintf(got, sizeof got, "%zu", len);
-        snprintf(max, sizeof max, "%zu", run->max_result_bytes);
-        stop(run, t->node, EG_E_LIMIT, "%s '%s' returned %s bytes, more than maxResultBytes (%s)",
-             t->kind == TASK_ROUTE ? "the router of" : "node", node_name(run, t->node), got, max);
+        stop(run, t->node, EG_E_LIMIT, "%s '%s' returned %zu bytes, more than maxResultBytes (%zu)",
+             t->kind == TASK_ROUTE ? "the router of" : "node", node_name(run, t->node), len, run->max_result_bytes);
         return EG_OK;
     }
     bool nomem;

@@ -1,4 +1,5 @@
-/* eg_run_internal.h: the run structure, shared by eg_run.c and eg_checkpoint.c. */
+/* eg_run_internal.h: the run structure, shared by eg_run.c, eg_checkpoint.c
+ * and eg_run_limits.c. */
 #ifndef EG_RUN_INTERNAL_H
 #define EG_RUN_INTERNAL_H
 
@@ -49,6 +50,13 @@ void eg_run_clear_tasks_(eg_run *run);
 int eg_status_parse_(const char *name);
 const char *eg_task_kind_name_(int kind);
 const char *eg_task_state_name_(int state);
+/* Size limits (eg_run_limits.c). */
+void eg_run_default_limits_(eg_run *run);
+/* Read maxResultBytes, maxInputBytes, maxStateBytes and maxMessages from run options. */
+int eg_run_read_limits_(eg_run *run, const cJSON *options, eg_error *err);
+/* After a step merged: EG_OK, EG_E_NOMEM, or EG_E_LIMIT with *node the node at
+ * fault (-1 for a parallel step). `writer` is the node that wrote `messages`, or -1. */
+int eg_run_check_state_(eg_run *run, int writer, int *node, eg_error *err);
 /* Hand out `value` printed as JSON in run->out; NULL when memory runs out. */
 const char *eg_run_print_(eg_run *run, const cJSON *value, size_t *len);
 

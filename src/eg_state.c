@@ -11,7 +11,6 @@ struct eg_state_manager {
     eg_buf out;
 };
 
-#define NOMEM(err) eg_fail(err, EG_E_NOMEM, "out of memory")
 
 static const char *const partitions[] = { "scratch", "artifacts", "memory", "diagnostics" };
 

@@ -1,5 +1,7 @@
-// The graph both bundled apps run: a fan-out, an approval pause, a resume.
-// (Copied into each app at test time, so each imports only its own edgegraph.)
+// The graph every bundled app runs (a fan-out, an approval pause, a resume)
+// and the page that drives it; each app only differs in how it loads the
+// .wasm. (Copied into each app at test time, so each imports only its own
+// edgegraph.)
 
 export function run(eg) {
   const outbox = [];
@@ -15,4 +17,18 @@ export function run(eg) {
     state: { shape: 'frame', reducers: { letters: 'concat' }, defaults: { letters: [] } },
   }, { checkpointer: eg.browserStore('bundled-app') });
   return { engine, outbox };
+}
+
+// Runs to the approval pause, shows it in #out, and resumes when #approve is clicked.
+export async function mount(eg, threadId) {
+  const out = document.getElementById('out');
+  const { engine } = run(eg);
+  const paused = await engine.execute({ messages: [] }, { threadId });
+  out.textContent = `${paused.status} ${paused.state.pendingAskUser.question}`;
+  const button = document.getElementById('approve');
+  button.disabled = false;
+  button.onclick = async () => {
+    const done = await engine.resume({ threadId }, { role: 'user', content: 'yes' });
+    out.textContent = `${done.status} sent=${done.state.data.sent} letters=${done.state.letters.join('|')}`;
+  };
 }

@@ -3,18 +3,6 @@
 // import.meta.url)` inside edgegraph into an emitted asset, and supports the
 // entry's top-level await.
 import * as eg from 'edgegraph';
-import { run } from './shared-graph.js';
+import { mount } from './shared-graph.js';
 
-async function start() {
-  const out = document.getElementById('out');
-  const { engine } = run(eg);
-  const paused = await engine.execute({ messages: [] }, { threadId: 'webpack' });
-  out.textContent = `${paused.status} ${paused.state.pendingAskUser.question}`;
-  const button = document.getElementById('approve');
-  button.disabled = false;
-  button.onclick = async () => {
-    const done = await engine.resume({ threadId: 'webpack' }, { role: 'user', content: 'yes' });
-    out.textContent = `${done.status} sent=${done.state.data.sent} letters=${done.state.letters.join('|')}`;
-  };
-}
-start();
+mount(eg, 'webpack');

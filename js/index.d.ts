@@ -384,7 +384,8 @@ export function applyPatch(root: object, ops: PatchOp[]): void;
 
 export interface ChatClientConfig {
   model: string;
-  /** Default https://api.openai.com/v1; any server speaking /chat/completions. */
+  /** Default https://api.openai.com/v1; any server speaking /chat/completions. An http(s) URL
+   *  (checked when the client is made); its query is kept (Azure's ?api-version=). */
   baseURL?: string;
   /** Sent as a Bearer token; never written to state, checkpoints, events or errors. */
   apiKey?: string;
@@ -448,6 +449,10 @@ export class LLMError extends EdgegraphError {
   readonly status?: number;
   readonly providerMessage?: string;
   readonly attempts?: number;
+  /** The request URL, secret query values (key, token, sig, ...) replaced by [redacted]. */
+  readonly url?: string;
+  /** For LLM_NETWORK_ERROR: the system error under it, e.g. 'ECONNREFUSED', 'ENOTFOUND'. */
+  readonly causeCode?: string;
 }
 
 // ---- agents ----

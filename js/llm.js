@@ -7,12 +7,13 @@
 
 import { EdgegraphError } from './errors.js';
 import { SseDecoder } from './sse.js';
+import { endpointURL, redactURL, secretsOf, networkCause } from './llm-url.js';
 
 export class LLMError extends EdgegraphError {
   /**
    * @param {string} code LLM_HTTP_ERROR | LLM_TIMEOUT | LLM_ABORTED | LLM_NETWORK_ERROR | LLM_BAD_RESPONSE
    * @param {string} message
-   * @param {{ status?: number, providerMessage?: string, attempts?: number, cause?: unknown }} [extra]
+   * @param {{ status?: number, providerMessage?: string, attempts?: number, url?: string, causeCode?: string, cause?: unknown }} [extra]
    */
   constructor(code, message, extra = {}) {
     super(code, message, { cause: extra.cause });
@@ -20,6 +21,8 @@ export class LLMError extends EdgegraphError {
     if (extra.status !== undefined) this.status = extra.status;
     if (extra.providerMessage !== undefined) this.providerMessage = extra.providerMessage;
     if (extra.attempts !== undefined) this.attempts = extra.attempts;
+    if (extra.url !== undefined) this.url = extra.url;
+    if (extra.causeCode !== undefined) this.causeCode = extra.causeCode;
   }
 }
 
@@ -60,6 +63,9 @@ function sleep(ms, signal) {
 export class ChatClient {
   #apiKey;
   #fetch;
+  #url;
+  #shownURL;
+  #secrets;
 
   /**
    * @param {{ baseURL?: string, apiKey?: string, model: string, defaults?: object, headers?: Record<string,string>,
@@ -69,7 +75,11 @@ export class ChatClient {
   constructor(config = {}) {
     if (!config.model) throw new EdgegraphError('INVALID_OPTIONS', 'an LLM config needs a model');
     this.model = config.model;
-    this.baseURL = (config.baseURL ?? 'https://api.openai.com/v1').replace(/\/+$/, '');
+    const baseURL = config.baseURL ?? 'https://api.openai.com/v1';
+    // Checked here, not at the first request: a typo is one clear error, not three retries.
+    this.#url = endpointURL(baseURL);
+    this.#shownURL = redactURL(this.#url);
+    this.baseURL = String(baseURL).replace(/\/+(?=[?#]|$)/, '');
     this.defaults = config.defaults ?? {};
     this.headers = config.headers ?? {};
     this.timeoutMs = config.timeoutMs ?? 60_000;
@@ -83,10 +93,12 @@ export class ChatClient {
     this.maxStreamMs = config.maxStreamMs ?? 10 * 60_000;
     this.#apiKey = config.apiKey;
     this.#fetch = config.fetch ?? ((...a) => globalThis.fetch(...a));
+    // Whatever a server or a proxy might echo back: the key, secret query values, secret headers.
+    this.#secrets = secretsOf({ apiKey: this.#apiKey, url: this.#url, headers: this.headers });
   }
 
-  /** Never print the key, even by accident. */
-  toJSON() { return { model: this.model, baseURL: this.baseURL }; }
+  /** Never print the key (nor a secret query value), even by accident. */
+  toJSON() { return { model: this.model, baseURL: redactURL(this.baseURL) }; }
 
   /**
    * One chat completion. With `stream` (or an onToken callback) the reply is
@@ -128,14 +140,15 @@ export class ChatClient {
 
   /** POST with retries; resolves to { res, controller, timer, signal } once headers say 2xx. */
   async #send(body, userSignal, stream) {
-    const url = `${this.baseURL}/chat/completions`;
+    const url = this.#url;
+    const where = { url: this.#shownURL };
     const headers = { 'content-type': 'application/json', accept: stream ? 'text/event-stream' : 'application/json', ...this.headers };
     if (this.#apiKey) headers.authorization = `Bearer ${this.#apiKey}`;
     const payload = JSON.stringify(body);
     for (let attempt = 1; ; attempt++) {
       const controller = new AbortController();
       const onAbort = () => controller.abort(userSignal.reason);
-      if (userSignal?.aborted) throw new LLMError('LLM_ABORTED', 'the LLM request was aborted', { attempts: attempt - 1 });
+      if (userSignal?.aborted) throw new LLMError('LLM_ABORTED', 'the LLM request was aborted', { attempts: attempt - 1, ...where });
       userSignal?.addEventListener('abort', onAbort, { once: true });
       let timedOut = false;
       const timer = setTimeout(() => { timedOut = true; controller.abort(); }, this.timeoutMs);
@@ -148,21 +161,21 @@ export class ChatClient {
         release();
         const provider = this.#redact(providerMessage(text));
         const retryable = res.status === 429 || res.status >= 500;
-        failure = new LLMError('LLM_HTTP_ERROR', `the LLM server answered ${res.status}${provider ? `: ${provider}` : ''}`, { status: res.status, providerMessage: provider, attempts: attempt });
+        failure = new LLMError('LLM_HTTP_ERROR', `the LLM server answered ${res.status} at ${this.#shownURL}${provider ? `: ${provider}` : ''}`, { status: res.status, providerMessage: provider, attempts: attempt, ...where });
         if (retryable && attempt <= this.maxRetries) {
           await sleep(retryAfterMs(res.headers, this.retryMaxMs) ?? this.#backoff(attempt), userSignal).catch(() => {});
           if (!userSignal?.aborted) continue;
-          throw new LLMError('LLM_ABORTED', 'the LLM request was aborted', { attempts: attempt });
+          throw new LLMError('LLM_ABORTED', 'the LLM request was aborted', { attempts: attempt, ...where });
         }
         throw failure;
       } catch (e) {
         release();
         if (e === failure) throw e;
         if (e instanceof LLMError) throw e;
-        if (userSignal?.aborted) throw new LLMError('LLM_ABORTED', 'the LLM request was aborted', { attempts: attempt, cause: userSignal.reason });
+        if (userSignal?.aborted) throw new LLMError('LLM_ABORTED', 'the LLM request was aborted', { attempts: attempt, cause: userSignal.reason, ...where });
         const error = timedOut
-          ? new LLMError('LLM_TIMEOUT', `no answer from the LLM server within ${this.timeoutMs} ms`, { attempts: attempt })
-          : new LLMError('LLM_NETWORK_ERROR', `could not reach the LLM server: ${this.#redact(e?.message ?? String(e))}`, { attempts: attempt });
+          ? new LLMError('LLM_TIMEOUT', `no answer from the LLM server at ${this.#shownURL} within ${this.timeoutMs} ms`, { attempts: attempt, ...where })
+          : this.#networkError('could not reach the LLM server', e, attempt);
         if (attempt <= this.maxRetries) { await sleep(this.#backoff(attempt), userSignal).catch(() => {}); if (!userSignal?.aborted) continue; }
         throw error;
       }
@@ -177,9 +190,21 @@ export class ChatClient {
 
   #redact(text) {
     if (!text) return text;
-    let out = String(text);
-    if (this.#apiKey) out = out.split(this.#apiKey).join('[redacted]');
+    let out = redactURL(String(text));
+    for (const secret of this.#secrets) out = out.split(secret).join('[redacted]');
     return out.length > 500 ? `${out.slice(0, 500)}...` : out;
+  }
+
+  /**
+   * A failed fetch or read as LLM_NETWORK_ERROR naming the URL and the system error under
+   * it: undici says only "fetch failed" and keeps ECONNREFUSED / ENOTFOUND in its causes.
+   * The cause itself is not attached: its messages may hold the URL's secrets.
+   */
+  #networkError(what, e, attempts) {
+    const { code, detail } = networkCause(e);
+    const why = this.#redact(code && !detail.includes(code) ? `${code}: ${detail}` : detail);
+    const tries = attempts > 1 ? `, after ${attempts} attempts` : '';
+    return new LLMError('LLM_NETWORK_ERROR', `${what} at ${this.#shownURL} (${why})${tries}`, { attempts, url: this.#shownURL, causeCode: code });
   }
 
   async #readJson(sent) {
@@ -205,9 +230,10 @@ export class ChatClient {
   }
 
   #readFailure(e, timedOut, userSignal) {
-    if (userSignal?.aborted) return new LLMError('LLM_ABORTED', 'the LLM request was aborted', { cause: userSignal.reason });
-    if (timedOut) return new LLMError('LLM_TIMEOUT', `the LLM stream stalled for ${this.timeoutMs} ms`);
-    return new LLMError('LLM_NETWORK_ERROR', `the connection broke while reading the reply: ${this.#redact(e?.message ?? String(e))}`);
+    const where = { url: this.#shownURL };
+    if (userSignal?.aborted) return new LLMError('LLM_ABORTED', 'the LLM request was aborted', { cause: userSignal.reason, ...where });
+    if (timedOut) return new LLMError('LLM_TIMEOUT', `the LLM stream from ${this.#shownURL} stalled for ${this.timeoutMs} ms`, where);
+    return this.#networkError('the connection broke while reading the reply', e);
   }
 
   /** Server-sent events: text deltas, tool-call deltas by index, usage, finish reason. */

@@ -1,8 +1,8 @@
 // workerd.js: entry point for Cloudflare Workers (the "workerd" condition).
-// Workers may not compile WebAssembly from bytes; the .wasm is imported as
-// a module (wrangler and miniflare bundle it as CompiledWasm).
+// Workers may not compile WebAssembly from bytes; the .wasm beside the bundle
+// in dist/ is imported as a module (wrangler and miniflare bundle it as CompiledWasm).
 
-import wasmModule from '../wasm/edgegraph.wasm';
+import wasmModule from './edgegraph.wasm';
 import { initSync } from './loader.js';
 
 initSync(wasmModule);

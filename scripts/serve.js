@@ -8,8 +8,9 @@ import { extname, join, normalize } from 'node:path';
 
 const root = new URL('../', import.meta.url).pathname;
 const types = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json', '.svg': 'image/svg+xml' };
-// Only what the page needs: never the build folder, node_modules or tests.
-const allowed = /^\/(web-demo|examples|dist|wasm)\//;
+// Only what the page needs (and js/, the sources the bundles' source maps
+// point at, for devtools): never the build folder, node_modules or tests.
+const allowed = /^\/(web-demo|examples|dist|js)\//;
 
 export function startServer(port = 0) {
   const server = createServer(async (req, res) => {

@@ -1,9 +1,10 @@
 // scripts/size.js: `make size`. What a user downloads: the .wasm and the
-// bundled JS entry points, raw and gzip (level 9).
+// bundled JS entry points, raw and gzip (level 9). The source maps beside them
+// are fetched only by devtools, so they are not counted.
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 
-const files = ['wasm/edgegraph.wasm', 'dist/browser.js', 'dist/node.js', 'dist/workerd.js'];
+const files = ['dist/edgegraph.wasm', 'dist/browser.js', 'dist/node.js', 'dist/workerd.js'];
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`.padStart(9);
 console.log(`${'file'.padEnd(24)}${'raw'.padStart(9)}${'gzip'.padStart(9)}`);
 let rawSum = 0, gzSum = 0;
@@ -11,6 +12,6 @@ for (const f of files) {
   const data = readFileSync(new URL(`../${f}`, import.meta.url));
   const gz = gzipSync(data, { level: 9 }).length;
   console.log(`${f.padEnd(24)}${kb(data.length)}${kb(gz)}`);
-  if (f === 'wasm/edgegraph.wasm' || f === 'dist/browser.js') { rawSum += data.length; gzSum += gz; }
+  if (f === 'dist/edgegraph.wasm' || f === 'dist/browser.js') { rawSum += data.length; gzSum += gz; }
 }
 console.log(`${'browser total (.wasm + browser.js)'.padEnd(24)} ${kb(rawSum)}${kb(gzSum)}`);

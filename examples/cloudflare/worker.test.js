@@ -3,7 +3,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, cpSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, rmSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -15,13 +15,12 @@ const root = new URL('../../', import.meta.url).pathname;
 async function bundle(dir) {
   // As wrangler bundles it: the workerd entry, the .wasm kept as a module import.
   await build({ entryPoints: [join(here, 'worker.js')], bundle: true, format: 'esm', conditions: ['workerd', 'worker', 'browser'], external: ['*.wasm'], outfile: join(dir, 'dist/worker.js'), logLevel: 'silent' });
-  mkdirSync(join(dir, 'wasm'), { recursive: true });
-  cpSync(join(root, 'wasm/edgegraph.wasm'), join(dir, 'wasm/edgegraph.wasm'));
+  cpSync(join(root, 'dist/edgegraph.wasm'), join(dir, 'dist/edgegraph.wasm'));
 }
 
 const start = (dir, persist) => new Miniflare({
   modulesRoot: dir,
-  modules: [{ type: 'ESModule', path: join(dir, 'dist/worker.js') }, { type: 'CompiledWasm', path: join(dir, 'wasm/edgegraph.wasm') }],
+  modules: [{ type: 'ESModule', path: join(dir, 'dist/worker.js') }, { type: 'CompiledWasm', path: join(dir, 'dist/edgegraph.wasm') }],
   compatibilityDate: '2024-09-23',
   durableObjects: { THREADS: 'ThreadRunner' },
   durableObjectsPersist: persist,

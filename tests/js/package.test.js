@@ -1,25 +1,92 @@
-// What ships: the npm tarball holds the .wasm, the bundled entry points and
-// the types, and nothing of the build; the package has no runtime dependencies.
+// What ships: the npm tarball holds the bundled entry points with their source
+// maps, the .wasm beside them, the js/ sources the maps point at, the types,
+// README and LICENSE, and nothing of the build; the package has no runtime
+// dependencies and says where it lives.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { posix } from 'node:path';
 
 const root = new URL('../../', import.meta.url).pathname;
+const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
+const packed = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--loglevel=error'], { cwd: root, encoding: 'utf8' }))[0];
+const files = packed.files.map((f) => f.path).sort();
+const bundles = ['dist/node.js', 'dist/browser.js', 'dist/workerd.js', 'dist/index.js', 'dist/tokenizer.js', 'dist/testing.js'];
 
-test('npm pack contains the .wasm, dist/ and the .d.ts, and no sources or tests', () => {
-  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--loglevel=error'], { cwd: root, encoding: 'utf8' });
-  const files = JSON.parse(out)[0].files.map((f) => f.path).sort();
-  for (const f of ['wasm/edgegraph.wasm', 'dist/node.js', 'dist/browser.js', 'dist/workerd.js', 'dist/index.js', 'js/index.d.ts', 'package.json', 'README.md']) {
+test('npm pack contains LICENSE, README, the bundles, the .wasm and the .d.ts, and no C sources, tests or build', () => {
+  for (const f of ['LICENSE', 'README.md', 'package.json', 'dist/edgegraph.wasm', ...bundles, 'js/index.d.ts', 'js/testing.d.ts', 'js/tokenizer.d.ts']) {
     assert.ok(files.includes(f), `${f} is in the tarball`);
   }
-  assert.deepEqual(files.filter((f) => /^(src|tests|bench|build|node_modules)\//.test(f)), []);
+  assert.deepEqual(files.filter((f) => /^(src|tests|bench|build|node_modules|wasm|web-demo|scripts)\//.test(f)), []);
+  // One copy of the .wasm: the one beside the bundles.
+  assert.deepEqual(files.filter((f) => f.endsWith('.wasm')), ['dist/edgegraph.wasm']);
+});
+
+test('each entry loads the .wasm from beside itself, and that file is in the tarball', () => {
+  for (const entry of ['dist/node.js', 'dist/browser.js', 'dist/workerd.js']) {
+    const refs = [...readFileSync(root + entry, 'utf8').matchAll(/["']([^"'\s]*\.wasm)["']/g)].map((m) => m[1]);
+    assert.deepEqual(refs, ['./edgegraph.wasm'], entry);
+    assert.ok(files.includes(posix.join(posix.dirname(entry), refs[0])), entry);
+  }
+  assert.equal(pkg.exports['./edgegraph.wasm'], './dist/edgegraph.wasm');
+  assert.ok(files.includes(pkg.exports['./edgegraph.wasm'].slice(2)));
+});
+
+test('the browser entry fetches edgegraph.wasm from beside the module', async () => {
+  const asked = [];
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = async (url) => {
+    asked.push(String(url));
+    return new Response(readFileSync(new URL(url)), { headers: { 'content-type': 'application/wasm' } });
+  };
+  try {
+    const eg = await import(`${new URL('../../dist/browser.js', import.meta.url)}?beside`);
+    assert.equal(typeof eg.GraphEngine, 'function');
+  } finally {
+    globalThis.fetch = realFetch;
+  }
+  assert.deepEqual(asked, [new URL('../../dist/edgegraph.wasm', import.meta.url).href]);
+});
+
+test('every bundle has its source map in the tarball, pointing at js/ sources that are in it too', () => {
+  for (const bundle of bundles) {
+    assert.ok(files.includes(`${bundle}.map`), `${bundle}.map is in the tarball`);
+    const code = readFileSync(root + bundle, 'utf8');
+    assert.match(code, new RegExp(`//# sourceMappingURL=${posix.basename(bundle)}\\.map\\n?$`));
+    const map = JSON.parse(readFileSync(`${root}${bundle}.map`, 'utf8'));
+    assert.ok(map.sources.length > 0 && map.mappings.length > 0, bundle);
+    // The maps hold no copy of the sources (sourcesContent): they point at js/, shipped once.
+    assert.equal(map.sourcesContent, undefined, bundle);
+    for (const source of map.sources) {
+      const shipped = posix.normalize(posix.join('dist', source));
+      assert.match(shipped, /^js\/[\w-]+\.js$/, `${bundle}: ${source}`);
+      assert.ok(files.includes(shipped), `${shipped} (a source of ${bundle}) is in the tarball`);
+    }
+  }
+});
+
+test('the bundles keep their line structure: no line of code is a whole module', () => {
+  for (const bundle of bundles) {
+    const lines = readFileSync(root + bundle, 'utf8').split('\n');
+    const longest = Math.max(...lines.map((l) => l.length));
+    assert.ok(longest <= 300, `${bundle}: a line of ${longest} characters`);
+  }
 });
 
 test('zero runtime dependencies; exports map has workerd, browser, node and default', () => {
-  const pkg = JSON.parse(readFileSync(new URL('package.json', `file://${root}`), 'utf8'));
   assert.equal(pkg.dependencies, undefined);
   assert.equal(pkg.scripts?.postinstall, undefined);
   assert.deepEqual(Object.keys(pkg.exports['.']), ['types', 'workerd', 'browser', 'node', 'default']);
+});
+
+test('MIT LICENSE, and repository, homepage and bugs fields for the registry page', () => {
+  assert.equal(pkg.license, 'MIT');
+  const license = readFileSync(`${root}LICENSE`, 'utf8');
+  assert.match(license, /^MIT License\n\nCopyright \(c\) 2026 the edgegraph authors\n/);
+  assert.match(license, /THE SOFTWARE IS PROVIDED "AS IS"/);
+  assert.deepEqual(pkg.repository, { type: 'git', url: 'git+https://github.com/edgegraph/edgegraph.git' });
+  assert.equal(pkg.homepage, 'https://github.com/edgegraph/edgegraph#readme');
+  assert.deepEqual(pkg.bugs, { url: 'https://github.com/edgegraph/edgegraph/issues' });
 });

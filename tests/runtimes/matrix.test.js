@@ -32,16 +32,16 @@ before(async () => {
 
   // workerd: bundled the way wrangler does (the .wasm stays a module import).
   await build({ entryPoints: [join(app, 'worker.js')], bundle: true, format: 'esm', conditions: ['workerd', 'worker', 'browser'], external: ['*.wasm'], outfile: join(app, 'cf/dist/worker.js'), absWorkingDir: app, logLevel: 'silent' });
-  cpSync(join(app, 'node_modules/edgegraph/wasm/edgegraph.wasm'), join(app, 'cf/wasm/edgegraph.wasm'));
+  cpSync(join(app, 'node_modules/edgegraph/dist/edgegraph.wasm'), join(app, 'cf/dist/edgegraph.wasm'));
   mf = new Miniflare({
     modulesRoot: join(app, 'cf'),
-    modules: [{ type: 'ESModule', path: join(app, 'cf/dist/worker.js') }, { type: 'CompiledWasm', path: join(app, 'cf/wasm/edgegraph.wasm') }],
+    modules: [{ type: 'ESModule', path: join(app, 'cf/dist/worker.js') }, { type: 'CompiledWasm', path: join(app, 'cf/dist/edgegraph.wasm') }],
     compatibilityDate: '2024-09-23',
   });
 
   // edge-runtime: one script, the module handed in precompiled.
   const bundled = await build({ entryPoints: [join(app, 'edge.js')], bundle: true, format: 'iife', write: false, absWorkingDir: app, logLevel: 'silent' });
-  const wasm = new WebAssembly.Module(readFileSync(join(app, 'node_modules/edgegraph/wasm/edgegraph.wasm')));
+  const wasm = new WebAssembly.Module(readFileSync(join(app, 'node_modules/edgegraph/dist/edgegraph.wasm')));
   edge = new EdgeRuntime({ extend: (context) => Object.assign(context, { WASM_MODULE: wasm }) });
   edge.evaluate(bundled.outputFiles[0].text);
 

@@ -110,5 +110,5 @@ for (const [from, to] of [['node', 'deno'], ['node', 'bun'], ['node', 'workerd']
 test('the tarball has no runtime dependencies and ships its .wasm', () => {
   const pkg = JSON.parse(readFileSync(join(app, 'node_modules/edgegraph/package.json'), 'utf8'));
   assert.equal(pkg.dependencies, undefined);
-  assert.ok(readdirSync(join(app, 'node_modules/edgegraph/wasm')).includes('edgegraph.wasm'));
+  assert.ok(readdirSync(join(app, 'node_modules/edgegraph/dist')).includes('edgegraph.wasm'));
 });

@@ -6,7 +6,7 @@ import { EdgegraphError } from './errors.js';
 
 // Query parameters and headers whose values are credentials (key, api-key,
 // api_key, token, sig, secret, ...). Others, such as api-version, stay readable.
-const SECRET_NAME = /key|token|secret|sig|pass|auth|credential|session/i;
+const SECRET_NAME = /key|token|secret|sig|pass|auth|credential|session|cookie/i;
 
 // name=value pairs in any text (a URL, or a message quoting one) whose name is secret.
 const SECRET_PAIR = /([?&;][^=&#\s]*?(?:key|token|secret|sig|pass|auth|credential|session)[^=&#\s]*=)[^&#\s'"]*/gi;

@@ -63,6 +63,7 @@ function sleep(ms, signal) {
 export class ChatClient {
   #apiKey;
   #fetch;
+  #headers;
   #url;
   #shownURL;
   #secrets;
@@ -79,9 +80,11 @@ export class ChatClient {
     // Checked here, not at the first request: a typo is one clear error, not three retries.
     this.#url = endpointURL(baseURL);
     this.#shownURL = redactURL(this.#url);
-    this.baseURL = String(baseURL).replace(/\/+(?=[?#]|$)/, '');
+    // Public, so printed by console.log(client): secret query values hidden.
+    this.baseURL = redactURL(String(baseURL).replace(/\/+(?=[?#]|$)/, ''));
     this.defaults = config.defaults ?? {};
-    this.headers = config.headers ?? {};
+    // Private like the key: Azure's api-key and other credentials travel as headers.
+    this.#headers = config.headers ?? {};
     this.timeoutMs = config.timeoutMs ?? 60_000;
     this.maxRetries = config.maxRetries ?? 2;
     this.retryBaseMs = config.retryBaseMs ?? 500;
@@ -94,11 +97,11 @@ export class ChatClient {
     this.#apiKey = config.apiKey;
     this.#fetch = config.fetch ?? ((...a) => globalThis.fetch(...a));
     // Whatever a server or a proxy might echo back: the key, secret query values, secret headers.
-    this.#secrets = secretsOf({ apiKey: this.#apiKey, url: this.#url, headers: this.headers });
+    this.#secrets = secretsOf({ apiKey: this.#apiKey, url: this.#url, headers: this.#headers });
   }
 
   /** Never print the key (nor a secret query value), even by accident. */
-  toJSON() { return { model: this.model, baseURL: redactURL(this.baseURL) }; }
+  toJSON() { return { model: this.model, baseURL: this.baseURL }; }
 
   /**
    * One chat completion. With `stream` (or an onToken callback) the reply is
@@ -142,7 +145,7 @@ export class ChatClient {
   async #send(body, userSignal, stream) {
     const url = this.#url;
     const where = { url: this.#shownURL };
-    const headers = { 'content-type': 'application/json', accept: stream ? 'text/event-stream' : 'application/json', ...this.headers };
+    const headers = { 'content-type': 'application/json', accept: stream ? 'text/event-stream' : 'application/json', ...this.#headers };
     if (this.#apiKey) headers.authorization = `Bearer ${this.#apiKey}`;
     const payload = JSON.stringify(body);
     for (let attempt = 1; ; attempt++) {

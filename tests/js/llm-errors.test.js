@@ -141,7 +141,12 @@ test('a connection that breaks mid-reply names the URL; no secret in any error o
     const e = await failure(client.chat({ ...ask, stream: true }));
     assert.equal(e.code, 'LLM_NETWORK_ERROR');
     assert.ok(e.message.includes(`http://127.0.0.1:${server.address().port}/v1/chat/completions?token=`), e.message);
-    for (const secret of [KEY, 'QUERY-SECRET-3', 'HEADER-SECRET-4']) assert.ok(!printed(e).includes(secret), secret);
+    for (const secret of [KEY, 'QUERY-SECRET-3', 'HEADER-SECRET-4']) {
+      assert.ok(!printed(e).includes(secret), secret);
+      // console.log(client) and JSON.stringify(client) show neither.
+      assert.ok(!inspect(client, { depth: 5, showHidden: true }).includes(secret), secret);
+      assert.ok(!JSON.stringify(client).includes(secret), secret);
+    }
   } finally {
     server.close();
   }

@@ -385,7 +385,8 @@ export function applyPatch(root: object, ops: PatchOp[]): void;
 export interface ChatClientConfig {
   model: string;
   /** Default https://api.openai.com/v1; any server speaking /chat/completions. An http(s) URL
-   *  (checked when the client is made); its query is kept (Azure's ?api-version=). */
+   *  (or, in a page, a root path such as '/v1'), checked when the client is made; its query is
+   *  kept (Azure's ?api-version=). */
   baseURL?: string;
   /** Sent as a Bearer token; never written to state, checkpoints, events or errors. */
   apiKey?: string;

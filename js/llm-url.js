@@ -6,10 +6,12 @@ import { EdgegraphError } from './errors.js';
 
 // Query parameters and headers whose values are credentials (key, api-key,
 // api_key, token, sig, secret, ...). Others, such as api-version, stay readable.
-const SECRET_NAME = /key|token|secret|sig|pass|auth|credential|session|cookie/i;
-
+const SECRET_WORDS = 'key|token|secret|sig|pass|auth|credential|session|cookie';
+const SECRET_NAME = new RegExp(SECRET_WORDS, 'i');
 // name=value pairs in any text (a URL, or a message quoting one) whose name is secret.
-const SECRET_PAIR = /([?&;][^=&#\s]*?(?:key|token|secret|sig|pass|auth|credential|session)[^=&#\s]*=)[^&#\s'"]*/gi;
+const SECRET_PAIR = new RegExp(`([?&;][^=&#\\s]*?(?:${SECRET_WORDS})[^=&#\\s]*=)[^&#\\s'"]*`, 'gi');
+// user:password@ at the start of a URL, with or without its scheme.
+const USERINFO = /^([a-z][a-z0-9+.-]*:\/\/)?[^/?#@\s]*@/i;
 
 /** `text` with the values of secret query parameters replaced by [redacted]. */
 export function redactURL(text) {
@@ -24,18 +26,25 @@ export function redactURL(text) {
  */
 export function endpointURL(baseURL) {
   const raw = String(baseURL);
-  const pageOrigin = /^\/(?!\/)/.test(raw) ? globalThis.location?.origin : undefined;
+  const pageOrigin = /^\/(?!\/)/.test(raw) ? originOfPage() : undefined;
+  const shown = redactURL(raw).replace(USERINFO, '$1');
   if (!/^https?:\/\/[^/?#]/i.test(raw) && !pageOrigin) {
-    const local = /^(localhost|127\.|\[::1\]|0\.0\.0\.0)/i.test(raw);
-    const fix = !raw || /^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? '' : `: did you mean '${local ? 'http' : 'https'}://${redactURL(raw)}'?`;
-    throw new EdgegraphError('INVALID_OPTIONS', `baseURL '${redactURL(raw)}' is not an http:// or https:// URL${fix}`);
+    const local = /^(localhost|127\.|\[::1\]|0\.0\.0\.0)/i.test(shown);
+    const fix = !raw || /^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? '' : `: did you mean '${local ? 'http' : 'https'}://${shown}'?`;
+    throw new EdgegraphError('INVALID_OPTIONS', `baseURL '${shown}' is not an http:// or https:// URL${fix}`);
   }
-  const url = new URL(raw, pageOrigin);
+  let url;
+  try { url = new URL(raw, pageOrigin); } catch { throw new EdgegraphError('INVALID_OPTIONS', `baseURL '${shown}' is not a valid URL`); }
   // fetch refuses such URLs, and the password would be printed with every error.
-  if (url.username || url.password) throw new EdgegraphError('INVALID_OPTIONS', 'baseURL holds a user name or password: pass the key as apiKey (or in headers)');
+  if (url.username || url.password) throw new EdgegraphError('INVALID_OPTIONS', `baseURL '${shown}' holds a user name or password: pass the key as apiKey (or in headers)`);
   url.pathname = `${url.pathname.replace(/\/+$/, '')}/chat/completions`;
   url.hash = '';
   return url.href;
+}
+
+/** The page's (or worker's) origin; none in Node, Workers, or Deno without --location (whose getter throws). */
+function originOfPage() {
+  try { return globalThis.location?.origin; } catch { return undefined; }
 }
 
 /** Values that must never be printed: the key, secret query values, secret header values. */

@@ -55,11 +55,11 @@ BUNDLE := --bundle --format=esm --target=es2022
 BUNDLE += --platform=neutral --external:node:fs --external:node:path
 # loaded at run time from beside the bundle, never inlined
 BUNDLE += --external:./edgegraph.wasm --external:./encodings/*
-# no minification: a stack trace shows a line of code and the function's name,
-# not kilobytes of one-line bundle (costs ~6 KB gzip on browser.js; make size)
+# (no --minify: a stack trace shows a line of code and the function's name, not
+# kilobytes of one-line bundle; costs ~6 KB gzip on browser.js, see make size)
 # a source map per bundle: frames name js/ files and lines (node --enable-source-maps,
 # devtools). The maps point at js/*.js, which ship in the package, instead of
-# holding a second copy of the sources (sourcesContent): half the tarball
+# holding a copy of the sources each (sourcesContent): ~100 KB less in the tarball
 BUNDLE += --sourcemap --sources-content=false
 BUNDLE += --log-level=warning
 
@@ -92,7 +92,8 @@ js: $(DIST) $(ENCODINGS)
 $(ENCODINGS): scripts/build-encodings.js package-lock.json | npm
 	$(Q)node scripts/build-encodings.js
 
-dist/%.js: js/%.js $(JS_SRC) | npm
+# The Makefile too: a change of the flags above rebuilds the bundles.
+dist/%.js: js/%.js $(JS_SRC) Makefile | npm
 	$(call say,BUNDLE,$@)
 	$(Q)node_modules/.bin/esbuild $< $(BUNDLE) \
 		--banner:js='// edgegraph: bundled from js/ by make, not minified; edit the sources there.' --outfile=$@

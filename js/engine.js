@@ -5,7 +5,7 @@
 import { getCore } from './loader.js';
 import { EdgegraphError } from './errors.js';
 import { normalizeDefinition } from './definition.js';
-import { applyPatch } from './patch.js';
+import { applyPatch, copyJSON } from './patch.js';
 import { EventChannel, now } from './events.js';
 import { toMermaid } from './mermaid.js';
 import { subgraphHandler } from './subgraph.js';
@@ -377,7 +377,8 @@ export class GraphEngine {
           applyPatch(mirror, out.patch);
           // Anything but an append to messages makes the history re-sync.
           for (const op of out.patch) if (op[1][0] === 'messages' && (op[0] !== 'push' || op[1].length !== 1)) this.#messagesEpoch++;
-          emit?.({ type: 'state_update', patch: out.patch });
+          // The caller may keep and change what an event carries: a copy.
+          emit?.({ type: 'state_update', patch: copyJSON(out.patch) });
         }
         // The read-only input partition is frozen for nodes, as in seed 002.
         if (this.#partitioned) deepFreeze(mirror.input);

@@ -5,6 +5,11 @@
 //
 // Keys are data: "__proto__", "constructor" and "prototype" become own
 // properties and never reach an object's prototype chain.
+//
+// Values are copied into the target, never shared with the ops: a later
+// `push` must not grow the array a `set` op (or a caller's event) still holds.
+// Sharing them once made a checkpoint's stored patch disagree with its
+// checksum, and let a caller's copy of the state write into the run's own.
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
@@ -15,6 +20,19 @@ function child(parent, key) {
 function assign(parent, key, value) {
   if (key === '__proto__') Object.defineProperty(parent, key, { value, writable: true, enumerable: true, configurable: true });
   else parent[key] = value;
+}
+
+/** A deep copy of a JSON value (the ops hold nothing else). */
+export function copyJSON(value) {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    const out = new Array(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = copyJSON(value[i]);
+    return out;
+  }
+  const out = {};
+  for (const key in value) if (hasOwn.call(value, key)) assign(out, key, copyJSON(value[key]));
+  return out;
 }
 
 /**
@@ -32,11 +50,11 @@ export function applyPatch(root, ops) {
       parent = next;
     }
     const key = path[last];
-    if (op === 'set') assign(parent, key, value);
+    if (op === 'set') assign(parent, key, copyJSON(value));
     else if (op === 'push') {
       let list = child(parent, key);
       if (!Array.isArray(list)) { list = []; assign(parent, key, list); }
-      for (let v = 0; v < value.length; v++) list.push(value[v]);
+      for (let v = 0; v < value.length; v++) list.push(copyJSON(value[v]));
     } else if (op === 'del') {
       if (Array.isArray(parent)) parent.splice(/** @type {number} */ (key), 1);
       else delete parent[key];

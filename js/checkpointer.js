@@ -70,6 +70,11 @@ export class Checkpointer {
     return { id, depth };
   }
 
+  /** Whether the store holds anything of the thread (a head or any record). */
+  async exists(threadId) {
+    return (await this.#head(threadId)) !== undefined || (await this.store.list(`${threadId}/r/`)).length > 0;
+  }
+
   /** The latest readable record id of a thread, or undefined. */
   async #head(threadId) {
     const h = Number(await this.store.get(`${threadId}/head`));

@@ -24,8 +24,9 @@ function taskIdOf(live, task) {
   return live.runId ? `${live.runId}:${task.id}` : task.id;
 }
 
+/** `{ threadId, checkpointId? }`: whatever the id's type, so a missing id is an error, not a new run. */
 function isThreadRef(v) {
-  return v !== null && typeof v === 'object' && typeof v.threadId === 'string' && Object.keys(v).every((k) => k === 'threadId' || k === 'checkpointId');
+  return v !== null && typeof v === 'object' && Object.hasOwn(v, 'threadId') && Object.keys(v).every((k) => k === 'threadId' || k === 'checkpointId');
 }
 
 // Unique enough to tell runs apart in task ids (not a secret, not a UUID):
@@ -219,10 +220,16 @@ export class GraphEngine {
     const opts = this.#runOptions(options);
     if (isThreadRef(saved)) {
       // From a thread's checkpoints: the latest, or any earlier one (time travel; the run forks from it).
+      if (typeof saved.threadId !== 'string' || !saved.threadId) {
+        throw new EdgegraphError('INVALID_INPUT', `resume({ threadId }) needs threadId, a non-empty string (got ${saved.threadId === undefined ? 'undefined' : JSON.stringify(saved.threadId)})`);
+      }
       if (!this.#checkpointer) throw new EdgegraphError('INVALID_OPTIONS', 'resume({ threadId }) needs a checkpointer in the engine options');
       checkThreadId(saved.threadId);
       const loaded = await this.#checkpointer.load(saved.threadId, saved.checkpointId);
-      if (!loaded) throw new EdgegraphError('INVALID_CHECKPOINT', `thread '${saved.threadId}' has no readable checkpoint${saved.checkpointId ? ` ${saved.checkpointId}` : ''}`);
+      if (!loaded) {
+        if (!(await this.#checkpointer.exists(saved.threadId))) throw new EdgegraphError('THREAD_NOT_FOUND', `thread '${saved.threadId}' has no checkpoint in this store`);
+        throw new EdgegraphError('INVALID_CHECKPOINT', `thread '${saved.threadId}' has no readable checkpoint${saved.checkpointId !== undefined ? ` ${saved.checkpointId}` : ''}`);
+      }
       run = core.runRestore(this.#graph, loaded.checkpoint, opts);
       mirror = loaded.state;
       thread = this.#thread(saved.threadId, loaded.id, loaded.depth);
@@ -286,6 +293,8 @@ export class GraphEngine {
   /** Queue a checkpoint of the run as it is now; writes happen in order. */
   #saveCheckpoint(live, mirror, emit) {
     const t = live.thread;
+    // After a failed write the chain would skip that record's patch: write nothing more.
+    if (t.error) return t.queue;
     const meta = JSON.parse(this.#core.runCheckpointMeta(live.handle));
     const ops = t.ops;
     t.ops = [];
@@ -386,7 +395,7 @@ export class GraphEngine {
           // A checkpoint at every step boundary, written before the step runs.
           for (const op of out.patch) thread.ops.push(op);
           await this.#saveCheckpoint(live, mirror, emit);
-          if (thread.error) throw new EdgegraphError('INVALID_CHECKPOINT', `could not write the checkpoint of thread '${thread.id}': ${thread.error.message}`, { cause: thread.error });
+          if (thread.error) return this.#writeFailed(handle, mirror, emit, thread);
         }
         if (out.status !== 'RUNNING') return this.#result(handle, out, mirror, emit, live);
         let pending = null;
@@ -507,6 +516,23 @@ export class GraphEngine {
     const code = this.#core.runFail(live.handle, task.index, JSON.stringify(describeThrown(error)));
     if (code) throw new EdgegraphError(this.#core.codeName(code), `could not report the failure of '${task.node}' to the core`);
     if (emit && task.kind !== 'route') emit({ type: 'node_end', node: task.node, taskId: taskIdOf(live, task), durationMs: now() - started, error: describeThrown(error).message });
+  }
+
+  /**
+   * The store failed a write: the run stops before anything else happens and
+   * resolves with its state, like any failed run. The thread's last written
+   * checkpoint stays its readable latest; `checkpoint` holds where this run got to.
+   */
+  #writeFailed(handle, mirror, emit, thread) {
+    const cause = thread.error;
+    const error = new EdgegraphError('CHECKPOINT_WRITE_FAILED', `could not write a checkpoint of thread '${thread.id}': ${cause?.message ?? String(cause)}; the run stopped, and the thread's last written checkpoint is still readable`, { cause });
+    const result = { status: 'ERROR', state: mirror, error, checkpoint: this.#core.runCheckpoint(handle) };
+    Object.defineProperty(result, 'finalState', { value: mirror, enumerable: false });
+    if (emit) {
+      emit({ type: 'error', error: { code: error.code, message: error.message } });
+      emit({ type: 'run_end', status: 'ERROR', result });
+    }
+    return result;
   }
 
   #result(handle, out, mirror, emit, live) {

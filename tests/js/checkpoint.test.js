@@ -71,8 +71,9 @@ test('a torn write leaves the previous checkpoint readable; a damaged chain is a
   };
   const engine = new GraphEngine(counter(), { checkpointer: flaky });
   crashAt = 7; // the 4th record's write (2 puts per record: record, then head)
-  const failed = await engine.execute({}, { threadId: 'x' }).catch((e) => e);
-  assert.equal(failed.code, 'INVALID_CHECKPOINT');
+  const failed = await engine.execute({}, { threadId: 'x' });
+  assert.equal(failed.status, 'ERROR');
+  assert.equal(failed.error.code, 'CHECKPOINT_WRITE_FAILED');
   const cp = new Checkpointer(flaky);
   const latest = await cp.load('x');
   assert.equal(latest.id, 3, 'the record being written when it crashed is not the latest');

@@ -26,6 +26,8 @@ function isPlainObject(v) {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
+const DEFINITION_KEYS = ['nodes', 'edges', 'entryPoint', 'end', 'state', 'name', 'maxSteps'];
+
 const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
 
 /**
@@ -39,6 +41,12 @@ export function normalizeDefinition(definition, options = {}) {
   const subgraphs = new Map();
   for (const [name, fn] of Object.entries(options.handlers ?? {})) handlers.set(name, fn);
   for (const [name, fn] of Object.entries(options.routers ?? {})) routers.set(name, fn);
+  // A misspelt key (entrypoint, edge) would otherwise vanish silently.
+  for (const key of Object.keys(definition)) {
+    if (!DEFINITION_KEYS.includes(key)) {
+      throw new EdgegraphError('INVALID_DEFINITION', `unknown field '${key}' in the graph definition; the known fields are ${DEFINITION_KEYS.join(', ')}`);
+    }
+  }
   const json = {};
   for (const key of ['entryPoint', 'end', 'state', 'name']) if (definition[key] !== undefined) json[key] = definition[key];
   if (definition.maxSteps !== undefined) json.maxSteps = definition.maxSteps;
@@ -100,7 +108,6 @@ export function normalizeDefinition(definition, options = {}) {
       throw new EdgegraphError('UNKNOWN_HANDLER', `the edge from '${from}' names router '${edge.router}', which has no function: pass it in options.routers`, { node: from });
     }
   }
-  if (options.maxSteps !== undefined) json.maxSteps = options.maxSteps;
   // Subgraph nodes keep their child's checkpoint under state.subgraphs.<node>;
   // the frame preset merges that key, other schemas get the reducer here.
   if (subgraphs.size && isPlainObject(json.state)) {

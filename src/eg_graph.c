@@ -364,7 +364,8 @@ static int build(eg_graph *g, const cJSON *def, eg_error *err) {
         size_t k = 0;
         while (k < sizeof known / sizeof *known && strcmp(f->string, known[k]) != 0) k++;
         if (k == sizeof known / sizeof *known)
-            return eg_fail(err, EG_E_DEFINITION, "unknown field '%s' in the graph definition", f->string);
+            return eg_fail(err, EG_E_DEFINITION, "unknown field '%s' in the graph definition; the known fields are "
+                           "nodes, edges, entryPoint, end, maxSteps, state, name", f->string);
     }
     const cJSON *end = eg_get(def, "end");
     if (end && (!cJSON_IsString(end) || !*end->valuestring)) return eg_fail(err, EG_E_DEFINITION, "'end' must be a non-empty node name");
@@ -400,8 +401,16 @@ static int build(eg_graph *g, const cJSON *def, eg_error *err) {
     }
     if ((rc = parse_state(g, def, err))) return rc;
     if ((rc = check_graph(g, err))) return rc;
-    eg_hex64(eg_json_hash(def), g->hash);
     return EG_OK;
+}
+
+/* The graph's identity, which checkpoints carry: the definition without its
+ * run options. maxSteps is a limit, not a shape: tuning it must not strand
+ * the checkpoints of paused threads. */
+static void hash_identity(eg_graph *g, cJSON *def) {
+    cJSON *max = cJSON_DetachItemFromObjectCaseSensitive(def, "maxSteps");
+    eg_hex64(eg_json_hash(def), g->hash);
+    cJSON_Delete(max);
 }
 
 eg_graph *eg_graph_new(const char *json, size_t len, eg_error *err) {
@@ -417,6 +426,7 @@ eg_graph *eg_graph_new(const char *json, size_t len, eg_error *err) {
     if (!g) { cJSON_Delete(def); eg_fail(err, EG_E_NOMEM, "out of memory"); return NULL; }
     memset(g, 0, sizeof *g);
     int rc = build(g, def, err);
+    if (!rc) hash_identity(g, def);
     cJSON_Delete(def);
     if (rc) { eg_graph_free(g); return NULL; }
     return g;

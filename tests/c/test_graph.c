@@ -81,16 +81,20 @@ TEST(graph_missing_edge) {
 TEST(graph_hash_ignores_key_order_and_sees_changes) {
     const char *a = "{\"nodes\":{\"a\":{},\"b\":{}},\"edges\":{\"a\":\"b\",\"b\":\"__end__\"},\"entryPoint\":\"a\"}";
     const char *b = "{\"entryPoint\":\"a\",\"edges\":{\"b\":\"__end__\",\"a\":\"b\"},\"nodes\":{\"b\":{},\"a\":{}}}";
-    const char *c = "{\"nodes\":{\"a\":{},\"b\":{}},\"edges\":{\"a\":\"b\",\"b\":\"__end__\"},\"entryPoint\":\"a\",\"maxSteps\":5}";
+    const char *c = "{\"nodes\":{\"a\":{},\"b\":{}},\"edges\":{\"a\":\"__end__\",\"b\":\"a\"},\"entryPoint\":\"b\"}";
+    /* maxSteps is a run limit, not the graph's shape: tuning it keeps stored checkpoints valid. */
+    const char *d = "{\"nodes\":{\"a\":{},\"b\":{}},\"edges\":{\"a\":\"b\",\"b\":\"__end__\"},\"entryPoint\":\"a\",\"maxSteps\":5}";
     eg_error e;
-    eg_graph *ga = eg_graph_new(a, strlen(a), &e), *gb = eg_graph_new(b, strlen(b), &e), *gc = eg_graph_new(c, strlen(c), &e);
-    CHECK(ga && gb && gc);
-    if (ga && gb && gc) {
+    eg_graph *ga = eg_graph_new(a, strlen(a), &e), *gb = eg_graph_new(b, strlen(b), &e), *gc = eg_graph_new(c, strlen(c), &e),
+             *gd = eg_graph_new(d, strlen(d), &e);
+    CHECK(ga && gb && gc && gd);
+    if (ga && gb && gc && gd) {
         CHECK_STR(eg_graph_hash(ga), eg_graph_hash(gb));
         CHECK(strcmp(eg_graph_hash(ga), eg_graph_hash(gc)) != 0);
+        CHECK_STR(eg_graph_hash(ga), eg_graph_hash(gd));
         CHECK(strlen(eg_graph_hash(ga)) == 16);
     }
-    eg_graph_free(ga); eg_graph_free(gb); eg_graph_free(gc);
+    eg_graph_free(ga); eg_graph_free(gb); eg_graph_free(gc); eg_graph_free(gd);
 }
 
 TEST(graph_long_names_are_cut_in_messages) {

@@ -148,9 +148,15 @@ TEST(checkpoint_edited_truncated_foreign_or_future_is_an_error) {
     if (k) k[4] = '2';
     CHECK(eg_run_restore(g, edited, n, NULL, 0, &e) == NULL && e.code == EG_E_CHECKPOINT && strstr(e.message, "checksum"));
     free(edited);
-    eg_graph *other = graph("{\"nodes\":{\"a\":{},\"b\":{}},\"edges\":{\"a\":\"b\",\"b\":\"__end__\"},\"entryPoint\":\"a\",\"maxSteps\":9}");
+    eg_graph *other = graph("{\"nodes\":{\"a\":{},\"b\":{},\"c\":{}},\"edges\":{\"a\":\"b\",\"b\":\"c\",\"c\":\"__end__\"},\"entryPoint\":\"a\"}");
     CHECK(eg_run_restore(other, cp, n, NULL, 0, &e) == NULL && e.code == EG_E_CHECKPOINT_GRAPH);
     eg_graph_free(other);
+    /* Another maxSteps is the same graph: its checkpoints restore. */
+    eg_graph *tuned = graph("{\"nodes\":{\"a\":{},\"b\":{}},\"edges\":{\"a\":\"b\",\"b\":\"__end__\"},\"entryPoint\":\"a\",\"maxSteps\":9}");
+    eg_run *same = eg_run_restore(tuned, cp, n, NULL, 0, &e);
+    CHECK(same != NULL);
+    eg_run_free(same);
+    eg_graph_free(tuned);
     cJSON *j = cJSON_Parse(cp);
     cJSON_ReplaceItemInObject(j, "version", cJSON_CreateNumber(2));
     char *future = cJSON_PrintUnformatted(j);

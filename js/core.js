@@ -13,7 +13,7 @@ const encoder = new TextEncoder();
 const LONE_SURROGATE = /(?<!\\)((?:\\\\)*)\\u[dD][89abcdefABCDEF][0-9a-fA-F]{2}/g;
 const wellFormed = (s) => (s.includes('\\ud') || s.includes('\\uD') ? s.replace(LONE_SURROGATE, '$1\\ufffd') : s);
 const decoder = new TextDecoder();
-const ERROR_STRUCT_SIZE = 244; // eg_error: int code + char message[240]
+const ERROR_STRUCT_SIZE = 4 + 4096; // eg_error: int code + char message[EG_MESSAGE_MAX]
 
 export class Core {
   /** @param {WebAssembly.Instance} instance */

@@ -53,11 +53,14 @@ typedef enum eg_status {
 /* Checkpoint format version this build writes and reads. */
 #define EG_CHECKPOINT_VERSION 1
 
-/* An error: a code and a human message. Messages longer than the buffer are
- * cut with "..." (a 1 MB node name must not need a 1 MB allocation). */
+/* An error: a code and a human message. Names quoted in a message are cut to
+ * a readable length; the text a node failed with is kept up to the buffer's
+ * size, then cut with "..." at a UTF-8 boundary (a 1 MB message must not need
+ * a 1 MB allocation, and a thrown message is what the user needs to read). */
+#define EG_MESSAGE_MAX 4096
 typedef struct eg_error {
     int code;
-    char message[240];
+    char message[EG_MESSAGE_MAX];
 } eg_error;
 
 /* The name of a code ("MAX_STEPS_EXCEEDED") or status ("PAUSED"); "UNKNOWN"

@@ -27,49 +27,60 @@ const char *eg_status_name(int status) {
 }
 
 /* Messages quote names given by users; a name can be a megabyte long. Each %s
- * is cut to this many bytes (at a UTF-8 boundary) with "..." appended. */
+ * is cut to this many bytes (at a UTF-8 boundary) with "..." appended. A %S
+ * is text to show whole (what a node threw): only the buffer's end cuts it. */
 #define EG_NAME_MAX 60
 
-static void cut_copy(char *dst, size_t cap, const char *src) {
-    size_t n = src ? strlen(src) : 0;
-    if (!src) src = "(null)", n = 6;
-    if (n >= cap) {
-        size_t keep = cap - 4;
-        while (keep > 0 && ((unsigned char)src[keep] & 0xC0) == 0x80) keep--;
-        memcpy(dst, src, keep);
-        memcpy(dst + keep, "...", 4);
-    } else {
-        memcpy(dst, src, n + 1);
+/* The length of the longest prefix of src[0..n) that fits `room` bytes and
+ * does not end inside a UTF-8 sequence. */
+static size_t utf8_prefix(const char *src, size_t n, size_t room) {
+    if (n <= room) return n;
+    size_t keep = room;
+    while (keep > 0 && ((unsigned char)src[keep] & 0xC0) == 0x80) keep--;
+    return keep;
+}
+
+/* Append src to out[used..cap), cutting with "..." when it does not fit. */
+static size_t append(char *out, size_t cap, size_t used, const char *src, size_t n, size_t limit) {
+    size_t room = cap - 1 - used;
+    if (limit < room) room = limit;
+    if (n <= room) {
+        memcpy(out + used, src, n);
+        return used + n;
     }
+    size_t keep = room >= 3 ? utf8_prefix(src, n, room - 3) : 0;
+    memcpy(out + used, src, keep);
+    used += keep;
+    size_t dots = cap - 1 - used < 3 ? cap - 1 - used : 3;
+    memcpy(out + used, "...", dots);
+    return used + dots;
 }
 
 int eg_vfail(eg_error *err, int code, const char *fmt, va_list ap) {
     if (!err) return code;
     err->code = code;
-    /* Only %s, %d and %zu are used in our messages; expand them by hand so
-     * long names are cut before they reach the fixed buffer. */
+    /* Only %s, %S, %d and %zu are used in our messages; expand them by hand
+     * so long names are cut before they reach the fixed buffer. */
     char *out = err->message;
     size_t cap = sizeof err->message, used = 0;
     for (const char *p = fmt; *p && used + 1 < cap; p++) {
-        char piece[EG_NAME_MAX + 4];
-        const char *add = piece;
-        if (p[0] == '%' && p[1] == 's') {
-            cut_copy(piece, sizeof piece, va_arg(ap, const char *));
+        char number[24];
+        if (p[0] == '%' && (p[1] == 's' || p[1] == 'S')) {
+            const char *text = va_arg(ap, const char *);
+            if (!text) text = "(null)";
+            used = append(out, cap, used, text, strlen(text), p[1] == 's' ? EG_NAME_MAX : cap);
             p++;
         } else if (p[0] == '%' && p[1] == 'd') {
-            snprintf(piece, sizeof piece, "%d", va_arg(ap, int));
+            snprintf(number, sizeof number, "%d", va_arg(ap, int));
+            used = append(out, cap, used, number, strlen(number), cap);
             p++;
         } else if (p[0] == '%' && p[1] == 'z' && p[2] == 'u') {
-            snprintf(piece, sizeof piece, "%zu", va_arg(ap, size_t));
+            snprintf(number, sizeof number, "%zu", va_arg(ap, size_t));
+            used = append(out, cap, used, number, strlen(number), cap);
             p += 2;
         } else {
-            piece[0] = *p;
-            piece[1] = '\0';
+            out[used++] = *p;
         }
-        size_t n = strlen(add);
-        if (used + n >= cap) n = cap - 1 - used;
-        memcpy(out + used, add, n);
-        used += n;
     }
     out[used] = '\0';
     return code;

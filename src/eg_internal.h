@@ -34,7 +34,9 @@ cJSON *eg_parse_keep_duplicates(const char *json, size_t len, bool *nomem);
 
 /* ---- errors (eg_error.c) ---- */
 /* Fill err (which may be NULL) with code and a message formatted with %s,
- * %d and %zu only; every %s argument is cut to a readable length first.
+ * %S, %d and %zu only; every %s argument (a name) is cut to a readable length
+ * first, a %S (text to read whole, such as what a node threw) only by the
+ * buffer's end (EG_MESSAGE_MAX).
  * Returns code. */
 int eg_fail(eg_error *err, int code, const char *fmt, ...);
 int eg_vfail(eg_error *err, int code, const char *fmt, va_list ap);

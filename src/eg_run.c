@@ -443,7 +443,7 @@ static void commit_nodes(eg_run *run) {
         const eg_task *t = &run->tasks[i];
         if (t->state != T_FAILED) continue;
         const cJSON *msg = eg_get(t->result, "message");
-        stop(run, t->node, failure_code(t->result), "node '%s' failed: %s", node_name(run, t->node),
+        stop(run, t->node, failure_code(t->result), "node '%s' failed: %S", node_name(run, t->node),
              cJSON_IsString(msg) ? msg->valuestring : cJSON_IsString(t->result) ? t->result->valuestring : "(no message)");
         return;
     }
@@ -849,7 +849,7 @@ int eg_run_fail(eg_run *run, uint32_t index, const char *error, size_t len) {
     t->state = T_FAILED;
     if (t->kind == TASK_ROUTE) {
         const cJSON *msg = eg_get(e, "message");
-        stop(run, t->node, EG_E_NODE_FAILED, "the router of '%s' failed: %s", node_name(run, t->node),
+        stop(run, t->node, EG_E_NODE_FAILED, "the router of '%s' failed: %S", node_name(run, t->node),
              cJSON_IsString(msg) ? msg->valuestring : "(no message)");
     }
     return EG_OK;

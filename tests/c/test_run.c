@@ -231,6 +231,46 @@ TEST(failed_node_retried_by_resume) {
     eg_graph_free(g);
 }
 
+/* What a node threw is shown whole (up to EG_MESSAGE_MAX), not cut like a
+ * name; past the buffer it is cut at a UTF-8 boundary with "...". */
+TEST(failed_node_message_is_kept_whole) {
+    eg_graph *g = graph(chain);
+    eg_run *r = start(g, "{}");
+    cJSON_Delete(next(r));
+    static char text[3000];
+    for (size_t i = 0; i < sizeof text - 1; i++) text[i] = (char)('a' + i % 26);
+    text[sizeof text - 1] = '\0';
+    cJSON *err = cJSON_CreateObject();
+    cJSON_AddStringToObject(err, "message", text);
+    char *json = cJSON_PrintUnformatted(err);
+    CHECK(eg_run_fail(r, 0, json, strlen(json)) == EG_OK);
+    cJSON_Delete(next(r));
+    CHECK(strstr(eg_run_error(r)->message, text) != NULL);
+    free(json);
+    cJSON_Delete(err);
+    eg_run_free(r);
+
+    /* 3000 two-byte characters (6000 bytes): cut to the buffer on a character boundary. */
+    r = start(g, "{}");
+    cJSON_Delete(next(r));
+    static char wide[6001];
+    for (size_t i = 0; i < 6000; i += 2) { wide[i] = (char)0xC3; wide[i + 1] = (char)0xA9; } /* é */
+    err = cJSON_CreateObject();
+    cJSON_AddStringToObject(err, "message", wide);
+    json = cJSON_PrintUnformatted(err);
+    CHECK(eg_run_fail(r, 0, json, strlen(json)) == EG_OK);
+    cJSON_Delete(next(r));
+    const char *m = eg_run_error(r)->message;
+    size_t n = strlen(m);
+    CHECK(n > 4000 && n < EG_MESSAGE_MAX);
+    CHECK(strcmp(m + n - 3, "...") == 0);
+    CHECK((unsigned char)m[n - 4] == 0xA9); /* the last kept character is whole */
+    free(json);
+    cJSON_Delete(err);
+    eg_run_free(r);
+    eg_graph_free(g);
+}
+
 /* One node writes `result` into a state with these reducers; returns the
  * final state (or NULL) and the error code. */
 static cJSON *reduce(const char *reducers, const char *input, const char *result, int *code) {

@@ -118,7 +118,9 @@ export function createAgentNode(config) {
     const records = []; // tool calls it made
     const history = engine.getMessagesForLLM(state);
     const system = history.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
-    const conversation = [{ role: 'system', content: [prompt, system].filter(Boolean).join('\n\n') }, ...history.filter((m) => m.role !== 'system')];
+    const systemText = [prompt, system].filter(Boolean).join('\n\n');
+    // No instructions, no system message: an empty one is noise some providers reject.
+    const conversation = [...(systemText ? [{ role: 'system', content: systemText }] : []), ...history.filter((m) => m.role !== 'system')];
     const done = (extra) => ({ messages: out, toolCalls: records, lastToolCall: records.at(-1) ?? state.lastToolCall, ...(state.approval ? { approval: null } : {}), ...extra });
 
     // Back from a pause for approval: the last message holds calls not yet answered.
@@ -128,11 +130,13 @@ export function createAgentNode(config) {
       const waiting = pending.filter((c) => { const p = parseArgs(c); return !p.error && needsApproval(c, p.args) && !decisionFor(state.approval, c.id); });
       if (waiting.length) return pauseFor(pending, out, records, ctx, {});
       const outcomes = await answer(pending, ctx, state, state.approval);
-      for (const o of outcomes) { records.push(o.record); out.push(o.message); conversation.push(o.message); }
+      for (const o of outcomes) { records.push(o.record); out.push(o.message); }
+      if (ctx.toolsOnly) return done({});
+      return recordRound(out, records, ctx, state.approval ? { approval: null } : {});
     }
 
     if (ctx.toolsOnly) return done({}); // the tools node: the calls were run (or paused for) above
-    for (let round = 0; ; round++) {
+    for (let round = roundsSoFar(state.messages); ; round++) {
       if (round >= maxToolRounds) return done({ lastModelOutput: out.filter((m) => m.role === 'assistant').at(-1)?.content ?? null, logs: [`${ctx.node}: stopped after ${maxToolRounds} tool rounds`] });
       const reply = await client.chat({
         ...request,
@@ -149,9 +153,28 @@ export function createAgentNode(config) {
       const waiting = calls.filter((c) => { const p = parseArgs(c); return !p.error && needsApproval(c, p.args); });
       if (waiting.length) return pauseFor(calls, out, records, ctx, state.approval ? { approval: null } : {});
       const outcomes = await answer(calls, ctx, state, undefined);
-      for (const o of outcomes) { records.push(o.record); out.push(o.message); conversation.push(o.message); }
+      for (const o of outcomes) { records.push(o.record); out.push(o.message); }
+      return recordRound(out, records, ctx, state.approval ? { approval: null } : {});
     }
   };
+
+  /**
+   * Tools ran: their results are committed now, in a step of their own, and
+   * the node comes back to itself for the next LLM call. So whatever fails
+   * after (the next LLM call, a crash, an abort), a resume starts from the
+   * recorded results and never runs those tools again.
+   */
+  function recordRound(out, records, ctx, extra) {
+    return { messages: out, toolCalls: records, lastToolCall: records.at(-1), nextNodeOverride: ctx.node, ...extra };
+  }
+  /** Tool rounds already taken in this turn: assistant tool_calls messages since the last user message. */
+  function roundsSoFar(messages = []) {
+    let rounds = 0;
+    for (let i = messages.length - 1; i >= 0 && messages[i].role !== 'user'; i--) {
+      if (messages[i].role === 'assistant' && messages[i].tool_calls?.length) rounds++;
+    }
+    return rounds;
+  }
 
   function pauseFor(calls, out, records, ctx, extra) {
     const pendingCalls = calls.map((c) => {

@@ -333,13 +333,31 @@ typedef struct trim_plan {
     bool over;
 } trim_plan;
 
+/* Message k is sent unless its unit is incomplete: an orphan tool message, or
+ * calls left unanswered by a later message. The open unit at the end is not
+ * incomplete but pending, and is sent with the results it has so far. */
+static bool sendable(const eg_history *h, size_t k) {
+    const hmsg *it = &h->items[k];
+    if (h->open_unit >= 0 && (long)it->unit == h->open_unit) return (long)k == h->open_unit || it->complete;
+    return it->complete && h->items[it->unit].complete;
+}
+
 static trim_plan plan(const eg_history *h) {
     trim_plan p = { h->n, false, PRIMING + h->system_tokens, false };
     int user_tokens = h->last_user >= 0 ? h->items[h->last_user].tokens : 0;
     p.tokens += user_tokens;
+    long i = (long)h->n - 1;
+    /* A trailing tool-call group still waiting for results (the run paused for
+     * approval, or its tools are running) is protected like the last user
+     * message: the results about to be added answer it, and a provider rejects
+     * results whose assistant message was dropped. */
+    if (h->open_unit >= 0) {
+        for (long k = h->open_unit; k <= i; k++) if (sendable(h, (size_t)k)) p.tokens += h->items[k].tokens;
+        p.keep_from = (size_t)h->open_unit;
+        i = h->open_unit - 1;
+    }
     long budget = (long)h->max_tokens - p.tokens;
     p.over = budget < 0;
-    long i = (long)h->n - 1;
     while (i >= 0) {
         const hmsg *last = &h->items[i];
         long start = (long)last->unit;
@@ -356,12 +374,6 @@ static trim_plan plan(const eg_history *h) {
     }
     p.user_before = h->last_user >= 0 && (size_t)h->last_user < p.keep_from;
     return p;
-}
-
-/* Message k (k >= keep_from) is sent unless its unit is incomplete. */
-static bool sendable(const eg_history *h, size_t k) {
-    const hmsg *it = &h->items[k];
-    return it->complete && h->items[it->unit].complete;
 }
 
 const char *eg_history_trim(eg_history *h, size_t *out_len) {

@@ -125,15 +125,52 @@ TEST(history_tool_calls_and_results_go_together) {
     add(h, "{\"role\":\"tool\",\"tool_call_id\":\"c2\",\"content\":\"again\"}", 1);
     add(h, "{\"role\":\"tool\",\"tool_call_id\":\"zz\",\"content\":\"orphan\"}", 1);
     CHECK_STR(trimmed(h, NULL, NULL), "q|call|r1|r2");
-    /* A call not (yet) fully answered is not sent either. */
+    /* A call at the end still waiting for its results (paused for approval) is
+     * pending, not broken: sent whole, so the results added next answer it. */
     add(h, "{\"role\":\"assistant\",\"content\":null,\"id\":\"open\",\"tool_calls\":[{\"id\":\"c9\",\"type\":\"function\",\"function\":{\"name\":\"x\",\"arguments\":\"{}\"}}]}", 5);
-    CHECK_STR(trimmed(h, NULL, NULL), "q|call|r1|r2");
+    CHECK_STR(trimmed(h, NULL, NULL), "q|call|r1|r2|open");
     add(h, "{\"role\":\"tool\",\"tool_call_id\":\"c9\",\"content\":\"r9\"}", 5);
     CHECK_STR(trimmed(h, NULL, NULL), "q|call|r1|r2|open|r9");
     /* Deleting the call makes its results orphans. */
     eg_error e;
     CHECK(eg_history_delete_range(h, S("call"), S("call"), &e) == EG_OK);
     CHECK_STR(trimmed(h, NULL, NULL), "q|open|r9");
+    eg_history_free(h);
+}
+
+/* The approval flow: user, then an assistant asking for two tools, one answered
+ * so far. The pending group is kept whole with the results it has, even when
+ * it does not fit (a flag, as for the last user message); once another message
+ * closes it, calls left unanswered are never sent. */
+TEST(history_pending_tool_calls_are_kept_whole) {
+    const char *call = "{\"role\":\"assistant\",\"content\":null,\"id\":\"ask\",\"tool_calls\":["
+                       "{\"id\":\"m1\",\"type\":\"function\",\"function\":{\"name\":\"send_email\",\"arguments\":\"{}\"}},"
+                       "{\"id\":\"m2\",\"type\":\"function\",\"function\":{\"name\":\"lookup\",\"arguments\":\"{}\"}}]}";
+    eg_history *h = history(1000);
+    add(h, "{\"role\":\"user\",\"content\":\"old\"}", 4);
+    add(h, "{\"role\":\"assistant\",\"content\":\"hi\"}", 4);
+    add(h, "{\"role\":\"user\",\"content\":\"mail bob\"}", 4);
+    add(h, call, 10);
+    CHECK_STR(trimmed(h, NULL, NULL), "old|hi|mail bob|ask");
+    add(h, "{\"role\":\"tool\",\"tool_call_id\":\"m2\",\"content\":\"found\"}", 4);
+    CHECK_STR(trimmed(h, NULL, NULL), "old|hi|mail bob|ask|found");
+    eg_history_free(h);
+
+    /* Far over budget: the system prompt, the last user message and the pending group stay. */
+    h = history(20);
+    add(h, "{\"role\":\"user\",\"content\":\"old\"}", 4);
+    add(h, "{\"role\":\"user\",\"content\":\"mail bob\"}", 4);
+    add(h, call, 50);
+    bool over = false;
+    int tokens = 0;
+    CHECK_STR(trimmed(h, &over, &tokens), "mail bob|ask");
+    CHECK(over);
+    CHECK(tokens >= 54);
+    CHECK(eg_history_remaining(h) == 0);
+    /* A later message closes the group: its unanswered calls are never sent. */
+    add(h, "{\"role\":\"user\",\"content\":\"never mind\"}", 4);
+    CHECK_STR(trimmed(h, &over, NULL), "old|mail bob|never mind");
+    CHECK(!over);
     eg_history_free(h);
 }
 

@@ -1,0 +1,111 @@
+// The tool-approval flow against the strict OpenAI server: every request is
+// one api.openai.com would accept, and a tool's side effect happens exactly
+// once, whatever fails after it and however often its checkpoint is resumed.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { GraphEngine, MemoryStore, createAgentNode, approve, reject, editArguments } from 'edgegraph';
+import { startServer, reply, call } from './support/openai-server.js';
+
+const serverError = { status: 500, body: '{"error":{"message":"The server had an error while processing your request.","type":"server_error","param":null,"code":null}}' };
+
+function mailer(baseURL, sent, options = {}) {
+  const sendEmail = {
+    name: 'send_email',
+    description: 'Send an email',
+    parameters: { type: 'object', properties: { to: { type: 'string' } }, required: ['to'] },
+    needsApproval: true,
+    run: (args) => { sent.push(args.to); return { sent: true }; },
+  };
+  const lookup = { name: 'lookup', parameters: { type: 'object', properties: {} }, run: () => 'bob@example.com' };
+  return new GraphEngine({
+    nodes: { agent: createAgentNode({ llm: { baseURL, model: 'm', maxRetries: 0 }, tools: [sendEmail, lookup], agentInfo: { name: 'Mailer' } }) },
+    edges: { agent: '__end__' },
+    entryPoint: 'agent',
+  }, options);
+}
+
+for (const [label, decision, expectSent] of [
+  ['approve()', approve(), ['bob@example.com']],
+  ['reject()', reject('wrong person'), []],
+  ['editArguments()', editArguments({ to: 'team@example.com' }), ['team@example.com']],
+]) {
+  test(`resume with ${label}: the strict server accepts every request, and the run finishes`, async () => {
+    const s = await startServer([
+      { json: reply(null, [call('mail1', 'send_email', { to: 'bob@example.com' })]) },
+      { json: reply('Done.') },
+    ]);
+    try {
+      const sent = [];
+      const paused = await mailer(s.baseURL, sent).execute({ messages: [{ role: 'user', content: 'email bob' }] });
+      assert.equal(paused.status, 'PAUSED');
+      const done = await mailer(s.baseURL, sent).resume(paused.checkpoint, decision);
+      assert.deepEqual(s.rejected, [], 'no request the real API would refuse');
+      assert.equal(done.status, 'FINISHED', done.error?.message);
+      assert.deepEqual(sent, expectSent);
+      const roles = s.requests[1].body.messages.map((m) => m.role);
+      assert.deepEqual(roles, ['system', 'user', 'assistant', 'tool']);
+    } finally { await s.close(); }
+  });
+}
+
+test('an approved tool runs once: the LLM call after it fails, and resuming that checkpoint three times never re-runs it', async () => {
+  const s = await startServer([
+    { json: reply(null, [call('mail1', 'send_email', { to: 'bob@example.com' })]) },
+    serverError, serverError, serverError,
+    { json: reply('Sent it.') },
+  ]);
+  try {
+    const sent = [];
+    const paused = await mailer(s.baseURL, sent).execute({ messages: [{ role: 'user', content: 'email bob' }] });
+    const failed = await mailer(s.baseURL, sent).resume(paused.checkpoint, approve());
+    assert.equal(failed.status, 'ERROR');
+    assert.equal(failed.error.code, 'NODE_FAILED');
+    assert.match(failed.error.message, /500/);
+    assert.deepEqual(sent, ['bob@example.com']);
+    assert.ok(failed.state.messages.some((m) => m.role === 'tool' && m.tool_call_id === 'mail1'), 'the result is recorded in the failed run\'s state');
+    // Each resume of the failed run's checkpoint: still no second email.
+    let last = failed;
+    for (let i = 0; i < 3; i++) {
+      last = await mailer(s.baseURL, sent).resume(failed.checkpoint);
+      assert.deepEqual(sent, ['bob@example.com'], `resume ${i + 1} did not send again`);
+    }
+    assert.equal(last.status, 'FINISHED', last.error?.message);
+    assert.equal(last.state.lastModelOutput, 'Sent it.');
+    assert.deepEqual(s.rejected, []);
+  } finally { await s.close(); }
+});
+
+test('with a checkpointer: a tool not needing approval runs once even when the next LLM call fails', async () => {
+  // Like a model: asked without the lookup's result, it asks for the lookup.
+  const model = (request) => (request.body.messages.at(-1).role === 'tool' ? { json: reply('Found bob.') } : { json: reply(null, [call('l1', 'lookup', {})]) });
+  const s = await startServer([model, serverError, model]);
+  try {
+    let lookups = 0;
+    const store = new MemoryStore();
+    const counting = { name: 'lookup', parameters: { type: 'object', properties: {} }, run: () => { lookups++; return 'bob@example.com'; } };
+    const counted = new GraphEngine({
+      nodes: { agent: createAgentNode({ llm: { baseURL: s.baseURL, model: 'm', maxRetries: 0 }, tools: [counting] }) },
+      edges: { agent: '__end__' },
+      entryPoint: 'agent',
+    }, { checkpointer: store });
+    const failed = await counted.execute({ messages: [{ role: 'user', content: 'who?' }] }, { threadId: 't' });
+    assert.equal(failed.status, 'ERROR');
+    assert.equal(lookups, 1);
+    const done = await counted.resume({ threadId: 't' });
+    assert.equal(done.status, 'FINISHED', done.error?.message);
+    assert.equal(lookups, 1, 'the recorded lookup did not run again');
+    assert.deepEqual(s.rejected, []);
+    counted.dispose();
+  } finally { await s.close(); }
+});
+
+test('an agent with no agentInfo and no system prompt sends no system message', async () => {
+  const s = await startServer([{ json: reply('hi') }]);
+  try {
+    const engine = new GraphEngine({ nodes: { agent: createAgentNode({ llm: { baseURL: s.baseURL, model: 'm' }, mode: 'chat' }) }, edges: { agent: '__end__' }, entryPoint: 'agent' });
+    const r = await engine.execute({ messages: [{ role: 'user', content: 'hello' }] });
+    assert.equal(r.status, 'FINISHED');
+    assert.deepEqual(s.requests[0].body.messages, [{ role: 'user', content: 'hello' }]);
+  } finally { await s.close(); }
+});

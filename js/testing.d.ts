@@ -8,3 +8,9 @@ export function createScriptedFetch(
   respond: (request: ScriptedRequest) => ScriptedAnswer | Promise<ScriptedAnswer>,
   options?: { chunkSize?: number; delayMs?: number },
 ): typeof fetch;
+
+/**
+ * Throws (an Error with `status`, `param`, `code`, `type`) where api.openai.com refuses a
+ * chat-completions request body with HTTP 400; returns nothing for a valid one.
+ */
+export function validateChatRequest(body: unknown): void;

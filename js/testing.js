@@ -1,6 +1,9 @@
 // testing.js: a scripted, offline stand-in for an OpenAI-compatible server,
 // as a `fetch` to hand to createChatClient / createAgentNode. It is a
 // simulator for demos and tests, not a model: `respond` decides every reply.
+// It is as strict as api.openai.com: a request OpenAI would refuse (a tool
+// result answering no call, calls left unanswered, an unknown role, a bad
+// tool name or schema) gets OpenAI's HTTP 400 and error body, never a reply.
 //
 //   const fetch = createScriptedFetch(({ messages }) => `You said: ${messages.at(-1).content}`);
 //   createAgentNode({ llm: { model: 'offline', fetch } });
@@ -9,10 +12,21 @@
  * @param {(request: { messages: object[], tools?: object[], model: string }) => (string | { content?: string|null, toolCalls?: Array<{ id?: string, name: string, arguments: object|string }> }) | Promise<...>} respond
  * @param {{ chunkSize?: number, delayMs?: number }} [options] streaming: characters per chunk, pause between chunks
  */
+import { validateChatRequest, Rejection, errorBody } from './openai-validate.js';
+
+export { validateChatRequest };
+
 export function createScriptedFetch(respond, { chunkSize = 4, delayMs = 0 } = {}) {
   let calls = 0;
   return async function scriptedFetch(url, init = {}) {
-    const body = JSON.parse(init.body);
+    let body;
+    try {
+      body = JSON.parse(init.body);
+      validateChatRequest(body);
+    } catch (e) {
+      const rejection = e instanceof Rejection ? e : new Rejection('We could not parse the JSON body of your request.');
+      return new Response(errorBody(rejection), { status: rejection.status, headers: { 'content-type': 'application/json' } });
+    }
     let answer = await respond({ messages: body.messages, tools: body.tools, model: body.model });
     if (typeof answer === 'string') answer = { content: answer };
     const toolCalls = (answer.toolCalls ?? []).map((c, i) => ({

@@ -11,6 +11,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.js';
+import { startServer as startModelServer, reply } from '../js/support/openai-server.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const shots = `${root}build/screenshots`;
@@ -208,24 +209,16 @@ test('keyboard: Enter in the input runs the graph; Tab reaches the controls', as
 
 test('an OpenAI-compatible endpoint from the settings: the key is sent, and stored nowhere', async () => {
   const KEY = 'sk-demo-SECRET-4242424242';
-  const seen = [];
-  // A loopback model server, with CORS for the page.
-  const model = createServer(async (req, res) => {
-    const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'authorization, content-type', 'access-control-allow-methods': 'POST' };
-    if (req.method === 'OPTIONS') { res.writeHead(204, cors); res.end(); return; }
-    let body = '';
-    for await (const c of req) body += c;
-    seen.push(req.headers.authorization);
-    const prompt = JSON.parse(body).messages.at(-1).content;
+  // The strict OpenAI stand-in, with CORS for the page: the demo's requests are ones OpenAI accepts.
+  const model = await startModelServer((request) => {
+    const prompt = request.body.messages.at(-1).content;
     const content = prompt.includes('TASK: classify') ? '{"stage":"complete"}' : prompt.includes('TASK: review') ? '{"status":"approved","justification":"fine","improvements":[]}' : '{}';
-    res.writeHead(200, { ...cors, 'content-type': 'text/event-stream' });
-    res.end(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content } }] })}\n\ndata: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`);
-  });
-  await new Promise((r) => model.listen(0, '127.0.0.1', r));
+    return { json: reply(content) };
+  }, { cors: true });
   try {
     const { page, ctx } = await open();
     await page.click('#settings-open');
-    await page.fill('#s-base', `http://127.0.0.1:${model.address().port}/v1`);
+    await page.fill('#s-base', model.baseURL);
     await page.fill('#s-model', 'test-model');
     await page.fill('#s-key', KEY);
     await page.click('#settings button[value="save"]');
@@ -234,7 +227,9 @@ test('an OpenAI-compatible endpoint from the settings: the key is sent, and stor
     await page.click('#run');
     await settled(page);
     assert.equal(await status(page), 'FINISHED');
+    const seen = model.requests.filter((r) => r.method === 'POST').map((r) => r.headers.authorization);
     assert.ok(seen.length >= 2 && seen.every((h) => h === `Bearer ${KEY}`));
+    assert.deepEqual(model.rejected, [], 'every request is one OpenAI accepts');
     const stored = await page.evaluate(async () => {
       const eg = await import('edgegraph');
       const store = eg.browserStore('edgegraph-demo');
@@ -245,7 +240,7 @@ test('an OpenAI-compatible endpoint from the settings: the key is sent, and stor
     assert.equal((await page.textContent('body')).includes(KEY), false);
     await ctx.close();
   } finally {
-    model.close();
+    await model.close();
   }
 });
 

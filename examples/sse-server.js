@@ -5,6 +5,7 @@
 
 import { createServer } from 'node:http';
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { GraphEngine, eventStreamResponse } from 'edgegraph';
 import { definition } from './research-assistant.js';
 
@@ -29,9 +30,12 @@ export function handler(engine) {
     if (url.pathname === '/') { res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }); res.end(page); return; }
     if (url.pathname !== '/run') { res.writeHead(404); res.end(); return; }
     const idea = url.searchParams.get('idea') ?? 'an idea';
-    const response = eventStreamResponse(engine.stream({ messages: [{ role: 'user', content: idea }], data: { user_input: idea } }));
+    // The client leaving (closing the tab, EventSource.close()) aborts the run.
+    const left = new AbortController();
+    res.on('close', () => left.abort());
+    const response = eventStreamResponse(engine.stream({ messages: [{ role: 'user', content: idea }], data: { user_input: idea } }), { signal: left.signal });
     res.writeHead(response.status, Object.fromEntries(response.headers));
-    Readable.fromWeb(response.body).pipe(res);
+    pipeline(Readable.fromWeb(response.body), res).catch(() => { /* the client left */ });
   };
 }
 

@@ -60,6 +60,17 @@ function describeThrown(e) {
   return { message: String(e) };
 }
 
+/** A signal that aborts when any of `signals` does (AbortSignal.any where the runtime has it). */
+function anySignal(signals) {
+  if (typeof AbortSignal.any === 'function') return AbortSignal.any(signals);
+  const controller = new AbortController();
+  for (const s of signals) {
+    if (s.aborted) { controller.abort(s.reason); break; }
+    s.addEventListener('abort', () => controller.abort(s.reason), { once: true });
+  }
+  return controller.signal;
+}
+
 /** Resolves after `ms`, or at once when the run is aborted. */
 function pause(ms, live) {
   return new Promise((resolve) => {
@@ -319,12 +330,12 @@ export class GraphEngine {
    * @param {RunOptions} [options]
    */
   stream(initialState = {}, options = {}) {
-    return this.#streamOf((onEvent) => this.execute(initialState, { ...options, onEvent }), options);
+    return this.#streamOf((onEvent, signal) => this.execute(initialState, { ...options, onEvent, signal }), options);
   }
 
   /** Like stream(), for resume(). */
   streamResume(saved, userInput = undefined, options = {}) {
-    return this.#streamOf((onEvent) => this.resume(saved, userInput, { ...options, onEvent }), options);
+    return this.#streamOf((onEvent, signal) => this.resume(saved, userInput, { ...options, onEvent, signal }), options);
   }
 
   /** Free the engine's graph in the core. Runs in flight finish first. */
@@ -352,10 +363,16 @@ export class GraphEngine {
     return JSON.stringify(o);
   }
 
+  /**
+   * Events as an async iterator. Leaving the loop (break, return, a throw, a
+   * cancelled SSE stream) aborts the run: nothing after it runs unobserved.
+   */
   #streamOf(start, options) {
-    const channel = new EventChannel();
+    const stop = new AbortController();
+    const channel = new EventChannel({ onReturn: () => stop.abort(new EdgegraphError('ABORTED', 'the event stream was closed by its consumer')) });
     const user = options.onEvent;
-    start((event) => { user?.(event); channel.push(event); }).then(() => channel.close(), (e) => channel.close(e));
+    const signal = options.signal ? anySignal([options.signal, stop.signal]) : stop.signal;
+    start((event) => { user?.(event); channel.push(event); }, signal).then(() => channel.close(), (e) => channel.close(e));
     return channel;
   }
 

@@ -6,6 +6,12 @@ export class EventChannel {
   #waiters = [];
   #done = false;
   #error = undefined;
+  #onReturn;
+
+  /** @param {{ onReturn?: () => void }} [options] onReturn: the consumer left early (break, return, cancel) */
+  constructor({ onReturn } = {}) {
+    this.#onReturn = onReturn;
+  }
 
   push(event) {
     if (this.#done) return;
@@ -33,6 +39,10 @@ export class EventChannel {
       },
       return: () => {
         this.#queue.length = 0;
+        if (!this.#done) {
+          this.#done = true;
+          this.#onReturn?.();
+        }
         return Promise.resolve({ value: undefined, done: true });
       },
     };

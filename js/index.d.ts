@@ -559,8 +559,9 @@ export class Checkpointer {
 // ---- server-sent events ----
 
 /** A Response streaming a run's events as server-sent events. */
-export function eventStreamResponse(events: AsyncIterable<GraphEvent<any>>, init?: ResponseInit & { keepAliveMs?: number }): Response;
-export function toServerSentEvents(events: AsyncIterable<GraphEvent<any>>, options?: { keepAliveMs?: number }): ReadableStream<Uint8Array>;
+/** `init.signal`: the request's signal; a client that leaves aborts the run. */
+export function eventStreamResponse(events: AsyncIterable<GraphEvent<any>>, init?: ResponseInit & { keepAliveMs?: number; signal?: AbortSignal }): Response;
+export function toServerSentEvents(events: AsyncIterable<GraphEvent<any>>, options?: { keepAliveMs?: number; signal?: AbortSignal }): ReadableStream<Uint8Array>;
 /** Events back from a Response (or byte stream) of server-sent events. */
 export function readServerSentEvents(source: Response | ReadableStream<Uint8Array>): AsyncIterable<Record<string, unknown> & { type: string }>;
 /** An event as JSON-safe data (run_end carries status, state, checkpoint and error). */

@@ -20,14 +20,25 @@ export function eventData(event) {
   };
 }
 
-/** A byte stream of SSE frames: `event: <type>` and `data: <json>` per event. */
-export function toServerSentEvents(events, { keepAliveMs = 15_000 } = {}) {
+/**
+ * A byte stream of SSE frames: `event: <type>` and `data: <json>` per event.
+ * When the client goes away (the stream is cancelled, or `signal` aborts:
+ * pass the request's signal), the events' iterator is returned, which aborts
+ * an engine.stream() run.
+ */
+export function toServerSentEvents(events, { keepAliveMs = 15_000, signal } = {}) {
   const iterator = events[Symbol.asyncIterator]();
   let timer;
+  const leave = () => { clearInterval(timer); iterator.return?.(); };
   return new ReadableStream({
     start(controller) {
       // Comments keep proxies from closing a quiet connection.
       if (keepAliveMs > 0) timer = setInterval(() => controller.enqueue(encoder.encode(': keep-alive\n\n')), keepAliveMs);
+      if (signal?.aborted) leave();
+      signal?.addEventListener('abort', () => {
+        leave();
+        try { controller.close(); } catch { /* already closed */ }
+      }, { once: true });
     },
     async pull(controller) {
       try {
@@ -41,15 +52,19 @@ export function toServerSentEvents(events, { keepAliveMs = 15_000 } = {}) {
         controller.close();
       }
     },
-    cancel() { clearInterval(timer); iterator.return?.(); },
+    cancel() { leave(); },
   });
 }
 
-/** A Response streaming the events (Workers, Deno, Bun, Node 18+). */
+/**
+ * A Response streaming the events (Workers, Deno, Bun, Node 18+).
+ * `init.signal` (the request's signal) ends the stream, and the run, when the client leaves.
+ */
 export function eventStreamResponse(events, init = {}) {
-  return new Response(toServerSentEvents(events, init), {
-    ...init,
-    headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', ...(init.headers ?? {}) },
+  const { signal, keepAliveMs, ...responseInit } = init;
+  return new Response(toServerSentEvents(events, { signal, keepAliveMs }), {
+    ...responseInit,
+    headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', ...(responseInit.headers ?? {}) },
   });
 }
 

@@ -14,10 +14,21 @@ import { Checkpointer, checkThreadId } from './checkpointer.js';
 
 const CHECKPOINT_FORMAT = 'edgegraph-checkpoint';
 
-import { leakGuard } from './leaks.js';
+import { CoreObject } from './handle.js';
 
-// Backstop only: engines should be disposed; a dropped one still frees its graph, and says so.
-const graphs = leakGuard('GraphEngine', ({ core, graph }) => core.graphFree(graph));
+// Options are checked by name: a typo (`maxStep`, `checkpointr`) is an error, not a silent default.
+const ENGINE_OPTIONS = ['maxSteps', 'handlers', 'routers', 'checkpointer', 'limits', 'chatHistoryManager', 'maxContextTokens', 'tokenizer'];
+const LIMIT_OPTIONS = ['maxResultBytes', 'maxInputBytes', 'maxStateBytes', 'maxMessages'];
+const RUN_OPTIONS = ['signal', 'onEvent', 'maxSteps', 'runId', 'threadId'];
+const RESUME_OPTIONS = [...RUN_OPTIONS, 'update'];
+
+function checkOptions(options, known, where) {
+  if (options === undefined || options === null) return;
+  if (typeof options !== 'object') throw new EdgegraphError('INVALID_OPTIONS', `${where} must be an object`);
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) throw new EdgegraphError('INVALID_OPTIONS', `unknown option '${key}' in ${where}; the known options are ${known.join(', ')}`);
+  }
+}
 
 /** A task's id: stable across retries and restores (an idempotency key). */
 function taskIdOf(live, task) {
@@ -84,8 +95,9 @@ function pause(ms, live) {
  * @typedef {{ signal?: AbortSignal, onEvent?: (event: object) => void, maxSteps?: number, runId?: string }} RunOptions
  */
 
-export class GraphEngine {
+export class GraphEngine extends CoreObject {
   #core;
+  #owned;
   #graph;
   #json;
   #handlers;
@@ -95,7 +107,6 @@ export class GraphEngine {
   #policies;
   #partitioned;
   #llmConfig;
-  #disposed = false;
   // Chat history (seed API): a view of a run's state.messages, kept in sync
   // incrementally; messages added with addMessage() wait for the next run.
   #historyOptions;
@@ -112,8 +123,18 @@ export class GraphEngine {
    * @param {object} [llmConfig] kept private to the engine: never written to state, checkpoints or events
    */
   constructor(definition, options = {}, llmConfig = undefined) {
-    this.#core = getCore();
-    const { json, handlers, routers, subgraphs } = normalizeDefinition(definition, options);
+    checkOptions(options, ENGINE_OPTIONS, 'the GraphEngine options');
+    checkOptions(options?.limits, LIMIT_OPTIONS, 'options.limits');
+    const core = getCore();
+    const { json, handlers, routers, subgraphs } = normalizeDefinition(definition, options ?? {});
+    options ??= {};
+    const graph = core.graphNew(JSON.stringify(json));
+    // What dispose() frees, held apart from `this` (the leak backstop must not keep the engine alive).
+    const owned = { history: null };
+    super('GraphEngine', () => { core.graphFree(graph); owned.history?.dispose(); });
+    this.#core = core;
+    this.#graph = graph;
+    this.#owned = owned;
     for (const [name, spec] of subgraphs) {
       const child = spec.graph instanceof GraphEngine ? spec.graph : new GraphEngine(spec.graph, spec.options ?? {}, llmConfig);
       handlers.set(name, subgraphHandler(name, spec, child));
@@ -129,7 +150,7 @@ export class GraphEngine {
     }
     this.#maxSteps = options.maxSteps;
     this.#limits = {};
-    for (const k of ['maxResultBytes', 'maxInputBytes', 'maxStateBytes', 'maxMessages']) if (options.limits?.[k] !== undefined) this.#limits[k] = options.limits[k];
+    for (const k of LIMIT_OPTIONS) if (options.limits?.[k] !== undefined) this.#limits[k] = options.limits[k];
     this.#llmConfig = llmConfig;
     if (options.checkpointer) this.#checkpointer = options.checkpointer instanceof Checkpointer ? options.checkpointer : new Checkpointer(options.checkpointer);
     this.#historyOptions = {
@@ -137,8 +158,6 @@ export class GraphEngine {
       maxContextTokens: options.maxContextTokens ?? llmConfig?.maxContextTokens,
       tokenizer: options.tokenizer,
     };
-    this.#graph = this.#core.graphNew(JSON.stringify(json));
-    graphs?.register(this, { core: this.#core, graph: this.#graph }, this);
   }
 
   /** A hash of the definition; checkpoints carry it. */
@@ -159,6 +178,7 @@ export class GraphEngine {
    * checkpoints; until then getMessagesForLLM() includes it.
    */
   addMessage(message) {
+    this.#usable();
     // Validate now (INVALID_MESSAGE); a system message becomes the system prompt.
     if (message?.role === 'system') {
       if (typeof message.content !== 'string' || !message.content) throw new EdgegraphError('INVALID_MESSAGE', 'a system message needs text content');
@@ -176,6 +196,7 @@ export class GraphEngine {
    * progress (or the last one), else of the messages added with addMessage().
    */
   getMessagesForLLM(state = this.#currentState) {
+    this.#usable();
     const history = this.#historyManager();
     const messages = state ? state.messages ?? [] : this.#pending;
     const s = this.#synced;
@@ -191,7 +212,7 @@ export class GraphEngine {
   #historyManager() {
     if (!this.#history) {
       const o = this.#historyOptions;
-      this.#history = o.manager ?? new ChatHistoryManager({ maxContextTokens: o.maxContextTokens ?? 8192, tokenizer: o.tokenizer });
+      this.#history = o.manager ?? (this.#owned.history = new ChatHistoryManager({ maxContextTokens: o.maxContextTokens ?? 8192, tokenizer: o.tokenizer }));
     }
     return this.#history;
   }
@@ -203,6 +224,8 @@ export class GraphEngine {
    */
   async execute(initialState = {}, options = {}) {
     this.#alive();
+    checkOptions(options, RUN_OPTIONS, 'the execute() options');
+    options ??= {};
     if (this.#pending.length) {
       initialState = { ...initialState, messages: [...(initialState?.messages ?? []), ...this.#pending] };
       this.#pending = [];
@@ -226,6 +249,8 @@ export class GraphEngine {
    */
   async resume(saved, userInput = undefined, options = {}) {
     this.#alive();
+    checkOptions(options, RESUME_OPTIONS, 'the resume() options');
+    options ??= {};
     const core = this.#core;
     let run, mirror, thread = null, runId = options.runId;
     const opts = this.#runOptions(options);
@@ -281,6 +306,7 @@ export class GraphEngine {
    * { state, status, checkpointId, parentId, createdAt }, or undefined.
    */
   async getState(threadId, checkpointId = undefined) {
+    this.#alive();
     if (!this.#checkpointer) throw new EdgegraphError('INVALID_OPTIONS', 'getState needs a checkpointer in the engine options');
     checkThreadId(threadId);
     const loaded = await this.#checkpointer.load(threadId, checkpointId);
@@ -289,6 +315,7 @@ export class GraphEngine {
 
   /** The checkpoints of a thread, newest first (resume({ threadId, checkpointId }) forks from any). */
   async getStateHistory(threadId) {
+    this.#alive();
     if (!this.#checkpointer) throw new EdgegraphError('INVALID_OPTIONS', 'getStateHistory needs a checkpointer in the engine options');
     checkThreadId(threadId);
     return (await this.#checkpointer.history(threadId)).map((r) => ({ checkpointId: r.id, parentId: r.parent, createdAt: r.createdAt, status: r.status, superstep: r.superstep, pendingTasks: r.pendingTasks, routing: r.routing }));
@@ -330,30 +357,30 @@ export class GraphEngine {
    * @param {RunOptions} [options]
    */
   stream(initialState = {}, options = {}) {
+    this.#alive();
+    checkOptions(options, RUN_OPTIONS, 'the stream() options');
+    options ??= {};
     return this.#streamOf((onEvent, signal) => this.execute(initialState, { ...options, onEvent, signal }), options);
   }
 
   /** Like stream(), for resume(). */
   streamResume(saved, userInput = undefined, options = {}) {
+    this.#alive();
+    checkOptions(options, RESUME_OPTIONS, 'the streamResume() options');
+    options ??= {};
     return this.#streamOf((onEvent, signal) => this.resume(saved, userInput, { ...options, onEvent, signal }), options);
   }
 
-  /** Free the engine's graph in the core. Runs in flight finish first. */
-  dispose() {
-    if (this.#disposed) return;
-    this.#disposed = true;
-    graphs?.unregister(this);
-    this.#core.graphFree(this.#graph);
-    if (this.#history && this.#history !== this.#historyOptions.manager) this.#history.dispose();
-  }
-
-  [Symbol.dispose]() { this.dispose(); }
+  // dispose() and [Symbol.dispose]() come from CoreObject: runs in flight
+  // finish first, and the graph (and the engine's own history) is freed when
+  // the last of them ends. Every later call is a DISPOSED error.
 
   // ---- internals ----
 
-  #alive() {
-    if (this.#disposed) throw new EdgegraphError('INVALID_RUN_STATE', 'this GraphEngine was disposed');
-  }
+  #alive() { this.assertAlive(); }
+
+  /** Calls a node may make while its run is in flight, even after dispose(). */
+  #usable() { if (!this.busy) this.assertAlive(); }
 
   #runOptions(options) {
     const o = { ...this.#limits };
@@ -385,6 +412,8 @@ export class GraphEngine {
     // resumeInput goes to the first step's nodes (a subgraph node resumes
     // its child with it).
     const live = { handle, open: true, aborted: false, wake: null, signal, resumeInput, thread, runId: options.runId };
+    // dispose() during the run frees the graph only when the run has closed.
+    const release = this.retain();
     // Nodes emit their own events (LLM tokens, tool calls) through context.emit.
     live.emitFor = (task) => (emit ? (event) => emit({ ...event, node: task.node, taskId: taskIdOf(live, task) }) : () => {});
     const onAbort = () => {
@@ -431,6 +460,7 @@ export class GraphEngine {
       live.open = false;
       signal?.removeEventListener('abort', onAbort);
       core.runFree(handle);
+      release();
     }
   }
 

@@ -7,11 +7,9 @@
 import { getCore } from './loader.js';
 import { EdgegraphError } from './errors.js';
 import { messageTokens } from './message-tokens.js';
-import { leakGuard } from './leaks.js';
+import { CoreObject } from './handle.js';
 
-const histories = leakGuard('ChatHistoryManager', ({ core, handle }) => core.historyFree(handle));
-
-export class ChatHistoryManager {
+export class ChatHistoryManager extends CoreObject {
   #core;
   #handle;
   #encoding;
@@ -21,75 +19,78 @@ export class ChatHistoryManager {
    * @param {{ maxContextTokens?: number, tokenizer?: { countText(text: string): number }, onWarning?: (w: object) => void }} [config]
    */
   constructor(config = {}) {
-    this.#core = getCore();
-    this.maxContextTokens = config.maxContextTokens ?? 8192;
+    const core = getCore();
+    const maxContextTokens = config.maxContextTokens ?? 8192;
+    const handle = core.historyNew(JSON.stringify({ maxContextTokens }));
+    super('ChatHistoryManager', () => core.historyFree(handle));
+    this.#core = core;
+    this.#handle = handle;
+    this.maxContextTokens = maxContextTokens;
     this.#encoding = config.tokenizer ?? null;
     this.#onWarning = config.onWarning ?? null;
     /** What the last getTrimmedHistory() did: { tokens, dropped, overBudget }. */
     this.lastTrim = null;
-    this.#handle = this.#core.historyNew(JSON.stringify({ maxContextTokens: this.maxContextTokens }));
-    histories?.register(this, { core: this.#core, handle: this.#handle }, this);
+  }
+
+  /** The core handle; DISPOSED after dispose(). */
+  get #h() {
+    this.assertAlive();
+    return this.#handle;
   }
 
   /** The system prompt: always first, never trimmed; replaced in place. '' removes it. */
   addSystemPrompt(prompt) {
+    this.assertAlive();
     if (typeof prompt !== 'string') throw new EdgegraphError('INVALID_MESSAGE', 'the system prompt must be a string');
-    this.#core.historySetSystem(this.#handle, prompt, this.#count({ role: 'system', content: prompt }));
+    this.#core.historySetSystem(this.#h, prompt, this.#count({ role: 'system', content: prompt }));
   }
 
   /** Append a message (role user, assistant or tool); returns its id (assigned when missing). */
   addMessage(message) {
     const json = encode(message);
-    return this.#core.historyAdd(this.#handle, json, this.#count(message));
+    return this.#core.historyAdd(this.#h, json, this.#count(message));
   }
 
   /** The system prompt, the last user message and the newest messages that fit. */
   getTrimmedHistory() {
-    const { messages, tokens, dropped, overBudget } = JSON.parse(this.#core.historyTrim(this.#handle));
+    const { messages, tokens, dropped, overBudget } = JSON.parse(this.#core.historyTrim(this.#h));
     this.lastTrim = { tokens, dropped, overBudget };
     if (overBudget) this.#onWarning?.({ type: 'over_budget', tokens, maxContextTokens: this.maxContextTokens });
     return messages;
   }
 
   /** maxContextTokens minus what the trimmed history uses (0 when over). */
-  getRemainingBudget() { return this.#core.historyRemaining(this.#handle); }
+  getRemainingBudget() { return this.#core.historyRemaining(this.#h); }
 
   /** Remove every message but the system prompt. */
-  clearHistory() { this.#core.historyClear(this.#handle); }
+  clearHistory() { this.#core.historyClear(this.#h); }
 
   /** Replace a message's content (a string or content parts); it is recounted. */
   editMessage(messageId, newContent) {
     const current = this.getMessageById(messageId);
     const tokens = current ? this.#count({ ...current, content: newContent }) : -1;
-    this.#core.historyEdit(this.#handle, String(messageId), encode(newContent), tokens);
+    this.#core.historyEdit(this.#h, String(messageId), encode(newContent), tokens);
   }
 
   /** Remove the messages from startId to endId, both included. */
-  deleteMessageRange(startId, endId) { this.#core.historyDeleteRange(this.#handle, String(startId), String(endId)); }
+  deleteMessageRange(startId, endId) { this.#core.historyDeleteRange(this.#h, String(startId), String(endId)); }
 
   /** The message with this id, or undefined. A copy. */
   getMessageById(messageId) {
-    const json = this.#core.historyGet(this.#handle, String(messageId));
+    const json = this.#core.historyGet(this.#h, String(messageId));
     return json === undefined ? undefined : JSON.parse(json);
   }
 
   /** Every message, the system prompt first, untrimmed. Copies. */
-  exportHistory() { return JSON.parse(this.#core.historyExport(this.#handle)); }
+  exportHistory() { return JSON.parse(this.#core.historyExport(this.#h)); }
 
   /** Replace the history; a system message becomes the system prompt. All or nothing. */
   importHistory(messages) {
+    this.assertAlive();
     if (!Array.isArray(messages)) throw new EdgegraphError('INVALID_MESSAGE', 'importHistory takes a list of messages');
     const counts = this.#encoding ? JSON.stringify(messages.map((m) => this.#count(m))) : '';
-    this.#core.historyImport(this.#handle, encode(messages), counts);
+    this.#core.historyImport(this.#h, encode(messages), counts);
   }
-
-  /** Free the history in the core. */
-  dispose() {
-    if (this.#handle) { histories?.unregister(this); this.#core.historyFree(this.#handle); }
-    this.#handle = 0;
-  }
-
-  [Symbol.dispose]() { this.dispose(); }
 
   #count(message) {
     return this.#encoding ? messageTokens(message, (t) => this.#encoding.countText(t)) : -1;

@@ -8,10 +8,7 @@ let warn = (message) => globalThis.console?.warn?.(message);
 /** Where dropped-handle warnings go (default console.warn); null to silence them. */
 export function onLeakWarning(fn) { warn = fn ?? (() => {}); }
 
-export function leakGuard(kind, free) {
-  if (typeof FinalizationRegistry !== 'function') return null;
-  return new FinalizationRegistry((held) => {
-    free(held);
-    warn(`edgegraph: a ${kind} was garbage-collected without dispose(); its WebAssembly memory was freed now. Call dispose() (or use \`using\`) when done with it.`);
-  });
+/** Say that an object of this kind was collected without dispose() (handle.js frees it). */
+export function warnLeak(kind) {
+  warn(`edgegraph: a ${kind} was garbage-collected without dispose(); its WebAssembly memory was freed now. Call dispose() (or use \`using\`) when done with it.`);
 }

@@ -4,9 +4,8 @@
 
 import { getCore } from './loader.js';
 import { EdgegraphError } from './errors.js';
-import { leakGuard } from './leaks.js';
+import { CoreObject } from './handle.js';
 
-const managers = leakGuard('StateManager', ({ core, handle }) => core.smFree(handle));
 
 const PARTITIONS = ['input', 'scratch', 'artifacts', 'memory', 'diagnostics'];
 
@@ -35,7 +34,7 @@ function setPath(obj, path, value) {
   Object.defineProperty(v, path.at(-1), { value, writable: true, enumerable: true, configurable: true });
 }
 
-export class StateManager {
+export class StateManager extends CoreObject {
   #core;
   #handle;
   #functions; // [{ path: string[], partition, fn }]
@@ -45,25 +44,34 @@ export class StateManager {
    *   by dotted path, e.g. { 'scratch.messages': 'concat', 'scratch.best': (a, b) => Math.max(a, b) }
    */
   constructor(reducers = {}) {
-    this.#core = getCore();
+    const core = getCore();
     const named = {};
-    this.#functions = [];
+    const functions = [];
     for (const [path, reducer] of Object.entries(reducers ?? {})) {
       if (typeof reducer === 'function') {
         // The core treats the path as last-write-wins; JS computes the value.
-        this.#functions.push({ path: path.split('.'), fn: reducer });
+        functions.push({ path: path.split('.'), fn: reducer });
         named[path] = 'last';
       } else {
         named[path] = reducer;
       }
     }
-    this.#handle = this.#core.smNew(JSON.stringify(named));
-    managers?.register(this, { core: this.#core, handle: this.#handle }, this);
+    const handle = core.smNew(JSON.stringify(named));
+    super('StateManager', () => core.smFree(handle));
+    this.#core = core;
+    this.#handle = handle;
+    this.#functions = functions;
+  }
+
+  /** The core handle; DISPOSED after dispose(). */
+  get #h() {
+    this.assertAlive();
+    return this.#handle;
   }
 
   /** A clean state; `input` is deep-frozen. */
   initialize(input) {
-    return this.#finish(this.#core.smInitialize(this.#handle, JSON.stringify(input ?? null)));
+    return this.#finish(this.#core.smInitialize(this.#h, JSON.stringify(input ?? null)));
   }
 
   /** Write `patch` into state.scratch through the reducers. */
@@ -77,8 +85,9 @@ export class StateManager {
 
   /** currentNodeId = nodeId, visitedNodes += nodeId, iteration += 1. */
   recordNodeVisit(state, nodeId) {
+    this.assertAlive();
     if (typeof nodeId !== 'string') throw new EdgegraphError('INVALID_INPUT', 'recordNodeVisit needs a node id (string)');
-    return this.#finish(this.#core.smVisit(this.#handle, JSON.stringify(state), nodeId));
+    return this.#finish(this.#core.smVisit(this.#h, JSON.stringify(state), nodeId));
   }
 
   /**
@@ -88,8 +97,9 @@ export class StateManager {
    * without a reducer are a PARALLEL_CONFLICT error.
    */
   mergeParallelBranches(baseState, branchStates) {
+    this.assertAlive();
     if (!Array.isArray(branchStates)) throw new EdgegraphError('INVALID_INPUT', 'mergeParallelBranches needs a list of branch states');
-    const merged = JSON.parse(this.#core.smMerge(this.#handle, JSON.stringify(baseState), JSON.stringify(branchStates)));
+    const merged = JSON.parse(this.#core.smMerge(this.#h, JSON.stringify(baseState), JSON.stringify(branchStates)));
     for (const { path, fn } of this.#functions) {
       if (path[0] !== 'scratch' && path[0] !== 'artifacts') continue;
       const base = getPath(baseState, path);
@@ -105,15 +115,8 @@ export class StateManager {
     return merged;
   }
 
-  /** Free the manager in the core. */
-  dispose() {
-    if (this.#handle) { managers?.unregister(this); this.#core.smFree(this.#handle); }
-    this.#handle = 0;
-  }
-
-  [Symbol.dispose]() { this.dispose(); }
-
   #update(state, partition, patch) {
+    this.assertAlive();
     if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) {
       throw new EdgegraphError('INVALID_INPUT', `the ${partition} patch must be an object`);
     }
@@ -130,7 +133,7 @@ export class StateManager {
         else { toCore = structuredClone(toCore); setPath(toCore, key, current === undefined ? incoming : fn(current, incoming)); }
       }
     }
-    return this.#finish(this.#core.smUpdate(this.#handle, JSON.stringify(state), partition, JSON.stringify(toCore)));
+    return this.#finish(this.#core.smUpdate(this.#h, JSON.stringify(state), partition, JSON.stringify(toCore)));
   }
 
   #finish(json) {

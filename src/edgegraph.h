@@ -209,6 +209,9 @@ const char *eg_sm_merge(eg_state_manager *sm, const char *base, size_t len, cons
  * Messages keep every field they have (tool_calls, tool_call_id, name,
  * content parts). `tokens` arguments below: a count, or -1 to estimate. */
 typedef struct eg_history eg_history;
+/* A NULL history (freed, or never created) is an error, not a crash: the calls
+ * that take an eg_error return EG_E_DISPOSED; the others return NULL, 0 or nothing.
+ * The same holds for a NULL eg_state_manager. */
 
 /* options: {"maxContextTokens": N} (default 8192). */
 eg_history *eg_history_new(const char *options, size_t len, eg_error *err);

@@ -179,6 +179,7 @@ static int append(eg_history *h, cJSON *m, int tokens, eg_error *err) {
 }
 
 int eg_history_add(eg_history *h, const char *message, size_t len, int tokens, const char **id, eg_error *err) {
+    if (!h) return eg_fail(err, EG_E_DISPOSED, "the chat history is NULL (freed, or never created)");
     if (err) err->code = EG_OK;
     bool nomem;
     cJSON *m = eg_parse_ex(message, len, &nomem);
@@ -191,6 +192,7 @@ int eg_history_add(eg_history *h, const char *message, size_t len, int tokens, c
 }
 
 int eg_history_set_system(eg_history *h, const char *text, size_t len, int tokens, eg_error *err) {
+    if (!h) return eg_fail(err, EG_E_DISPOSED, "the chat history is NULL (freed, or never created)");
     if (err) err->code = EG_OK;
     if (len == 0) { cJSON_Delete(h->system); h->system = NULL; h->system_tokens = 0; return EG_OK; }
     char *copy = eg_strndup(text, len);
@@ -219,6 +221,7 @@ static bool is_system_id(const eg_history *h, const char *id, size_t len) {
 }
 
 int eg_history_edit(eg_history *h, const char *id, size_t id_len, const char *content, size_t len, int tokens, eg_error *err) {
+    if (!h) return eg_fail(err, EG_E_DISPOSED, "the chat history is NULL (freed, or never created)");
     if (err) err->code = EG_OK;
     bool nomem;
     cJSON *c = eg_parse_ex(content, len, &nomem);
@@ -242,6 +245,7 @@ int eg_history_edit(eg_history *h, const char *id, size_t id_len, const char *co
 }
 
 int eg_history_delete_range(eg_history *h, const char *start_id, size_t start_len, const char *end_id, size_t end_len, eg_error *err) {
+    if (!h) return eg_fail(err, EG_E_DISPOSED, "the chat history is NULL (freed, or never created)");
     if (err) err->code = EG_OK;
     long a = find(h, start_id, start_len), b = find(h, end_id, end_len);
     char s[64], e[64];
@@ -257,9 +261,10 @@ int eg_history_delete_range(eg_history *h, const char *start_id, size_t start_le
     return EG_OK;
 }
 
-void eg_history_clear(eg_history *h) { drop_all(h); }
+void eg_history_clear(eg_history *h) { if (h) drop_all(h); }
 
 int eg_history_import(eg_history *h, const char *messages, size_t len, const char *tokens, size_t tokens_len, eg_error *err) {
+    if (!h) return eg_fail(err, EG_E_DISPOSED, "the chat history is NULL (freed, or never created)");
     if (err) err->code = EG_OK;
     bool nomem;
     cJSON *list = eg_parse_ex(messages, len, &nomem);
@@ -303,6 +308,7 @@ int eg_history_import(eg_history *h, const char *messages, size_t len, const cha
 }
 
 const char *eg_history_get(eg_history *h, const char *id, size_t id_len, size_t *out_len) {
+    if (!h) return NULL;
     const cJSON *m = is_system_id(h, id, id_len) ? h->system : NULL;
     long i = m ? -1 : find(h, id, id_len);
     if (!m && i >= 0) m = h->items[i].msg;
@@ -314,6 +320,7 @@ const char *eg_history_get(eg_history *h, const char *id, size_t id_len, size_t 
 }
 
 const char *eg_history_export(eg_history *h, size_t *out_len) {
+    if (!h) return NULL;
     eg_buf *b = &h->out;
     b->len = 0;
     bool ok = eg_buf_lit(b, "[") && (!h->system || eg_buf_json(b, h->system));
@@ -377,6 +384,7 @@ static trim_plan plan(const eg_history *h) {
 }
 
 const char *eg_history_trim(eg_history *h, size_t *out_len) {
+    if (!h) return NULL;
     trim_plan p = plan(h);
     eg_buf *b = &h->out;
     b->len = 0;
@@ -399,6 +407,7 @@ const char *eg_history_trim(eg_history *h, size_t *out_len) {
 }
 
 int eg_history_remaining(eg_history *h) {
+    if (!h) return 0;
     trim_plan p = plan(h);
     return p.tokens >= h->max_tokens ? 0 : h->max_tokens - p.tokens;
 }

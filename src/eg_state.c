@@ -65,6 +65,7 @@ static cJSON *partition(cJSON *state, const char *name, eg_error *err) {
 }
 
 const char *eg_sm_initialize(eg_state_manager *sm, const char *input, size_t len, size_t *out_len, eg_error *err) {
+    if (!sm) { eg_fail(err, EG_E_DISPOSED, "the state manager is NULL (freed, or never created)"); return NULL; }
     if (err) err->code = EG_OK;
     bool nomem;
     cJSON *in = eg_parse_ex(input, len, &nomem);
@@ -81,6 +82,7 @@ const char *eg_sm_initialize(eg_state_manager *sm, const char *input, size_t len
 
 const char *eg_sm_update(eg_state_manager *sm, const char *state, size_t len, const char *name,
                          const char *patch, size_t patch_len, size_t *out_len, eg_error *err) {
+    if (!sm) { eg_fail(err, EG_E_DISPOSED, "the state manager is NULL (freed, or never created)"); return NULL; }
     if (err) err->code = EG_OK;
     if (name && strcmp(name, "input") == 0) { eg_fail(err, EG_E_READONLY, "state.input is read-only"); return NULL; }
     bool known = false;
@@ -103,6 +105,7 @@ const char *eg_sm_update(eg_state_manager *sm, const char *state, size_t len, co
 
 const char *eg_sm_visit(eg_state_manager *sm, const char *state, size_t len, const char *node,
                         size_t node_len, size_t *out_len, eg_error *err) {
+    if (!sm) { eg_fail(err, EG_E_DISPOSED, "the state manager is NULL (freed, or never created)"); return NULL; }
     if (err) err->code = EG_OK;
     cJSON *s = parse_state(state, len, "the state", err);
     if (!s) return NULL;
@@ -274,6 +277,7 @@ static int merge_into(merge_ctx *m, cJSON *target, eg_path *path, const cJSON *b
 
 const char *eg_sm_merge(eg_state_manager *sm, const char *base, size_t len, const char *branches,
                         size_t branches_len, size_t *out_len, eg_error *err) {
+    if (!sm) { eg_fail(err, EG_E_DISPOSED, "the state manager is NULL (freed, or never created)"); return NULL; }
     if (err) err->code = EG_OK;
     cJSON *b = parse_state(base, len, "the base state", err);
     if (!b) return NULL;

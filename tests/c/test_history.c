@@ -221,3 +221,27 @@ TEST(history_estimate_is_documented_arithmetic) {
     CHECK(eg_history_estimate(S("{\"role\":\"user\",\"content\":\"\xf0\x9f\x98\x80\"}")) == 3 + 2);                    /* one emoji */
     CHECK(eg_history_estimate(S("{\"role\":\"user\",\"name\":\"ann\",\"content\":[{\"type\":\"image_url\",\"image_url\":{\"url\":\"x\"}}]}")) == 3 + 1 + 1 + 765);
 }
+
+/* A NULL history or state manager (freed, or never created) is an error value,
+ * never a crash: what the JS layer relies on after dispose(). */
+TEST(null_history_and_state_manager_are_errors) {
+    eg_error e;
+    const char *id = NULL;
+    size_t len = 0;
+    CHECK(eg_history_add(NULL, S("{\"role\":\"user\",\"content\":\"x\"}"), -1, &id, &e) == EG_E_DISPOSED && strstr(e.message, "NULL"));
+    CHECK(eg_history_set_system(NULL, S("sys"), -1, &e) == EG_E_DISPOSED);
+    CHECK(eg_history_edit(NULL, S("m"), S("\"x\""), -1, &e) == EG_E_DISPOSED);
+    CHECK(eg_history_delete_range(NULL, S("a"), S("b"), &e) == EG_E_DISPOSED);
+    CHECK(eg_history_import(NULL, S("[]"), NULL, 0, &e) == EG_E_DISPOSED);
+    CHECK(eg_history_get(NULL, S("m"), &len) == NULL);
+    CHECK(eg_history_export(NULL, &len) == NULL);
+    CHECK(eg_history_trim(NULL, &len) == NULL);
+    CHECK(eg_history_remaining(NULL) == 0);
+    eg_history_clear(NULL);
+    eg_history_free(NULL);
+    CHECK(eg_sm_initialize(NULL, S("{}"), &len, &e) == NULL && e.code == EG_E_DISPOSED);
+    CHECK(eg_sm_update(NULL, S("{}"), "scratch", S("{}"), &len, &e) == NULL && e.code == EG_E_DISPOSED);
+    CHECK(eg_sm_visit(NULL, S("{}"), S("a"), &len, &e) == NULL && e.code == EG_E_DISPOSED);
+    CHECK(eg_sm_merge(NULL, S("{}"), S("[]"), &len, &e) == NULL && e.code == EG_E_DISPOSED);
+    eg_sm_free(NULL);
+}

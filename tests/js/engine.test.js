@@ -268,7 +268,7 @@ test('dispose frees the graph; a disposed engine says so', async () => {
   const engine = new GraphEngine(chain({ a: () => ({}) }));
   engine.dispose();
   engine.dispose();
-  await assert.rejects(engine.execute({}), (e) => e.code === 'INVALID_RUN_STATE');
+  await assert.rejects(engine.execute({}), (e) => e.code === 'DISPOSED' && e.message.includes('GraphEngine'));
 });
 
 test('thousands of failing and finished runs do not grow WebAssembly memory (no leak)', async () => {

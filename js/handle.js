@@ -1,0 +1,71 @@
+// handle.js: the one lifetime of every object that owns WebAssembly memory
+// (GraphEngine, ChatHistoryManager, StateManager). dispose() is final: every
+// later call is a DISPOSED error naming the object, never a call into the core
+// with a freed handle. Work already under way (a run in flight) keeps the
+// memory alive through retain(); the memory is freed when the last of it ends.
+// A FinalizationRegistry frees a dropped object's memory as a backstop, and
+// warns (leaks.js), so the missing dispose() can be fixed at its source.
+
+import { EdgegraphError } from './errors.js';
+import { warnLeak } from './leaks.js';
+
+// The held value must not reference the object, or it would never be collected.
+const registry = typeof FinalizationRegistry === 'function'
+  ? new FinalizationRegistry(({ kind, free }) => { free(); warnLeak(kind); })
+  : null;
+
+export class CoreObject {
+  #kind;
+  #free;
+  #disposed = false;
+  #freed = false;
+  #busy = 0;
+
+  /**
+   * @param {string} kind the class name, for messages
+   * @param {() => void} free frees every core handle the object owns (must not reference the object)
+   */
+  constructor(kind, free) {
+    this.#kind = kind;
+    this.#free = free;
+    registry?.register(this, { kind, free }, this);
+  }
+
+  /** Throws DISPOSED once dispose() was called. */
+  assertAlive() {
+    if (this.#disposed) throw new EdgegraphError('DISPOSED', `this ${this.#kind} was disposed; create a new one`);
+  }
+
+  /** Whether dispose() was called (work in flight may still be finishing). */
+  get disposed() { return this.#disposed; }
+
+  /** Whether work in flight holds the memory (see retain()). */
+  get busy() { return this.#busy > 0; }
+
+  /** Keep the memory alive for work that may outlive dispose(); call the returned function when it ends. */
+  retain() {
+    this.#busy++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--this.#busy === 0 && this.#disposed) this.#release();
+    };
+  }
+
+  /** Free the object's WebAssembly memory (now, or when the work in flight ends). Idempotent. */
+  dispose() {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    registry?.unregister(this);
+    if (this.#busy === 0) this.#release();
+  }
+
+  [Symbol.dispose]() { this.dispose(); }
+
+  #release() {
+    if (this.#freed) return;
+    this.#freed = true;
+    this.#free();
+  }
+}

@@ -6,10 +6,10 @@ import { StateGraph, Annotation, START, END, MemorySaver } from '@langchain/lang
 
 const noop = () => ({});
 
-export function edgegraphChain(n) {
+export function edgegraphChain(n, node = noop) {
   const nodes = {};
   const edges = {};
-  for (let i = 0; i < n; i++) { nodes[`n${i}`] = noop; edges[`n${i}`] = i + 1 < n ? `n${i + 1}` : '__end__'; }
+  for (let i = 0; i < n; i++) { nodes[`n${i}`] = node; edges[`n${i}`] = i + 1 < n ? `n${i + 1}` : '__end__'; }
   const engine = new GraphEngine({ nodes, edges, entryPoint: 'n0' }, { maxSteps: n + 1 });
   return (state) => engine.execute(state);
 }

@@ -15,6 +15,7 @@ import { Checkpointer, checkThreadId } from './checkpointer.js';
 const CHECKPOINT_FORMAT = 'edgegraph-checkpoint';
 
 import { CoreObject } from './handle.js';
+import { resultJSON } from './result-json.js';
 
 // Options are checked by name: a typo (`maxStep`, `checkpointr`) is an error, not a silent default.
 const ENGINE_OPTIONS = ['maxSteps', 'handlers', 'routers', 'checkpointer', 'limits', 'chatHistoryManager', 'maxContextTokens', 'tokenizer'];
@@ -544,9 +545,9 @@ export class GraphEngine extends CoreObject {
     if (!live.open || live.aborted) return;
     let json;
     try {
-      json = value === undefined ? '{}' : JSON.stringify(value);
+      json = value === undefined ? '{}' : resultJSON(value, task.node);
     } catch (e) {
-      this.#fail(live, task, new Error(`returned a value that cannot be written as JSON (${e.message})`), emit, started);
+      this.#fail(live, task, e, emit, started);
       return;
     }
     const code = this.#core.runSubmit(live.handle, task.index, json ?? 'null');

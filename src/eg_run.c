@@ -408,11 +408,13 @@ static bool validate_result(eg_run *run, const eg_task *t) {
     return true;
 }
 
-/* The host may classify a failure ({"code": "NODE_TIMEOUT", ...}); any
- * other or missing code is NODE_FAILED. */
+/* The host may classify a failure ({"code": "NODE_TIMEOUT", ...}, or
+ * INVALID_RESULT for a result it could not write as JSON without losing
+ * data); any other or missing code is NODE_FAILED. */
 static int failure_code(const cJSON *error) {
     const cJSON *code = eg_get(error, "code");
     if (cJSON_IsString(code) && strcmp(code->valuestring, eg_code_name(EG_E_TIMEOUT)) == 0) return EG_E_TIMEOUT;
+    if (cJSON_IsString(code) && strcmp(code->valuestring, eg_code_name(EG_E_INVALID_RESULT)) == 0) return EG_E_INVALID_RESULT;
     return EG_E_NODE_FAILED;
 }
 
@@ -443,8 +445,11 @@ static void commit_nodes(eg_run *run) {
         const eg_task *t = &run->tasks[i];
         if (t->state != T_FAILED) continue;
         const cJSON *msg = eg_get(t->result, "message");
-        stop(run, t->node, failure_code(t->result), "node '%s' failed: %S", node_name(run, t->node),
-             cJSON_IsString(msg) ? msg->valuestring : cJSON_IsString(t->result) ? t->result->valuestring : "(no message)");
+        const char *text = cJSON_IsString(msg) ? msg->valuestring : cJSON_IsString(t->result) ? t->result->valuestring : "(no message)";
+        int code = failure_code(t->result);
+        /* An invalid result's message already names the node and the path. */
+        if (code == EG_E_INVALID_RESULT) stop(run, t->node, code, "%S", text);
+        else stop(run, t->node, code, "node '%s' failed: %S", node_name(run, t->node), text);
         return;
     }
     for (size_t i = 0; i < run->n_tasks; i++) if (!validate_result(run, &run->tasks[i])) return;

@@ -15,7 +15,7 @@ test('deep nesting (100,000 levels) in a result, an input and a checkpoint', asy
   let deep = {};
   for (let i = 0; i < 100_000; i++) deep = { d: deep };
   const r = await one(() => ({ data: deep })).execute({});
-  assert.equal(r.error.code, 'NODE_FAILED');
+  assert.equal(r.error.code, 'INVALID_RESULT');
   assert.match(r.error.message, /cannot be written as JSON|nest/);
   const text = '{"a":' + '['.repeat(100_000) + ']'.repeat(100_000) + '}';
   await assert.rejects(one(() => ({})).resume(text), (e) => e.code === 'INVALID_CHECKPOINT');
@@ -60,9 +60,15 @@ test('maxStateBytes and maxMessages stop a growing run with LIMIT_EXCEEDED, its 
 });
 
 test('numbers out of range, lone surrogates and duplicate keys', async () => {
-  const r = await one(() => ({ data: { inf: Infinity, nan: NaN, big: 1e308 * 10, s: 'a\ud800b', t: '\udfff' } })).execute({});
+  // Numbers JSON cannot hold are refused (JSON would write null), never silently lost.
+  for (const bad of [Infinity, NaN, 1e308 * 10]) {
+    const refused = await one(() => ({ data: { n: bad } })).execute({});
+    assert.equal(refused.error.code, 'INVALID_RESULT');
+    assert.match(refused.error.message, /'data\.n'/);
+  }
+  const r = await one(() => ({ data: { s: 'a\ud800b', t: '\udfff' } })).execute({});
   assert.equal(r.status, 'FINISHED');
-  assert.deepEqual(r.state.data, { inf: null, nan: null, big: null, s: 'a\ufffdb', t: '\ufffd' });
+  assert.deepEqual(r.state.data, { s: 'a\ufffdb', t: '\ufffd' });
   // Duplicate keys read as JSON.parse reads them (the last wins), in the core too:
   // a checkpoint with a repeated key that changes a value fails its checksum; one that repeats the same value restores.
   const engine = new GraphEngine({ nodes: { a: () => ({ data: { k: 'one' }, shouldPause: true }), b: (s) => ({ data: { seen: s.data.k } }) }, edges: { a: 'b', b: '__end__' }, entryPoint: 'a' });

@@ -73,6 +73,9 @@ int eg_graph_target(const eg_graph *g, int node) {
 static int resolve_target(const eg_graph *g, const char *from, const char *name, int *out, eg_error *err) {
     if (strcmp(name, g->end_name) == 0) { *out = EG_TARGET_END; return EG_OK; }
     int i = eg_graph_find(g, name, strlen(name));
+    /* END spelt another way (END, end, __END__) is the usual slip. */
+    if (i < 0 && (strcmp(name, "END") == 0 || strcmp(name, "end") == 0 || strcmp(name, "__END__") == 0 || strcmp(name, "End") == 0))
+        return eg_fail(err, EG_E_UNKNOWN_NODE, "edge from '%s' goes to '%s', which is not a node; did you mean '%s'?", from, name, g->end_name);
     if (i < 0) return eg_fail(err, EG_E_UNKNOWN_NODE, "edge from '%s' goes to '%s', which is not a node", from, name);
     *out = eg_graph_target(g, i);
     return EG_OK;
@@ -202,12 +205,14 @@ static bool is_number_in(const cJSON *v, double lo, double hi) {
 /* Node options the JS driver acts on (retry, timeoutMs) are checked here so
  * a typo is an error at construction, in every host. */
 static int check_node_fields(const char *name, const cJSON *v, eg_error *err) {
-    static const char *const known[] = { "kind", "handler", "onError", "retry", "timeoutMs", "options", "description" };
+    static const char *const known[] = { "kind", "handler", "onError", "retry", "timeoutMs", "options", "description", "jumpTarget" };
     for (const cJSON *f = v->child; f; f = f->next) {
         size_t k = 0, nk = sizeof known / sizeof *known;
         while (k < nk && strcmp(f->string, known[k]) != 0) k++;
-        if (k == nk) return eg_fail(err, EG_E_DEFINITION, "nodes.%s: unknown field '%s' (expected kind, handler, onError, retry, timeoutMs, options, description)", name, f->string);
+        if (k == nk) return eg_fail(err, EG_E_DEFINITION, "nodes.%s: unknown field '%s' (expected kind, handler, onError, retry, timeoutMs, options, description, jumpTarget)", name, f->string);
     }
+    const cJSON *jump = eg_get(v, "jumpTarget");
+    if (jump && !cJSON_IsBool(jump)) return eg_fail(err, EG_E_DEFINITION, "nodes.%s.jumpTarget must be true or false", name);
     const cJSON *timeout = eg_get(v, "timeoutMs"), *retry = eg_get(v, "retry"), *on_error = eg_get(v, "onError");
     if (timeout && !is_number_in(timeout, 1, 2147483647.0)) return eg_fail(err, EG_E_DEFINITION, "nodes.%s.timeoutMs must be a positive number of milliseconds", name);
     if (on_error && !cJSON_IsString(on_error)) return eg_fail(err, EG_E_DEFINITION, "nodes.%s.onError must be a node name", name);
@@ -243,6 +248,7 @@ static int parse_nodes(eg_graph *g, const cJSON *nodes, eg_error *err) {
         if (!cJSON_IsObject(v)) return eg_fail(err, EG_E_DEFINITION, "nodes.%s must be an object", name);
         const cJSON *kind = eg_get(v, "kind"), *handler = eg_get(v, "handler");
         node->kind = EG_NODE_FUNCTION;
+        node->jump_target = cJSON_IsTrue(eg_get(v, "jumpTarget"));
         node->on_error = EG_TARGET_NONE;
         node->edge.target = node->edge.empty_target = EG_TARGET_NONE;
         int rc = check_node_fields(name, v, err);
@@ -331,6 +337,8 @@ static int check_graph(const eg_graph *g, eg_error *err) {
     seen[g->entry] = true;
     stack[top++] = g->entry;
 #define VISIT(t) do { int t_ = (t); if (t_ >= 0 && !seen[t_]) { seen[t_] = true; stack[top++] = t_; } } while (0)
+    /* A declared jump target is reached by a node's nextNodeOverride (seed 000's way). */
+    for (size_t i = 0; i < g->n_nodes; i++) if (g->nodes[i].jump_target) VISIT((int)i);
     while (top) {
         const eg_node *n = &g->nodes[stack[--top]];
         const eg_edge *e = &n->edge;
@@ -347,7 +355,7 @@ static int check_graph(const eg_graph *g, eg_error *err) {
      * unreachable then. End nodes are exempt: a graph may define one unused. */
     for (size_t i = 0; !open_router && i < g->n_nodes; i++) {
         if (!seen[i] && g->nodes[i].kind != EG_NODE_END) {
-            rc = eg_fail(err, EG_E_UNREACHABLE, "node '%s' cannot be reached from the entry point '%s'", g->nodes[i].name, g->nodes[g->entry].name);
+            rc = eg_fail(err, EG_E_UNREACHABLE, "node '%s' cannot be reached from the entry point '%s'; if a node jumps to it with nextNodeOverride, declare it with jumpTarget: true", g->nodes[i].name, g->nodes[g->entry].name);
             break;
         }
     }

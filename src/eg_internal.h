@@ -118,6 +118,7 @@ typedef struct eg_node {
     char *name;
     char *handler;
     eg_node_kind kind;
+    bool jump_target;        /* reached by nextNodeOverride: counts as reachable */
     int on_error;            /* error edge: where a failure goes instead of ending the run */
     eg_edge edge;
 } eg_node;

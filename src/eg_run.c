@@ -226,6 +226,12 @@ static void resolve_routes(eg_run *run) {
                 stop(run, t->node, EG_E_NO_ROUTE, "edge from '%s': state.%s must be a list to map over", node_name(run, t->node), e->path_text);
                 return;
             }
+            /* A path that is absent is a typo or a missing write, not "nothing to do": an empty list is. */
+            if (!list) {
+                stop(run, t->node, EG_E_NO_ROUTE, "edge from '%s': state.%s does not exist, so there is nothing to map over (write a list there; an empty list is fine)",
+                     node_name(run, t->node), e->path_text);
+                return;
+            }
             if (!list || !list->child) {
                 /* Nothing to map over: the empty target, or this branch ends. */
                 if (e->empty_target != EG_TARGET_NONE) one = e->empty_target;

@@ -35,3 +35,43 @@ test('an unknown top-level definition key is INVALID_DEFINITION listing the know
       && e.message.includes(`'${typo}'`) && e.message.includes('entryPoint') && e.message.includes('edges'));
   }
 });
+
+test("an edge to END, end or __END__ says did you mean '__end__'", () => {
+  for (const typo of ['END', 'end', '__END__']) {
+    assert.throws(() => new GraphEngine({ nodes: { a: () => ({}) }, edges: { a: typo }, entryPoint: 'a' }),
+      (e) => e.code === 'UNKNOWN_NODE' && e.message.includes(`'${typo}'`) && e.message.includes("did you mean '__end__'?"));
+  }
+  // A node really named 'end' is a node, not a typo.
+  const engine = new GraphEngine({ nodes: { a: () => ({}), end: () => ({}) }, edges: { a: 'end', end: '__end__' }, entryPoint: 'a' });
+  engine.dispose();
+});
+
+test('a map edge over a path absent from the state is an error naming it; an empty list is fine', async () => {
+  const def = (items) => ({
+    nodes: { plan: () => (items === undefined ? {} : { data: { items } }), work: (s, e, c) => ({ data: { done: [c.arg] } }) },
+    edges: { plan: { map: 'data.items', to: 'work' }, work: '__end__' },
+    entryPoint: 'plan',
+  });
+  const absent = await new GraphEngine(def(undefined)).execute({ data: {} });
+  assert.equal(absent.status, 'ERROR');
+  assert.equal(absent.error.code, 'NO_ROUTE');
+  assert.match(absent.error.message, /state\.data\.items does not exist/);
+  assert.match(absent.error.message, /'plan'/);
+  const empty = await new GraphEngine(def([])).execute({ data: {} });
+  assert.equal(empty.status, 'FINISHED', empty.error?.message);
+});
+
+test('a node reached only by nextNodeOverride runs when declared jumpTarget (the seed\'s way); undeclared, the error says how', async () => {
+  const nodes = { start: () => ({ nextNodeOverride: 'special' }), normal: () => ({ data: { via: 'normal' } }) };
+  assert.throws(() => new GraphEngine({ nodes: { ...nodes, special: () => ({ data: { via: 'special' } }) }, edges: { start: 'normal', normal: '__end__', special: '__end__' }, entryPoint: 'start' }),
+    (e) => e.code === 'UNREACHABLE_NODE' && e.message.includes("'special'") && e.message.includes('jumpTarget: true'));
+  const engine = new GraphEngine({
+    nodes: { ...nodes, special: { handler: () => ({ data: { via: 'special' } }), jumpTarget: true } },
+    edges: { start: 'normal', normal: '__end__', special: '__end__' },
+    entryPoint: 'start',
+  });
+  const r = await engine.execute({});
+  assert.equal(r.status, 'FINISHED', r.error?.message);
+  assert.equal(r.state.data.via, 'special');
+  engine.dispose();
+});

@@ -560,6 +560,11 @@ export class Checkpointer {
 
 /** A Response streaming a run's events as server-sent events. */
 /** `init.signal`: the request's signal; a client that leaves aborts the run. */
+/** The arrows of a JSON graph definition (engine.definition), as toMermaid() and diagrams draw them. */
+export function graphEdges(definition: object): Array<{ from: string; to: string; label: string; conditional: boolean }>;
+/** Whether `name` is an END node of the definition. */
+export function isEndNode(definition: object, name: string): boolean;
+
 export function eventStreamResponse(events: AsyncIterable<GraphEvent<any>>, init?: ResponseInit & { keepAliveMs?: number; signal?: AbortSignal }): Response;
 export function toServerSentEvents(events: AsyncIterable<GraphEvent<any>>, options?: { keepAliveMs?: number; signal?: AbortSignal }): ReadableStream<Uint8Array>;
 /** Events back from a Response (or byte stream) of server-sent events. */

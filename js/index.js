@@ -10,6 +10,7 @@ export { ChatHistoryManager } from './history.js';
 export { createEndNode, END, send } from './definition.js';
 export { EdgegraphError } from './errors.js';
 export { applyPatch } from './patch.js';
+export { graphEdges, isEndNode } from './edges.js';
 export { ChatClient, createChatClient, LLMError } from './llm.js';
 export { createAgentNode, createLLMNode, createToolsNode, routeOnToolCalls, createAskUserNode, approve, reject, editArguments } from './agent.js';
 export { validate as validateJsonSchema } from './schema.js';

@@ -2,27 +2,16 @@
 // (longest path from the start, back edges drawn as loops on the side).
 // No layout library: graphs here are small, and this keeps the page light.
 
+import { graphEdges, isEndNode } from 'edgegraph';
+
 const NS = 'http://www.w3.org/2000/svg';
 const W = 150, H = 40, GAP_X = 40, GAP_Y = 70;
 
 /** Nodes and labelled edges of a (JSON) definition; END nodes become one. */
 export function graphOf(def) {
-  const end = def.end ?? '__end__';
-  const isEnd = (n) => n === end || def.nodes[n]?.kind === 'end';
-  const id = (n) => (isEnd(n) ? '__end__' : n);
-  const nodes = ['__start__', ...Object.keys(def.nodes).filter((n) => !isEnd(n)), '__end__'];
-  const edges = [{ from: '__start__', to: id(def.entryPoint), label: '' }];
-  for (const [from, e] of Object.entries(def.edges ?? {})) {
-    const add = (to, label = '', conditional = false) => edges.push({ from, to: id(to), label, conditional });
-    if (typeof e === 'string') add(e);
-    else if (Array.isArray(e)) e.forEach((t) => add(t, 'parallel'));
-    else if (e.map) { add(e.to, `each of ${e.map}`, true); if (e.empty) add(e.empty, 'empty list', true); }
-    else if (e.router) (e.targets ?? []).forEach((t) => add(t, `${e.router}()`, true));
-    else if (e.path) {
-      for (const [value, t] of Object.entries(e.cases ?? {})) add(t, `${e.path} = ${value}`, true);
-      if (e.default) add(e.default, 'otherwise', true);
-    } else if (e.default) add(e.default);
-  }
+  const nodes = ['__start__', ...Object.keys(def.nodes).filter((n) => !isEndNode(def, n)), '__end__'];
+  // The package's own walk of the edge kinds: the same arrows as toMermaid().
+  const edges = graphEdges(def);
   // Several conditions that lead to the same node: one arrow, labels joined.
   const merged = new Map();
   for (const e of edges) {

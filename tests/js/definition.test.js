@@ -75,3 +75,38 @@ test('a node reached only by nextNodeOverride runs when declared jumpTarget (the
   assert.equal(r.state.data.via, 'special');
   engine.dispose();
 });
+
+test('toMermaid() draws every edge kind, map edges included, from the same walk as the demo diagram', async () => {
+  const { graphEdges } = await import('../../dist/node.js');
+  const engine = new GraphEngine({
+    nodes: { plan: () => ({}), split: () => ({}), a: () => ({}), b: () => ({}), worker: () => ({}), join: () => ({}), check: () => ({}), route: () => ({}) },
+    edges: {
+      plan: 'split',
+      split: ['a', 'b'],
+      a: { map: 'data.items', to: 'worker', empty: 'join' },
+      b: 'join',
+      worker: 'join',
+      join: { path: 'data.ok', cases: { true: 'check' }, default: 'route' },
+      check: { default: '__end__' },
+      route: { router: () => 'check', targets: ['check', '__end__'] },
+    },
+    entryPoint: 'plan',
+  });
+  const m = engine.toMermaid();
+  const id = (name) => `n${Object.keys(engine.definition.nodes).indexOf(name)}`;
+  for (const line of [
+    `__start --> ${id('plan')}`,
+    `${id('plan')} --> ${id('split')}`,
+    `${id('split')} -->|"parallel"| ${id('a')}`,
+    `${id('a')} -.->|"each of data.items"| ${id('worker')}`,
+    `${id('a')} -.->|"empty list"| ${id('join')}`,
+    `${id('join')} -.->|"data.ok = true"| ${id('check')}`,
+    `${id('join')} -.->|"otherwise"| ${id('route')}`,
+    `${id('route')} -.->|"route()"| __end`,
+    `${id('check')} --> __end`,
+  ]) assert.ok(m.includes(`  ${line}\n`), `${line}\n${m}`);
+  // One arrow per edge of the walk the demo draws: nothing drawn in one place and not the other.
+  const arrows = m.split('\n').filter((l) => l.includes('->')).length;
+  assert.equal(arrows, graphEdges(engine.definition).length);
+  engine.dispose();
+});

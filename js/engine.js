@@ -279,6 +279,9 @@ export class GraphEngine extends CoreObject {
       runId ??= JSON.parse(text).runId;
       thread = this.#thread(options.threadId, null, 0);
     } else {
+      if (saved === undefined) {
+        throw new EdgegraphError('NOT_RESUMABLE', 'resume() got no checkpoint (result.checkpoint is undefined when a run finished): there is nothing to resume');
+      }
       if (saved === null || typeof saved !== 'object') {
         throw new EdgegraphError('INVALID_INPUT', 'resume() takes a saved state object or a checkpoint');
       }

@@ -48,11 +48,39 @@ export interface RunErrorInfo {
   node?: string;
 }
 
+/** A tool call waiting for the user's decision (pendingAskUser.toolCalls). */
+export interface PendingToolCall {
+  id: string;
+  name: string;
+  /** The parsed arguments (the raw text when they are not valid JSON). */
+  arguments: any;
+  /** False for calls of the same reply that need no approval (they run with the others). */
+  needsApproval: boolean;
+}
+
+/** What an agent node's tool approval pauses with: answer with approve(), reject() or editArguments(). */
+export interface ToolApprovalRequest { type: 'tool_approval'; node: string; toolCalls: PendingToolCall[] }
+/** What createAskUserNode() pauses with: answer with a user message. */
+export interface AskUserQuestion { type: 'question'; node: string; question: string }
+
+/**
+ * state.pendingAskUser of a paused run: a ToolApprovalRequest, an AskUserQuestion,
+ * or whatever your own node set (narrow on `type`).
+ */
+export interface PendingAskUser {
+  type?: 'tool_approval' | 'question' | (string & {});
+  node?: string;
+  question?: string;
+  toolCalls?: PendingToolCall[];
+  [field: string]: any;
+}
+
 /** The frame-style state of the seed GraphEngine (the default state shape). */
 export interface IGraphState {
   messages: Message[];
-  data: Record<string, unknown>;
-  metadata: Record<string, unknown>;
+  /** Your data: any JSON, shallow-merged by the default reducers. */
+  data: Record<string, any>;
+  metadata: Record<string, any>;
   logs: string[];
   status?: GraphStatus;
   currentNode?: string | null;
@@ -60,11 +88,14 @@ export interface IGraphState {
   /** Node executions over the whole run (kept across resume). */
   stepCount?: number;
   error?: RunErrorInfo;
-  pendingAskUser?: unknown;
+  pendingAskUser?: PendingAskUser;
   shouldPause?: boolean;
-  lastToolCall?: unknown;
-  lastModelOutput?: unknown;
-  [key: string]: unknown;
+  lastToolCall?: any;
+  lastModelOutput?: any;
+  /** Tool calls made by agent nodes (id, name, arguments, status, result or error). */
+  toolCalls?: any[];
+  /** Other keys a node writes: any JSON. */
+  [key: string]: any;
 }
 
 /** What a node returns: a partial state plus flow controls. */
@@ -77,7 +108,7 @@ export type NodeResult<S> = {
   shouldEnd?: boolean;
   /** Pause after this node (also set when pendingAskUser is). */
   shouldPause?: boolean;
-  pendingAskUser?: unknown;
+  pendingAskUser?: PendingAskUser;
   /** FINISHED ends the run; ERROR fails it; PAUSED pauses it. */
   status?: GraphStatus;
 };
@@ -87,9 +118,9 @@ export interface NodeContext {
   taskId: string;
   node: string;
   /** The item of a map edge, or the `arg` of a Send. */
-  arg?: unknown;
+  arg?: any;
   /** 1 on the first try; higher when the node's retry policy runs it again. */
-  attempt?: number;
+  attempt: number;
   /** Aborted when the run is interrupted or the node's timeout passes. */
   signal?: AbortSignal;
   /** In the first step after resume(): the user input given to resume. */
@@ -236,7 +267,7 @@ export type GraphEvent<S extends object = IGraphState> =
   | { type: 'tool_result'; node: string; taskId: string; id: string; name: string; status: 'ok' | 'error'; durationMs: number }
   | { type: 'route'; node: string; target: unknown }
   | { type: 'state_update'; patch: PatchOp[] }
-  | { type: 'pause'; pendingAskUser: unknown }
+  | { type: 'pause'; pendingAskUser: PendingAskUser | null }
   | { type: 'error'; error: RunErrorInfo }
   | { type: 'checkpoint'; threadId: string; checkpointId: number; status: GraphStatus }
   | { type: 'run_end'; status: GraphStatus; result: GraphRunResult<S> };
@@ -264,30 +295,38 @@ export interface ThreadRef { threadId: string; checkpointId?: number }
 export interface ThreadState<S> { state: S; status: GraphStatus; checkpointId: number; parentId: number | null; createdAt: number }
 export interface CheckpointInfo { checkpointId: number; parentId: number | null; createdAt: number; status: GraphStatus; superstep: number; /** Nodes about to run. */ pendingTasks: string[]; /** Nodes whose routers are about to choose. */ routing: string[] }
 
-export interface GraphRunResult<S extends object = IGraphState> {
-  status: GraphStatus;
+interface RunResultBase<S> {
   state: S;
   /** Alias of `state` (seed API). */
   readonly finalState: S;
-  error?: EdgegraphError;
-  /** JSON to resume from, for any status but FINISHED. */
-  checkpoint?: string;
 }
+/** A run's outcome; narrow on `status`: every status but FINISHED has a checkpoint to resume from. */
+export type GraphRunResult<S extends object = IGraphState> =
+  | (RunResultBase<S> & { status: 'FINISHED'; error?: undefined; checkpoint?: undefined })
+  | (RunResultBase<S> & { status: 'PAUSED'; error?: undefined; /** JSON to resume from. */ checkpoint: string })
+  | (RunResultBase<S> & { status: 'ERROR' | 'INTERRUPTED' | 'RUNNING'; error: EdgegraphError; /** JSON to resume from. */ checkpoint: string });
+
+/**
+ * What resume() continues: a checkpoint (result.checkpoint: JSON text or parsed),
+ * a saved state, or a thread. undefined (a finished run's checkpoint) is NOT_RESUMABLE.
+ */
+export type Resumable<S> = string | S | object | ThreadRef | undefined;
 
 export class GraphEngine<S extends object = IGraphState> {
-  constructor(definition: GraphDefinition<S>, options?: EngineOptions<S>, llmConfig?: AgentLLMConfig);
+  /** S is the state type you give (GraphEngine<MyState>), never inferred from a node's result: default IGraphState. */
+  constructor(definition: GraphDefinition<NoInfer<S>>, options?: EngineOptions<NoInfer<S>>, llmConfig?: AgentLLMConfig);
   readonly graphHash: string;
   readonly llmConfig: AgentLLMConfig | undefined;
   readonly definition: object;
   execute(initialState?: Partial<S>, options?: RunOptions<S>): Promise<GraphRunResult<S>>;
   /** userInput: a message (appended to messages once) or an approval decision (approve(), reject(), editArguments()). */
-  resume(saved: S | string | object | ThreadRef, userInput?: Message | ApprovalDecision, options?: RunOptions<S>): Promise<GraphRunResult<S>>;
+  resume(saved: Resumable<S>, userInput?: Message | ApprovalDecision, options?: RunOptions<S>): Promise<GraphRunResult<S>>;
   /** A thread's latest state, or that of one checkpoint (needs a checkpointer). */
   getState(threadId: string, checkpointId?: number): Promise<ThreadState<S> | undefined>;
   /** A thread's checkpoints, newest first. */
   getStateHistory(threadId: string): Promise<CheckpointInfo[]>;
   stream(initialState?: Partial<S>, options?: RunOptions<S>): AsyncIterable<GraphEvent<S>>;
-  streamResume(saved: S | string | object | ThreadRef, userInput?: Message | ApprovalDecision, options?: RunOptions<S>): AsyncIterable<GraphEvent<S>>;
+  streamResume(saved: Resumable<S>, userInput?: Message | ApprovalDecision, options?: RunOptions<S>): AsyncIterable<GraphEvent<S>>;
   toMermaid(): string;
   /** Queue a message for the next execute() (seed API); a system message becomes the system prompt. */
   addMessage(message: Message): void;
@@ -342,10 +381,10 @@ export class GraphBuilder<S extends object = IGraphState> {
 /** A state of partitions (seed 002). */
 export interface GraphState<I = unknown> {
   readonly input: I;
-  scratch: Record<string, unknown>;
-  artifacts: Record<string, unknown>;
-  memory: Record<string, unknown>;
-  diagnostics: Record<string, unknown>;
+  scratch: Record<string, any>;
+  artifacts: Record<string, any>;
+  memory: Record<string, any>;
+  diagnostics: Record<string, any>;
   currentNodeId: string | null;
   visitedNodes: string[];
   iteration: number;

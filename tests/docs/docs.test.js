@@ -5,8 +5,11 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { build, transformSync } from 'esbuild';
+import { Miniflare } from 'miniflare';
+import { startServer, reply, call } from '../js/support/openai-server.js';
 import { join } from 'node:path';
 
 const root = new URL('../../', import.meta.url).pathname;
@@ -26,16 +29,20 @@ const cjson = join(root, 'build/third_party/cjson');
 const sources = readdirSync(join(root, 'src')).filter((f) => f.endsWith('.c')).map((f) => join(root, 'src', f));
 
 for (const doc of docs) {
-  const samples = blocks(readFileSync(join(root, doc), 'utf8')).filter((b) => b.lang === 'js' || b.lang === 'c');
+  const samples = blocks(readFileSync(join(root, doc), 'utf8')).filter((b) => b.lang === 'js' || b.lang === 'ts' || b.lang === 'c');
   for (const [i, s] of samples.entries()) {
     const name = `${doc.replace(/[/.]/g, '_')}_${i}`;
-    test(`${doc}:${s.line} (${s.lang}${s.info ? ` ${s.info}` : ''}) runs`, { timeout: 60_000 }, () => {
+    test(`${doc}:${s.line} (${s.lang}${s.info ? ` ${s.info}` : ''}) runs`, { timeout: 60_000 }, async () => {
       if (s.info === 'bundler') {
         // Bundler code runs in tests/bundlers: the Vite app holds this very snippet.
         assert.ok(readFileSync(join(root, 'tests/bundlers/vite-app/main.js'), 'utf8').includes(s.code.trim()), 'the snippet is the Vite app\'s code');
-      } else if (s.lang === 'js') {
+      } else if (s.info === 'worker') {
+        await runWorkerSample(s.code, name);
+      } else if (s.lang === 'js' || s.lang === 'ts') {
+        // TypeScript samples run as what esbuild makes of them (types stripped).
+        const code = s.lang === 'ts' ? transformSync(s.code, { loader: 'ts', format: 'esm' }).code : s.code;
         const file = join(out, `${name}.mjs`);
-        writeFileSync(file, `import '../../tests/docs/prelude.js';\n${s.code}`);
+        writeFileSync(file, `import '../../tests/docs/prelude.js';\n${code}`);
         execFileSync(process.execPath, [file], { cwd: out, stdio: 'pipe', timeout: 50_000 });
       } else {
         const file = join(out, `${name}.c`);
@@ -47,6 +54,73 @@ for (const doc of docs) {
     });
   }
 }
+
+/**
+ * A Worker sample (```ts worker) runs in miniflare (workerd) as wrangler would
+ * bundle it, its LLM the strict OpenAI stand-in, and gets the requests of the
+ * doc's curl lines: a run that pauses for approval, then a resume that finishes.
+ */
+async function runWorkerSample(code, name) {
+  const dir = join(out, name);
+  mkdirSync(join(dir, 'dist'), { recursive: true });
+  await build({ stdin: { contents: code, loader: 'ts', resolveDir: root, sourcefile: `${name}.ts` }, bundle: true, format: 'esm', conditions: ['workerd', 'worker', 'browser'], external: ['*.wasm'], outfile: join(dir, 'dist/worker.js'), logLevel: 'silent' });
+  cpSync(join(root, 'dist/edgegraph.wasm'), join(dir, 'dist/edgegraph.wasm'));
+  const llm = await startServer([
+    { json: reply(null, [call('c1', 'notify_ops', { text: 'the build is green' })]) },
+    { json: reply('Ops know.') },
+  ], { apiKey: 'sk-doc-sample' });
+  const mf = new Miniflare({
+    modulesRoot: dir,
+    modules: [{ type: 'ESModule', path: join(dir, 'dist/worker.js') }, { type: 'CompiledWasm', path: join(dir, 'dist/edgegraph.wasm') }],
+    compatibilityDate: '2024-09-23',
+    durableObjects: { THREADS: 'ThreadRunner' },
+    bindings: { OPENAI_API_KEY: 'sk-doc-sample', OPENAI_BASE_URL: llm.baseURL },
+  });
+  try {
+    const post = (path, body) => mf.dispatchFetch(`http://localhost:8787${path}`, { method: 'POST', body: JSON.stringify(body) }).then((r) => r.json());
+    const paused = await post('/threads/t1/run', { message: 'Tell ops the build is green' });
+    assert.equal(paused.status, 'PAUSED', JSON.stringify(paused));
+    assert.equal(paused.approval.toolCalls[0].name, 'notify_ops');
+    const done = await post('/threads/t1/resume', { decision: 'approve' });
+    assert.deepEqual(done, { status: 'FINISHED', approval: null, error: null });
+    assert.deepEqual(llm.rejected, [], 'every request is one OpenAI accepts');
+  } finally {
+    await mf.dispose();
+    await llm.close();
+  }
+}
+
+// TypeScript is a first-class consumer: every JS sample is also compiled as
+// .ts with tsc --strict against the package's own types (one program for all
+// samples; each error is reported at its doc file and line).
+test('every README and docs JS and TS sample type-checks with tsc --strict', () => {
+  const dir = join(root, 'build/doctest-ts');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const where = new Map();
+  for (const doc of docs) {
+    const samples = blocks(readFileSync(join(root, doc), 'utf8')).filter((b) => (b.lang === 'js' || b.lang === 'ts') && b.info !== 'bundler');
+    for (const [i, s] of samples.entries()) {
+      const file = `${doc.replace(/[/.]/g, '_')}_${i}.ts`;
+      writeFileSync(join(dir, file), `${s.code}\nexport {};\n`);
+      where.set(file, { doc, line: s.line });
+    }
+  }
+  // Samples read keys from the environment; a minimal declaration instead of @types/node.
+  writeFileSync(join(dir, 'env.d.ts'), 'declare const process: { env: Record<string, string | undefined> };\n');
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022', 'dom', 'esnext.disposable'], types: [], skipLibCheck: true },
+    files: ['env.d.ts', ...where.keys()],
+  }));
+  const r = spawnSync(join(root, 'node_modules/.bin/tsc'), ['-p', dir], { cwd: dir, encoding: 'utf8' });
+  const errors = (r.stdout + r.stderr).split('\n').filter((l) => /error TS\d+/.test(l)).map((l) => {
+    const m = /^([^(]+)\((\d+),(\d+)\): (.*)$/.exec(l);
+    const at = m && where.get(m[1]);
+    return at ? `${at.doc}:${at.line + Number(m[2])}: ${m[4]}` : l;
+  });
+  assert.equal(errors.length, 0, `${errors.length} type errors in the docs' samples:\n${errors.join('\n')}`);
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+});
 
 test('docs/errors.md explains every error code', () => {
   const def = [...readFileSync(join(root, 'src/eg_codes.def'), 'utf8').matchAll(/^EG_CODE\(\s*\w+,\s*\d+,\s*"(\w+)"/gm)].map((m) => m[1]).filter((c) => c !== 'OK');

@@ -9,6 +9,9 @@ import { createChatClient } from './llm.js';
 import { validate } from './schema.js';
 import { EdgegraphError } from './errors.js';
 
+/** Declare a tool (returned as given; createAgentNode checks it). In TypeScript its run() gets typed arguments. */
+export const tool = (definition) => definition;
+
 /** Approval decisions for engine.resume(saved, decision). */
 export const approve = (toolCallId) => ({ decision: 'approve', ...(toolCallId ? { toolCallId } : {}) });
 export const reject = (reason = 'rejected', toolCallId) => ({ decision: 'reject', reason, ...(toolCallId ? { toolCallId } : {}) });

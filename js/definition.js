@@ -14,6 +14,11 @@ export function createEndNode() {
   return end;
 }
 
+/** Returns the definition as given; in TypeScript it types the nodes' and routers' arguments. */
+export function defineGraph(definition) {
+  return definition;
+}
+
 /**
  * A router's answer that runs `node` with its own input (LangGraph's Send):
  * the node gets it as `context.arg`. Return a list of these to fan out.

@@ -406,6 +406,9 @@ export class StateManager {
 }
 
 /** The END node of the seed API; its function never runs. */
+/** Returns the definition as given: in TypeScript, nodes and routers of a definition kept in a variable get typed arguments. */
+export function defineGraph<S extends object = IGraphState>(definition: GraphDefinition<NoInfer<S>>): GraphDefinition<S>;
+
 export function createEndNode<S extends object = IGraphState>(): GraphNode<S>;
 export const END: '__end__';
 
@@ -452,6 +455,12 @@ export interface ToolDefinition<A = any> {
   /** Pause the run for a human decision before calling. */
   needsApproval?: boolean | ((args: A) => boolean);
 }
+
+/**
+ * Declare a tool: returns it as given. Its `run` and `needsApproval` get typed
+ * arguments (`A`, default any) where a plain object literal would leave them untyped.
+ */
+export function tool<A = any>(definition: ToolDefinition<A>): ToolDefinition<A>;
 
 export interface ChatRequest {
   messages: Message[];

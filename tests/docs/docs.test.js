@@ -127,3 +127,20 @@ test('docs/errors.md explains every error code', () => {
   const doc = readFileSync(join(root, 'docs/errors.md'), 'utf8');
   for (const code of def) assert.match(doc, new RegExp(`\\| \`${code}\` \\|`), code);
 });
+
+test('the README opens with what edgegraph is, install and quick start, then make demo / make test; its links work on the npm page', () => {
+  const text = readFileSync(join(root, 'README.md'), 'utf8');
+  const lines = text.split('\n');
+  const at = (needle) => lines.findIndex((l) => l.includes(needle));
+  assert.ok(at('AI-agent graph engine') < 10, 'what it is, first');
+  assert.ok(at('npm install edgegraph') < at('make demo'), 'the user\'s install before the contributors\' commands');
+  assert.ok(at('make demo') < 45 && at('make test') < 45, 'both commands on the first screen');
+  // npm renders the README away from the repository: relative links would break there.
+  const relative = [...text.matchAll(/\]\(([^)]+)\)/g)].map((m) => m[1]).filter((href) => !/^(https?:|#|mailto:)/.test(href));
+  assert.deepEqual(relative, []);
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  for (const m of text.matchAll(/\]\((https:\/\/github\.com\/edgegraph\/edgegraph\/blob\/main\/([^)#]+))/g)) {
+    assert.ok(readdirSync(join(root, m[2], '..')).includes(m[2].split('/').at(-1)), `${m[2]} exists in the repository`);
+  }
+  assert.match(pkg.repository.url, /github\.com\/edgegraph\/edgegraph/);
+});

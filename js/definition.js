@@ -3,6 +3,7 @@
 // that map handler and router names back to functions.
 
 import { EdgegraphError } from './errors.js';
+import { hasOwn, isPlainObject } from './objects.js';
 
 export const END = '__end__';
 const KIND = Symbol.for('edgegraph.nodeKind');
@@ -27,13 +28,9 @@ export function send(node, arg) {
   return { node, arg };
 }
 
-function isPlainObject(v) {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 const DEFINITION_KEYS = ['nodes', 'edges', 'entryPoint', 'end', 'state', 'name', 'maxSteps'];
 
-const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
 
 /**
  * @param {any} definition

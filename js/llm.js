@@ -7,6 +7,7 @@
 
 import { EdgegraphError } from './errors.js';
 import { SseDecoder } from './sse.js';
+import { sleep } from './timing.js';
 import { endpointURL, redactURL, secretsOf, networkCause } from './llm-url.js';
 
 export class LLMError extends EdgegraphError {
@@ -49,15 +50,6 @@ function retryAfterMs(headers, capMs) {
   const s = Number(v);
   const ms = Number.isFinite(s) ? s * 1000 : Date.parse(v) - Date.now();
   return Number.isFinite(ms) ? Math.min(Math.max(0, ms), capMs) : undefined;
-}
-
-function sleep(ms, signal) {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) { reject(signal.reason); return; }
-    const t = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
-    const onAbort = () => { clearTimeout(t); reject(signal.reason); };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 export class ChatClient {
@@ -166,7 +158,7 @@ export class ChatClient {
         const retryable = res.status === 429 || res.status >= 500;
         failure = new LLMError('LLM_HTTP_ERROR', `the LLM server answered ${res.status} at ${this.#shownURL}${provider ? `: ${provider}` : ''}`, { status: res.status, providerMessage: provider, attempts: attempt, ...where });
         if (retryable && attempt <= this.maxRetries) {
-          await sleep(retryAfterMs(res.headers, this.retryMaxMs) ?? this.#backoff(attempt), userSignal).catch(() => {});
+          await sleep(retryAfterMs(res.headers, this.retryMaxMs) ?? this.#backoff(attempt), userSignal);
           if (!userSignal?.aborted) continue;
           throw new LLMError('LLM_ABORTED', 'the LLM request was aborted', { attempts: attempt, ...where });
         }
@@ -179,7 +171,7 @@ export class ChatClient {
         const error = timedOut
           ? new LLMError('LLM_TIMEOUT', `no answer from the LLM server at ${this.#shownURL} within ${this.timeoutMs} ms`, { attempts: attempt, ...where })
           : this.#networkError('could not reach the LLM server', e, attempt);
-        if (attempt <= this.maxRetries) { await sleep(this.#backoff(attempt), userSignal).catch(() => {}); if (!userSignal?.aborted) continue; }
+        if (attempt <= this.maxRetries) { await sleep(this.#backoff(attempt), userSignal); if (!userSignal?.aborted) continue; }
         throw error;
       }
     }

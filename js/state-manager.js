@@ -5,19 +5,10 @@
 import { getCore } from './loader.js';
 import { EdgegraphError } from './errors.js';
 import { CoreObject } from './handle.js';
-
+import { deepFreeze, hasOwn } from './objects.js';
 
 const PARTITIONS = ['input', 'scratch', 'artifacts', 'memory', 'diagnostics'];
 
-function deepFreeze(value) {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const key of Object.keys(value)) deepFreeze(value[key]);
-  }
-  return value;
-}
-
-const hasOwn = (o, k) => o !== null && typeof o === 'object' && Object.prototype.hasOwnProperty.call(o, k);
 
 function getPath(obj, path) {
   let v = obj;

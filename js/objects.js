@@ -1,0 +1,16 @@
+// objects.js: small facts about plain JSON-like objects, in one place.
+
+/** Whether `key` is an own property of `object` (false for non-objects). */
+export const hasOwn = (object, key) => object !== null && typeof object === 'object' && Object.prototype.hasOwnProperty.call(object, key);
+
+/** An object that is not an array (null is not one). */
+export const isPlainObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Freeze a value and everything in it (the read-only input partition of seed 002). */
+export function deepFreeze(value) {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) deepFreeze(value[key]);
+  }
+  return value;
+}

@@ -1,0 +1,263 @@
+// run.js: driving one run of the sans-I/O core. The core says what runs; a
+// Run runs it (node functions and routers, several at once in a parallel
+// step), hands results and failures back, applies the core's state patch to
+// the JS mirror, checkpoints each step boundary when the run has a thread,
+// and turns the core's final status into the result the caller gets.
+
+import { EdgegraphError } from './errors.js';
+import { applyPatch, copyJSON } from './patch.js';
+import { now } from './events.js';
+import { deepFreeze } from './objects.js';
+import { resultJSON } from './result-json.js';
+import { sleep } from './timing.js';
+
+function describeThrown(e) {
+  if (e instanceof Error) {
+    const out = { message: e.message || e.name, name: e.name };
+    if (typeof e.code === 'string') out.code = e.code;
+    return out;
+  }
+  return { message: String(e) };
+}
+
+export class Run {
+  #engine;
+  #graph;          // { core, handlers, routers, policies, partitioned, history }
+  #handle;
+  #mirror;
+  #emit;
+  #signal;
+  #thread;
+  #runId;
+  #resumeInput;    // for the first step's nodes (a subgraph node resumes its child with it)
+  #open = true;    // false once the core's run is freed: late results are dropped
+  #aborted = false;
+  #wake = null;
+  #thrown = new Map();
+
+  /**
+   * @param {object} engine the GraphEngine (nodes and routers get it as their second argument)
+   * @param {object} graph what the engine knows of its graph: core, handlers, routers, policies, partitioned, history
+   * @param {number} handle the core's run
+   * @param {object} mirror the JS copy of the run's state (patched in place)
+   * @param {{ onEvent?: Function, signal?: AbortSignal, runId?: string }} options
+   * @param {import('./thread.js').ThreadWriter | null} thread
+   */
+  constructor(engine, graph, handle, mirror, options, resumeInput, thread) {
+    this.#engine = engine;
+    this.#graph = graph;
+    this.#handle = handle;
+    this.#mirror = mirror;
+    this.#emit = options.onEvent;
+    this.#signal = options.signal;
+    this.#runId = options.runId;
+    this.#resumeInput = resumeInput;
+    this.#thread = thread;
+  }
+
+  get state() { return this.#mirror; }
+
+  /** Run to a pause, the end, an error or an abort; always frees the core's run. */
+  async drive() {
+    const { core } = this.#graph;
+    const emit = this.#emit;
+    const onAbort = () => {
+      this.#aborted = true;
+      if (this.#open) core.runInterrupt(this.#handle);
+      this.#wake?.();
+    };
+    if (this.#signal?.aborted) onAbort();
+    else this.#signal?.addEventListener('abort', onAbort, { once: true });
+    emit?.({ type: 'run_start' });
+    try {
+      for (;;) {
+        const out = core.runNext(this.#handle);
+        if (out.patch.length) {
+          applyPatch(this.#mirror, out.patch);
+          this.#graph.history.sawPatch(out.patch);
+          // The caller may keep and change what an event carries: a copy.
+          emit?.({ type: 'state_update', patch: copyJSON(out.patch) });
+        }
+        // The read-only input partition is frozen for nodes, as in seed 002.
+        if (this.#graph.partitioned) deepFreeze(this.#mirror.input);
+        if (this.#thread) {
+          // A checkpoint at every step boundary, written before the step runs.
+          for (const op of out.patch) this.#thread.ops.push(op);
+          await this.#checkpoint();
+          if (this.#thread.error) return this.#writeFailed();
+        }
+        if (out.status !== 'RUNNING') return this.#result(out);
+        let pending = null;
+        // In a parallel step, each finished task is checkpointed too, so a
+        // crash re-runs only the tasks that had not finished.
+        const perTask = this.#thread && out.tasks.length > 1;
+        for (const task of out.tasks) {
+          let p = this.#start(task);
+          if (perTask) p = (p ?? Promise.resolve()).then(() => { if (this.#open && !this.#aborted) return this.#checkpoint(); });
+          if (p) (pending ??= []).push(p);
+        }
+        if (out.tasks.length && out.tasks[0].kind === 'node') this.#resumeInput = undefined;
+        if (pending) await this.#settle(pending);
+      }
+    } finally {
+      this.#open = false;
+      this.#signal?.removeEventListener('abort', onAbort);
+      core.runFree(this.#handle);
+    }
+  }
+
+  #checkpoint() {
+    const meta = JSON.parse(this.#graph.core.runCheckpointMeta(this.#handle));
+    return this.#thread.save(meta, this.#mirror, this.#emit);
+  }
+
+  /** A task's id: stable across retries and restores (an idempotency key). */
+  #taskId(task) {
+    return this.#runId ? `${this.#runId}:${task.id}` : task.id;
+  }
+
+  /** Wait for every task of the step, or for an abort. */
+  #settle(pending) {
+    const all = pending.length === 1 ? pending[0] : Promise.all(pending);
+    if (this.#aborted) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.#wake = resolve;
+      all.then(resolve, reject);
+    }).finally(() => { this.#wake = null; });
+  }
+
+  /** Run one task; returns a promise only when the work is asynchronous. */
+  #start(task) {
+    const isRoute = task.kind === 'route';
+    const fn = isRoute ? this.#graph.routers.get(task.router) : this.#graph.handlers.get(task.handler);
+    const started = this.#emit ? now() : 0;
+    if (this.#emit && !isRoute) this.#emit({ type: 'node_start', node: task.node, taskId: this.#taskId(task) });
+    const policy = isRoute ? undefined : this.#graph.policies.get(task.node);
+    if (policy) return this.#withPolicy(task, started, fn, policy);
+    let value;
+    try {
+      value = isRoute ? fn(this.#mirror, this.#engine) : fn(this.#mirror, this.#engine, this.#context(task, 1, this.#signal));
+    } catch (e) {
+      this.#fail(task, e, started);
+      return null;
+    }
+    if (value !== null && typeof value === 'object' && typeof value.then === 'function') {
+      return value.then((v) => this.#submit(task, v, started), (e) => this.#fail(task, e, started));
+    }
+    this.#submit(task, value, started);
+    return null;
+  }
+
+  /** A node's third argument. */
+  #context(task, attempt, signal) {
+    const emit = this.#emit;
+    const taskId = this.#taskId(task);
+    // Nodes emit their own events (LLM tokens, tool calls) through context.emit.
+    const ctx = { taskId, node: task.node, attempt, emit: emit ? (event) => emit({ ...event, node: task.node, taskId }) : () => {} };
+    if (task.arg !== undefined) ctx.arg = task.arg;
+    if (signal) ctx.signal = signal;
+    if (this.#resumeInput !== undefined) ctx.resumeInput = this.#resumeInput;
+    return ctx;
+  }
+
+  /** A node with a retry and/or timeout policy: tries, waits, gives up. */
+  async #withPolicy(task, started, fn, policy) {
+    const { retry = {}, timeoutMs } = policy;
+    const attempts = retry.attempts ?? 1;
+    let delay = retry.backoffMs ?? 100;
+    for (let attempt = 1; ; attempt++) {
+      // Each try gets its own signal: aborted by the run's signal or the timeout.
+      const controller = new AbortController();
+      const onRunAbort = () => controller.abort(this.#signal.reason);
+      this.#signal?.addEventListener('abort', onRunAbort, { once: true });
+      let timer;
+      try {
+        const work = Promise.resolve().then(() => fn(this.#mirror, this.#engine, this.#context(task, attempt, controller.signal)));
+        const value = timeoutMs === undefined ? await work : await Promise.race([work, new Promise((_, reject) => {
+          timer = setTimeout(() => {
+            const e = new EdgegraphError('NODE_TIMEOUT', `timed out after ${timeoutMs} ms`, { node: task.node });
+            controller.abort(e);
+            reject(e);
+          }, timeoutMs);
+        })]);
+        this.#submit(task, value, started);
+        return;
+      } catch (e) {
+        if (attempt >= attempts || this.#aborted || !this.#open) { this.#fail(task, e, started); return; }
+        const wait = retry.jitter === false ? delay : delay * (0.5 + Math.random() / 2);
+        this.#emit?.({ type: 'node_retry', node: task.node, taskId: this.#taskId(task), attempt, error: describeThrown(e).message, delayMs: wait });
+        delay = Math.min(delay * (retry.factor ?? 2), retry.maxBackoffMs ?? Infinity);
+        clearTimeout(timer);
+        await sleep(wait, this.#signal);
+      } finally {
+        clearTimeout(timer);
+        this.#signal?.removeEventListener('abort', onRunAbort);
+      }
+    }
+  }
+
+  #submit(task, value, started) {
+    if (!this.#open || this.#aborted) return;
+    let json;
+    try {
+      json = value === undefined ? '{}' : resultJSON(value, task.node);
+    } catch (e) {
+      this.#fail(task, e, started);
+      return;
+    }
+    const { core } = this.#graph;
+    const code = core.runSubmit(this.#handle, task.index, json ?? 'null');
+    if (code) throw new EdgegraphError(core.codeName(code), `could not hand the result of '${task.node}' to the core`);
+    if (this.#emit) {
+      if (task.kind === 'route') this.#emit({ type: 'route', node: task.node, target: value });
+      else this.#emit({ type: 'node_end', node: task.node, taskId: this.#taskId(task), durationMs: now() - started });
+    }
+  }
+
+  #fail(task, error, started) {
+    if (!this.#open || this.#aborted) return;
+    this.#thrown.set(task.node, error);
+    const { core } = this.#graph;
+    const code = core.runFail(this.#handle, task.index, JSON.stringify(describeThrown(error)));
+    if (code) throw new EdgegraphError(core.codeName(code), `could not report the failure of '${task.node}' to the core`);
+    if (this.#emit && task.kind !== 'route') this.#emit({ type: 'node_end', node: task.node, taskId: this.#taskId(task), durationMs: now() - started, error: describeThrown(error).message });
+  }
+
+  #resultOf(status, error) {
+    const result = { status, state: this.#mirror };
+    Object.defineProperty(result, 'finalState', { value: this.#mirror, enumerable: false });
+    if (error) result.error = error;
+    // Anything that can be continued gets a checkpoint, to store or send.
+    if (status !== 'FINISHED') result.checkpoint = this.#graph.core.runCheckpoint(this.#handle);
+    return result;
+  }
+
+  /**
+   * The store failed a write: the run stops before anything else happens and
+   * resolves with its state, like any failed run. The thread's last written
+   * checkpoint stays its readable latest; `checkpoint` holds where this run got to.
+   */
+  #writeFailed() {
+    const thread = this.#thread;
+    const cause = thread.error;
+    const error = new EdgegraphError('CHECKPOINT_WRITE_FAILED', `could not write a checkpoint of thread '${thread.id}': ${cause?.message ?? String(cause)}; the run stopped, and the thread's last written checkpoint is still readable`, { cause });
+    const result = this.#resultOf('ERROR', error);
+    this.#emit?.({ type: 'error', error: { code: error.code, message: error.message } });
+    this.#emit?.({ type: 'run_end', status: 'ERROR', result });
+    return result;
+  }
+
+  #result(out) {
+    let error;
+    if (out.error) error = new EdgegraphError(out.error.code, out.error.message, { node: out.error.node, cause: this.#thrown.get(out.error.node) });
+    if (this.#aborted && out.status === 'INTERRUPTED') error = new EdgegraphError('ABORTED', 'the run was interrupted by its AbortSignal');
+    const result = this.#resultOf(out.status, error);
+    const emit = this.#emit;
+    if (emit) {
+      if (out.status === 'PAUSED') emit({ type: 'pause', pendingAskUser: this.#mirror.pendingAskUser ?? null });
+      if (out.error) emit({ type: 'error', error: out.error });
+      emit({ type: 'run_end', status: out.status, result });
+    }
+    return result;
+  }
+}

@@ -1,0 +1,66 @@
+// thread.js: what a run writes under a thread id. Every step boundary (and
+// every finished task of a parallel step) queues a record: the core's task
+// list and the state patch since the previous record, or the whole state
+// when a snapshot is due. Writes happen in order; after a failed write
+// nothing more is written (the chain would skip that record's patch).
+
+import { EdgegraphError } from './errors.js';
+import { checkThreadId } from './checkpointer.js';
+
+/** `{ threadId, checkpointId? }`: whatever the id's type, so a missing id is an error, not a new run. */
+export function isThreadRef(v) {
+  return v !== null && typeof v === 'object' && Object.hasOwn(v, 'threadId') && Object.keys(v).every((k) => k === 'threadId' || k === 'checkpointId');
+}
+
+export class ThreadWriter {
+  /** Patch ops since the last record. */
+  ops = [];
+  /** The first write error; the run stops on it. */
+  error = null;
+  #queue = Promise.resolve();
+
+  /**
+   * @param {import('./checkpointer.js').Checkpointer} checkpointer
+   * @param {string} id the thread
+   * @param {number|null} parentId the record this run continues (null starts a chain)
+   * @param {number} depth records since the last snapshot
+   * @param {object} [meta] the parent record's checkpoint metadata (deltas are written against it)
+   */
+  constructor(checkpointer, id, parentId, depth, meta) {
+    this.checkpointer = checkpointer;
+    this.id = id;
+    this.parentId = parentId;
+    this.depth = depth;
+    this.meta = meta;
+  }
+
+  /**
+   * Queue a record of the run as it is now: `meta` from the core, `mirror`
+   * the JS state. Resolves when every queued write has settled.
+   */
+  save(meta, mirror, emit) {
+    if (this.error) return this.#queue;
+    const ops = this.ops;
+    this.ops = [];
+    const snapshot = this.parentId === null || this.depth + 1 >= this.checkpointer.snapshotEvery;
+    const state = snapshot ? JSON.parse(JSON.stringify(mirror)) : undefined;
+    this.depth = snapshot ? 0 : this.depth + 1;
+    const depth = this.depth;
+    const previousMeta = this.meta;
+    this.meta = meta;
+    this.#queue = this.#queue.then(async () => {
+      const { id } = await this.checkpointer.save(this.id, { parent: this.parentId, meta, previousMeta, patch: ops, state: state === undefined ? undefined : () => state, depth });
+      this.parentId = id;
+      emit?.({ type: 'checkpoint', threadId: this.id, checkpointId: id, status: meta.status });
+    }).catch((e) => { this.error ??= e; });
+    return this.#queue;
+  }
+}
+
+/** A writer for `threadId`, or null without one; a thread needs a checkpointer. */
+export function openThread(checkpointer, threadId, parentId = null, depth = 0, meta = undefined) {
+  if (threadId === undefined || threadId === null) return null;
+  if (!checkpointer) throw new EdgegraphError('INVALID_OPTIONS', 'a threadId needs a checkpointer in the engine options');
+  checkThreadId(threadId);
+  return new ThreadWriter(checkpointer, threadId, parentId, depth, meta);
+}

@@ -1,0 +1,108 @@
+// tools.js: running the tool calls of one assistant message, the step an
+// agent node and a tools node share. Arguments are parsed and validated
+// against the tool's JSON Schema, calls that need approval wait for a decision
+// (approve, reject, edit), calls run concurrently and come back in call
+// order, and every call is recorded. A failure of any kind becomes the call's
+// result ("Error: ..."), which goes back to the model instead of ending the run.
+
+import { validate } from './schema.js';
+import { EdgegraphError } from './errors.js';
+
+/** Tool names are what OpenAI accepts; each tool needs run(). */
+export function checkTools(tools) {
+  const seen = new Set();
+  for (const t of tools) {
+    if (!t || typeof t.name !== 'string' || !/^[a-zA-Z0-9_-]{1,64}$/.test(t.name)) throw new EdgegraphError('INVALID_DEFINITION', `tool names must be 1-64 letters, digits, _ or - (got ${JSON.stringify(t?.name)})`);
+    if (typeof t.run !== 'function') throw new EdgegraphError('INVALID_DEFINITION', `tool '${t.name}' needs a run(args, context) function`);
+    if (seen.has(t.name)) throw new EdgegraphError('INVALID_DEFINITION', `two tools are named '${t.name}'`);
+    seen.add(t.name);
+  }
+}
+
+const stringify = (v) => {
+  if (typeof v === 'string') return v;
+  try { return JSON.stringify(v) ?? 'null'; } catch (e) { throw new Error(`the tool returned a value that cannot be written as JSON (${e.message})`); }
+};
+
+const parseArgs = (call) => {
+  try { return { args: JSON.parse(call.function.arguments || '{}') }; } catch (e) { return { error: `the arguments are not valid JSON (${e.message})` }; }
+};
+
+/** The decision (approve(), reject(), editArguments(), or one of `decisions`) for a call, if any. */
+function decisionFor(approval, callId) {
+  if (!approval) return undefined;
+  if (Array.isArray(approval.decisions)) return approval.decisions.find((d) => d.toolCallId === callId) ?? approval.decisions.find((d) => !d.toolCallId);
+  return !approval.toolCallId || approval.toolCallId === callId ? approval : undefined;
+}
+
+export class ToolBox {
+  #byName;
+
+  constructor(tools) {
+    checkTools(tools);
+    this.tools = tools;
+    this.#byName = new Map(tools.map((t) => [t.name, t]));
+  }
+
+  #needsApproval(call, args) {
+    const t = this.#byName.get(call.function.name);
+    return !!t && (typeof t.needsApproval === 'function' ? t.needsApproval(args) : !!t.needsApproval);
+  }
+
+  /** Calls that need approval and have no decision in `approval`. */
+  waiting(calls, approval = undefined) {
+    return calls.filter((c) => { const p = parseArgs(c); return !p.error && this.#needsApproval(c, p.args) && !decisionFor(approval, c.id); });
+  }
+
+  /** A node result that pauses for approval of `calls`; resume comes back to the node. */
+  pause(calls, node, extra = {}) {
+    const toolCalls = calls.map((c) => {
+      const p = parseArgs(c);
+      return { id: c.id, name: c.function.name, arguments: p.error ? c.function.arguments : p.args, needsApproval: !p.error && this.#needsApproval(c, p.args) };
+    });
+    return { pendingAskUser: { type: 'tool_approval', node, toolCalls }, nextNodeOverride: node, ...extra };
+  }
+
+  /** Run every call of one assistant message, concurrently; [{ record, message }] in call order. */
+  answer(calls, ctx, state, approval) {
+    return Promise.all(calls.map(async (call) => {
+      const parsed = parseArgs(call);
+      if (parsed.error) {
+        const record = { id: call.id, name: call.function.name, arguments: call.function.arguments, node: ctx.node, status: 'error', error: parsed.error, durationMs: 0 };
+        return { record, message: { role: 'tool', tool_call_id: call.id, content: `Error: ${parsed.error}` } };
+      }
+      let args = parsed.args;
+      if (this.#needsApproval(call, args)) {
+        const d = decisionFor(approval, call.id);
+        if (d?.decision === 'reject') {
+          const record = { id: call.id, name: call.function.name, arguments: args, node: ctx.node, status: 'rejected', error: d.reason, durationMs: 0 };
+          return { record, message: { role: 'tool', tool_call_id: call.id, content: `The user rejected this call: ${d.reason}` } };
+        }
+        if (d?.decision === 'edit') args = d.arguments;
+      }
+      return this.#run(call, args, ctx, state);
+    }));
+  }
+
+  async #run(call, args, ctx, state) {
+    const tool = this.#byName.get(call.function.name);
+    const started = Date.now();
+    const record = { id: call.id, name: call.function.name, arguments: args, node: ctx.node };
+    ctx.emit?.({ type: 'tool_call', id: call.id, name: record.name, arguments: args });
+    try {
+      if (!tool) throw new Error(`there is no tool named '${record.name}'`);
+      const problems = validate(tool.parameters ?? { type: 'object' }, args);
+      if (problems.length) throw new Error(`invalid arguments: ${problems.join('; ')}`);
+      const result = await tool.run(args, { signal: ctx.signal, toolCallId: call.id, state });
+      record.result = result === undefined ? null : typeof result === 'string' ? result : JSON.parse(stringify(result));
+      record.status = 'ok';
+    } catch (e) {
+      record.error = e?.message ?? String(e);
+      record.status = 'error';
+    }
+    record.durationMs = Date.now() - started;
+    ctx.emit?.({ type: 'tool_result', id: call.id, name: record.name, status: record.status, durationMs: record.durationMs });
+    const content = record.status === 'ok' ? stringify(record.result) : `Error: ${record.error}`;
+    return { record, message: { role: 'tool', tool_call_id: call.id, content } };
+  }
+}

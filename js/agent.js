@@ -7,6 +7,7 @@
 
 import { createChatClient } from './llm.js';
 import { ToolBox, checkTools } from './tools.js';
+import { END } from './definition.js';
 import { EdgegraphError } from './errors.js';
 
 /** Declare a tool (returned as given; createAgentNode checks it). In TypeScript its run() gets typed arguments. */
@@ -137,7 +138,7 @@ export function createLLMNode({ llm, tools = [], systemPrompt, stream = true, re
 }
 
 /** A router: to `toolsNode` when the last message asks for tools, else to `end`. */
-export function routeOnToolCalls(toolsNode = 'tools', end = '__end__') {
+export function routeOnToolCalls(toolsNode = 'tools', end = END) {
   const router = (state) => (state.messages?.at(-1)?.tool_calls?.length ? toolsNode : end);
   return { router, targets: [toolsNode, end] };
 }

@@ -2,15 +2,17 @@
 // browser demo's diagram both draw from it, so a new edge kind is drawn
 // everywhere or nowhere (map edges were once missing from toMermaid()).
 
+import { END } from './definition.js';
+
 /**
  * The arrows of a (JSON) graph definition. END nodes are one node, '__end__';
  * the entry is an arrow from '__start__'.
  * @returns {Array<{ from: string, to: string, label: string, conditional: boolean }>}
  */
 export function graphEdges(def) {
-  const end = def.end ?? '__end__';
+  const end = def.end ?? END;
   const isEnd = (n) => n === end || def.nodes?.[n]?.kind === 'end';
-  const id = (n) => (isEnd(n) ? '__end__' : n);
+  const id = (n) => (isEnd(n) ? END : n);
   const out = [{ from: '__start__', to: id(def.entryPoint), label: '', conditional: false }];
   for (const [from, e] of Object.entries(def.edges ?? {})) {
     const add = (to, label = '', conditional = false) => out.push({ from, to: id(to), label, conditional });
@@ -32,5 +34,5 @@ export function graphEdges(def) {
 
 /** Whether a node name is END in this definition. */
 export function isEndNode(def, name) {
-  return name === (def.end ?? '__end__') || def.nodes?.[name]?.kind === 'end';
+  return name === (def.end ?? END) || def.nodes?.[name]?.kind === 'end';
 }

@@ -2,6 +2,7 @@
 // walk of the edges as the browser demo's diagram (edges.js).
 
 import { graphEdges, isEndNode } from './edges.js';
+import { END } from './definition.js';
 
 const label = (s) => String(s).replace(/"/g, '#quot;');
 
@@ -9,7 +10,7 @@ const label = (s) => String(s).replace(/"/g, '#quot;');
 export function toMermaid(json) {
   const names = Object.keys(json.nodes);
   const ids = new Map(names.map((n, i) => [n, `n${i}`]));
-  const id = (n) => (n === '__start__' ? '__start' : n === '__end__' || isEndNode(json, n) ? '__end' : ids.get(n));
+  const id = (n) => (n === '__start__' ? '__start' : n === END || isEndNode(json, n) ? '__end' : ids.get(n));
   const lines = ['flowchart TD', '  __start([start])', '  __end([end])'];
   for (const n of names) if (!isEndNode(json, n)) lines.push(`  ${ids.get(n)}["${label(n)}"]`);
   for (const e of graphEdges(json)) {

@@ -70,15 +70,18 @@ int eg_graph_target(const eg_graph *g, int node) {
 }
 
 /* Resolve a target name: a node (END-kind nodes resolve to END) or END's name. */
-static int resolve_target(const eg_graph *g, const char *from, const char *name, int *out, eg_error *err) {
-    if (strcmp(name, g->end_name) == 0) { *out = EG_TARGET_END; return EG_OK; }
+int eg_graph_target_by_name(const eg_graph *g, const char *name) {
+    if (strcmp(name, g->end_name) == 0) return EG_TARGET_END;
     int i = eg_graph_find(g, name, strlen(name));
+    return i < 0 ? EG_TARGET_NONE : eg_graph_target(g, i);
+}
+
+static int resolve_target(const eg_graph *g, const char *from, const char *name, int *out, eg_error *err) {
+    if ((*out = eg_graph_target_by_name(g, name)) != EG_TARGET_NONE) return EG_OK;
     /* END spelt another way (END, end, __END__) is the usual slip. */
-    if (i < 0 && (strcmp(name, "END") == 0 || strcmp(name, "end") == 0 || strcmp(name, "__END__") == 0 || strcmp(name, "End") == 0))
+    if (strcmp(name, "END") == 0 || strcmp(name, "end") == 0 || strcmp(name, "__END__") == 0 || strcmp(name, "End") == 0)
         return eg_fail(err, EG_E_UNKNOWN_NODE, "edge from '%s' goes to '%s', which is not a node; did you mean '%s'?", from, name, g->end_name);
-    if (i < 0) return eg_fail(err, EG_E_UNKNOWN_NODE, "edge from '%s' goes to '%s', which is not a node", from, name);
-    *out = eg_graph_target(g, i);
-    return EG_OK;
+    return eg_fail(err, EG_E_UNKNOWN_NODE, "edge from '%s' goes to '%s', which is not a node", from, name);
 }
 
 static int parse_targets(const eg_graph *g, const char *from, const cJSON *list, eg_edge *e, eg_error *err) {

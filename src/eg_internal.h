@@ -155,6 +155,8 @@ struct eg_graph {
 int eg_graph_find(const eg_graph *g, const char *name, size_t len);
 /* Map a node index to a target: END-kind nodes are END. */
 int eg_graph_target(const eg_graph *g, int node);
+/* The target a name stands for: a node's, EG_TARGET_END for END's name, EG_TARGET_NONE for no node. */
+int eg_graph_target_by_name(const eg_graph *g, const char *name);
 
 /* A place where a value lives and the path that leads to it, for emitting
  * patch operations. */

@@ -1,5 +1,7 @@
-/* eg_run_internal.h: the run structure, shared by eg_run.c, eg_checkpoint.c
- * and eg_run_limits.c. */
+/* eg_run_internal.h: the run structure, shared by the files of the step
+ * machine: eg_run.c (the API and one step), eg_run_write.c (the run's own
+ * state writes), eg_checkpoint.c and eg_run_limits.c. Private names end in
+ * an underscore. */
 #ifndef EG_RUN_INTERNAL_H
 #define EG_RUN_INTERNAL_H
 
@@ -57,6 +59,34 @@ int eg_run_read_limits_(eg_run *run, const cJSON *options, eg_error *err);
 /* After a step merged: EG_OK, EG_E_NOMEM, or EG_E_LIMIT with *node the node at
  * fault (-1 for a parallel step). `writer` is the node that wrote `messages`, or -1. */
 int eg_run_check_state_(eg_run *run, int writer, int *node, eg_error *err);
+/* The run's own state writes (eg_run_write.c). Each records a patch op;
+ * false means memory ran out and the state is unchanged. */
+extern eg_path eg_run_root_;                 /* the state's top level */
+bool eg_run_put_(eg_run *run, const char *key, cJSON *value);   /* takes value */
+bool eg_run_del_(eg_run *run, const char *key);
+void eg_run_set_status_(eg_run *run, int status);
+bool eg_run_record_next_(eg_run *run);       /* state.nextNode from the pending tasks */
+bool eg_run_record_visits_(eg_run *run);     /* partitioned: visitedNodes, iteration, currentNodeId */
+/* currentNode, nextNode, stepCount, error (and the visit keys when partitioned): a node may not write them. */
+bool eg_run_is_engine_key_(const eg_run *run, const char *key);
+const char *eg_run_node_name_(const eg_run *run, int node);    /* END's name for -1 */
+/* Stop the run with an error (sticky), recorded in state.error; memory
+ * running out on the way is OUT_OF_MEMORY, never a half-written error. */
+void eg_run_stop_(eg_run *run, int node, int code, const char *fmt, ...);
+void eg_run_stop_with_error_(eg_run *run, int node, const eg_error *e);
+void eg_run_fatal_nomem_(eg_run *run);
+cJSON *eg_run_error_json_(const eg_run *run);   /* {code, message, node?} of run->error */
+/* Task batches (eg_tasks.c). */
+void eg_run_task_reset_(eg_task *t);   /* drop a task's result and targets; its input stays */
+bool eg_run_new_batch_(eg_run *run, size_t n, eg_phase phase);
+void eg_run_finish_(eg_run *run);
+/* The next step's node tasks, one per target (args: each task's item or Send input, taken; may be NULL). */
+void eg_run_schedule_(eg_run *run, const int *targets, cJSON **args, size_t n);
+/* Routing (eg_route.c): evaluate the routes C can decide; turn resolved routes into the next batch. */
+void eg_run_resolve_routes_(eg_run *run);
+void eg_run_commit_routes_(eg_run *run);
+/* One step (eg_step.c): advance until the host is needed or the run stops. */
+void eg_run_advance_(eg_run *run);
 /* Hand out `value` printed as JSON in run->out; NULL when memory runs out. */
 const char *eg_run_print_(eg_run *run, const cJSON *value, size_t *len);
 

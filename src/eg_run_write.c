@@ -1,0 +1,142 @@
+/* eg_run_write.c: the run's own writes to its state (status, nextNode,
+ * error, the partitioned shape's visit bookkeeping) and stopping a run with
+ * an error. Every change goes through the patch, as a node's result does. */
+#include "eg_run_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const engine_keys[] = { "currentNode", "nextNode", "stepCount", "error" };
+
+
+/* ---- small state writers: every change goes through the patch ---- */
+
+eg_path eg_run_root_ = { { NULL }, 0 };
+
+bool eg_run_put_(eg_run *run, const char *key, cJSON *value) {
+    if (!value) return false;
+    char *name = eg_strdup(key);
+    if (!name) { cJSON_Delete(value); return false; }
+    if (value->string && !(value->type & cJSON_StringIsConst)) cJSON_free(value->string);
+    value->string = name;
+    value->type &= ~cJSON_StringIsConst;
+    eg_error ignored;
+    return eg_reduce_into(&(eg_reducers){ NULL, 0 }, run->state, &eg_run_root_, value, &run->patch, "engine", &ignored) == EG_OK;
+}
+
+/* Memory ran out while recording state: stop without allocating anything.
+ * The state may now lack bookkeeping, so the error says OUT_OF_MEMORY (and
+ * names the error it was recording, if any). */
+void eg_run_fatal_nomem_(eg_run *run) {
+    if (run->error.code != EG_E_NOMEM) {
+        int was = run->status == EG_STATUS_ERROR ? run->error.code : EG_OK;
+        eg_fail(&run->error, EG_E_NOMEM, was ? "out of memory while stopping with %s" : "out of memory", eg_code_name(was));
+    }
+    run->status = EG_STATUS_ERROR;
+}
+
+bool eg_run_del_(eg_run *run, const char *key) {
+    cJSON *old = cJSON_GetObjectItemCaseSensitive(run->state, key);
+    if (!old) return true;
+    if (!eg_patch_op(&run->patch, "del", &eg_run_root_, key, -1, NULL)) return false;
+    cJSON_Delete(cJSON_DetachItemViaPointer(run->state, old));
+    return true;
+}
+
+void eg_run_set_status_(eg_run *run, int status) {
+    run->status = status;
+    cJSON *cur = eg_get(run->state, "status");
+    if (cJSON_IsString(cur) && strcmp(cur->valuestring, eg_status_name(status)) == 0) return;
+    if (!eg_run_put_(run, "status", cJSON_CreateString(eg_status_name(status)))) eg_run_fatal_nomem_(run);
+}
+
+const char *eg_run_node_name_(const eg_run *run, int node) {
+    return node >= 0 ? run->graph->nodes[node].name : run->graph->end_name;
+}
+
+/* state.nextNode: what runs when this run continues (a name, a list of
+ * names, or null), so a bare state is enough to resume from. */
+bool eg_run_record_next_(eg_run *run) {
+    cJSON *names = cJSON_CreateArray();
+    if (!names) return false;
+    size_t count = 0;
+    for (size_t i = 0; i < run->n_tasks; i++) {
+        const eg_task *t = &run->tasks[i];
+        int n = t->kind == TASK_NODE ? (t->state != T_DONE ? t->node : EG_TARGET_NONE) : t->override;
+        if (n < 0) continue;
+        cJSON *s = cJSON_CreateString(eg_run_node_name_(run, n));
+        if (!s) { cJSON_Delete(names); return false; }
+        cJSON_AddItemToArray(names, s);
+        count++;
+    }
+    cJSON *value = names;
+    if (count < 2) {
+        value = count == 0 ? cJSON_CreateNull() : cJSON_CreateString(names->child->valuestring);
+        cJSON_Delete(names);
+    }
+    cJSON *cur = eg_get(run->state, "nextNode");
+    if (cur && value && cJSON_Compare(cur, value, true)) { cJSON_Delete(value); return true; }
+    return eg_run_put_(run, "nextNode", value);
+}
+
+cJSON *eg_run_error_json_(const eg_run *run) {
+    cJSON *obj = cJSON_CreateObject();
+    if (!obj) return NULL;
+    if (!cJSON_AddStringToObject(obj, "code", eg_code_name(run->error.code))
+        || !cJSON_AddStringToObject(obj, "message", run->error.message)
+        || (run->error_node >= 0 && !cJSON_AddStringToObject(obj, "node", eg_run_node_name_(run, run->error_node)))) {
+        cJSON_Delete(obj);
+        return NULL;
+    }
+    return obj;
+}
+
+void eg_run_stop_with_error_(eg_run *run, int node, const eg_error *e) {
+    run->error = *e;
+    run->error_node = node;
+    run->status = EG_STATUS_ERROR;
+    /* The run is stopped already; these writes only inform the state. */
+    if (!eg_run_put_(run, "error", eg_run_error_json_(run)) || !eg_run_record_next_(run)) eg_run_fatal_nomem_(run);
+    eg_run_set_status_(run, EG_STATUS_ERROR);
+}
+
+void eg_run_stop_(eg_run *run, int node, int code, const char *fmt, ...) {
+    eg_error e;
+    va_list ap;
+    va_start(ap, fmt);
+    eg_vfail(&e, code, fmt, ap);
+    va_end(ap);
+    eg_run_stop_with_error_(run, node, &e);
+}
+
+
+static const char *const visit_keys[] = { "currentNodeId", "visitedNodes", "iteration" };
+
+bool eg_run_is_engine_key_(const eg_run *run, const char *k) {
+    for (size_t i = 0; i < sizeof engine_keys / sizeof *engine_keys; i++) if (strcmp(k, engine_keys[i]) == 0) return true;
+    for (size_t i = 0; run->graph->partitioned && i < sizeof visit_keys / sizeof *visit_keys; i++) if (strcmp(k, visit_keys[i]) == 0) return true;
+    return false;
+}
+
+/* Partitioned state: visitedNodes += the step's nodes, iteration += their
+ * count, currentNodeId = the last of them. */
+bool eg_run_record_visits_(eg_run *run) {
+    static eg_reducer bookkeeping[] = { { "visitedNodes", EG_R_CONCAT }, { "iteration", EG_R_SUM } };
+    static const eg_reducers rs = { bookkeeping, 2 };
+    cJSON *names = cJSON_CreateArray();
+    char *key = names ? eg_strdup("visitedNodes") : NULL;
+    if (!key) { cJSON_Delete(names); return false; }
+    names->string = key;
+    for (size_t i = 0; i < run->n_tasks; i++) {
+        cJSON *n = cJSON_CreateString(eg_run_node_name_(run, run->tasks[i].node));
+        if (!n) { cJSON_Delete(names); return false; }
+        cJSON_AddItemToArray(names, n);
+    }
+    eg_error e;
+    if (eg_reduce_into(&rs, run->state, &eg_run_root_, names, &run->patch, "engine", &e)) return false;
+    cJSON *count = cJSON_CreateNumber((double)run->n_tasks);
+    if (!count || !(count->string = eg_strdup("iteration"))) { cJSON_Delete(count); return false; }
+    if (eg_reduce_into(&rs, run->state, &eg_run_root_, count, &run->patch, "engine", &e)) return false;
+    return eg_run_put_(run, "currentNodeId", cJSON_CreateString(eg_run_node_name_(run, run->tasks[run->n_tasks - 1].node)));
+}

@@ -1,0 +1,188 @@
+/* eg_step.c: one step of a run: check the finished tasks' results, turn
+ * failures into errors (or error edges), detect parallel conflicts, apply
+ * the results through the reducers, keep the run's bookkeeping, and decide
+ * what comes next (routes, a pause, the end). */
+#include "eg_run_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Check a result before anything is applied, so a bad result changes nothing. */
+static bool validate_result(eg_run *run, const eg_task *t) {
+    const char *name = eg_run_node_name_(run, t->node);
+    const cJSON *r = t->result;
+    if (!cJSON_IsObject(r)) {
+        eg_run_stop_(run, t->node, EG_E_INVALID_RESULT, "node '%s' returned %s; a node returns an object (a partial state)", name,
+             cJSON_IsArray(r) ? "an array" : cJSON_IsString(r) ? "a string" : cJSON_IsNumber(r) ? "a number" : cJSON_IsNull(r) ? "null" : "a non-object");
+        return false;
+    }
+    for (const cJSON *f = r->child; f; f = f->next) {
+        const char *k = f->string;
+        if (eg_run_is_engine_key_(run, k)) { eg_run_stop_(run, t->node, EG_E_RESERVED_KEY, "node '%s' wrote '%s', which the engine owns", name, k); return false; }
+        if (strcmp(k, "nextNodeOverride") == 0) {
+            if (cJSON_IsNull(f)) continue;
+            if (!cJSON_IsString(f)) { eg_run_stop_(run, t->node, EG_E_INVALID_RESULT, "node '%s': nextNodeOverride must be a node name", name); return false; }
+            if (eg_graph_target_by_name(run->graph, (f)->valuestring) == EG_TARGET_NONE) {
+                eg_run_stop_(run, t->node, EG_E_ROUTER_TARGET, "node '%s' set nextNodeOverride to '%s', which is not a node", name, f->valuestring);
+                return false;
+            }
+        } else if ((strcmp(k, "shouldEnd") == 0 || strcmp(k, "shouldPause") == 0) && !cJSON_IsBool(f) && !cJSON_IsNull(f)) {
+            eg_run_stop_(run, t->node, EG_E_INVALID_RESULT, "node '%s': %s must be a boolean", name, k);
+            return false;
+        } else if (strcmp(k, "status") == 0 && !cJSON_IsNull(f) && (!cJSON_IsString(f) || eg_status_parse_(f->valuestring) < 0)) {
+            eg_run_stop_(run, t->node, EG_E_INVALID_RESULT, "node '%s': status must be RUNNING, PAUSED, FINISHED, ERROR or INTERRUPTED", name);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The host may classify a failure ({"code": "NODE_TIMEOUT", ...}, or
+ * INVALID_RESULT for a result it could not write as JSON without losing
+ * data); any other or missing code is NODE_FAILED. */
+static int failure_code(const cJSON *error) {
+    const cJSON *code = eg_get(error, "code");
+    if (cJSON_IsString(code) && strcmp(code->valuestring, eg_code_name(EG_E_TIMEOUT)) == 0) return EG_E_TIMEOUT;
+    if (cJSON_IsString(code) && strcmp(code->valuestring, eg_code_name(EG_E_INVALID_RESULT)) == 0) return EG_E_INVALID_RESULT;
+    return EG_E_NODE_FAILED;
+}
+
+/* A failed task whose node has an error edge becomes a result that records
+ * the error and goes there: {"lastError": {...}, "nextNodeOverride": target}. */
+static bool divert_failure(eg_run *run, eg_task *t) {
+    const eg_node *node = &run->graph->nodes[t->node];
+    const cJSON *msg = eg_get(t->result, "message");
+    cJSON *r = cJSON_CreateObject(), *e = r ? cJSON_AddObjectToObject(r, "lastError") : NULL;
+    bool ok = e && cJSON_AddStringToObject(e, "code", eg_code_name(failure_code(t->result)))
+                && cJSON_AddStringToObject(e, "message", cJSON_IsString(msg) ? msg->valuestring : "(no message)")
+                && cJSON_AddStringToObject(e, "node", node->name)
+                && cJSON_AddStringToObject(r, "nextNodeOverride", eg_run_node_name_(run, node->on_error));
+    if (!ok) { cJSON_Delete(r); return false; }
+    cJSON_Delete(t->result);
+    t->result = r;
+    t->state = T_DONE;
+    return true;
+}
+
+static void commit_nodes(eg_run *run) {
+    for (size_t i = 0; i < run->n_tasks; i++) {
+        eg_task *t = &run->tasks[i];
+        if (t->state != T_FAILED || run->graph->nodes[t->node].on_error == EG_TARGET_NONE) continue;
+        if (!divert_failure(run, t)) { eg_run_stop_(run, -1, EG_E_NOMEM, "out of memory"); return; }
+    }
+    for (size_t i = 0; i < run->n_tasks; i++) {
+        const eg_task *t = &run->tasks[i];
+        if (t->state != T_FAILED) continue;
+        const cJSON *msg = eg_get(t->result, "message");
+        const char *text = cJSON_IsString(msg) ? msg->valuestring : cJSON_IsString(t->result) ? t->result->valuestring : "(no message)";
+        int code = failure_code(t->result);
+        /* An invalid result's message already names the node and the path. */
+        if (code == EG_E_INVALID_RESULT) eg_run_stop_(run, t->node, code, "%S", text);
+        else eg_run_stop_(run, t->node, code, "node '%s' failed: %S", eg_run_node_name_(run, t->node), text);
+        return;
+    }
+    for (size_t i = 0; i < run->n_tasks; i++) if (!validate_result(run, &run->tasks[i])) return;
+    if (run->n_tasks > 1) {
+        /* Parallel branches: detect conflicting writes before applying any. */
+        cJSON **results = eg_malloc(sizeof(cJSON *) * run->n_tasks);
+        const char **who = eg_malloc(sizeof(char *) * run->n_tasks);
+        if (!results || !who) { eg_free(results); eg_free(who); eg_run_stop_(run, -1, EG_E_NOMEM, "out of memory"); return; }
+        for (size_t i = 0; i < run->n_tasks; i++) { results[i] = run->tasks[i].result; who[i] = eg_run_node_name_(run, run->tasks[i].node); }
+        eg_error e;
+        int rc = eg_check_conflicts(&run->graph->reducers, results, who, run->n_tasks, &e);
+        eg_free(results);
+        eg_free(who);
+        if (rc) { eg_run_stop_with_error_(run, -1, &e); return; }
+    }
+
+    bool pause = false, end = false;
+    int node_status = -1, status_node = -1, wrote_messages = -1;
+    for (size_t i = 0; i < run->n_tasks; i++) {
+        eg_task *t = &run->tasks[i];
+        t->override = EG_TARGET_NONE;
+        const char *name = eg_run_node_name_(run, t->node);
+        while (t->result->child) {
+            cJSON *f = cJSON_DetachItemViaPointer(t->result, t->result->child);
+            const char *k = f->string;
+            if (strcmp(k, "nextNodeOverride") == 0) {
+                if (cJSON_IsString(f)) t->override = eg_graph_target_by_name(run->graph, (f)->valuestring);
+                cJSON_Delete(f);
+            } else if (strcmp(k, "shouldEnd") == 0) {
+                end |= cJSON_IsTrue(f);
+                cJSON_Delete(f);
+            } else if (strcmp(k, "status") == 0) {
+                int s = cJSON_IsString(f) ? eg_status_parse_(f->valuestring) : -1;
+                if (s >= 0 && node_status < 0) { node_status = s; status_node = t->node; }
+                cJSON_Delete(f);
+            } else {
+                if (strcmp(k, "shouldPause") == 0) pause |= cJSON_IsTrue(f);
+                if (strcmp(k, "pendingAskUser") == 0) pause |= !cJSON_IsNull(f);
+                if (strcmp(k, "messages") == 0) wrote_messages = t->node;
+                eg_error e;
+                int rc = eg_reduce_into(&run->graph->reducers, run->state, &eg_run_root_, f, &run->patch, name, &e);
+                if (rc) { eg_run_stop_with_error_(run, t->node, &e); return; }
+            }
+        }
+    }
+    /* Bookkeeping: the total count lives in the state, so it survives resume. */
+    const cJSON *count = eg_get(run->state, "stepCount");
+    double total = (cJSON_IsNumber(count) ? count->valuedouble : 0) + (double)run->n_tasks;
+    if (!eg_run_put_(run, "stepCount", cJSON_CreateNumber(total))
+        || !eg_run_put_(run, "currentNode", cJSON_CreateString(eg_run_node_name_(run, run->tasks[run->n_tasks - 1].node)))
+        || (run->graph->partitioned && !eg_run_record_visits_(run))) {
+        eg_run_fatal_nomem_(run);
+        return;
+    }
+    run->steps_this_call += (int)run->n_tasks;
+    eg_error e;
+    int at = -1, rc = eg_run_check_state_(run, wrote_messages, &at, &e);
+    if (rc == EG_E_NOMEM) { eg_run_fatal_nomem_(run); return; }
+    if (rc) { eg_run_stop_with_error_(run, at, &e); return; }
+
+    /* Precedence: PAUSED > shouldEnd > a status returned by a node. */
+    if (node_status == EG_STATUS_PAUSED) pause = true;
+    size_t n = run->n_tasks;
+    int *sources = eg_malloc(sizeof(int) * 2 * n);
+    if (!sources) { eg_run_stop_(run, -1, EG_E_NOMEM, "out of memory"); return; }
+    for (size_t i = 0; i < n; i++) { sources[2 * i] = run->tasks[i].node; sources[2 * i + 1] = run->tasks[i].override; }
+    if (!pause && (end || node_status == EG_STATUS_FINISHED)) { eg_free(sources); eg_run_finish_(run); return; }
+    if (!pause && node_status == EG_STATUS_ERROR) {
+        eg_free(sources);
+        eg_run_clear_tasks_(run);
+        eg_run_stop_(run, status_node, EG_E_NODE_STATUS, "node '%s' returned status ERROR", eg_run_node_name_(run, status_node));
+        return;
+    }
+    if (!eg_run_new_batch_(run, n, PHASE_ROUTES)) { eg_free(sources); eg_run_stop_(run, -1, EG_E_NOMEM, "out of memory"); return; }
+    for (size_t i = 0; i < n; i++) {
+        eg_task *t = &run->tasks[i];
+        t->kind = TASK_ROUTE;
+        t->state = T_UNRESOLVED;
+        t->node = sources[2 * i];
+        t->override = sources[2 * i + 1];
+    }
+    eg_free(sources);
+    if (pause) {
+        /* Routing waits for resume, so routers see the user's answer. */
+        if (!eg_run_record_next_(run)) { eg_run_fatal_nomem_(run); return; }
+        eg_run_set_status_(run, EG_STATUS_PAUSED);
+    }
+}
+
+static bool any_pending(const eg_run *run) {
+    for (size_t i = 0; i < run->n_tasks; i++) if (run->tasks[i].state == T_PENDING) return true;
+    return false;
+}
+
+void eg_run_advance_(eg_run *run) {
+    while (run->status == EG_STATUS_RUNNING) {
+        if (run->interrupt) {
+            if (!eg_run_record_next_(run)) eg_run_fatal_nomem_(run);
+            else eg_run_set_status_(run, EG_STATUS_INTERRUPTED);
+            return;
+        }
+        if (run->phase == PHASE_ROUTES) eg_run_resolve_routes_(run);
+        if (run->status != EG_STATUS_RUNNING || any_pending(run)) return;
+        if (run->phase == PHASE_NODES) commit_nodes(run);
+        else eg_run_commit_routes_(run);
+    }
+}

@@ -70,6 +70,10 @@ int eg_graph_target(const eg_graph *g, int node) {
 }
 
 /* Resolve a target name: a node (END-kind nodes resolve to END) or END's name. */
+bool eg_is_max_steps(const cJSON *v) {
+    return cJSON_IsNumber(v) && v->valuedouble >= 1 && v->valuedouble <= 1e9 && v->valuedouble == (double)(int)v->valuedouble;
+}
+
 int eg_graph_target_by_name(const eg_graph *g, const char *name) {
     if (strcmp(name, g->end_name) == 0) return EG_TARGET_END;
     int i = eg_graph_find(g, name, strlen(name));
@@ -384,8 +388,7 @@ static int build(eg_graph *g, const cJSON *def, eg_error *err) {
     const cJSON *max = eg_get(def, "maxSteps");
     g->max_steps = DEFAULT_MAX_STEPS;
     if (max) {
-        if (!cJSON_IsNumber(max) || max->valuedouble < 1 || max->valuedouble > 1e9 || max->valuedouble != (double)(int)max->valuedouble)
-            return eg_fail(err, EG_E_DEFINITION, "'maxSteps' must be an integer from 1 to 1000000000");
+        if (!eg_is_max_steps(max)) return eg_fail(err, EG_E_DEFINITION, "'maxSteps' must be an integer from 1 to 1000000000");
         g->max_steps = (int)max->valuedouble;
     }
     if ((rc = parse_nodes(g, eg_get(def, "nodes"), err))) return rc;

@@ -155,6 +155,8 @@ struct eg_graph {
 int eg_graph_find(const eg_graph *g, const char *name, size_t len);
 /* Map a node index to a target: END-kind nodes are END. */
 int eg_graph_target(const eg_graph *g, int node);
+/* maxSteps, in a definition or in run options: an integer from 1 to 1e9. */
+bool eg_is_max_steps(const cJSON *v);
 /* The target a name stands for: a node's, EG_TARGET_END for END's name, EG_TARGET_NONE for no node. */
 int eg_graph_target_by_name(const eg_graph *g, const char *name);
 
@@ -177,6 +179,11 @@ typedef struct eg_patch {
  * into `obj`, which lives at `path`, using the reducers registered for the
  * item's path. Changes are recorded in `patch`. Errors name the dotted path
  * and `who` (the node that wrote it). */
+/* avg keeps its running count beside the mean, at "<key>" EG_AVG_COUNT_SUFFIX
+ * (the reducer and the state manager's branch merge both read it). */
+#define EG_AVG_COUNT_SUFFIX "__count"
+#define EG_AVG_COUNT_SUFFIX_LEN (sizeof EG_AVG_COUNT_SUFFIX - 1)
+
 int eg_reduce_into(const eg_reducers *rs, cJSON *obj, eg_path *path, cJSON *item,
                    eg_patch *patch, const char *who, eg_error *err);
 int eg_reducer_parse(const char *name, eg_reducer_kind *out);

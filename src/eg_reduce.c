@@ -292,10 +292,10 @@ static int messages(cJSON *existing, eg_path *path, cJSON *item, const eg_reduce
  * mean as "<key>__count", so a mean of three values is not a mean of pairs. */
 static int running_mean(cJSON *obj, eg_path *path, const cJSON *existing, cJSON *item, eg_patch *patch, eg_error *err) {
     size_t klen = strlen(item->string);
-    char *count_key = eg_malloc(klen + sizeof "__count");
+    char *count_key = eg_malloc(klen + sizeof EG_AVG_COUNT_SUFFIX);
     if (!count_key) { cJSON_Delete(item); return NOMEM(err); }
     memcpy(count_key, item->string, klen);
-    memcpy(count_key + klen, "__count", sizeof "__count");
+    memcpy(count_key + klen, EG_AVG_COUNT_SUFFIX, sizeof EG_AVG_COUNT_SUFFIX);
     const cJSON *c = cJSON_GetObjectItemCaseSensitive(obj, count_key);
     double n = existing && cJSON_IsNumber(existing) ? (cJSON_IsNumber(c) && c->valuedouble >= 1 ? c->valuedouble : 1) : 0;
     double mean = n > 0 ? existing->valuedouble + (item->valuedouble - existing->valuedouble) / (n + 1) : item->valuedouble;

@@ -30,7 +30,7 @@ static int parse_options(eg_run *run, const char *options, size_t len, eg_error 
     const cJSON *max = eg_get(o, "maxSteps"), *id = eg_get(o, "runId");
     if (!cJSON_IsObject(o)) rc = eg_fail(err, EG_E_INVALID_OPTIONS, "options must be an object");
     else if (max && !cJSON_IsNull(max)) {
-        if (!cJSON_IsNumber(max) || max->valuedouble < 1 || max->valuedouble > 1e9 || max->valuedouble != (double)(int)max->valuedouble)
+        if (!eg_is_max_steps(max))
             rc = eg_fail(err, EG_E_INVALID_OPTIONS, "options.maxSteps must be an integer from 1 to 1000000000");
         else run->max_steps = (int)max->valuedouble;
     }

@@ -207,7 +207,7 @@ static cJSON *delta(int kind, const cJSON *b, const cJSON *v) {
 }
 
 static const cJSON *count_of(const cJSON *obj, const char *key, char *buf, size_t cap) {
-    snprintf(buf, cap, "%s__count", key);
+    snprintf(buf, cap, "%s" EG_AVG_COUNT_SUFFIX, key);
     return cJSON_GetObjectItemCaseSensitive(obj, buf);
 }
 
@@ -233,10 +233,11 @@ static int merge_avg(merge_ctx *m, cJSON *target, const cJSON *base, const cJSON
 
 static bool is_avg_count(const eg_reducers *rs, const eg_path *p, const char *key) {
     size_t n = strlen(key);
-    if (n <= 7 || strcmp(key + n - 7, "__count") != 0 || n - 7 >= 256) return false;
+    const size_t k = EG_AVG_COUNT_SUFFIX_LEN;
+    if (n <= k || strcmp(key + n - k, EG_AVG_COUNT_SUFFIX) != 0 || n - k >= 256) return false;
     char base[256];
-    memcpy(base, key, n - 7);
-    base[n - 7] = '\0';
+    memcpy(base, key, n - k);
+    base[n - k] = '\0';
     return eg_reducer_at(rs, p, base) == EG_R_AVG;
 }
 

@@ -162,23 +162,30 @@ int eg_run_resume(eg_run *run, const char *user_input, size_t len) {
     if (!run) return EG_E_BAD_STATE;
     if (run->status == EG_STATUS_FINISHED) return EG_E_NOT_RESUMABLE;
     if (len > run->max_input_bytes) return EG_E_LIMIT;
-    run->state_bytes_bound += len;
     cJSON *msg = NULL;
     if (user_input && len) {
         eg_error e;
         if (parse_object(user_input, len, "the user input", &msg, &e)) return e.code;
     }
+    /* Every write first, all or nothing: a failed resume can be retried
+     * without adding the user's message twice. */
+    eg_run_undo undo;
+    if (!eg_run_undo_begin_(run, &undo)) { cJSON_Delete(msg); return EG_E_NOMEM; }
+    int rc = EG_OK;
     if (msg) {
         cJSON *list = cJSON_CreateArray();
         char *key = list ? eg_strdup("messages") : NULL;
-        if (!key) { cJSON_Delete(list); cJSON_Delete(msg); return EG_E_NOMEM; }
+        if (!key) { cJSON_Delete(list); cJSON_Delete(msg); return eg_run_undo_end_(run, &undo, EG_E_NOMEM); }
         list->string = key;
         cJSON_AddItemToArray(list, msg);
         eg_error e;
-        int rc = eg_reduce_into(&run->graph->reducers, run->state, &eg_run_root_, list, &run->patch, "resume", &e);
-        if (rc) return rc;
+        rc = eg_reduce_into(&run->graph->reducers, run->state, &eg_run_root_, list, &run->patch, "resume", &e);
     }
-    if (!eg_run_del_(run, "pendingAskUser") || !eg_run_del_(run, "shouldPause")) return EG_E_NOMEM;
+    if (!rc && (!eg_run_del_(run, "pendingAskUser") || !eg_run_del_(run, "shouldPause"))) rc = EG_E_NOMEM;
+    if (!rc && run->status == EG_STATUS_ERROR && !eg_run_del_(run, "error")) rc = EG_E_NOMEM;
+    if (!rc && !eg_run_write_status_(run, EG_STATUS_RUNNING)) rc = EG_E_NOMEM;
+    if (eg_run_undo_end_(run, &undo, rc)) return rc;
+    /* Nothing below can fail. */
     if (run->status == EG_STATUS_ERROR) {
         /* Retry: failed tasks run again; a step whose results were rejected
          * runs again whole; routes are evaluated again. */
@@ -188,14 +195,14 @@ int eg_run_resume(eg_run *run, const char *user_input, size_t len) {
             if (t->kind == TASK_ROUTE) { eg_run_task_reset_(t); t->state = T_UNRESOLVED; }
             else if (t->state == T_FAILED || rerun_all) { eg_run_task_reset_(t); t->state = T_PENDING; }
         }
-        if (!eg_run_del_(run, "error")) return EG_E_NOMEM;
         run->error.code = EG_OK;
         run->error.message[0] = '\0';
         run->error_node = -1;
     }
+    run->state_bytes_bound += len;
     run->interrupt = false;
     run->steps_this_call = 0;
-    eg_run_set_status_(run, EG_STATUS_RUNNING);
+    run->status = EG_STATUS_RUNNING;
     return EG_OK;
 }
 
@@ -212,9 +219,12 @@ int eg_run_apply(eg_run *run, const char *update, size_t len, eg_error *err) {
             return rc;
         }
     }
+    /* All of the update or none of it. */
+    eg_run_undo undo;
+    if (!eg_run_undo_begin_(run, &undo)) { cJSON_Delete(u); return NOMEM(err); }
     while (u->child && !rc) rc = eg_reduce_into(&run->graph->reducers, run->state, &eg_run_root_, cJSON_DetachItemViaPointer(u, u->child), &run->patch, "resume", err);
     cJSON_Delete(u);
-    return rc;
+    return eg_run_undo_end_(run, &undo, rc);
 }
 
 const char *eg_run_print_(eg_run *run, const cJSON *value, size_t *len) {

@@ -64,7 +64,13 @@ int eg_run_check_state_(eg_run *run, int writer, int *node, eg_error *err);
 extern eg_path eg_run_root_;                 /* the state's top level */
 bool eg_run_put_(eg_run *run, const char *key, cJSON *value);   /* takes value */
 bool eg_run_del_(eg_run *run, const char *key);
-void eg_run_set_status_(eg_run *run, int status);
+void eg_run_set_status_(eg_run *run, int status);      /* memory running out stops the run */
+bool eg_run_write_status_(eg_run *run, int status);    /* state.status only; false: out of memory, unchanged */
+/* All or nothing for calls that write several things: begin copies the state
+ * (false: out of memory); end(rc) puts it back, and the patch, when rc != 0. */
+typedef struct eg_run_undo { cJSON *state; size_t patch_len; size_t patch_count; } eg_run_undo;
+bool eg_run_undo_begin_(const eg_run *run, eg_run_undo *u);
+int eg_run_undo_end_(eg_run *run, eg_run_undo *u, int rc);
 bool eg_run_record_next_(eg_run *run);       /* state.nextNode from the pending tasks */
 bool eg_run_record_visits_(eg_run *run);     /* partitioned: visitedNodes, iteration, currentNodeId */
 /* currentNode, nextNode, stepCount, error (and the visit keys when partitioned): a node may not write them. */

@@ -44,11 +44,39 @@ bool eg_run_del_(eg_run *run, const char *key) {
     return true;
 }
 
+bool eg_run_write_status_(eg_run *run, int status) {
+    cJSON *cur = eg_get(run->state, "status");
+    if (cJSON_IsString(cur) && strcmp(cur->valuestring, eg_status_name(status)) == 0) return true;
+    return eg_run_put_(run, "status", cJSON_CreateString(eg_status_name(status)));
+}
+
 void eg_run_set_status_(eg_run *run, int status) {
     run->status = status;
-    cJSON *cur = eg_get(run->state, "status");
-    if (cJSON_IsString(cur) && strcmp(cur->valuestring, eg_status_name(status)) == 0) return;
-    if (!eg_run_put_(run, "status", cJSON_CreateString(eg_status_name(status)))) eg_run_fatal_nomem_(run);
+    if (!eg_run_write_status_(run, status)) eg_run_fatal_nomem_(run);
+}
+
+/* The header's promise for calls that write several things (resume, apply):
+ * a failed call leaves the run as it was. The state is copied first and put
+ * back, with the patch cut to where it was, when any write fails. */
+bool eg_run_undo_begin_(const eg_run *run, eg_run_undo *u) {
+    u->state = cJSON_Duplicate(run->state, true);
+    u->patch_len = run->patch.text.len;
+    u->patch_count = run->patch.count;
+    return u->state != NULL;
+}
+
+int eg_run_undo_end_(eg_run *run, eg_run_undo *u, int rc) {
+    if (rc) {
+        cJSON_Delete(run->state);
+        run->state = u->state;
+        run->patch.text.len = u->patch_len;
+        if (run->patch.text.data) run->patch.text.data[u->patch_len] = '\0';
+        run->patch.count = u->patch_count;
+    } else {
+        cJSON_Delete(u->state);
+    }
+    u->state = NULL;
+    return rc;
 }
 
 const char *eg_run_node_name_(const eg_run *run, int node) {

@@ -157,3 +157,76 @@ out:
 }
 
 TEST(alloc_failure_sweep_history) { sweep_scenario("history", history_scenario); }
+
+/* A failed resume or apply leaves the run as it was (the header's promise):
+ * for every allocation of the call in turn, fail it, check the state did not
+ * move, retry, and find the user's message exactly once. */
+static int count_text(const char *haystack, const char *needle) {
+    int n = 0;
+    for (const char *p = strstr(haystack, needle); p; p = strstr(p + 1, needle)) n++;
+    return n;
+}
+
+static eg_run *paused_run(eg_graph *g) {
+    eg_error e;
+    eg_run *r = eg_run_new(g, "{}", 2, NULL, 0, &e);
+    size_t len;
+    if (!r || !eg_run_next(r, &len)) return r;
+    const char *pause = "{\"pendingAskUser\":{\"question\":\"go?\"}}";
+    eg_run_submit(r, 0, pause, strlen(pause));
+    eg_run_next(r, &len);
+    return r;
+}
+
+TEST(alloc_failure_in_resume_and_apply_changes_nothing) {
+    const char *def = "{\"nodes\":{\"a\":{},\"b\":{}},\"edges\":{\"a\":\"b\",\"b\":\"__end__\"},\"entryPoint\":\"a\"}";
+    eg_error e;
+    eg_graph *g = eg_graph_new(def, strlen(def), &e);
+    CHECK(g != NULL);
+    if (!g) return;
+    eg_allocator a = { t_malloc, t_realloc, free };
+    eg_set_allocator(&a);
+    const char *msg = "{\"role\":\"user\",\"content\":\"yes-once\"}";
+    const char *update = "{\"data\":{\"x\":1},\"metadata\":{\"y\":2},\"logs\":[\"z\"]}";
+    long failures = 0;
+    for (long n = 1; n < 400; n++) {
+        eg_run *r = paused_run(g);
+        CHECK(r != NULL && eg_run_status(r) == EG_STATUS_PAUSED);
+        if (!r) break;
+        size_t len;
+        const char *text = eg_run_state(r, &len);
+        char *before = malloc(len + 1);
+        memcpy(before, text, len);
+        before[len] = '\0';
+        arm(true); countdown = n; seen = 0;
+        int rc = eg_run_apply(r, update, strlen(update), &e);
+        if (!rc) rc = eg_run_resume(r, msg, strlen(msg));
+        arm(false); countdown = -1;
+        bool done = rc == EG_OK && seen < n;   /* no allocation left to fail */
+        if (rc == EG_E_NOMEM) {
+            failures++;
+            CHECK(eg_run_status(r) == EG_STATUS_PAUSED);
+            /* Apply is all or nothing; resume failing after a good apply leaves the apply. */
+            const char *now = eg_run_state(r, &len);
+            CHECK(count_text(now, "yes-once") == 0);
+            CHECK(count_text(now, "\"x\":1") == count_text(now, "\"y\":2"));
+            if (count_text(now, "\"x\":1") == 0) CHECK(strcmp(now, before) == 0);
+            CHECK(eg_run_apply(r, update, strlen(update), &e) == EG_OK);
+            CHECK(eg_run_resume(r, msg, strlen(msg)) == EG_OK);
+        } else {
+            CHECK(rc == EG_OK);
+        }
+        /* A resume that says OK resumed: never an OK that left the run stopped by OUT_OF_MEMORY. */
+        CHECK(eg_run_status(r) == EG_STATUS_RUNNING);
+        const char *out = eg_run_next(r, &len);
+        CHECK(out != NULL);
+        const char *state = eg_run_state(r, &len);
+        CHECK(state && count_text(state, "yes-once") == 1);
+        free(before);
+        eg_run_free(r);
+        if (done) break;
+    }
+    CHECK(failures > 3);
+    eg_set_allocator(NULL);
+    eg_graph_free(g);
+}

@@ -20,6 +20,9 @@ void eg_set_allocator(const eg_allocator *a) {
  * failure as NULL) can tell "out of memory" from "invalid input". */
 static bool alloc_failed = false;
 
+void eg_alloc_clear_failed(void) { alloc_failed = false; }
+bool eg_alloc_failed(void) { return alloc_failed; }
+
 void *eg_malloc(size_t n) {
     void *p = current.malloc_fn(n ? n : 1);
     if (!p) alloc_failed = true;
@@ -53,27 +56,3 @@ char *eg_strndup(const char *s, size_t n) {
 }
 
 char *eg_strdup(const char *s) { return s ? eg_strndup(s, strlen(s)) : NULL; }
-
-static cJSON *parse(const char *json, size_t len, bool *nomem, bool dedupe);
-
-cJSON *eg_parse_ex(const char *json, size_t len, bool *nomem) { return parse(json, len, nomem, true); }
-cJSON *eg_parse_keep_duplicates(const char *json, size_t len, bool *nomem) { return parse(json, len, nomem, false); }
-
-static cJSON *parse(const char *json, size_t len, bool *nomem, bool dedupe) {
-    eg_init_json();
-    alloc_failed = false;
-    if (nomem) *nomem = false;
-    if (!json) return NULL;
-    /* Reads exactly len bytes: the text need not be NUL-terminated. Anything
-     * but whitespace after the value makes the whole input invalid. */
-    const char *end = NULL;
-    cJSON *item = cJSON_ParseWithLengthOpts(json, len, &end, false);
-    if (!item) { if (nomem) *nomem = alloc_failed; return NULL; }
-    for (const char *p = end; p < json + len; p++) {
-        if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r') { cJSON_Delete(item); return NULL; }
-    }
-    if (dedupe && !eg_json_dedupe(item)) { if (nomem) *nomem = true; cJSON_Delete(item); return NULL; }
-    return item;
-}
-
-cJSON *eg_parse(const char *json, size_t len) { return eg_parse_ex(json, len, NULL); }

@@ -25,12 +25,21 @@ char *eg_strndup(const char *s, size_t n);
 char *eg_strdup(const char *s);
 /* Make sure cJSON allocates through eg_malloc/eg_free. Idempotent. */
 void eg_init_json(void);
-/* Parse (ptr, len) JSON with cJSON, which needs a NUL-terminated buffer. */
+/* Whether an allocation failed since the last clear: how a NULL from cJSON
+ * (which says NULL for everything) is told apart as "out of memory". */
+void eg_alloc_clear_failed(void);
+bool eg_alloc_failed(void);
+
+/* ---- parsing (eg_json.c) ---- */
+/* Parse exactly (ptr, len) as JSON; duplicate keys keep the last, as JSON.parse does. */
 cJSON *eg_parse(const char *json, size_t len);
 /* The same, telling through *nomem whether a NULL came from memory running out. */
 cJSON *eg_parse_ex(const char *json, size_t len, bool *nomem);
 /* For graph definitions: duplicate node names must be seen, to be reported. */
 cJSON *eg_parse_keep_duplicates(const char *json, size_t len, bool *nomem);
+/* Parse a JSON object: EG_OK; OUT_OF_MEMORY; or `code` with "<what> is not
+ * valid JSON" / "<what> must be a JSON object". *out is NULL unless EG_OK. */
+int eg_parse_object(const char *json, size_t len, int code, const char *what, cJSON **out, eg_error *err);
 
 /* ---- errors (eg_error.c) ---- */
 /* Fill err (which may be NULL) with code and a message formatted with %s,

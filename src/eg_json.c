@@ -135,3 +135,37 @@ bool eg_json_dedupe(cJSON *item) {
     for (cJSON *c = item->child; c; c = c->next) if ((cJSON_IsObject(c) || cJSON_IsArray(c)) && !eg_json_dedupe(c)) return false;
     return true;
 }
+
+/* ---- parsing: exactly len bytes, duplicate keys resolved as JSON.parse does ---- */
+
+static cJSON *parse(const char *json, size_t len, bool *nomem, bool dedupe);
+
+cJSON *eg_parse_ex(const char *json, size_t len, bool *nomem) { return parse(json, len, nomem, true); }
+cJSON *eg_parse_keep_duplicates(const char *json, size_t len, bool *nomem) { return parse(json, len, nomem, false); }
+
+static cJSON *parse(const char *json, size_t len, bool *nomem, bool dedupe) {
+    eg_init_json();
+    eg_alloc_clear_failed();
+    if (nomem) *nomem = false;
+    if (!json) return NULL;
+    /* Reads exactly len bytes: the text need not be NUL-terminated. Anything
+     * but whitespace after the value makes the whole input invalid. */
+    const char *end = NULL;
+    cJSON *item = cJSON_ParseWithLengthOpts(json, len, &end, false);
+    if (!item) { if (nomem) *nomem = eg_alloc_failed(); return NULL; }
+    for (const char *p = end; p < json + len; p++) {
+        if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r') { cJSON_Delete(item); return NULL; }
+    }
+    if (dedupe && !eg_json_dedupe(item)) { if (nomem) *nomem = true; cJSON_Delete(item); return NULL; }
+    return item;
+}
+
+cJSON *eg_parse(const char *json, size_t len) { return eg_parse_ex(json, len, NULL); }
+
+int eg_parse_object(const char *json, size_t len, int code, const char *what, cJSON **out, eg_error *err) {
+    bool nomem;
+    *out = eg_parse_ex(json, len, &nomem);
+    if (!*out) return nomem ? NOMEM(err) : eg_fail(err, code, "%s is not valid JSON", what);
+    if (!cJSON_IsObject(*out)) { cJSON_Delete(*out); *out = NULL; return eg_fail(err, code, "%s must be a JSON object", what); }
+    return EG_OK;
+}

@@ -23,13 +23,11 @@ static int parse_options(eg_run *run, const char *options, size_t len, eg_error 
     run->max_steps = run->graph->max_steps;
     eg_run_default_limits_(run);
     if (!options || !len) return EG_OK;
-    bool nomem;
-    cJSON *o = eg_parse_ex(options, len, &nomem);
-    if (!o) return nomem ? NOMEM(err) : eg_fail(err, EG_E_INVALID_OPTIONS, "options are not valid JSON");
-    int rc = EG_OK;
+    cJSON *o;
+    int rc = eg_parse_object(options, len, EG_E_INVALID_OPTIONS, "the run options", &o, err);
+    if (rc) return rc;
     const cJSON *max = eg_get(o, "maxSteps"), *id = eg_get(o, "runId");
-    if (!cJSON_IsObject(o)) rc = eg_fail(err, EG_E_INVALID_OPTIONS, "options must be an object");
-    else if (max && !cJSON_IsNull(max)) {
+    if (max && !cJSON_IsNull(max)) {
         if (!eg_is_max_steps(max))
             rc = eg_fail(err, EG_E_INVALID_OPTIONS, "options.maxSteps must be an integer from 1 to 1000000000");
         else run->max_steps = (int)max->valuedouble;
@@ -57,15 +55,6 @@ eg_run *eg_run_alloc_(const eg_graph *g, const char *options, size_t len, eg_err
     return run;
 }
 
-static int parse_object(const char *json, size_t len, const char *what, cJSON **out, eg_error *err) {
-    bool nomem;
-    *out = NULL;
-    *out = eg_parse_ex(json, len, &nomem);
-    if (!*out) return nomem ? NOMEM(err) : eg_fail(err, EG_E_INVALID_INPUT, "%s is not valid JSON", what);
-    if (!cJSON_IsObject(*out)) { cJSON_Delete(*out); *out = NULL; return eg_fail(err, EG_E_INVALID_INPUT, "%s must be a JSON object", what); }
-    return EG_OK;
-}
-
 static int too_big(const eg_run *run, const char *what, size_t len, eg_error *err) {
     return eg_fail(err, EG_E_LIMIT, "%s is %zu bytes, more than maxInputBytes (%zu)", what, len, run->max_input_bytes);
 }
@@ -81,7 +70,7 @@ eg_run *eg_run_new(const eg_graph *g, const char *input, size_t input_len,
     eg_run *run = eg_run_alloc_(g, options, options_len, err);
     if (!run) return NULL;
     if (input_len > run->max_input_bytes) { too_big(run, "the initial state", input_len, err); eg_run_free(run); return NULL; }
-    if (parse_object(input, input_len, "the initial state", &run->state, err)) { eg_run_free(run); return NULL; }
+    if (eg_parse_object(input, input_len, EG_E_INVALID_INPUT, "the initial state", &run->state, err)) { eg_run_free(run); return NULL; }
     run->state_bytes_bound = input_len;
     for (const cJSON *k = run->state->child; k; k = k->next) {
         if (strcmp(k->string, "stepCount") == 0 || strcmp(k->string, "error") == 0) {
@@ -106,7 +95,7 @@ eg_run *eg_run_from_state(const eg_graph *g, const char *state, size_t len,
     eg_run *run = eg_run_alloc_(g, options, options_len, err);
     if (!run) return NULL;
     if (len > run->max_input_bytes) { too_big(run, "the saved state", len, err); eg_run_free(run); return NULL; }
-    if (parse_object(state, len, "the saved state", &run->state, err)) { eg_run_free(run); return NULL; }
+    if (eg_parse_object(state, len, EG_E_INVALID_INPUT, "the saved state", &run->state, err)) { eg_run_free(run); return NULL; }
     run->state_bytes_bound = len;
     const cJSON *st = eg_get(run->state, "status"), *next = eg_get(run->state, "nextNode"), *cur = eg_get(run->state, "currentNode");
     int status = cJSON_IsString(st) ? eg_status_parse_(st->valuestring) : -1;
@@ -165,7 +154,7 @@ int eg_run_resume(eg_run *run, const char *user_input, size_t len) {
     cJSON *msg = NULL;
     if (user_input && len) {
         eg_error e;
-        if (parse_object(user_input, len, "the user input", &msg, &e)) return e.code;
+        if (eg_parse_object(user_input, len, EG_E_INVALID_INPUT, "the user input", &msg, &e)) return e.code;
     }
     /* Every write first, all or nothing: a failed resume can be retried
      * without adding the user's message twice. */
@@ -210,7 +199,7 @@ int eg_run_apply(eg_run *run, const char *update, size_t len, eg_error *err) {
     if (err) err->code = EG_OK;
     if (!run || run->status == EG_STATUS_RUNNING) return eg_fail(err, EG_E_BAD_STATE, "apply() is for a run that is not running");
     cJSON *u;
-    int rc = parse_object(update, len, "the update", &u, err);
+    int rc = eg_parse_object(update, len, EG_E_INVALID_INPUT, "the update", &u, err);
     if (rc) return rc;
     for (const cJSON *f = u->child; f; f = f->next) {
         if (eg_run_is_engine_key_(run, f->string)) {

@@ -48,11 +48,8 @@ static const char *hand_out(eg_state_manager *sm, cJSON *state, size_t *out_len,
 }
 
 static cJSON *parse_state(const char *json, size_t len, const char *what, eg_error *err) {
-    bool nomem;
-    cJSON *s = eg_parse_ex(json, len, &nomem);
-    if (!s) { eg_fail(err, nomem ? EG_E_NOMEM : EG_E_INVALID_INPUT, nomem ? "out of memory" : "%s is not valid JSON", what); return NULL; }
-    if (!cJSON_IsObject(s)) { cJSON_Delete(s); eg_fail(err, EG_E_INVALID_INPUT, "%s must be an object", what); return NULL; }
-    return s;
+    cJSON *s;
+    return eg_parse_object(json, len, EG_E_INVALID_INPUT, what, &s, err) ? NULL : s;
 }
 
 /* The object at state[name], created empty when missing. */

@@ -176,7 +176,7 @@ typedef struct eg_path {
     size_t n;
 } eg_path;
 
-/* Where reductions record what they changed, as JSON text: the elements of
+/* (eg_patch.c) Where state changes are recorded, as JSON text: the elements of
  * an array of ["set"|"push"|"del", [path], value] without the brackets. A
  * NULL patch records nothing. */
 typedef struct eg_patch {
@@ -184,15 +184,15 @@ typedef struct eg_patch {
     size_t count;
 } eg_patch;
 
-/* Write `item` (owned and consumed, even on error; its key is item->string)
- * into `obj`, which lives at `path`, using the reducers registered for the
- * item's path. Changes are recorded in `patch`. Errors name the dotted path
- * and `who` (the node that wrote it). */
 /* avg keeps its running count beside the mean, at "<key>" EG_AVG_COUNT_SUFFIX
  * (the reducer and the state manager's branch merge both read it). */
 #define EG_AVG_COUNT_SUFFIX "__count"
 #define EG_AVG_COUNT_SUFFIX_LEN (sizeof EG_AVG_COUNT_SUFFIX - 1)
 
+/* Write `item` (owned and consumed, even on error; its key is item->string)
+ * into `obj`, which lives at `path`, using the reducers registered for the
+ * item's path. Changes are recorded in `patch`. Errors name the dotted path
+ * and `who` (the node that wrote it). */
 int eg_reduce_into(const eg_reducers *rs, cJSON *obj, eg_path *path, cJSON *item,
                    eg_patch *patch, const char *who, eg_error *err);
 int eg_reducer_parse(const char *name, eg_reducer_kind *out);

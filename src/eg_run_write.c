@@ -14,15 +14,25 @@ static const char *const engine_keys[] = { "currentNode", "nextNode", "stepCount
 
 eg_path eg_run_root_ = { { NULL }, 0 };
 
+/* A top-level write of the run's own (status, nextNode, error...): set in
+ * the state and recorded in the patch, both or neither. Not through the
+ * reducers: these keys have none. */
 bool eg_run_put_(eg_run *run, const char *key, cJSON *value) {
     if (!value) return false;
     char *name = eg_strdup(key);
-    if (!name) { cJSON_Delete(value); return false; }
+    if (!name || !eg_patch_op(&run->patch, "set", &eg_run_root_, key, -1, value)) {
+        eg_free(name);
+        cJSON_Delete(value);
+        return false;
+    }
+    /* No allocation from here on. */
     if (value->string && !(value->type & cJSON_StringIsConst)) cJSON_free(value->string);
     value->string = name;
     value->type &= ~cJSON_StringIsConst;
-    eg_error ignored;
-    return eg_reduce_into(&(eg_reducers){ NULL, 0 }, run->state, &eg_run_root_, value, &run->patch, "engine", &ignored) == EG_OK;
+    cJSON *old = cJSON_GetObjectItemCaseSensitive(run->state, key);
+    if (old) cJSON_ReplaceItemViaPointer(run->state, old, value);
+    else cJSON_AddItemToArray(run->state, value);
+    return true;
 }
 
 /* Memory ran out while recording state: stop without allocating anything.

@@ -3,6 +3,7 @@
 #define EG_INTERNAL_H
 
 #include "edgegraph.h"
+#include "eg_keys.h"
 #include "cJSON.h"
 
 #include <stdarg.h>

@@ -404,7 +404,7 @@ static bool add_write(writes *w, const eg_path *p, const char *key, const cJSON 
 }
 
 static bool is_control(const eg_path *p, const char *key) {
-    return p->n == 0 && (strcmp(key, "nextNodeOverride") == 0 || strcmp(key, "shouldEnd") == 0 || strcmp(key, "status") == 0);
+    return p->n == 0 && eg_is_control_key(key);
 }
 
 /* Record the paths `obj` writes last-write-wins, the way eg_reduce_into

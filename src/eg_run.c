@@ -73,7 +73,7 @@ eg_run *eg_run_new(const eg_graph *g, const char *input, size_t input_len,
     if (eg_parse_object(input, input_len, EG_E_INVALID_INPUT, "the initial state", &run->state, err)) { eg_run_free(run); return NULL; }
     run->state_bytes_bound = input_len;
     for (const cJSON *k = run->state->child; k; k = k->next) {
-        if (strcmp(k->string, "stepCount") == 0 || strcmp(k->string, "error") == 0) {
+        if (strcmp(k->string, EG_KEY_STEP_COUNT) == 0 || strcmp(k->string, EG_KEY_ERROR) == 0) {
             eg_fail(err, EG_E_INVALID_INPUT, "the initial state sets '%s', which the engine owns", k->string);
             eg_run_free(run);
             return NULL;
@@ -82,8 +82,8 @@ eg_run *eg_run_new(const eg_graph *g, const char *input, size_t input_len,
     bool ok = true;
     for (const cJSON *d = g->defaults->child; d && ok; d = d->next)
         if (!eg_get(run->state, d->string)) ok = eg_run_put_(run, d->string, cJSON_Duplicate(d, true));
-    ok = ok && eg_run_put_(run, "stepCount", cJSON_CreateNumber(0));
-    ok = ok && eg_run_put_(run, "status", cJSON_CreateString("RUNNING"));
+    ok = ok && eg_run_put_(run, EG_KEY_STEP_COUNT, cJSON_CreateNumber(0));
+    ok = ok && eg_run_put_(run, EG_KEY_STATUS, cJSON_CreateString("RUNNING"));
     if (!ok) { NOMEM(err); eg_run_free(run); return NULL; }
     int entry = g->entry;
     eg_run_schedule_(run, &entry, NULL, 1);
@@ -97,7 +97,7 @@ eg_run *eg_run_from_state(const eg_graph *g, const char *state, size_t len,
     if (len > run->max_input_bytes) { too_big(run, "the saved state", len, err); eg_run_free(run); return NULL; }
     if (eg_parse_object(state, len, EG_E_INVALID_INPUT, "the saved state", &run->state, err)) { eg_run_free(run); return NULL; }
     run->state_bytes_bound = len;
-    const cJSON *st = eg_get(run->state, "status"), *next = eg_get(run->state, "nextNode"), *cur = eg_get(run->state, "currentNode");
+    const cJSON *st = eg_get(run->state, EG_KEY_STATUS), *next = eg_get(run->state, EG_KEY_NEXT_NODE), *cur = eg_get(run->state, EG_KEY_CURRENT_NODE);
     int status = cJSON_IsString(st) ? eg_status_parse_(st->valuestring) : -1;
     if (status == EG_STATUS_FINISHED) { run->status = EG_STATUS_FINISHED; return run; }
     /* Continue at nextNode, else route from currentNode, else start over. */
@@ -170,8 +170,8 @@ int eg_run_resume(eg_run *run, const char *user_input, size_t len) {
         eg_error e;
         rc = eg_reduce_into(&run->graph->reducers, run->state, &eg_run_root_, list, &run->patch, "resume", &e);
     }
-    if (!rc && (!eg_run_del_(run, "pendingAskUser") || !eg_run_del_(run, "shouldPause"))) rc = EG_E_NOMEM;
-    if (!rc && run->status == EG_STATUS_ERROR && !eg_run_del_(run, "error")) rc = EG_E_NOMEM;
+    if (!rc && (!eg_run_del_(run, EG_KEY_PENDING_ASK_USER) || !eg_run_del_(run, EG_KEY_SHOULD_PAUSE))) rc = EG_E_NOMEM;
+    if (!rc && run->status == EG_STATUS_ERROR && !eg_run_del_(run, EG_KEY_ERROR)) rc = EG_E_NOMEM;
     if (!rc && !eg_run_write_status_(run, EG_STATUS_RUNNING)) rc = EG_E_NOMEM;
     if (eg_run_undo_end_(run, &undo, rc)) return rc;
     /* Nothing below can fail. */

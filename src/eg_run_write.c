@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const engine_keys[] = { "currentNode", "nextNode", "stepCount", "error" };
 
 
 /* ---- small state writers: every change goes through the patch ---- */
@@ -55,9 +54,9 @@ bool eg_run_del_(eg_run *run, const char *key) {
 }
 
 bool eg_run_write_status_(eg_run *run, int status) {
-    cJSON *cur = eg_get(run->state, "status");
+    cJSON *cur = eg_get(run->state, EG_KEY_STATUS);
     if (cJSON_IsString(cur) && strcmp(cur->valuestring, eg_status_name(status)) == 0) return true;
-    return eg_run_put_(run, "status", cJSON_CreateString(eg_status_name(status)));
+    return eg_run_put_(run, EG_KEY_STATUS, cJSON_CreateString(eg_status_name(status)));
 }
 
 void eg_run_set_status_(eg_run *run, int status) {
@@ -113,9 +112,9 @@ bool eg_run_record_next_(eg_run *run) {
         value = count == 0 ? cJSON_CreateNull() : cJSON_CreateString(names->child->valuestring);
         cJSON_Delete(names);
     }
-    cJSON *cur = eg_get(run->state, "nextNode");
+    cJSON *cur = eg_get(run->state, EG_KEY_NEXT_NODE);
     if (cur && value && cJSON_Compare(cur, value, true)) { cJSON_Delete(value); return true; }
-    return eg_run_put_(run, "nextNode", value);
+    return eg_run_put_(run, EG_KEY_NEXT_NODE, value);
 }
 
 cJSON *eg_run_error_json_(const eg_run *run) {
@@ -135,7 +134,7 @@ void eg_run_stop_with_error_(eg_run *run, int node, const eg_error *e) {
     run->error_node = node;
     run->status = EG_STATUS_ERROR;
     /* The run is stopped already; these writes only inform the state. */
-    if (!eg_run_put_(run, "error", eg_run_error_json_(run)) || !eg_run_record_next_(run)) eg_run_fatal_nomem_(run);
+    if (!eg_run_put_(run, EG_KEY_ERROR, eg_run_error_json_(run)) || !eg_run_record_next_(run)) eg_run_fatal_nomem_(run);
     eg_run_set_status_(run, EG_STATUS_ERROR);
 }
 
@@ -149,21 +148,17 @@ void eg_run_stop_(eg_run *run, int node, int code, const char *fmt, ...) {
 }
 
 
-static const char *const visit_keys[] = { "currentNodeId", "visitedNodes", "iteration" };
-
 bool eg_run_is_engine_key_(const eg_run *run, const char *k) {
-    for (size_t i = 0; i < sizeof engine_keys / sizeof *engine_keys; i++) if (strcmp(k, engine_keys[i]) == 0) return true;
-    for (size_t i = 0; run->graph->partitioned && i < sizeof visit_keys / sizeof *visit_keys; i++) if (strcmp(k, visit_keys[i]) == 0) return true;
-    return false;
+    return eg_is_engine_key(k, run->graph->partitioned);
 }
 
 /* Partitioned state: visitedNodes += the step's nodes, iteration += their
  * count, currentNodeId = the last of them. */
 bool eg_run_record_visits_(eg_run *run) {
-    static eg_reducer bookkeeping[] = { { "visitedNodes", EG_R_CONCAT }, { "iteration", EG_R_SUM } };
+    static eg_reducer bookkeeping[] = { { EG_KEY_VISITED_NODES, EG_R_CONCAT }, { EG_KEY_ITERATION, EG_R_SUM } };
     static const eg_reducers rs = { bookkeeping, 2 };
     cJSON *names = cJSON_CreateArray();
-    char *key = names ? eg_strdup("visitedNodes") : NULL;
+    char *key = names ? eg_strdup(EG_KEY_VISITED_NODES) : NULL;
     if (!key) { cJSON_Delete(names); return false; }
     names->string = key;
     for (size_t i = 0; i < run->n_tasks; i++) {
@@ -174,7 +169,7 @@ bool eg_run_record_visits_(eg_run *run) {
     eg_error e;
     if (eg_reduce_into(&rs, run->state, &eg_run_root_, names, &run->patch, "engine", &e)) return false;
     cJSON *count = cJSON_CreateNumber((double)run->n_tasks);
-    if (!count || !(count->string = eg_strdup("iteration"))) { cJSON_Delete(count); return false; }
+    if (!count || !(count->string = eg_strdup(EG_KEY_ITERATION))) { cJSON_Delete(count); return false; }
     if (eg_reduce_into(&rs, run->state, &eg_run_root_, count, &run->patch, "engine", &e)) return false;
-    return eg_run_put_(run, "currentNodeId", cJSON_CreateString(eg_run_node_name_(run, run->tasks[run->n_tasks - 1].node)));
+    return eg_run_put_(run, EG_KEY_CURRENT_NODE_ID, cJSON_CreateString(eg_run_node_name_(run, run->tasks[run->n_tasks - 1].node)));
 }

@@ -71,8 +71,8 @@ const char *eg_sm_initialize(eg_state_manager *sm, const char *input, size_t len
     bool ok = s && eg_set(s, "input", in);
     if (!ok && !s) cJSON_Delete(in);
     for (size_t i = 0; ok && i < sizeof partitions / sizeof *partitions; i++) ok = eg_set(s, partitions[i], cJSON_CreateObject());
-    ok = ok && eg_set(s, "currentNodeId", cJSON_CreateNull()) && eg_set(s, "visitedNodes", cJSON_CreateArray())
-            && eg_set(s, "iteration", cJSON_CreateNumber(0));
+    ok = ok && eg_set(s, EG_KEY_CURRENT_NODE_ID, cJSON_CreateNull()) && eg_set(s, EG_KEY_VISITED_NODES, cJSON_CreateArray())
+            && eg_set(s, EG_KEY_ITERATION, cJSON_CreateNumber(0));
     if (!ok) { cJSON_Delete(s); NOMEM(err); return NULL; }
     return hand_out(sm, s, out_len, err);
 }
@@ -107,15 +107,15 @@ const char *eg_sm_visit(eg_state_manager *sm, const char *state, size_t len, con
     cJSON *s = parse_state(state, len, "the state", err);
     if (!s) return NULL;
     char *id = eg_strndup(node, node_len);
-    cJSON *visited = cJSON_GetObjectItemCaseSensitive(s, "visitedNodes");
-    const cJSON *iteration = cJSON_GetObjectItemCaseSensitive(s, "iteration");
+    cJSON *visited = cJSON_GetObjectItemCaseSensitive(s, EG_KEY_VISITED_NODES);
+    const cJSON *iteration = cJSON_GetObjectItemCaseSensitive(s, EG_KEY_ITERATION);
     bool ok = id != NULL;
     if (ok && visited && !cJSON_IsArray(visited)) { cJSON_Delete(s); eg_free(id); eg_fail(err, EG_E_INVALID_INPUT, "state.visitedNodes must be a list"); return NULL; }
-    if (ok && !visited) { ok = eg_set(s, "visitedNodes", cJSON_CreateArray()); visited = cJSON_GetObjectItemCaseSensitive(s, "visitedNodes"); }
+    if (ok && !visited) { ok = eg_set(s, EG_KEY_VISITED_NODES, cJSON_CreateArray()); visited = cJSON_GetObjectItemCaseSensitive(s, EG_KEY_VISITED_NODES); }
     double next = (cJSON_IsNumber(iteration) ? iteration->valuedouble : 0) + 1;
     cJSON *name = ok ? cJSON_CreateString(id) : NULL;
     ok = ok && name && cJSON_AddItemToArray(visited, name);
-    ok = ok && eg_set(s, "currentNodeId", cJSON_CreateString(id)) && eg_set(s, "iteration", cJSON_CreateNumber(next));
+    ok = ok && eg_set(s, EG_KEY_CURRENT_NODE_ID, cJSON_CreateString(id)) && eg_set(s, EG_KEY_ITERATION, cJSON_CreateNumber(next));
     eg_free(id);
     if (!ok) { cJSON_Delete(s); NOMEM(err); return NULL; }
     return hand_out(sm, s, out_len, err);
@@ -293,7 +293,7 @@ const char *eg_sm_merge(eg_state_manager *sm, const char *base, size_t len, cons
     int index = 0;
     for (const cJSON *br = list ? list->child : NULL; br && !rc; br = br->next, index++) {
         /* Name a branch by the node it ran, for conflict messages. */
-        const cJSON *node = cJSON_GetObjectItemCaseSensitive(br, "currentNodeId");
+        const cJSON *node = cJSON_GetObjectItemCaseSensitive(br, EG_KEY_CURRENT_NODE_ID);
         const char *who = cJSON_IsString(node) ? node->valuestring : NULL;
         if (!who) { snprintf(names[index], sizeof names[0], "branch %d", index); who = names[index]; }
         if (!cJSON_IsObject(br)) { rc = eg_fail(err, EG_E_INVALID_INPUT, "branch %d is not a state object", index); break; }

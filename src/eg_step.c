@@ -19,17 +19,17 @@ static bool validate_result(eg_run *run, const eg_task *t) {
     for (const cJSON *f = r->child; f; f = f->next) {
         const char *k = f->string;
         if (eg_run_is_engine_key_(run, k)) { eg_run_stop_(run, t->node, EG_E_RESERVED_KEY, "node '%s' wrote '%s', which the engine owns", name, k); return false; }
-        if (strcmp(k, "nextNodeOverride") == 0) {
+        if (strcmp(k, EG_KEY_NEXT_NODE_OVERRIDE) == 0) {
             if (cJSON_IsNull(f)) continue;
             if (!cJSON_IsString(f)) { eg_run_stop_(run, t->node, EG_E_INVALID_RESULT, "node '%s': nextNodeOverride must be a node name", name); return false; }
             if (eg_graph_target_by_name(run->graph, (f)->valuestring) == EG_TARGET_NONE) {
                 eg_run_stop_(run, t->node, EG_E_ROUTER_TARGET, "node '%s' set nextNodeOverride to '%s', which is not a node", name, f->valuestring);
                 return false;
             }
-        } else if ((strcmp(k, "shouldEnd") == 0 || strcmp(k, "shouldPause") == 0) && !cJSON_IsBool(f) && !cJSON_IsNull(f)) {
+        } else if ((strcmp(k, EG_KEY_SHOULD_END) == 0 || strcmp(k, EG_KEY_SHOULD_PAUSE) == 0) && !cJSON_IsBool(f) && !cJSON_IsNull(f)) {
             eg_run_stop_(run, t->node, EG_E_INVALID_RESULT, "node '%s': %s must be a boolean", name, k);
             return false;
-        } else if (strcmp(k, "status") == 0 && !cJSON_IsNull(f) && (!cJSON_IsString(f) || eg_status_parse_(f->valuestring) < 0)) {
+        } else if (strcmp(k, EG_KEY_STATUS) == 0 && !cJSON_IsNull(f) && (!cJSON_IsString(f) || eg_status_parse_(f->valuestring) < 0)) {
             eg_run_stop_(run, t->node, EG_E_INVALID_RESULT, "node '%s': status must be RUNNING, PAUSED, FINISHED, ERROR or INTERRUPTED", name);
             return false;
         }
@@ -56,7 +56,7 @@ static bool divert_failure(eg_run *run, eg_task *t) {
     bool ok = e && cJSON_AddStringToObject(e, "code", eg_code_name(failure_code(t->result)))
                 && cJSON_AddStringToObject(e, "message", cJSON_IsString(msg) ? msg->valuestring : "(no message)")
                 && cJSON_AddStringToObject(e, "node", node->name)
-                && cJSON_AddStringToObject(r, "nextNodeOverride", eg_run_node_name_(run, node->on_error));
+                && cJSON_AddStringToObject(r, EG_KEY_NEXT_NODE_OVERRIDE, eg_run_node_name_(run, node->on_error));
     if (!ok) { cJSON_Delete(r); return false; }
     cJSON_Delete(t->result);
     t->result = r;
@@ -104,19 +104,19 @@ static void commit_nodes(eg_run *run) {
         while (t->result->child) {
             cJSON *f = cJSON_DetachItemViaPointer(t->result, t->result->child);
             const char *k = f->string;
-            if (strcmp(k, "nextNodeOverride") == 0) {
+            if (strcmp(k, EG_KEY_NEXT_NODE_OVERRIDE) == 0) {
                 if (cJSON_IsString(f)) t->override = eg_graph_target_by_name(run->graph, (f)->valuestring);
                 cJSON_Delete(f);
-            } else if (strcmp(k, "shouldEnd") == 0) {
+            } else if (strcmp(k, EG_KEY_SHOULD_END) == 0) {
                 end |= cJSON_IsTrue(f);
                 cJSON_Delete(f);
-            } else if (strcmp(k, "status") == 0) {
+            } else if (strcmp(k, EG_KEY_STATUS) == 0) {
                 int s = cJSON_IsString(f) ? eg_status_parse_(f->valuestring) : -1;
                 if (s >= 0 && node_status < 0) { node_status = s; status_node = t->node; }
                 cJSON_Delete(f);
             } else {
-                if (strcmp(k, "shouldPause") == 0) pause |= cJSON_IsTrue(f);
-                if (strcmp(k, "pendingAskUser") == 0) pause |= !cJSON_IsNull(f);
+                if (strcmp(k, EG_KEY_SHOULD_PAUSE) == 0) pause |= cJSON_IsTrue(f);
+                if (strcmp(k, EG_KEY_PENDING_ASK_USER) == 0) pause |= !cJSON_IsNull(f);
                 if (strcmp(k, "messages") == 0) wrote_messages = t->node;
                 eg_error e;
                 int rc = eg_reduce_into(&run->graph->reducers, run->state, &eg_run_root_, f, &run->patch, name, &e);
@@ -125,10 +125,10 @@ static void commit_nodes(eg_run *run) {
         }
     }
     /* Bookkeeping: the total count lives in the state, so it survives resume. */
-    const cJSON *count = eg_get(run->state, "stepCount");
+    const cJSON *count = eg_get(run->state, EG_KEY_STEP_COUNT);
     double total = (cJSON_IsNumber(count) ? count->valuedouble : 0) + (double)run->n_tasks;
-    if (!eg_run_put_(run, "stepCount", cJSON_CreateNumber(total))
-        || !eg_run_put_(run, "currentNode", cJSON_CreateString(eg_run_node_name_(run, run->tasks[run->n_tasks - 1].node)))
+    if (!eg_run_put_(run, EG_KEY_STEP_COUNT, cJSON_CreateNumber(total))
+        || !eg_run_put_(run, EG_KEY_CURRENT_NODE, cJSON_CreateString(eg_run_node_name_(run, run->tasks[run->n_tasks - 1].node)))
         || (run->graph->partitioned && !eg_run_record_visits_(run))) {
         eg_run_fatal_nomem_(run);
         return;

@@ -7,8 +7,6 @@ import { EdgegraphError } from './errors.js';
 import { CoreObject } from './handle.js';
 import { deepFreeze, hasOwn } from './objects.js';
 
-const PARTITIONS = ['input', 'scratch', 'artifacts', 'memory', 'diagnostics'];
-
 
 function getPath(obj, path) {
   let v = obj;
@@ -134,4 +132,3 @@ export class StateManager extends CoreObject {
   }
 }
 
-export { PARTITIONS };

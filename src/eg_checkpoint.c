@@ -167,7 +167,8 @@ static int load(eg_run *run, cJSON *cp, eg_error *err) {
         run->error.code = EG_E_NODE_FAILED;
         for (int c = 0; c < EG_CODE_COUNT_; c++)
             if (cJSON_IsString(code) && strcmp(code->valuestring, eg_code_name(c)) == 0) run->error.code = c;
-        eg_fail(&run->error, run->error.code, "%s", cJSON_IsString(msg) ? msg->valuestring : "");
+        /* %S: the message as the run had it (a node's text is not cut like a name). */
+        eg_fail(&run->error, run->error.code, "%S", cJSON_IsString(msg) ? msg->valuestring : "");
         int node;
         if (eg_get(e, "node") && (find_node(run->graph, eg_get(e, "node"), &node) || node < 0))
             return bad(err, "its error names a node this graph does not have");

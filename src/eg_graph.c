@@ -419,12 +419,15 @@ static int build(eg_graph *g, const cJSON *def, eg_error *err) {
 }
 
 /* The graph's identity, which checkpoints carry: the definition without its
- * run options. maxSteps is a limit, not a shape: tuning it must not strand
- * the checkpoints of paused threads. */
+ * run options. maxSteps, a node's retry and timeoutMs, and descriptions are
+ * settings, not the shape: tuning them must not strand the checkpoints of
+ * paused threads. (def is the graph's own parse, dropped after this.) */
 static void hash_identity(eg_graph *g, cJSON *def) {
-    cJSON *max = cJSON_DetachItemFromObjectCaseSensitive(def, "maxSteps");
+    static const char *const settings[] = { "retry", "timeoutMs", "description" };
+    cJSON_DeleteItemFromObjectCaseSensitive(def, "maxSteps");
+    for (cJSON *n = eg_get(def, "nodes") ? eg_get(def, "nodes")->child : NULL; n; n = n->next)
+        for (size_t i = 0; i < sizeof settings / sizeof *settings; i++) cJSON_DeleteItemFromObjectCaseSensitive(n, settings[i]);
     eg_hex64(eg_json_hash(def), g->hash);
-    cJSON_Delete(max);
 }
 
 eg_graph *eg_graph_new(const char *json, size_t len, eg_error *err) {

@@ -52,9 +52,12 @@ static int failure_code(const cJSON *error) {
 static bool divert_failure(eg_run *run, eg_task *t) {
     const eg_node *node = &run->graph->nodes[t->node];
     const cJSON *msg = eg_get(t->result, "message");
+    /* The same cap as the run's error: up to EG_MESSAGE_MAX, cut at a UTF-8 boundary. */
+    eg_error text;
+    eg_fail(&text, EG_E_NODE_FAILED, "%S", cJSON_IsString(msg) ? msg->valuestring : "(no message)");
     cJSON *r = cJSON_CreateObject(), *e = r ? cJSON_AddObjectToObject(r, "lastError") : NULL;
     bool ok = e && cJSON_AddStringToObject(e, "code", eg_code_name(failure_code(t->result)))
-                && cJSON_AddStringToObject(e, "message", cJSON_IsString(msg) ? msg->valuestring : "(no message)")
+                && cJSON_AddStringToObject(e, "message", text.message)
                 && cJSON_AddStringToObject(e, "node", node->name)
                 && cJSON_AddStringToObject(r, EG_KEY_NEXT_NODE_OVERRIDE, eg_run_node_name_(run, node->on_error));
     if (!ok) { cJSON_Delete(r); return false; }

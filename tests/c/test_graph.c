@@ -95,6 +95,13 @@ TEST(graph_hash_ignores_key_order_and_sees_changes) {
         CHECK(strlen(eg_graph_hash(ga)) == 16);
     }
     eg_graph_free(ga); eg_graph_free(gb); eg_graph_free(gc); eg_graph_free(gd);
+    /* A node's retry, timeoutMs and description are settings too. */
+    const char *tuned = "{\"nodes\":{\"a\":{\"timeoutMs\":500,\"retry\":{\"attempts\":3},\"description\":\"x\"},\"b\":{}},\"edges\":{\"a\":\"b\",\"b\":\"__end__\"},\"entryPoint\":\"a\"}";
+    ga = eg_graph_new(a, strlen(a), &e);
+    eg_graph *gt = eg_graph_new(tuned, strlen(tuned), &e);
+    CHECK(ga && gt);
+    if (ga && gt) CHECK_STR(eg_graph_hash(ga), eg_graph_hash(gt));
+    eg_graph_free(ga); eg_graph_free(gt);
 }
 
 TEST(graph_long_names_are_cut_in_messages) {

@@ -246,6 +246,14 @@ TEST(failed_node_message_is_kept_whole) {
     CHECK(eg_run_fail(r, 0, json, strlen(json)) == EG_OK);
     cJSON_Delete(next(r));
     CHECK(strstr(eg_run_error(r)->message, text) != NULL);
+    /* Restored from its checkpoint, the run still has the whole message. */
+    size_t cp_len;
+    const char *cp = eg_run_checkpoint(r, &cp_len);
+    eg_error re;
+    eg_run *restored = cp ? eg_run_restore(g, cp, cp_len, NULL, 0, &re) : NULL;
+    CHECK(restored != NULL);
+    if (restored) CHECK(strstr(eg_run_error(restored)->message, text) != NULL);
+    eg_run_free(restored);
     free(json);
     cJSON_Delete(err);
     eg_run_free(r);

@@ -110,3 +110,10 @@ test('toMermaid() draws every edge kind, map edges included, from the same walk 
   assert.equal(arrows, graphEdges(engine.definition).length);
   engine.dispose();
 });
+
+test("a node's retry, timeoutMs and description never change graphHash", () => {
+  const plain = new GraphEngine(definition());
+  const tuned = new GraphEngine({ ...definition(), nodes: { ...definition().nodes, answer: { handler: () => ({}), retry: { attempts: 3 }, timeoutMs: 500, description: 'answers' } } });
+  assert.equal(tuned.graphHash, plain.graphHash);
+  plain.dispose(); tuned.dispose();
+});

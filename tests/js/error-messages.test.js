@@ -25,3 +25,20 @@ test('a message past the 4 KB cap is cut at a character boundary with "..."', as
   assert.ok(r.error.message.length > 1800 && !r.error.message.includes('\uFFFD'));
   engine.dispose();
 });
+
+test('an error edge hands the next node the thrown message whole, capped like the run error', async () => {
+  const long = 'why: '.repeat(400);
+  const huge = 'é'.repeat(5000);
+  for (const [thrown, whole] of [[long, true], [huge, false]]) {
+    const engine = new GraphEngine({
+      nodes: { a: { handler: () => { throw new Error(thrown); }, onError: 'recover' }, recover: (s) => ({ data: { seen: s.lastError.message } }) },
+      edges: { a: '__end__', recover: '__end__' },
+      entryPoint: 'a',
+    });
+    const r = await engine.execute({});
+    assert.equal(r.status, 'FINISHED', r.error?.message);
+    if (whole) assert.equal(r.state.data.seen, long);
+    else assert.ok(r.state.data.seen.length < 4096 && r.state.data.seen.endsWith('é...'));
+    engine.dispose();
+  }
+});

@@ -245,7 +245,7 @@ test('an OpenAI-compatible endpoint from the settings: the key is sent, and stor
 });
 
 test("the page's own JS and .wasm stay under 100 KB gzip", () => {
-  const files = ['web-demo/app.js', 'web-demo/diagram.js', 'web-demo/examples.js', 'examples/research-assistant.js', 'examples/agent-service.js', 'examples/map-reduce.js', 'examples/llm-config.js', 'dist/browser.js', 'dist/testing.js', 'wasm/edgegraph.wasm', 'web-demo/index.html', 'web-demo/style.css'];
+  const files = ['web-demo/app.js', 'web-demo/render.js', 'web-demo/timeline.js', 'web-demo/settings.js', 'web-demo/transfer.js', 'web-demo/diagram.js', 'web-demo/examples.js', 'examples/research-assistant.js', 'examples/agent-service.js', 'examples/map-reduce.js', 'examples/llm-config.js', 'dist/browser.js', 'dist/testing.js', 'wasm/edgegraph.wasm', 'web-demo/index.html', 'web-demo/style.css'];
   const total = files.reduce((n, f) => n + gzipSync(readFileSync(root + f), { level: 9 }).length, 0);
   assert.ok(total < 100 * 1024, `${total} bytes`);
 });

@@ -204,6 +204,15 @@ void eg_reducers_free(eg_reducers *rs);
 int eg_reducer_at(const eg_reducers *rs, const eg_path *p, const char *key);
 /* True when some reducer is registered below path+key. */
 bool eg_reducer_below(const eg_reducers *rs, const eg_path *p, const char *key);
+/* Dotted text of path + key ("scratch.notes"), cut to fit `cap`, for messages. */
+const char *eg_path_text(const eg_path *p, const char *key, char *buf, size_t cap);
+
+/* Parallel writes without a reducer (eg_conflicts.c): record each branch's
+ * write; a different value at a path another branch wrote is PARALLEL_CONFLICT
+ * naming both writers and the path. Values are borrowed. */
+typedef struct eg_lww_writes { struct eg_lww_write *items; size_t n, cap; } eg_lww_writes;
+int eg_lww_record(eg_lww_writes *w, const eg_path *p, const char *key, const cJSON *value, const char *who, eg_error *err);
+void eg_lww_free(eg_lww_writes *w);
 /* Parallel writes: two results of one step that write different values to
  * one path that has no combining reducer are a PARALLEL_CONFLICT naming the
  * path and both writers. */

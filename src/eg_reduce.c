@@ -63,7 +63,7 @@ static const char *type_name(const cJSON *v) {
 }
 
 /* Dotted text of path + key, cut to fit, for error messages. */
-static const char *path_text(const eg_path *p, const char *key, char *buf, size_t cap) {
+const char *eg_path_text(const eg_path *p, const char *key, char *buf, size_t cap) {
     size_t used = 0;
     buf[0] = '\0';
     for (size_t i = 0; i <= p->n && used + 1 < cap; i++) {
@@ -120,7 +120,7 @@ static int type_error(const eg_path *path, const char *key, eg_reducer_kind k, c
                       const char *want, const cJSON *got, eg_error *err) {
     char buf[128];
     return eg_fail(err, EG_E_REDUCER, "node '%s' wrote '%s': reducer '%s' needs %s, got %s", who,
-                   path_text(path, key, buf, sizeof buf), reducer_name(k), want, type_name(got));
+                   eg_path_text(path, key, buf, sizeof buf), reducer_name(k), want, type_name(got));
 }
 
 /* Items to append: an array's elements, or the one value. Returns an array
@@ -319,7 +319,7 @@ int eg_reduce_into(const eg_reducers *rs, cJSON *obj, eg_path *path, cJSON *item
         return set_value(obj, path, item, patch, err);
     case EG_R_READONLY: {
         char buf[128];
-        rc = eg_fail(err, EG_E_READONLY, "node '%s' wrote '%s', which is read-only", who, path_text(path, key, buf, sizeof buf));
+        rc = eg_fail(err, EG_E_READONLY, "node '%s' wrote '%s', which is read-only", who, eg_path_text(path, key, buf, sizeof buf));
         break;
     }
     case EG_R_FIRST:
@@ -374,82 +374,3 @@ int eg_reduce_into(const eg_reducers *rs, cJSON *obj, eg_path *path, cJSON *item
     return rc;
 }
 
-/* ---- parallel write conflicts ---- */
-
-typedef struct write_entry {
-    char *path;
-    const cJSON *value;
-    size_t task;
-} write_entry;
-
-typedef struct writes {
-    write_entry *items;
-    size_t n, cap;
-} writes;
-
-static bool add_write(writes *w, const eg_path *p, const char *key, const cJSON *value, size_t task) {
-    char buf[512];
-    path_text(p, key, buf, sizeof buf);
-    if (w->n == w->cap) {
-        size_t cap = w->cap ? w->cap * 2 : 16;
-        write_entry *items = eg_realloc(w->items, cap * sizeof *items);
-        if (!items) return false;
-        w->items = items;
-        w->cap = cap;
-    }
-    char *text = eg_strdup(buf);
-    if (!text) return false;
-    w->items[w->n++] = (write_entry){ text, value, task };
-    return true;
-}
-
-static bool is_control(const eg_path *p, const char *key) {
-    return p->n == 0 && eg_is_control_key(key);
-}
-
-/* Record the paths `obj` writes last-write-wins, the way eg_reduce_into
- * would apply it. Combining reducers (concat, sum, ...) cannot conflict. */
-static bool collect(const eg_reducers *rs, eg_path *p, const cJSON *obj, bool deep, size_t task, writes *w) {
-    for (const cJSON *c = obj->child; c; c = c->next) {
-        if (is_control(p, c->string)) continue;
-        eg_reducer_kind kind = EG_R_LAST;
-        bool exact = false, nested = false;
-        for (size_t i = 0; i < rs->n; i++) {
-            int m = match(rs->items[i].path, p, c->string);
-            if (m == 1) { exact = true; kind = rs->items[i].kind; }
-            else if (m == 2) nested = true;
-        }
-        bool descend = cJSON_IsObject(c) && p->n + 2 < sizeof p->seg / sizeof *p->seg
-                       && ((exact && (kind == EG_R_MERGE || kind == EG_R_DEEP_MERGE)) || (!exact && (nested || deep)));
-        if (descend) {
-            p->seg[p->n++] = c->string;
-            bool ok = collect(rs, p, c, exact ? kind == EG_R_DEEP_MERGE : deep, task, w);
-            p->n--;
-            if (!ok) return false;
-        } else if (!exact) {
-            /* An explicit 'last' reducer accepts last-write-wins by branch index. */
-            if (!add_write(w, p, c->string, c, task)) return false;
-        }
-    }
-    return true;
-}
-
-int eg_check_conflicts(const eg_reducers *rs, cJSON *const *results, const char *const *who,
-                       size_t n, eg_error *err) {
-    writes w = { NULL, 0, 0 };
-    int rc = EG_OK;
-    for (size_t t = 0; t < n && !rc; t++) {
-        eg_path p = { { NULL }, 0 };
-        if (cJSON_IsObject(results[t]) && !collect(rs, &p, results[t], false, t, &w)) rc = NOMEM(err);
-    }
-    for (size_t i = 0; i < w.n && !rc; i++)
-        for (size_t k = i + 1; k < w.n && !rc; k++) {
-            const write_entry *a = &w.items[i], *b = &w.items[k];
-            if (a->task != b->task && strcmp(a->path, b->path) == 0 && !cJSON_Compare(a->value, b->value, true))
-                rc = eg_fail(err, EG_E_CONFLICT, "'%s' and '%s' wrote different values to '%s' in the same step; give it a reducer (e.g. concat, merge, last)",
-                             who[a->task], who[b->task], a->path);
-        }
-    for (size_t i = 0; i < w.n; i++) eg_free(w.items[i].path);
-    eg_free(w.items);
-    return rc;
-}

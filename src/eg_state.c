@@ -123,50 +123,12 @@ const char *eg_sm_visit(eg_state_manager *sm, const char *state, size_t len, con
 
 /* ---- merging parallel branches ---- */
 
-typedef struct lww {
-    char path[256];
-    const cJSON *value;
-    const char *who;
-} lww;
 
 typedef struct merge_ctx {
     const eg_reducers *rs;
-    lww *writes;
-    size_t n_writes, cap;
+    eg_lww_writes writes;   /* last-write-wins paths, for conflicts between branches */
     eg_error *err;
 } merge_ctx;
-
-static void dotted(const eg_path *p, const char *key, char *buf, size_t cap) {
-    size_t used = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i <= p->n; i++) {
-        int w = snprintf(buf + used, cap - used, "%s%s", i ? "." : "", i < p->n ? p->seg[i] : key);
-        if (w < 0 || (size_t)w >= cap - used) return;
-        used += (size_t)w;
-    }
-}
-
-/* A write without a reducer: different values from two branches conflict. */
-static int record_lww(merge_ctx *m, const eg_path *p, const char *key, const cJSON *value, const char *who) {
-    char path[256];
-    dotted(p, key, path, sizeof path);
-    for (size_t i = 0; i < m->n_writes; i++)
-        if (strcmp(m->writes[i].path, path) == 0 && !cJSON_Compare(m->writes[i].value, value, true))
-            return eg_fail(m->err, EG_E_CONFLICT, "'%s' and '%s' wrote different values to '%s'; give it a reducer (e.g. concat, merge, last)",
-                           m->writes[i].who, who, path);
-    if (m->n_writes == m->cap) {
-        size_t cap = m->cap ? m->cap * 2 : 16;
-        lww *w = eg_realloc(m->writes, cap * sizeof *w);
-        if (!w) return NOMEM(m->err);
-        m->writes = w;
-        m->cap = cap;
-    }
-    lww *w = &m->writes[m->n_writes++];
-    memcpy(w->path, path, sizeof path);
-    w->value = value;
-    w->who = who;
-    return EG_OK;
-}
 
 static bool is_prefix(const cJSON *base, const cJSON *branch) {
     const cJSON *b = base->child, *v = branch->child;
@@ -260,7 +222,7 @@ static int merge_into(merge_ctx *m, cJSON *target, eg_path *path, const cJSON *b
             if (rc) return rc;
             continue;
         }
-        if (kind < 0) { int rc = record_lww(m, path, key, v, who); if (rc) return rc; }
+        if (kind < 0) { int rc = eg_lww_record(&m->writes, path, key, v, who, m->err); if (rc) return rc; }
         cJSON *incoming = delta(kind, b, v);
         char *name = incoming ? eg_strdup(key) : NULL;
         if (!name) { cJSON_Delete(incoming); return NOMEM(m->err); }
@@ -286,7 +248,7 @@ const char *eg_sm_merge(eg_state_manager *sm, const char *base, size_t len, cons
     if (!list) rc = eg_fail(err, nomem ? EG_E_NOMEM : EG_E_INVALID_INPUT, nomem ? "out of memory" : "the branch states are not valid JSON");
     else if (!cJSON_IsArray(list)) rc = eg_fail(err, EG_E_INVALID_INPUT, "the branch states must be a list");
     else if (!result) rc = NOMEM(err);
-    merge_ctx m = { &sm->reducers, NULL, 0, 0, err };
+    merge_ctx m = { &sm->reducers, { NULL, 0, 0 }, err };
     int count = list && cJSON_IsArray(list) ? cJSON_GetArraySize(list) : 0;
     char (*names)[32] = eg_malloc(sizeof *names * (size_t)(count ? count : 1));
     if (!names && !rc) rc = NOMEM(err);
@@ -312,7 +274,7 @@ const char *eg_sm_merge(eg_state_manager *sm, const char *base, size_t len, cons
             rc = merge_into(&m, target, &path, cJSON_IsObject(bp) ? bp : NULL, vp, who);
         }
     }
-    eg_free(m.writes);
+    eg_lww_free(&m.writes);
     eg_free(names);
     cJSON_Delete(list);
     cJSON_Delete(b);

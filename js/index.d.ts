@@ -59,21 +59,17 @@ export interface PendingToolCall {
 }
 
 /** What an agent node's tool approval pauses with: answer with approve(), reject() or editArguments(). */
-export interface ToolApprovalRequest { type: 'tool_approval'; node: string; toolCalls: PendingToolCall[] }
+export interface ToolApprovalRequest { type: 'tool_approval'; node: string; toolCalls: PendingToolCall[]; question?: undefined }
 /** What createAskUserNode() pauses with: answer with a user message. */
-export interface AskUserQuestion { type: 'question'; node: string; question: string }
+export interface AskUserQuestion { type: 'question'; node: string; question: string; toolCalls?: undefined }
+/** What a node of yours pauses with: any object; `type` is kept for edgegraph's own two payloads. */
+export interface CustomPause { type?: undefined; [field: string]: any }
 
 /**
- * state.pendingAskUser of a paused run: a ToolApprovalRequest, an AskUserQuestion,
- * or whatever your own node set (narrow on `type`).
+ * state.pendingAskUser of a paused run. Narrow on `type`: 'tool_approval' (an agent's
+ * tool calls), 'question' (createAskUserNode), or none (your own node's payload).
  */
-export interface PendingAskUser {
-  type?: 'tool_approval' | 'question' | (string & {});
-  node?: string;
-  question?: string;
-  toolCalls?: PendingToolCall[];
-  [field: string]: any;
-}
+export type PendingAskUser = ToolApprovalRequest | AskUserQuestion | CustomPause;
 
 /** The frame-style state of the seed GraphEngine (the default state shape). */
 export interface IGraphState {

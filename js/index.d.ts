@@ -1,5 +1,13 @@
 // Type declarations for edgegraph (hand-written; checked by `make typecheck`).
 
+declare global {
+  interface SymbolConstructor {
+    /** As in TypeScript's lib "esnext.disposable", so that `[Symbol.dispose]()` below compiles
+     *  without it (a plain `target: "es2022"` project); the two declarations merge. */
+    readonly dispose: unique symbol;
+  }
+}
+
 /** Run statuses (src/eg_codes.def). */
 export type GraphStatus = 'RUNNING' | 'PAUSED' | 'FINISHED' | 'ERROR' | 'INTERRUPTED';
 

@@ -316,9 +316,12 @@ export type GraphRunResult<S extends object = IGraphState> =
  */
 export type Resumable<S> = string | S | object | ThreadRef | undefined;
 
+/** S as given, never inferred from here (TypeScript 5.4's NoInfer<S>, in a form every version reads). */
+type Given<S> = [S][S extends any ? 0 : never];
+
 export class GraphEngine<S extends object = IGraphState> {
   /** S is the state type you give (GraphEngine<MyState>), never inferred from a node's result: default IGraphState. */
-  constructor(definition: GraphDefinition<NoInfer<S>>, options?: EngineOptions<NoInfer<S>>, llmConfig?: AgentLLMConfig);
+  constructor(definition: GraphDefinition<Given<S>>, options?: EngineOptions<Given<S>>, llmConfig?: AgentLLMConfig);
   readonly graphHash: string;
   readonly llmConfig: AgentLLMConfig | undefined;
   readonly definition: object;
@@ -411,7 +414,7 @@ export class StateManager {
 
 /** The END node of the seed API; its function never runs. */
 /** Returns the definition as given: in TypeScript, nodes and routers of a definition kept in a variable get typed arguments. */
-export function defineGraph<S extends object = IGraphState>(definition: GraphDefinition<NoInfer<S>>): GraphDefinition<S>;
+export function defineGraph<S extends object = IGraphState>(definition: GraphDefinition<Given<S>>): GraphDefinition<S>;
 
 export function createEndNode<S extends object = IGraphState>(): GraphNode<S>;
 export const END: '__end__';

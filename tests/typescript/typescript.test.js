@@ -24,7 +24,7 @@ before(() => {
   cpSync(join(here, 'bad.ts'), join(dir, 'bad.ts'));
   // process.env in app.ts: a minimal declaration instead of @types/node.
   writeFileSync(join(dir, 'env.d.ts'), 'declare const process: { env: Record<string, string | undefined> };\n');
-  // A project as `tsc --init` users write one: no lib named (target es2022's default has no
+  // A project that names no lib (target es2022's default has no
   // esnext.disposable), and .d.ts files checked (skipLibCheck false, tsc's default).
   writeFileSync(join(dir, 'tsconfig.default-lib.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', types: [] }, files: ['env.d.ts', 'app.ts'] }));
   for (const [name, resolution, module] of [['bundler', 'bundler', 'esnext'], ['nodenext', 'nodenext', 'nodenext']]) {

@@ -1,5 +1,13 @@
 // Type declarations for edgegraph (hand-written; checked by `make typecheck`).
 
+declare global {
+  interface SymbolConstructor {
+    /** As in TypeScript's lib "esnext.disposable", so that `[Symbol.dispose]()` below compiles
+     *  without it (a plain `target: "es2022"` project); the two declarations merge. */
+    readonly dispose: unique symbol;
+  }
+}
+
 /** Run statuses (src/eg_codes.def). */
 export type GraphStatus = 'RUNNING' | 'PAUSED' | 'FINISHED' | 'ERROR' | 'INTERRUPTED';
 
@@ -59,21 +67,17 @@ export interface PendingToolCall {
 }
 
 /** What an agent node's tool approval pauses with: answer with approve(), reject() or editArguments(). */
-export interface ToolApprovalRequest { type: 'tool_approval'; node: string; toolCalls: PendingToolCall[] }
+export interface ToolApprovalRequest { type: 'tool_approval'; node: string; toolCalls: PendingToolCall[]; question?: undefined }
 /** What createAskUserNode() pauses with: answer with a user message. */
-export interface AskUserQuestion { type: 'question'; node: string; question: string }
+export interface AskUserQuestion { type: 'question'; node: string; question: string; toolCalls?: undefined }
+/** What a node of yours pauses with: any object; `type` is kept for edgegraph's own two payloads. */
+export interface CustomPause { type?: undefined; [field: string]: any }
 
 /**
- * state.pendingAskUser of a paused run: a ToolApprovalRequest, an AskUserQuestion,
- * or whatever your own node set (narrow on `type`).
+ * state.pendingAskUser of a paused run. Narrow on `type`: 'tool_approval' (an agent's
+ * tool calls), 'question' (createAskUserNode), or none (your own node's payload).
  */
-export interface PendingAskUser {
-  type?: 'tool_approval' | 'question' | (string & {});
-  node?: string;
-  question?: string;
-  toolCalls?: PendingToolCall[];
-  [field: string]: any;
-}
+export type PendingAskUser = ToolApprovalRequest | AskUserQuestion | CustomPause;
 
 /** The frame-style state of the seed GraphEngine (the default state shape). */
 export interface IGraphState {
@@ -312,9 +316,12 @@ export type GraphRunResult<S extends object = IGraphState> =
  */
 export type Resumable<S> = string | S | object | ThreadRef | undefined;
 
+/** S as given, never inferred from here (TypeScript 5.4's NoInfer<S>, in a form every version reads). */
+type Given<S> = [S][S extends any ? 0 : never];
+
 export class GraphEngine<S extends object = IGraphState> {
   /** S is the state type you give (GraphEngine<MyState>), never inferred from a node's result: default IGraphState. */
-  constructor(definition: GraphDefinition<NoInfer<S>>, options?: EngineOptions<NoInfer<S>>, llmConfig?: AgentLLMConfig);
+  constructor(definition: GraphDefinition<Given<S>>, options?: EngineOptions<Given<S>>, llmConfig?: AgentLLMConfig);
   readonly graphHash: string;
   readonly llmConfig: AgentLLMConfig | undefined;
   readonly definition: object;
@@ -407,7 +414,7 @@ export class StateManager {
 
 /** The END node of the seed API; its function never runs. */
 /** Returns the definition as given: in TypeScript, nodes and routers of a definition kept in a variable get typed arguments. */
-export function defineGraph<S extends object = IGraphState>(definition: GraphDefinition<NoInfer<S>>): GraphDefinition<S>;
+export function defineGraph<S extends object = IGraphState>(definition: GraphDefinition<Given<S>>): GraphDefinition<S>;
 
 export function createEndNode<S extends object = IGraphState>(): GraphNode<S>;
 export const END: '__end__';

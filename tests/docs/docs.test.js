@@ -29,7 +29,8 @@ const cjson = join(root, 'build/third_party/cjson');
 const sources = readdirSync(join(root, 'src')).filter((f) => f.endsWith('.c')).map((f) => join(root, 'src', f));
 
 for (const doc of docs) {
-  const samples = blocks(readFileSync(join(root, doc), 'utf8')).filter((b) => b.lang === 'js' || b.lang === 'ts' || b.lang === 'c');
+  const all = blocks(readFileSync(join(root, doc), 'utf8'));
+  const samples = all.filter((b) => b.lang === 'js' || b.lang === 'ts' || b.lang === 'c');
   for (const [i, s] of samples.entries()) {
     const name = `${doc.replace(/[/.]/g, '_')}_${i}`;
     test(`${doc}:${s.line} (${s.lang}${s.info ? ` ${s.info}` : ''}) runs`, { timeout: 60_000 }, async () => {
@@ -37,7 +38,7 @@ for (const doc of docs) {
         // Bundler code runs in tests/bundlers: the Vite app holds this very snippet.
         assert.ok(readFileSync(join(root, 'tests/bundlers/vite-app/main.js'), 'utf8').includes(s.code.trim()), 'the snippet is the Vite app\'s code');
       } else if (s.info === 'worker') {
-        await runWorkerSample(s.code, name);
+        await runWorkerSample(s.code, name, curlRequests(all));
       } else if (s.lang === 'js' || s.lang === 'ts') {
         // TypeScript samples run as what esbuild makes of them (types stripped).
         const code = s.lang === 'ts' ? transformSync(s.code, { loader: 'ts', format: 'esm' }).code : s.code;
@@ -56,11 +57,24 @@ for (const doc of docs) {
 }
 
 /**
- * A Worker sample (```ts worker) runs in miniflare (workerd) as wrangler would
- * bundle it, its LLM the strict OpenAI stand-in, and gets the requests of the
- * doc's curl lines: a run that pauses for approval, then a resume that finishes.
+ * The requests of a doc's `curl -X POST localhost:8787/... -d '...'` lines, in
+ * order: the Worker sample gets exactly what its readers will send.
  */
-async function runWorkerSample(code, name) {
+function curlRequests(docBlocks) {
+  const lines = docBlocks.filter((b) => b.lang === 'sh').flatMap((b) => b.code.split('\n'));
+  return lines.map((l) => /^curl -X POST localhost:8787(\S+) -d '([^']*)'/.exec(l)).filter(Boolean).map((m) => ({ path: m[1], body: m[2] }));
+}
+
+/**
+ * A Worker sample (```ts worker) runs in miniflare (workerd) as wrangler would
+ * bundle it, with the bindings of examples/cloudflare/wrangler.toml and its LLM
+ * the strict OpenAI stand-in. It gets the requests of the doc's curl lines: a
+ * run that pauses for approval, then a resume of the same thread that finishes.
+ */
+async function runWorkerSample(code, name, requests) {
+  assert.deepEqual(requests.map((r) => r.path), ['/threads/t1/run', '/threads/t1/resume'], 'the doc\'s curl lines: a run, then its resume');
+  const toml = readFileSync(join(root, 'examples/cloudflare/wrangler.toml'), 'utf8');
+  const binding = /\[\[durable_objects\.bindings\]\]\s*name = "(\w+)"\s*class_name = "(\w+)"/.exec(toml);
   const dir = join(out, name);
   mkdirSync(join(dir, 'dist'), { recursive: true });
   await build({ stdin: { contents: code, loader: 'ts', resolveDir: root, sourcefile: `${name}.ts` }, bundle: true, format: 'esm', conditions: ['workerd', 'worker', 'browser'], external: ['*.wasm'], outfile: join(dir, 'dist/worker.js'), logLevel: 'silent' });
@@ -72,17 +86,18 @@ async function runWorkerSample(code, name) {
   const mf = new Miniflare({
     modulesRoot: dir,
     modules: [{ type: 'ESModule', path: join(dir, 'dist/worker.js') }, { type: 'CompiledWasm', path: join(dir, 'dist/edgegraph.wasm') }],
-    compatibilityDate: '2024-09-23',
-    durableObjects: { THREADS: 'ThreadRunner' },
+    compatibilityDate: /^compatibility_date = "([\d-]+)"/m.exec(toml)[1],
+    durableObjects: { [binding[1]]: binding[2] },
     bindings: { OPENAI_API_KEY: 'sk-doc-sample', OPENAI_BASE_URL: llm.baseURL },
   });
   try {
-    const post = (path, body) => mf.dispatchFetch(`http://localhost:8787${path}`, { method: 'POST', body: JSON.stringify(body) }).then((r) => r.json());
-    const paused = await post('/threads/t1/run', { message: 'Tell ops the build is green' });
-    assert.equal(paused.status, 'PAUSED', JSON.stringify(paused));
-    assert.equal(paused.approval.toolCalls[0].name, 'notify_ops');
-    const done = await post('/threads/t1/resume', { decision: 'approve' });
-    assert.deepEqual(done, { status: 'FINISHED', approval: null, error: null });
+    const answers = [];
+    for (const { path, body } of requests) answers.push(await mf.dispatchFetch(`http://localhost:8787${path}`, { method: 'POST', body }).then((r) => r.json()));
+    assert.equal(answers[0].status, 'PAUSED', JSON.stringify(answers[0]));
+    assert.equal(answers[0].approval.toolCalls[0].name, 'notify_ops');
+    // The model heard the message the first curl line sends.
+    assert.equal(llm.requests[0].body.messages.at(-1).content, JSON.parse(requests[0].body).message);
+    assert.deepEqual(answers[1], { status: 'FINISHED', approval: null, error: null });
     assert.deepEqual(llm.rejected, [], 'every request is one OpenAI accepts');
   } finally {
     await mf.dispose();

@@ -95,3 +95,18 @@ async function threads(): Promise<void> {
   console.log(now?.state.stepCount, store);
 }
 void threads;
+
+// The pause payload narrows on `type`: an agent's tool approval has its calls, a question its text.
+import type { PendingAskUser, ToolApprovalRequest } from '../../js/index.js';
+function describePause(p: IGraphState['pendingAskUser']): string[] {
+  if (p?.type === 'tool_approval') {
+    const request: ToolApprovalRequest = p;
+    return request.toolCalls.map((call) => `${call.name} ${call.id}`);
+  }
+  if (p?.type === 'question') return [p.question.trim()];
+  return p ? Object.keys(p) : [];
+}
+const ownPause: PendingAskUser = { kind: 'confirm', text: 'sure?' };   // a node's own payload: any object
+// @ts-expect-error `type` is edgegraph's: 'tool_approval' or 'question'
+const clash: PendingAskUser = { type: 'confirm' };
+console.log(describePause(ownPause), clash);

@@ -24,6 +24,9 @@ before(() => {
   cpSync(join(here, 'bad.ts'), join(dir, 'bad.ts'));
   // process.env in app.ts: a minimal declaration instead of @types/node.
   writeFileSync(join(dir, 'env.d.ts'), 'declare const process: { env: Record<string, string | undefined> };\n');
+  // A project that names no lib (target es2022's default has no
+  // esnext.disposable), and .d.ts files checked (skipLibCheck false, tsc's default).
+  writeFileSync(join(dir, 'tsconfig.default-lib.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', types: [] }, files: ['env.d.ts', 'app.ts'] }));
   for (const [name, resolution, module] of [['bundler', 'bundler', 'esnext'], ['nodenext', 'nodenext', 'nodenext']]) {
     writeFileSync(join(dir, `tsconfig.${name}.json`), JSON.stringify({ compilerOptions: { ...base, module, moduleResolution: resolution }, files: ['env.d.ts', 'app.ts'] }));
     writeFileSync(join(dir, `tsconfig.${name}.bad.json`), JSON.stringify({ compilerOptions: { ...base, module, moduleResolution: resolution }, files: ['bad.ts'] }));
@@ -41,3 +44,8 @@ for (const name of ['bundler', 'nodenext']) {
     assert.match(r.stdout, /bad\.ts\(8,\d+\): error TS2322: Type 'string' is not assignable to type 'number'/);
   });
 }
+
+test('strict TypeScript with the default lib of target es2022 (no esnext.disposable): the package\'s types compile', () => {
+  const r = spawnSync(tsc, ['-p', 'tsconfig.default-lib.json'], { cwd: dir, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+});

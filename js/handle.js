@@ -61,11 +61,15 @@ export class CoreObject {
     if (this.#busy === 0) this.#release();
   }
 
-  [Symbol.dispose]() { this.dispose(); }
-
   #release() {
     if (this.#freed) return;
     this.#freed = true;
     this.#free();
   }
+}
+
+// `using engine = new GraphEngine(...)` where the runtime has explicit resource
+// management; elsewhere no method named "undefined" appears.
+if (typeof Symbol.dispose === 'symbol') {
+  Object.defineProperty(CoreObject.prototype, Symbol.dispose, { value() { this.dispose(); }, writable: true, configurable: true });
 }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { measure, fmtTime, fmtBytes, row } from './lib.js';
 import { benchHistory } from './history.js';
-import { resultJSON } from '../js/result-json.js';
+import { benchResultCheck } from './result-check.js';
 import { onLeakWarning } from 'edgegraph';
 
 // Benchmarks build engines and drop them; the leak backstop's warnings are noise here.
@@ -50,20 +50,8 @@ console.log(`  ${'edgegraph: 1 MB step cost / 1 KB step cost'.padEnd(44)} ${(egS
 row('one-off: bring 1 MB into a run (1-node graph)', egBig1, lgBig1, fmtTime);
 console.log();
 
-// ---- the no-data-loss check on node results (issue 12: at most 10% of a step) ----
-// Each node returns ~1 KB (a list of records and some text); the check walks
-// it once inside JSON.stringify. Its cost is measured against plain
-// JSON.stringify of the same result and set beside a step that returns it.
-const typical = { data: { items: Array.from({ length: 16 }, (_, i) => ({ id: i, name: `record ${i}`, ok: i % 2 === 0 })), text: 'lorem ipsum '.repeat(40) } };
-const egTypical = edgegraphChain(N, () => typical);
-const typicalStep = (await measure(() => egTypical(small), { iterations: 20 })) / N;
-const plainJson = (await measure(() => { for (let i = 0; i < 1000; i++) JSON.stringify(typical); }, { iterations: 20 })) / 1000;
-const checkedJson = (await measure(() => { for (let i = 0; i < 1000; i++) resultJSON(typical, 'n'); }, { iterations: 20 })) / 1000;
-const checkShare = (checkedJson - plainJson) / typicalStep;
-console.log('node results checked for values JSON would lose (a ~1 KB result per step)');
-console.log(`  ${'per node step returning it'.padEnd(44)} ${fmtTime(typicalStep).padStart(20)}`);
-console.log(`  ${'the check (beyond plain JSON.stringify)'.padEnd(44)} ${fmtTime(checkedJson - plainJson).padStart(20)}  ${(checkShare * 100).toFixed(1)}% of the step   (target: <= 10%)`);
-console.log();
+// ---- the no-data-loss check on node results (issue 12: at most 10% more a step) ----
+await benchResultCheck(await import('edgegraph'), { n: N, state: small });
 
 // ---- fan-out: 1 -> 10 parallel no-op nodes -> join ----
 const egFan = edgegraphFanOut(10), lgFan = langgraphFanOut(10);

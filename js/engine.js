@@ -56,14 +56,26 @@ export class GraphEngine extends CoreObject {
     const { json, handlers, routers, subgraphs } = normalizeDefinition(definition, options ?? {});
     options ??= {};
     const graph = core.graphNew(JSON.stringify(json));
-    // What dispose() frees, held apart from `this` (the leak backstop must not keep the engine alive).
-    const owned = { history: null };
-    super('GraphEngine', () => { core.graphFree(graph); owned.history?.dispose(); });
+    // What dispose() frees, held apart from `this` (the leak backstop must not
+    // keep the engine alive): the graph, the engine's own history, and the
+    // subgraph engines it built from definitions (one given as a GraphEngine is the caller's).
+    const owned = { history: null, children: [] };
+    super('GraphEngine', () => {
+      core.graphFree(graph);
+      owned.history?.dispose();
+      for (const child of owned.children) child.dispose();
+    });
     this.#core = core;
     this.#graph = graph;
-    for (const [name, spec] of subgraphs) {
-      const child = spec.graph instanceof GraphEngine ? spec.graph : new GraphEngine(spec.graph, spec.options ?? {}, llmConfig);
-      handlers.set(name, subgraphHandler(name, spec, child));
+    try {
+      for (const [name, spec] of subgraphs) {
+        let child = spec.graph;
+        if (!(child instanceof GraphEngine)) owned.children.push(child = new GraphEngine(child, spec.options ?? {}, llmConfig));
+        handlers.set(name, subgraphHandler(name, spec, child));
+      }
+    } catch (e) {
+      this.dispose();   // the caller never gets this engine: free what it holds now
+      throw e;
     }
     this.#json = json;
     // Retry and timeout policies, checked by the core when it parses the graph.
@@ -199,6 +211,8 @@ export class GraphEngine extends CoreObject {
     if (!this.#checkpointer) throw new EdgegraphError('INVALID_OPTIONS', 'resume({ threadId }) needs a checkpointer in the engine options');
     checkThreadId(threadId);
     const loaded = await this.#checkpointer.load(threadId, checkpointId);
+    // dispose() while the store answered freed the graph: the run cannot start on it.
+    this.#alive();
     if (loaded) return loaded;
     if (!(await this.#checkpointer.exists(threadId))) throw new EdgegraphError('THREAD_NOT_FOUND', `thread '${threadId}' has no checkpoint in this store`);
     throw new EdgegraphError('INVALID_CHECKPOINT', `thread '${threadId}' has no readable checkpoint${checkpointId !== undefined ? ` ${checkpointId}` : ''}`);

@@ -41,6 +41,8 @@ export class EventChannel {
         this.#queue.length = 0;
         if (!this.#done) {
           this.#done = true;
+          // A next() still waiting (an SSE pull when its client left) ends too.
+          for (const w of this.#waiters.splice(0)) w.resolve({ value: undefined, done: true });
           this.#onReturn?.();
         }
         return Promise.resolve({ value: undefined, done: true });

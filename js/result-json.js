@@ -2,35 +2,23 @@
 // change. JSON.stringify turns a Map, a Set, a typed array or a class instance
 // into {}, NaN and Infinity into null, and drops functions and symbols; in a
 // state that is data lost without a word. Such a value is an INVALID_RESULT
-// naming the node and the path. Values with toJSON (Date: an ISO string) keep
-// JSON's meaning, and an object property set to undefined is left out, as
-// JSON does; undefined in an array (it would become null) is refused.
+// naming the node and the path, and so are the values JSON.stringify throws on
+// (a BigInt, a cycle). JSON's own conversions are kept: toJSON (a Date: its
+// ISO string), a boxed primitive (new String('x')) as its primitive, and an
+// object property set to undefined is left out; undefined in an array (it
+// would become null) is refused. Symbol-keyed and non-enumerable properties
+// are not data, to JSON and here.
 
 import { EdgegraphError } from './errors.js';
 
 const objectProto = Object.prototype;
 
-/** What is wrong with `v` (after toJSON), or '' when JSON keeps it as it is. */
-function problem(v, inArray) {
-  switch (typeof v) {
-    case 'string': case 'boolean': return '';
-    case 'number': return Number.isFinite(v) ? '' : String(v);
-    case 'undefined': return inArray ? 'undefined in a list' : '';
-    case 'function': return 'a function';
-    case 'symbol': return 'a symbol';
-    case 'bigint': return 'a BigInt';
-    default: {
-      if (v === null || Array.isArray(v)) return '';
-      const proto = Object.getPrototypeOf(v);
-      if (proto === objectProto || proto === null) return '';
-      return `a ${v.constructor?.name ?? 'class instance'} without toJSON`;
-    }
-  }
-}
+const isBoxed = (v) => v instanceof Number || v instanceof String || v instanceof Boolean;
 
 /**
- * Whether JSON keeps `v` as it is: the fast check, a plain walk (a replacer
- * function would slow JSON.stringify down several times over).
+ * Whether JSON keeps `v` as it is: the fast check, run after JSON.stringify
+ * succeeded (so no cycle, no BigInt). A plain walk: a replacer function makes
+ * JSON.stringify itself several times slower (bench/result-check.js).
  */
 function keeps(v) {
   switch (typeof v) {
@@ -44,7 +32,7 @@ function keeps(v) {
       }
       if (typeof v.toJSON === 'function') return keeps(v.toJSON());
       const proto = Object.getPrototypeOf(v);
-      if (proto !== objectProto && proto !== null) return false;
+      if (proto !== objectProto && proto !== null) return isBoxed(v) && keeps(v.valueOf());
       for (const key in v) if (v[key] !== undefined && !keeps(v[key])) return false;
       return true;
     }
@@ -52,24 +40,46 @@ function keeps(v) {
   }
 }
 
-/** Where the first bad value is (the slow path, only after the fast one found one). */
-function locate(value, path, inArray) {
-  if (value !== null && typeof value === 'object' && typeof value.toJSON === 'function') value = value.toJSON();
+/** What is wrong with `v` itself (after toJSON and unboxing), or '' when JSON keeps it. */
+function problem(v, inArray) {
+  switch (typeof v) {
+    case 'string': case 'boolean': return '';
+    case 'number': return Number.isFinite(v) ? '' : String(v);
+    case 'undefined': return inArray ? 'undefined in a list' : '';
+    case 'function': return 'a function';
+    case 'symbol': return 'a symbol';
+    case 'bigint': return 'a BigInt';
+    default: {
+      if (v === null || Array.isArray(v)) return '';
+      const proto = Object.getPrototypeOf(v);
+      if (proto === objectProto || proto === null) return '';
+      return `a ${v.constructor?.name || 'class instance'} without toJSON`;
+    }
+  }
+}
+
+/**
+ * Where the first bad value is: the slow path, only once the fast one (or
+ * JSON.stringify) refused. `open` holds the objects being walked, to name a cycle.
+ */
+function locate(value, path, inArray, open) {
+  if (value !== null && typeof value === 'object') {
+    if (typeof value.toJSON === 'function') value = value.toJSON();
+    if (isBoxed(value)) value = value.valueOf();
+  }
   const what = problem(value, inArray);
   if (what) return { path, what };
   if (value === null || typeof value !== 'object') return null;
+  if (open.has(value)) return { path, what: 'a reference to an object that contains it (a cycle)' };
+  open.add(value);
+  let hit = null;
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const hit = locate(value[i], `${path}[${i}]`, true);
-      if (hit) return hit;
-    }
-    return null;
+    for (let i = 0; i < value.length && !hit; i++) hit = locate(value[i], `${path}[${i}]`, true, open);
+  } else {
+    for (const key of Object.keys(value)) if ((hit = locate(value[key], path ? `${path}.${key}` : key, false, open))) break;
   }
-  for (const key of Object.keys(value)) {
-    const hit = locate(value[key], path ? `${path}.${key}` : key, false);
-    if (hit) return hit;
-  }
-  return null;
+  open.delete(value);
+  return hit;
 }
 
 /**
@@ -77,21 +87,27 @@ function locate(value, path, inArray) {
  * @throws {EdgegraphError} INVALID_RESULT naming the node and the path
  */
 export function resultJSON(value, node) {
-  let json;
+  let json, thrown;
   try {
-    // First: cycles, BigInt and depth are JSON.stringify's own errors, so the walk below always ends.
     json = JSON.stringify(value);
   } catch (e) {
-    throw new EdgegraphError('INVALID_RESULT', `node '${node}' returned a value that cannot be written as JSON (${e.message})`, { node });
+    thrown = e;   // a cycle, a BigInt, or too deep: located below
   }
-  let kept;
-  try { kept = keeps(value); } catch (e) {
-    throw new EdgegraphError('INVALID_RESULT', `node '${node}' returned a value nested too deeply to check (${e.message})`, { node });
+  let deep = false;
+  if (!thrown) {
+    try {
+      if (keeps(value)) return json;
+    } catch {
+      deep = true;   // nested deeper than the walk's stack
+    }
   }
-  if (!kept) {
-    const hit = locate(value, '', false);
-    const where = hit?.path ? ` at '${hit.path}'` : '';
-    throw new EdgegraphError('INVALID_RESULT', `node '${node}' returned ${hit?.what ?? 'a value JSON cannot hold'}${where}: JSON would change or drop it; convert it to plain data (an object, a list, a string, a finite number)`, { node });
+  let hit = null;
+  try { hit = locate(value, '', false, new Set()); } catch { deep = true; }
+  if (!hit) {
+    const why = thrown ? `cannot be written as JSON (${thrown.message})` : deep ? 'is nested too deeply to check' : 'JSON would not keep as it is';
+    throw new EdgegraphError('INVALID_RESULT', `node '${node}' returned a value that ${why}`, { node });
   }
-  return json;
+  const where = hit.path ? ` at '${hit.path}'` : '';
+  const verdict = thrown ? 'JSON cannot write' : 'JSON would not keep as it is';
+  throw new EdgegraphError('INVALID_RESULT', `node '${node}' returned ${hit.what}${where}, which ${verdict}; return plain data (objects, lists, strings, finite numbers, booleans, null)`, { node });
 }

@@ -28,31 +28,39 @@ export function eventData(event) {
  */
 export function toServerSentEvents(events, { keepAliveMs = 15_000, signal } = {}) {
   const iterator = events[Symbol.asyncIterator]();
-  let timer;
-  const leave = () => { clearInterval(timer); iterator.return?.(); };
+  let timer, onAbort;
+  let ended = false;
+  // The stream is over (the events ended, or the client left): no more frames.
+  const end = (controller) => {
+    if (ended) return;
+    ended = true;
+    clearInterval(timer);
+    signal?.removeEventListener('abort', onAbort);
+    try { controller?.close(); } catch { /* cancelled: already closed */ }
+  };
+  const leave = (controller) => { end(controller); iterator.return?.(); };
   return new ReadableStream({
     start(controller) {
+      if (signal?.aborted) return leave(controller);
+      onAbort = () => leave(controller);
+      signal?.addEventListener('abort', onAbort, { once: true });
       // Comments keep proxies from closing a quiet connection.
       if (keepAliveMs > 0) timer = setInterval(() => controller.enqueue(encoder.encode(': keep-alive\n\n')), keepAliveMs);
-      if (signal?.aborted) leave();
-      signal?.addEventListener('abort', () => {
-        leave();
-        try { controller.close(); } catch { /* already closed */ }
-      }, { once: true });
     },
     async pull(controller) {
       try {
         const { value, done } = await iterator.next();
-        if (done) { clearInterval(timer); controller.close(); return; }
+        if (ended) return;
+        if (done) return end(controller);
         const data = JSON.stringify(eventData(value));
         controller.enqueue(encoder.encode(`event: ${value.type}\ndata: ${data}\n\n`));
       } catch (e) {
-        clearInterval(timer);
+        if (ended) return;
         controller.enqueue(encoder.encode(`event: error\ndata: ${JSON.stringify({ type: 'error', error: { code: e?.code ?? 'ERROR', message: e?.message ?? String(e) } })}\n\n`));
-        controller.close();
+        end(controller);
       }
     },
-    cancel() { leave(); },
+    cancel() { leave(null); },
   });
 }
 

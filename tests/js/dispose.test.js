@@ -5,7 +5,9 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { GraphEngine, ChatHistoryManager, StateManager, MemoryStore } from '../../dist/node.js';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { GraphEngine, ChatHistoryManager, StateManager, MemoryStore, onLeakWarning } from '../../dist/node.js';
 
 const disposedError = (kind) => (e) => e.code === 'DISPOSED' && e.message.includes(kind);
 
@@ -31,6 +33,19 @@ test('dispose() during a run: the run finishes normally, the instance stays usab
   const again = new GraphEngine({ nodes: { x: () => ({ data: { ok: true } }) }, edges: { x: '__end__' }, entryPoint: 'x' });
   for (let i = 0; i < 50; i++) assert.equal((await again.execute({})).status, 'FINISHED');
   again.dispose();
+});
+
+test('dispose() while resume() loads its thread: DISPOSED, never a run on the freed graph', async () => {
+  const def = { nodes: { ask: () => ({ pendingAskUser: { question: '?' } }), b: () => ({ data: { b: 1 } }) }, edges: { ask: 'b', b: '__end__' }, entryPoint: 'ask' };
+  const engine = new GraphEngine(def, { checkpointer: new MemoryStore() });
+  assert.equal((await engine.execute({}, { threadId: 't' })).status, 'PAUSED');
+  const resumed = engine.resume({ threadId: 't' }, { role: 'user', content: 'go' });
+  engine.dispose();   // the store answers on a later microtask
+  // Engines built now may take the freed graph's memory.
+  const others = Array.from({ length: 20 }, () => new GraphEngine(def));
+  await assert.rejects(resumed, disposedError('GraphEngine'));
+  assert.equal((await others[0].execute({})).status, 'PAUSED');
+  for (const e of others) e.dispose();
 });
 
 test('every GraphEngine method after dispose() is DISPOSED', async () => {
@@ -91,4 +106,35 @@ test('unknown engine and run options are INVALID_OPTIONS listing the known ones'
   await assert.rejects(engine.resume('{}', undefined, { threadID: 'x' }), (e) => e.code === 'INVALID_OPTIONS' && e.message.includes("'threadID'"));
   assert.throws(() => engine.stream({}, { onevent: () => {} }), (e) => e.code === 'INVALID_OPTIONS');
   engine.dispose();
+});
+
+test('a subgraph engine built from a definition is the parent\'s: disposed with it, and with a parent whose constructor failed', async () => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc');
+  const warnings = [];
+  onLeakWarning((m) => warnings.push(m));
+  try {
+    const child = { nodes: { x: () => ({ data: { x: 1 } }) }, edges: { x: '__end__' }, entryPoint: 'x' };
+    await (async () => {
+      const parent = new GraphEngine({ nodes: { s: { kind: 'subgraph', graph: child, output: (c) => ({ data: c.data }) } }, edges: { s: '__end__' }, entryPoint: 's' });
+      assert.deepEqual((await parent.execute({})).state.data, { x: 1 });
+      parent.dispose();
+      const broken = { ...child, edges: { x: 'nowhere' } };
+      assert.throws(() => new GraphEngine({ nodes: { s: { kind: 'subgraph', graph: broken } }, edges: { s: '__end__' }, entryPoint: 's' }), (e) => e.code === 'UNKNOWN_NODE');
+    })();
+    // Collected engines that were disposed do not warn; one that leaked would.
+    for (let i = 0; i < 5; i++) { gc(); await new Promise((r) => setTimeout(r, 10)); }
+    assert.deepEqual(warnings, []);
+  } finally {
+    onLeakWarning(undefined);
+  }
+});
+
+test('a subgraph engine the caller passed stays the caller\'s: the parent\'s dispose() leaves it usable', async () => {
+  const child = new GraphEngine({ nodes: { x: () => ({ data: { x: 1 } }) }, edges: { x: '__end__' }, entryPoint: 'x' });
+  const parent = new GraphEngine({ nodes: { s: { kind: 'subgraph', graph: child } }, edges: { s: '__end__' }, entryPoint: 's' });
+  assert.equal((await parent.execute({})).status, 'FINISHED');
+  parent.dispose();
+  assert.equal((await child.execute({})).status, 'FINISHED');
+  child.dispose();
 });

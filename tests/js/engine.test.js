@@ -123,7 +123,7 @@ test('a node returning a non-object is INVALID_RESULT; the instance stays usable
   const cyclic = {}; cyclic.self = cyclic;
   const r = await new GraphEngine(chain({ a: () => ({ data: cyclic }) })).execute({});
   assert.equal(r.error.code, 'INVALID_RESULT');
-  assert.match(r.error.message, /cannot be written as JSON/);
+  assert.match(r.error.message, /a cycle\) at 'data\.self', which JSON cannot write/);
   assert.equal((await new GraphEngine(chain({ a: () => ({}) })).execute({})).status, 'FINISHED');
 });
 

@@ -19,7 +19,8 @@ const cases = [
   ['NaN', { data: { score: NaN } }, 'data.score', /NaN/],
   ['Infinity', { metadata: { ratio: -Infinity } }, 'metadata.ratio', /-Infinity/],
   ['undefined in a list', { data: { list: [1, undefined] } }, 'data.list[1]', /undefined in a list/],
-  ['a BigInt', { data: { n: 10n } }, 'data.n', /BigInt|cannot be written/],
+  ['a BigInt', { data: { n: 10n } }, 'data.n', /a BigInt/],
+  ['a cycle', (() => { const o = { data: { list: [] } }; o.data.list.push({ up: o.data }); return o; })(), 'data.list[0].up', /a cycle/],
 ];
 
 for (const [label, result, path, what] of cases) {
@@ -30,22 +31,35 @@ for (const [label, result, path, what] of cases) {
     assert.equal(r.error.code, 'INVALID_RESULT');
     assert.equal(r.error.node, 'producer');
     assert.match(r.error.message, /'producer'/);
-    if (label !== 'a BigInt') assert.ok(r.error.message.includes(`'${path}'`), r.error.message);
+    assert.ok(r.error.message.includes(`'${path}'`), r.error.message);
     assert.match(r.error.message, what);
     assert.equal(r.state.data.kept, true, 'the partial state is returned');
     engine.dispose();
   });
 }
 
-test('toJSON values keep JSON\'s meaning; undefined properties are left out; null-prototype objects are data', async () => {
+test('toJSON values and boxed primitives keep JSON\'s meaning; undefined properties are left out; null-prototype objects and shared references are data', async () => {
   const when = new Date('2026-11-22T10:00:00Z');
   const bare = Object.assign(Object.create(null), { k: 'v' });
-  const engine = new GraphEngine({ nodes: { a: () => ({ data: { when, skip: undefined, bare, nested: { list: [null, 1, 'x'] } } }) }, edges: { a: '__end__' }, entryPoint: 'a' });
+  const shared = { id: 1 };
+  const engine = new GraphEngine({ nodes: { a: () => ({ data: { when, skip: undefined, bare, nested: { list: [null, 1, 'x'] }, boxed: [new String('s'), new Number(2), new Boolean(false)], pair: [shared, shared] } }) }, edges: { a: '__end__' }, entryPoint: 'a' });
   const r = await engine.execute({});
   assert.equal(r.status, 'FINISHED', r.error?.message);
   assert.equal(r.state.data.when, '2026-11-22T10:00:00.000Z');
   assert.equal('skip' in r.state.data, false);
   assert.deepEqual(r.state.data.bare, { k: 'v' });
   assert.deepEqual(r.state.data.nested, { list: [null, 1, 'x'] });
+  assert.deepEqual(r.state.data.boxed, ['s', 2, false]);
+  assert.deepEqual(r.state.data.pair, [{ id: 1 }, { id: 1 }]);
   engine.dispose();
+});
+
+test('a boxed NaN is refused like NaN; a toJSON that throws is INVALID_RESULT with its message', async () => {
+  for (const [result, what] of [[{ data: { n: new Number(NaN) } }, /NaN at 'data.n'/], [{ data: { t: { toJSON() { throw new Error('no JSON for me'); } } } }, /no JSON for me/]]) {
+    const engine = new GraphEngine({ nodes: { a: () => result }, edges: { a: '__end__' }, entryPoint: 'a' });
+    const r = await engine.execute({});
+    assert.equal(r.error?.code, 'INVALID_RESULT');
+    assert.match(r.error.message, what);
+    engine.dispose();
+  }
 });

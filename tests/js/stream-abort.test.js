@@ -43,21 +43,11 @@ test('break out of for await (engine.stream()) aborts the run: the node in fligh
   engine.dispose();
 });
 
-test('an SSE client that disconnects from eventStreamResponse aborts the run', async () => {
-  const log = [];
-  const { engine, abortSeen } = graph(log);
-  let ended;
-  const runEnd = new Promise((r) => { ended = r; });
-  const server = createServer((req, res) => {
-    const left = new AbortController();
-    res.on('close', () => left.abort());
-    const response = eventStreamResponse(engine.stream({}, { onEvent: (e) => { if (e.type === 'run_end') ended(e); } }), { signal: left.signal });
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    pipeline(Readable.fromWeb(response.body), res).catch(() => {});
-  });
+/** A real server and a real client (node:http) that reads until node a started, then hangs up. */
+async function serveAndLeave(handler) {
+  const server = createServer(handler);
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   try {
-    // A real client: read until node a has started, then hang up.
     await new Promise((resolve, reject) => {
       const req = get(`http://127.0.0.1:${server.address().port}/`, (res) => {
         let text = '';
@@ -68,15 +58,106 @@ test('an SSE client that disconnects from eventStreamResponse aborts the run', a
       });
       req.on('error', (e) => (e.code === 'ECONNRESET' ? resolve() : reject(e)));
     });
-    await abortSeen;
-    const end = await runEnd;
-    assert.equal(end.status, 'INTERRUPTED');
-    assert.deepEqual(log, ['a started', 'a aborted']);
   } finally {
     server.closeAllConnections();
     await new Promise((r) => server.close(r));
-    engine.dispose();
   }
+}
+
+function runEnded() {
+  let ended;
+  const runEnd = new Promise((r) => { ended = r; });
+  return { runEnd, onEvent: (e) => { if (e.type === 'run_end') ended(e); } };
+}
+
+test('an SSE client that disconnects aborts the run: the response body is cancelled (no signal given)', async () => {
+  const log = [];
+  const { engine, abortSeen } = graph(log);
+  const { runEnd, onEvent } = runEnded();
+  // pipeline destroys the body when the response closes early, which cancels the stream.
+  await serveAndLeave((req, res) => {
+    const response = eventStreamResponse(engine.stream({}, { onEvent }));
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    pipeline(Readable.fromWeb(response.body), res).catch(() => {});
+  });
+  await abortSeen;
+  const end = await runEnd;
+  assert.equal(end.status, 'INTERRUPTED');
+  assert.equal(end.result.error.code, 'ABORTED');
+  assert.deepEqual(log, ['a started', 'a aborted']);
+  engine.dispose();
+});
+
+test('an SSE client that disconnects aborts the run: the request\'s signal (the body is never cancelled), and the body ends', async () => {
+  const log = [];
+  const { engine, abortSeen } = graph(log);
+  const { runEnd, onEvent } = runEnded();
+  let bodyEnded;
+  const bodyEnd = new Promise((r) => { bodyEnded = r; });
+  await serveAndLeave(async (req, res) => {
+    const left = new AbortController();
+    res.on('close', () => left.abort());
+    const response = eventStreamResponse(engine.stream({}, { onEvent }), { signal: left.signal });
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    // Read the body by hand, never cancelling it: only the signal tells the stream the client left.
+    const reader = response.body.getReader();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      if (!res.destroyed) res.write(value);
+    }
+    bodyEnded();
+  });
+  await abortSeen;
+  const end = await runEnd;
+  assert.equal(end.status, 'INTERRUPTED');
+  assert.deepEqual(log, ['a started', 'a aborted']);
+  await bodyEnd;
+  engine.dispose();
+});
+
+test('a next() waiting when the stream is returned ends (done) instead of hanging', async () => {
+  const log = [];
+  const { engine, abortSeen } = graph(log);
+  const events = engine.stream({})[Symbol.asyncIterator]();
+  for (let e = await events.next(); e.value.type !== 'node_start'; e = await events.next());
+  const waiting = events.next();   // nothing more comes until a is aborted
+  assert.deepEqual(await events.return(), { value: undefined, done: true });
+  assert.deepEqual(await waiting, { value: undefined, done: true });
+  await abortSeen;
+  assert.deepEqual(log, ['a started', 'a aborted']);
+  engine.dispose();
+});
+
+test('break out of for await (engine.streamResume()) aborts the resumed run', async () => {
+  const log = [];
+  let aborted;
+  const abortSeen = new Promise((r) => { aborted = r; });
+  const engine = new GraphEngine({
+    nodes: {
+      ask: () => ({ pendingAskUser: { question: 'go?' } }),
+      a: (state, e, context) => new Promise((resolve) => {
+        log.push('a started');
+        context.signal.addEventListener('abort', () => { log.push('a aborted'); aborted(); resolve({}); }, { once: true });
+      }),
+      b: () => { log.push('b ran'); return {}; },
+    },
+    edges: { ask: 'a', a: 'b', b: '__end__' },
+    entryPoint: 'ask',
+  });
+  const paused = await engine.execute({ messages: [] });
+  assert.equal(paused.status, 'PAUSED');
+  const { runEnd, onEvent } = runEnded();
+  for await (const event of engine.streamResume(paused.checkpoint, { role: 'user', content: 'yes' }, { onEvent })) {
+    if (event.type === 'node_start' && event.node === 'a') break;
+  }
+  await abortSeen;
+  const end = await runEnd;
+  assert.equal(end.status, 'INTERRUPTED');
+  assert.equal(end.result.error.code, 'ABORTED');
+  assert.deepEqual(log, ['a started', 'a aborted']);
+  assert.equal(typeof end.result.checkpoint, 'string', 'resumable from where it stopped');
+  engine.dispose();
 });
 
 test('a consumer that reads to the end is not aborted', async () => {

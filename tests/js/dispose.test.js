@@ -61,6 +61,9 @@ test('every GraphEngine method after dispose() is DISPOSED', async () => {
   assert.throws(() => engine.graphHash, is);
   assert.throws(() => engine.addMessage({ role: 'user', content: 'x' }), is);
   assert.throws(() => engine.getMessagesForLLM(), is);
+  assert.throws(() => engine.toMermaid(), is);
+  assert.throws(() => engine.definition, is);
+  assert.throws(() => engine.llmConfig, is);
 });
 
 test('every ChatHistoryManager method after dispose() is DISPOSED', () => {

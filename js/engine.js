@@ -101,13 +101,13 @@ export class GraphEngine extends CoreObject {
   get graphHash() { this.#alive(); return this.#core.graphHash(this.#graph); }
 
   /** The LLM configuration given to the constructor (for agent nodes). */
-  get llmConfig() { return this.#llmConfig; }
+  get llmConfig() { this.#usable(); return this.#llmConfig; }
 
   /** The graph as a Mermaid flowchart. */
-  toMermaid() { return toMermaid(this.#json); }
+  toMermaid() { this.#usable(); return toMermaid(this.#json); }
 
   /** The JSON definition the core validated (functions replaced by names). */
-  get definition() { return structuredClone(this.#json); }
+  get definition() { this.#usable(); return structuredClone(this.#json); }
 
   /**
    * Add a message to the chat history (seed API). It is appended to the

@@ -5,9 +5,8 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
-import { GraphEngine, ChatHistoryManager, StateManager, MemoryStore, onLeakWarning } from '../../dist/node.js';
+import { GraphEngine, ChatHistoryManager, StateManager, MemoryStore } from '../../dist/node.js';
+import { collect, withLeakWarnings } from './support/leaks.js';
 
 const disposedError = (kind) => (e) => e.code === 'DISPOSED' && e.message.includes(kind);
 
@@ -62,6 +61,9 @@ test('every GraphEngine method after dispose() is DISPOSED', async () => {
   assert.throws(() => engine.graphHash, is);
   assert.throws(() => engine.addMessage({ role: 'user', content: 'x' }), is);
   assert.throws(() => engine.getMessagesForLLM(), is);
+  assert.throws(() => engine.toMermaid(), is);
+  assert.throws(() => engine.definition, is);
+  assert.throws(() => engine.llmConfig, is);
 });
 
 test('every ChatHistoryManager method after dispose() is DISPOSED', () => {
@@ -108,27 +110,19 @@ test('unknown engine and run options are INVALID_OPTIONS listing the known ones'
   engine.dispose();
 });
 
-test('a subgraph engine built from a definition is the parent\'s: disposed with it, and with a parent whose constructor failed', async () => {
-  setFlagsFromString('--expose-gc');
-  const gc = runInNewContext('gc');
-  const warnings = [];
-  onLeakWarning((m) => warnings.push(m));
-  try {
-    const child = { nodes: { x: () => ({ data: { x: 1 } }) }, edges: { x: '__end__' }, entryPoint: 'x' };
-    await (async () => {
-      const parent = new GraphEngine({ nodes: { s: { kind: 'subgraph', graph: child, output: (c) => ({ data: c.data }) } }, edges: { s: '__end__' }, entryPoint: 's' });
-      assert.deepEqual((await parent.execute({})).state.data, { x: 1 });
-      parent.dispose();
-      const broken = { ...child, edges: { x: 'nowhere' } };
-      assert.throws(() => new GraphEngine({ nodes: { s: { kind: 'subgraph', graph: broken } }, edges: { s: '__end__' }, entryPoint: 's' }), (e) => e.code === 'UNKNOWN_NODE');
-    })();
-    // Collected engines that were disposed do not warn; one that leaked would.
-    for (let i = 0; i < 5; i++) { gc(); await new Promise((r) => setTimeout(r, 10)); }
-    assert.deepEqual(warnings, []);
-  } finally {
-    onLeakWarning(undefined);
-  }
-});
+test('a subgraph engine built from a definition is the parent\'s: disposed with it, and with a parent whose constructor failed', () => withLeakWarnings(async (warnings) => {
+  const child = { nodes: { x: () => ({ data: { x: 1 } }) }, edges: { x: '__end__' }, entryPoint: 'x' };
+  await (async () => {
+    const parent = new GraphEngine({ nodes: { s: { kind: 'subgraph', graph: child, output: (c) => ({ data: c.data }) } }, edges: { s: '__end__' }, entryPoint: 's' });
+    assert.deepEqual((await parent.execute({})).state.data, { x: 1 });
+    parent.dispose();
+    const broken = { ...child, edges: { x: 'nowhere' } };
+    assert.throws(() => new GraphEngine({ nodes: { s: { kind: 'subgraph', graph: broken } }, edges: { s: '__end__' }, entryPoint: 's' }), (e) => e.code === 'UNKNOWN_NODE');
+  })();
+  // Collected engines that were disposed do not warn; one that leaked would.
+  await collect();
+  assert.deepEqual(warnings, []);
+}));
 
 test('a subgraph engine the caller passed stays the caller\'s: the parent\'s dispose() leaves it usable', async () => {
   const child = new GraphEngine({ nodes: { x: () => ({ data: { x: 1 } }) }, edges: { x: '__end__' }, entryPoint: 'x' });

@@ -3,9 +3,8 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
-import { GraphEngine, StateManager, ChatHistoryManager, createAgentNode, createChatClient, onLeakWarning, memoryUsage } from 'edgegraph';
+import { GraphEngine, StateManager, ChatHistoryManager, createAgentNode, createChatClient, memoryUsage } from 'edgegraph';
+import { collect, withLeakWarnings } from './support/leaks.js';
 import { startServer, reply, call } from './support/openai-server.js';
 
 const one = (fn, options) => new GraphEngine({ nodes: { a: fn }, edges: { a: '__end__' }, entryPoint: 'a' }, options);
@@ -136,26 +135,18 @@ test('10,000 concurrent runs with interleaved async nodes: no cross-talk', async
   });
 });
 
-test('a handle dropped without dispose() is freed by the backstop, with a warning', async () => {
-  setFlagsFromString('--expose-gc');
-  const gc = runInNewContext('gc');
-  const warnings = [];
-  onLeakWarning((m) => warnings.push(m));
-  try {
-    (() => { one(() => ({})); new StateManager(); new ChatHistoryManager(); })();
-    for (let i = 0; i < 10 && warnings.length < 3; i++) { gc(); await new Promise((r) => setTimeout(r, 10)); }
-    assert.ok(warnings.some((w) => /a GraphEngine was garbage-collected without dispose/.test(w)), warnings.join('\n'));
-    assert.ok(warnings.some((w) => /StateManager/.test(w)));
-    assert.ok(warnings.some((w) => /ChatHistoryManager/.test(w)));
-    const disposed = new ChatHistoryManager();
-    disposed.dispose();
-    const before = warnings.length;
-    gc(); await new Promise((r) => setTimeout(r, 10));
-    assert.equal(warnings.length, before, 'a disposed handle does not warn');
-  } finally {
-    onLeakWarning(undefined);
-  }
-});
+test('a handle dropped without dispose() is freed by the backstop, with a warning', () => withLeakWarnings(async (warnings) => {
+  (() => { one(() => ({})); new StateManager(); new ChatHistoryManager(); })();
+  await collect({ rounds: 10, enough: () => warnings.length >= 3 });
+  assert.ok(warnings.some((w) => /a GraphEngine was garbage-collected without dispose/.test(w)), warnings.join('\n'));
+  assert.ok(warnings.some((w) => /StateManager/.test(w)));
+  assert.ok(warnings.some((w) => /ChatHistoryManager/.test(w)));
+  const disposed = new ChatHistoryManager();
+  disposed.dispose();
+  const before = warnings.length;
+  await collect({ rounds: 1 });
+  assert.equal(warnings.length, before, 'a disposed handle does not warn');
+}));
 
 test('a soak in small: 50,000 steps and 5,000 runs, WebAssembly memory flat after warm-up', async () => {
   const nodes = {}, edges = {};

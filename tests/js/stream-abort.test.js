@@ -9,37 +9,68 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { GraphEngine, eventStreamResponse } from '../../dist/node.js';
 
-/** a waits until its signal aborts; b is the side effect that must not happen. */
-function graph(log) {
+/**
+ * a waits until its signal aborts; b is the side effect that must not happen.
+ * With `ask`, the graph first pauses for the user (for streamResume).
+ */
+function graph(log, { ask = false } = {}) {
   let aborted;
   const abortSeen = new Promise((r) => { aborted = r; });
-  const engine = new GraphEngine({
-    nodes: {
-      a: (state, e, context) => new Promise((resolve) => {
-        log.push('a started');
-        context.signal.addEventListener('abort', () => { log.push('a aborted'); aborted(); resolve({}); }, { once: true });
-      }),
-      b: () => { log.push('b ran'); return {}; },
-    },
-    edges: { a: 'b', b: '__end__' },
-    entryPoint: 'a',
-  });
+  const nodes = {
+    a: (state, e, context) => new Promise((resolve) => {
+      log.push('a started');
+      context.signal.addEventListener('abort', () => { log.push('a aborted'); aborted(); resolve({}); }, { once: true });
+    }),
+    b: () => { log.push('b ran'); return {}; },
+  };
+  const edges = { a: 'b', b: '__end__' };
+  if (ask) { nodes.ask = () => ({ pendingAskUser: { question: 'go?' } }); edges.ask = 'a'; }
+  const engine = new GraphEngine({ nodes, edges, entryPoint: ask ? 'ask' : 'a' });
   return { engine, abortSeen };
 }
 
-test('break out of for await (engine.stream()) aborts the run: the node in flight is signalled, the next never runs', async () => {
-  const log = [];
-  const { engine, abortSeen } = graph(log);
+/** The run_end event, whoever reads the stream. */
+function runEnded() {
   let ended;
   const runEnd = new Promise((r) => { ended = r; });
-  for await (const event of engine.stream({}, { onEvent: (e) => { if (e.type === 'run_end') ended(e); } })) {
-    if (event.type === 'node_start' && event.node === 'a') break;
-  }
+  return { runEnd, onEvent: (e) => { if (e.type === 'run_end') ended(e); } };
+}
+
+/** The run ended INTERRUPTED (ABORTED): a saw its signal fire and b never ran. Returns run_end. */
+async function stoppedAtA({ abortSeen, runEnd }, log) {
   await abortSeen;
   const end = await runEnd;
   assert.equal(end.status, 'INTERRUPTED');
   assert.equal(end.result.error.code, 'ABORTED');
   assert.deepEqual(log, ['a started', 'a aborted']);
+  return end;
+}
+
+/** Read `events` until node a starts, then leave the loop. */
+async function breakAtA(events) {
+  for await (const event of events) {
+    if (event.type === 'node_start' && event.node === 'a') break;
+  }
+}
+
+test('break out of for await (engine.stream()) aborts the run: the node in flight is signalled, the next never runs', async () => {
+  const log = [];
+  const { engine, abortSeen } = graph(log);
+  const { runEnd, onEvent } = runEnded();
+  await breakAtA(engine.stream({}, { onEvent }));
+  await stoppedAtA({ abortSeen, runEnd }, log);
+  engine.dispose();
+});
+
+test('break out of for await (engine.streamResume()) aborts the resumed run', async () => {
+  const log = [];
+  const { engine, abortSeen } = graph(log, { ask: true });
+  const paused = await engine.execute({ messages: [] });
+  assert.equal(paused.status, 'PAUSED');
+  const { runEnd, onEvent } = runEnded();
+  await breakAtA(engine.streamResume(paused.checkpoint, { role: 'user', content: 'yes' }, { onEvent }));
+  const end = await stoppedAtA({ abortSeen, runEnd }, log);
+  assert.equal(typeof end.result.checkpoint, 'string', 'resumable from where it stopped');
   engine.dispose();
 });
 
@@ -64,12 +95,6 @@ async function serveAndLeave(handler) {
   }
 }
 
-function runEnded() {
-  let ended;
-  const runEnd = new Promise((r) => { ended = r; });
-  return { runEnd, onEvent: (e) => { if (e.type === 'run_end') ended(e); } };
-}
-
 test('an SSE client that disconnects aborts the run: the response body is cancelled (no signal given)', async () => {
   const log = [];
   const { engine, abortSeen } = graph(log);
@@ -80,11 +105,7 @@ test('an SSE client that disconnects aborts the run: the response body is cancel
     res.writeHead(response.status, Object.fromEntries(response.headers));
     pipeline(Readable.fromWeb(response.body), res).catch(() => {});
   });
-  await abortSeen;
-  const end = await runEnd;
-  assert.equal(end.status, 'INTERRUPTED');
-  assert.equal(end.result.error.code, 'ABORTED');
-  assert.deepEqual(log, ['a started', 'a aborted']);
+  await stoppedAtA({ abortSeen, runEnd }, log);
   engine.dispose();
 });
 
@@ -108,10 +129,7 @@ test('an SSE client that disconnects aborts the run: the request\'s signal (the 
     }
     bodyEnded();
   });
-  await abortSeen;
-  const end = await runEnd;
-  assert.equal(end.status, 'INTERRUPTED');
-  assert.deepEqual(log, ['a started', 'a aborted']);
+  await stoppedAtA({ abortSeen, runEnd }, log);
   await bodyEnd;
   engine.dispose();
 });
@@ -126,37 +144,6 @@ test('a next() waiting when the stream is returned ends (done) instead of hangin
   assert.deepEqual(await waiting, { value: undefined, done: true });
   await abortSeen;
   assert.deepEqual(log, ['a started', 'a aborted']);
-  engine.dispose();
-});
-
-test('break out of for await (engine.streamResume()) aborts the resumed run', async () => {
-  const log = [];
-  let aborted;
-  const abortSeen = new Promise((r) => { aborted = r; });
-  const engine = new GraphEngine({
-    nodes: {
-      ask: () => ({ pendingAskUser: { question: 'go?' } }),
-      a: (state, e, context) => new Promise((resolve) => {
-        log.push('a started');
-        context.signal.addEventListener('abort', () => { log.push('a aborted'); aborted(); resolve({}); }, { once: true });
-      }),
-      b: () => { log.push('b ran'); return {}; },
-    },
-    edges: { ask: 'a', a: 'b', b: '__end__' },
-    entryPoint: 'ask',
-  });
-  const paused = await engine.execute({ messages: [] });
-  assert.equal(paused.status, 'PAUSED');
-  const { runEnd, onEvent } = runEnded();
-  for await (const event of engine.streamResume(paused.checkpoint, { role: 'user', content: 'yes' }, { onEvent })) {
-    if (event.type === 'node_start' && event.node === 'a') break;
-  }
-  await abortSeen;
-  const end = await runEnd;
-  assert.equal(end.status, 'INTERRUPTED');
-  assert.equal(end.result.error.code, 'ABORTED');
-  assert.deepEqual(log, ['a started', 'a aborted']);
-  assert.equal(typeof end.result.checkpoint, 'string', 'resumable from where it stopped');
   engine.dispose();
 });
 

@@ -7,9 +7,14 @@
 import { EdgegraphError } from './errors.js';
 import { checkThreadId } from './checkpointer.js';
 
-/** `{ threadId, checkpointId? }`: whatever the id's type, so a missing id is an error, not a new run. */
+/**
+ * `{ threadId, checkpointId? }`, whatever the values: a missing or undefined
+ * threadId (`{ checkpointId: 3 }` too) is an error, never a new run.
+ */
 export function isThreadRef(v) {
-  return v !== null && typeof v === 'object' && Object.hasOwn(v, 'threadId') && Object.keys(v).every((k) => k === 'threadId' || k === 'checkpointId');
+  if (v === null || typeof v !== 'object') return false;
+  const keys = Object.keys(v);
+  return keys.length > 0 && keys.every((k) => k === 'threadId' || k === 'checkpointId');
 }
 
 export class ThreadWriter {

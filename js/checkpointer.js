@@ -132,22 +132,29 @@ export class Checkpointer {
     return { id: top.id, parent: top.p, createdAt: top.t, depth: top.d, status: meta.status, meta, state, checkpoint: JSON.stringify({ ...meta, state }) };
   }
 
-  /** Records of a thread, newest first: { id, parent, createdAt, status, step }. */
+  /**
+   * Records of a thread, newest first: { id, parent, createdAt, status, superstep, ... }.
+   * Oldest first, each record's metadata is its parent's plus what changed: one
+   * read per record, no state rebuilt. A record that does not read, or whose
+   * parent does not, is left out (as load() would not read it).
+   */
   async history(threadId) {
     const out = [];
     const head = await this.#head(threadId);
     if (head === undefined) return out;
-    for (const key of (await this.store.list(`${threadId}/r/`)).reverse()) {
-      const id = Number(key.slice(key.lastIndexOf('/') + 1));
-      if (!(id <= head)) continue;
-      const built = await this.#build(threadId, id);
-      if (!built) continue;
-      const m = built.meta;
+    const ids = (await this.store.list(`${threadId}/r/`)).map((k) => Number(k.slice(k.lastIndexOf('/') + 1))).filter((id) => id <= head).sort((a, b) => a - b);
+    const metas = new Map();
+    for (const id of ids) {
+      const r = await this.#record(threadId, id);
+      const base = !r ? undefined : r.s !== undefined ? {} : r.p < id ? metas.get(r.p) : undefined;
+      if (!base) continue;
+      const m = { ...base, ...r.m };
+      metas.set(id, m);
       const open = m.tasks.filter((t) => (t.state ?? 'pending') !== 'done');
-      out.push({ id: built.id, parent: built.parent, createdAt: built.createdAt, status: m.status, superstep: m.superstep,
+      out.push({ id, parent: r.p, createdAt: r.t, status: m.status, superstep: m.superstep,
         pendingTasks: open.filter((t) => t.kind !== 'route').map((t) => t.node), routing: open.filter((t) => t.kind === 'route').map((t) => t.node) });
     }
-    return out;
+    return out.reverse();
   }
 
   /** Remove a thread's records. */

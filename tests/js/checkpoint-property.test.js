@@ -3,12 +3,13 @@
 // that was never interrupted. Random graphs mix static edges, list fan-out
 // and Sends, and write every built-in reducer, with and without defaults and
 // initial input; threads keep a full snapshot every 1 to 4 records or 100, so
-// checkpoints are rebuilt from snapshots and chains of patches alike.
+// checkpoints are rebuilt from snapshots and chains of patches alike. The
+// first run's events are applied to a copy and then changed by the caller.
 // A failure prints its seed; EDGEGRAPH_PROPERTY_SEED=<n> replays one graph.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { GraphEngine, MemoryStore, Checkpointer, send } from '../../dist/node.js';
+import { GraphEngine, MemoryStore, Checkpointer, send, applyPatch } from '../../dist/node.js';
 
 const REDUCERS = ['concat', 'merge', 'deepMerge', 'sum', 'max', 'min', 'avg', 'first', 'last', 'longest', 'appendUnique', 'messages'];
 
@@ -108,15 +109,25 @@ function randomGraph(seed) {
   return { definition: { nodes, edges, entryPoint: 'start', state: { reducers, defaults } }, input, snapshotEvery };
 }
 
+/** A caller changing what an event gave it: every array grows, every object gains a key. */
+function scribble(value) {
+  if (Array.isArray(value)) { value.forEach(scribble); value.push('scribbled'); } else if (value && typeof value === 'object') { Object.values(value).forEach(scribble); value.scribbled = true; }
+}
+
 const reducerKeys = (state) => Object.fromEntries(Object.entries(state).filter(([k]) => k.startsWith('r_')));
 
 async function checkGraph(seed) {
   const { definition, input, snapshotEvery } = randomGraph(seed);
   const engine = new GraphEngine(definition, { checkpointer: new Checkpointer(new MemoryStore(), { snapshotEvery }) });
   try {
-    const first = await engine.execute(input, { threadId: 't' });
+    // The state_update events rebuild the state on a copy; the caller then
+    // changes what it was given, which must reach neither the run nor its checkpoints.
+    const copy = structuredClone(input);
+    const onEvent = (e) => { if (e.type === 'state_update') { applyPatch(copy, e.patch); scribble(e.patch); } };
+    const first = await engine.execute(input, { threadId: 't', onEvent });
     assert.equal(first.status, 'FINISHED', `seed ${seed}: ${first.error?.message}`);
     const expected = reducerKeys(first.state);
+    assert.deepEqual(reducerKeys(copy), expected, `seed ${seed}: the events rebuild the state`);
     const history = await engine.getStateHistory('t');
     assert.ok(history.length >= 3, `seed ${seed}: a checkpoint per step`);
     for (const { checkpointId, parentId, status } of history) {

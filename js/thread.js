@@ -54,10 +54,18 @@ export class ThreadWriter {
     const previousMeta = this.meta;
     this.meta = meta;
     this.#queue = this.#queue.then(async () => {
-      const { id } = await this.checkpointer.save(this.id, { parent: this.parentId, meta, previousMeta, patch: ops, state: state === undefined ? undefined : () => state, depth });
+      let id;
+      try {
+        ({ id } = await this.checkpointer.save(this.id, { parent: this.parentId, meta, previousMeta, patch: ops, state: state === undefined ? undefined : () => state, depth }));
+      } catch (e) {
+        this.error ??= e;
+        return;
+      }
       this.parentId = id;
+      // Outside the catch: a listener that throws is the caller's error, as for
+      // any other event, not a failed write.
       emit?.({ type: 'checkpoint', threadId: this.id, checkpointId: id, status: meta.status });
-    }).catch((e) => { this.error ??= e; });
+    });
     return this.#queue;
   }
 }

@@ -154,3 +154,12 @@ test('a record whose parent is not an earlier record is a broken chain, not an e
   await assert.rejects(engine.resume({ threadId: 'loop', checkpointId: 3 }), { code: 'INVALID_CHECKPOINT' });
   engine.dispose();
 });
+
+test('a listener that throws on a checkpoint event is the caller\'s error, not a failed write', async () => {
+  const engine = new GraphEngine(chain(), { checkpointer: new MemoryStore() });
+  const bug = new Error('listener bug');
+  await assert.rejects(engine.execute({}, { threadId: 'l', onEvent: (e) => { if (e.type === 'checkpoint') throw bug; } }), (e) => e === bug);
+  // The record the event announced was written.
+  assert.equal((await engine.getState('l'))?.checkpointId, 1);
+  engine.dispose();
+});

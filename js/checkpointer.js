@@ -7,6 +7,8 @@
 // Keys: <thread>/head -> the latest record's id; <thread>/r/<id> -> record.
 // A record is written before head moves, and carries its own checksum: a
 // crash mid-write leaves the previous checkpoint as the readable latest.
+// Head is the commit: a record above it (written, then the head's put
+// failed) is not a checkpoint, and the thread's next record replaces it.
 //
 // Record fields (short: a thread holds many): p parent id, t time (ms),
 // d records since the last snapshot, s state (snapshots) or x patch (deltas),
@@ -70,9 +72,9 @@ export class Checkpointer {
     return { id, depth };
   }
 
-  /** Whether the store holds anything of the thread (a head or any record). */
+  /** Whether the thread has a committed checkpoint (a head), readable or not. */
   async exists(threadId) {
-    return (await this.#head(threadId)) !== undefined || (await this.store.list(`${threadId}/r/`)).length > 0;
+    return (await this.#head(threadId)) !== undefined;
   }
 
   /** The latest readable record id of a thread, or undefined. */
@@ -92,9 +94,9 @@ export class Checkpointer {
    * Without an id: the latest; a damaged latest record falls back to the one before.
    */
   async load(threadId, id) {
-    if (id !== undefined) return this.#build(threadId, id);
     const head = await this.#head(threadId);
     if (head === undefined) return undefined;
+    if (id !== undefined) return id <= head ? this.#build(threadId, id) : undefined;
     // Only the last write can be torn: if the head record does not read, the
     // newest record before it is the latest. A chain broken further back is
     // lost data, and says so (undefined) rather than falling back further.
@@ -111,11 +113,14 @@ export class Checkpointer {
       if (!r) return undefined;
       chain.push(r);
       if (r.s !== undefined) break;
+      // A parent is always an earlier record: anything else is a broken chain, not a loop.
+      if (!(r.p < at)) return undefined;
       at = r.p;
     }
     const base = chain.at(-1);
     if (!base || base.s === undefined) return undefined;
-    const state = structuredClone(base.s);
+    // Each record was parsed afresh: the snapshot is ours to patch.
+    const state = base.s;
     let meta = base.m;
     for (let i = chain.length - 2; i >= 0; i--) {
       applyPatch(state, chain[i].x ?? []);
@@ -127,18 +132,29 @@ export class Checkpointer {
     return { id: top.id, parent: top.p, createdAt: top.t, depth: top.d, status: meta.status, meta, state, checkpoint: JSON.stringify({ ...meta, state }) };
   }
 
-  /** Records of a thread, newest first: { id, parent, createdAt, status, step }. */
+  /**
+   * Records of a thread, newest first: { id, parent, createdAt, status, superstep, ... }.
+   * Oldest first, each record's metadata is its parent's plus what changed: one
+   * read per record, no state rebuilt. A record that does not read, or whose
+   * parent does not, is left out (as load() would not read it).
+   */
   async history(threadId) {
     const out = [];
-    for (const key of (await this.store.list(`${threadId}/r/`)).reverse()) {
-      const built = await this.#build(threadId, Number(key.slice(key.lastIndexOf('/') + 1)));
-      if (!built) continue;
-      const m = built.meta;
+    const head = await this.#head(threadId);
+    if (head === undefined) return out;
+    const ids = (await this.store.list(`${threadId}/r/`)).map((k) => Number(k.slice(k.lastIndexOf('/') + 1))).filter((id) => id <= head).sort((a, b) => a - b);
+    const metas = new Map();
+    for (const id of ids) {
+      const r = await this.#record(threadId, id);
+      const base = !r ? undefined : r.s !== undefined ? {} : r.p < id ? metas.get(r.p) : undefined;
+      if (!base) continue;
+      const m = { ...base, ...r.m };
+      metas.set(id, m);
       const open = m.tasks.filter((t) => (t.state ?? 'pending') !== 'done');
-      out.push({ id: built.id, parent: built.parent, createdAt: built.createdAt, status: m.status, superstep: m.superstep,
+      out.push({ id, parent: r.p, createdAt: r.t, status: m.status, superstep: m.superstep,
         pendingTasks: open.filter((t) => t.kind !== 'route').map((t) => t.node), routing: open.filter((t) => t.kind === 'route').map((t) => t.node) });
     }
-    return out;
+    return out.reverse();
   }
 
   /** Remove a thread's records. */
@@ -147,8 +163,13 @@ export class Checkpointer {
   }
 }
 
-export function checkThreadId(threadId) {
+/**
+ * A thread id is a non-empty string without "/". `where` names what gave it:
+ * an option (INVALID_OPTIONS) or an argument (INVALID_INPUT).
+ */
+export function checkThreadId(threadId, where = 'the threadId option', code = 'INVALID_OPTIONS') {
   if (typeof threadId !== 'string' || !threadId || threadId.includes('/')) {
-    throw new EdgegraphError('INVALID_OPTIONS', 'a threadId is a non-empty string without "/"');
+    const got = threadId === undefined ? 'undefined' : typeof threadId === 'string' ? JSON.stringify(threadId) : String(threadId);
+    throw new EdgegraphError(code, `${where}: a threadId is a non-empty string without "/" (got ${got})`);
   }
 }

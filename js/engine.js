@@ -205,11 +205,8 @@ export class GraphEngine extends CoreObject {
 
   /** A thread's checkpoint to resume from; the errors name the thread. */
   async #loadThread({ threadId, checkpointId }) {
-    if (typeof threadId !== 'string' || !threadId) {
-      throw new EdgegraphError('INVALID_INPUT', `resume({ threadId }) needs threadId, a non-empty string (got ${threadId === undefined ? 'undefined' : JSON.stringify(threadId)})`);
-    }
+    checkThreadId(threadId, 'resume({ threadId })', 'INVALID_INPUT');
     if (!this.#checkpointer) throw new EdgegraphError('INVALID_OPTIONS', 'resume({ threadId }) needs a checkpointer in the engine options');
-    checkThreadId(threadId);
     const loaded = await this.#checkpointer.load(threadId, checkpointId);
     // dispose() while the store answered freed the graph: the run cannot start on it.
     this.#alive();
@@ -225,7 +222,7 @@ export class GraphEngine extends CoreObject {
   async getState(threadId, checkpointId = undefined) {
     this.#alive();
     if (!this.#checkpointer) throw new EdgegraphError('INVALID_OPTIONS', 'getState needs a checkpointer in the engine options');
-    checkThreadId(threadId);
+    checkThreadId(threadId, 'getState(threadId)', 'INVALID_INPUT');
     const loaded = await this.#checkpointer.load(threadId, checkpointId);
     return loaded && { state: loaded.state, status: loaded.status, checkpointId: loaded.id, parentId: loaded.parent, createdAt: loaded.createdAt };
   }
@@ -234,7 +231,7 @@ export class GraphEngine extends CoreObject {
   async getStateHistory(threadId) {
     this.#alive();
     if (!this.#checkpointer) throw new EdgegraphError('INVALID_OPTIONS', 'getStateHistory needs a checkpointer in the engine options');
-    checkThreadId(threadId);
+    checkThreadId(threadId, 'getStateHistory(threadId)', 'INVALID_INPUT');
     return (await this.#checkpointer.history(threadId)).map((r) => ({ checkpointId: r.id, parentId: r.parent, createdAt: r.createdAt, status: r.status, superstep: r.superstep, pendingTasks: r.pendingTasks, routing: r.routing }));
   }
 

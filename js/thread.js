@@ -7,9 +7,14 @@
 import { EdgegraphError } from './errors.js';
 import { checkThreadId } from './checkpointer.js';
 
-/** `{ threadId, checkpointId? }`: whatever the id's type, so a missing id is an error, not a new run. */
+/**
+ * `{ threadId, checkpointId? }`, whatever the values: a missing or undefined
+ * threadId (`{ checkpointId: 3 }` too) is an error, never a new run.
+ */
 export function isThreadRef(v) {
-  return v !== null && typeof v === 'object' && Object.hasOwn(v, 'threadId') && Object.keys(v).every((k) => k === 'threadId' || k === 'checkpointId');
+  if (v === null || typeof v !== 'object') return false;
+  const keys = Object.keys(v);
+  return keys.length > 0 && keys.every((k) => k === 'threadId' || k === 'checkpointId');
 }
 
 export class ThreadWriter {
@@ -49,10 +54,18 @@ export class ThreadWriter {
     const previousMeta = this.meta;
     this.meta = meta;
     this.#queue = this.#queue.then(async () => {
-      const { id } = await this.checkpointer.save(this.id, { parent: this.parentId, meta, previousMeta, patch: ops, state: state === undefined ? undefined : () => state, depth });
+      let id;
+      try {
+        ({ id } = await this.checkpointer.save(this.id, { parent: this.parentId, meta, previousMeta, patch: ops, state: state === undefined ? undefined : () => state, depth }));
+      } catch (e) {
+        this.error ??= e;
+        return;
+      }
       this.parentId = id;
+      // Outside the catch: a listener that throws is the caller's error, as for
+      // any other event, not a failed write.
       emit?.({ type: 'checkpoint', threadId: this.id, checkpointId: id, status: meta.status });
-    }).catch((e) => { this.error ??= e; });
+    });
     return this.#queue;
   }
 }

@@ -1,12 +1,15 @@
 // Property: every checkpoint a thread stores (not only the last) restores,
 // and the run continued from it reaches the same final state as the run
 // that was never interrupted. Random graphs mix static edges, list fan-out
-// and Sends, and write every built-in reducer, with and without defaults.
+// and Sends, and write every built-in reducer, with and without defaults and
+// initial input; threads keep a full snapshot every 1 to 4 records or 100, so
+// checkpoints are rebuilt from snapshots and chains of patches alike. The
+// first run's events are applied to a copy and then changed by the caller.
 // A failure prints its seed; EDGEGRAPH_PROPERTY_SEED=<n> replays one graph.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { GraphEngine, MemoryStore, send } from '../../dist/node.js';
+import { GraphEngine, MemoryStore, Checkpointer, send, applyPatch } from '../../dist/node.js';
 
 const REDUCERS = ['concat', 'merge', 'deepMerge', 'sum', 'max', 'min', 'avg', 'first', 'last', 'longest', 'appendUnique', 'messages'];
 
@@ -96,37 +99,48 @@ function randomGraph(seed) {
   edges.finish = '__end__';
   const reducers = {};
   const defaults = {};
+  const input = {};
   for (const reducer of REDUCERS) {
     reducers[`r_${reducer}`] = reducer;
-    if (r() < 0.5) {
-      const d = valueFor(reducer, r, 'default');
-      defaults[`r_${reducer}`] = reducer === 'first' ? undefined : d;
-      if (defaults[`r_${reducer}`] === undefined) delete defaults[`r_${reducer}`];
-    }
+    if (r() < 0.5) defaults[`r_${reducer}`] = valueFor(reducer, r, 'default');
+    if (r() < 0.25) input[`r_${reducer}`] = valueFor(reducer, r, 'input');
   }
-  return { nodes, edges, entryPoint: 'start', state: { reducers, defaults } };
+  const snapshotEvery = [1, 2, 3, 4, 100][Math.floor(r() * 5)];
+  return { definition: { nodes, edges, entryPoint: 'start', state: { reducers, defaults } }, input, snapshotEvery };
+}
+
+/** A caller changing what an event gave it: every array grows, every object gains a key. */
+function scribble(value) {
+  if (Array.isArray(value)) { value.forEach(scribble); value.push('scribbled'); } else if (value && typeof value === 'object') { Object.values(value).forEach(scribble); value.scribbled = true; }
 }
 
 const reducerKeys = (state) => Object.fromEntries(Object.entries(state).filter(([k]) => k.startsWith('r_')));
 
 async function checkGraph(seed) {
-  const store = new MemoryStore();
-  const engine = new GraphEngine(randomGraph(seed), { checkpointer: store });
+  const { definition, input, snapshotEvery } = randomGraph(seed);
+  const engine = new GraphEngine(definition, { checkpointer: new Checkpointer(new MemoryStore(), { snapshotEvery }) });
   try {
-    const first = await engine.execute({}, { threadId: 't' });
+    // The state_update events rebuild the state on a copy; the caller then
+    // changes what it was given, which must reach neither the run nor its checkpoints.
+    const copy = structuredClone(input);
+    const onEvent = (e) => { if (e.type === 'state_update') { applyPatch(copy, e.patch); scribble(e.patch); } };
+    const first = await engine.execute(input, { threadId: 't', onEvent });
     assert.equal(first.status, 'FINISHED', `seed ${seed}: ${first.error?.message}`);
     const expected = reducerKeys(first.state);
+    assert.deepEqual(reducerKeys(copy), expected, `seed ${seed}: the events rebuild the state`);
     const history = await engine.getStateHistory('t');
     assert.ok(history.length >= 3, `seed ${seed}: a checkpoint per step`);
-    for (const { checkpointId, status } of history) {
+    for (const { checkpointId, parentId, status } of history) {
       const where = `seed ${seed}, checkpoint ${checkpointId}`;
+      assert.ok(parentId === null || parentId < checkpointId, `${where}: follows an earlier checkpoint (${parentId})`);
       const saved = await engine.getState('t', checkpointId);
       assert.ok(saved, `${where}: readable`);
       if (status === 'FINISHED') {
         assert.deepEqual(reducerKeys(saved.state), expected, `${where}: the finished state`);
         continue;
       }
-      const continued = await engine.resume({ threadId: 't', checkpointId });
+      // A checkpoint that does not restore rejects (INVALID_CHECKPOINT): the seed goes with it.
+      const continued = await engine.resume({ threadId: 't', checkpointId }).catch((e) => assert.fail(`${where}: ${e.code} ${e.message}`));
       assert.equal(continued.status, 'FINISHED', `${where}: ${continued.error?.code} ${continued.error?.message}`);
       assert.deepEqual(reducerKeys(continued.state), expected, `${where}: continues to the same final state`);
     }
@@ -142,7 +156,14 @@ const only = process.env.EDGEGRAPH_PROPERTY_SEED;
 const seeds = only !== undefined ? [Number(only)] : Array.from({ length: 60 }, (_, i) => 1000 + i * 7919);
 
 test('every stored checkpoint of random fan-out/Send graphs restores and continues to the same final state', async () => {
-  for (const seed of seeds) await checkGraph(seed);
+  for (const seed of seeds) {
+    try {
+      await checkGraph(seed);
+    } catch (e) {
+      if (!String(e.message).includes(`seed ${seed}`)) e.message = `seed ${seed}: ${e.message}`;
+      throw e;
+    }
+  }
 });
 
 test('the Sends sample of docs/parallel-branches.md with a checkpointer: every checkpoint restores', async () => {

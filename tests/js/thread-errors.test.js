@@ -34,10 +34,16 @@ function flakyStore(failAt) {
 
 test('resume({ threadId: undefined }) is INVALID_INPUT, not a new empty run', async () => {
   const engine = new GraphEngine(chain(), { checkpointer: new MemoryStore() });
-  for (const threadId of [undefined, null, '', 42]) {
-    await assert.rejects(engine.resume({ threadId }), (e) => e.code === 'INVALID_INPUT' && /threadId/.test(e.message), `threadId ${threadId}`);
+  for (const threadId of [undefined, null, '', 42, 'a/b']) {
+    await assert.rejects(engine.resume({ threadId }), (e) => e.code === 'INVALID_INPUT' && /resume\(\{ threadId \}\)/.test(e.message), `threadId ${threadId}`);
   }
   await assert.rejects(engine.resume({ threadId: undefined, checkpointId: 3 }), { code: 'INVALID_INPUT' });
+  // A checkpoint id without its thread is the same mistake, not a saved state.
+  await assert.rejects(engine.resume({ checkpointId: 3 }), (e) => e.code === 'INVALID_INPUT' && /threadId/.test(e.message));
+  await assert.rejects(engine.getState(undefined), (e) => e.code === 'INVALID_INPUT' && /getState\(threadId\)/.test(e.message));
+  await assert.rejects(engine.getStateHistory(''), (e) => e.code === 'INVALID_INPUT' && /getStateHistory\(threadId\)/.test(e.message));
+  // As an option, a bad threadId stays INVALID_OPTIONS.
+  await assert.rejects(engine.execute({}, { threadId: 7 }), (e) => e.code === 'INVALID_OPTIONS' && /threadId/.test(e.message));
   engine.dispose();
 });
 
@@ -45,12 +51,14 @@ test('an unknown thread is THREAD_NOT_FOUND naming the thread; getState of it is
   const engine = new GraphEngine(chain(), { checkpointer: new MemoryStore() });
   await assert.rejects(engine.resume({ threadId: 'nobody-here' }), (e) => e.code === 'THREAD_NOT_FOUND' && e.message.includes("'nobody-here'"));
   assert.equal(await engine.getState('nobody-here'), undefined);
+  assert.deepEqual(await engine.getStateHistory('nobody-here'), []);
   await engine.execute({}, { threadId: 'known' });
   await assert.rejects(engine.resume({ threadId: 'known', checkpointId: 999 }), (e) => e.code === 'INVALID_CHECKPOINT' && e.message.includes("'known'") && e.message.includes('999'));
   engine.dispose();
 });
 
-for (const failAt of [1, 3, 5]) {
+// Each checkpoint is two puts, the record then the head: odd calls fail a record, even ones a head.
+for (const failAt of [1, 2, 3, 4, 5, 6]) {
   test(`a store failing its put #${failAt}: execute resolves ERROR / CHECKPOINT_WRITE_FAILED with the state, and the thread resumes once healed`, async () => {
     const effects = [];
     const store = flakyStore(failAt);
@@ -72,7 +80,9 @@ for (const failAt of [1, 3, 5]) {
       assert.equal(again.status, 'FINISHED', again.error?.message);
       assert.deepEqual(again.state.data, { start: true, a: 1, b: 2, c: 3 });
     } else {
-      // Nothing was written: the caller still holds the run's own checkpoint.
+      // Nothing was committed: the thread has no checkpoint; the caller still holds the run's own.
+      await assert.rejects(engine.resume({ threadId: 'flaky' }), { code: 'THREAD_NOT_FOUND' });
+      assert.deepEqual(await engine.getStateHistory('flaky'), []);
       const again = await engine.resume(r.checkpoint);
       assert.equal(again.status, 'FINISHED', again.error?.message);
     }
@@ -103,5 +113,53 @@ test('a store failing during a resume and during a parallel step resolves with t
   const again = await engine.resume({ threadId: 'p' });
   assert.equal(again.status, 'FINISHED', again.error?.message);
   assert.deepEqual({ l: again.state.data.l, r: again.state.data.r }, { l: 1, r: 1 });
+  engine.dispose();
+});
+
+test('a record whose head did not move is no checkpoint: not in the history, not a fork point, replaced by the next write', async () => {
+  const store = flakyStore(4);   // record 2 is written, its head put fails
+  const engine = new GraphEngine(chain(), { checkpointer: store });
+  const r = await engine.execute({}, { threadId: 'torn' });
+  assert.equal(r.error?.code, 'CHECKPOINT_WRITE_FAILED');
+  store.healed = true;
+  assert.ok(await store.get('torn/r/0000000002'), 'the record itself was written');
+  assert.deepEqual((await engine.getStateHistory('torn')).map((h) => h.checkpointId), [1]);
+  assert.equal((await engine.getState('torn')).checkpointId, 1);
+  assert.equal(await engine.getState('torn', 2), undefined);
+  // Forking from it once wrote a record that was its own parent: every later read looped forever.
+  await assert.rejects(engine.resume({ threadId: 'torn', checkpointId: 2 }), (e) => e.code === 'INVALID_CHECKPOINT' && e.message.includes("'torn'"));
+  const again = await engine.resume({ threadId: 'torn' });
+  assert.equal(again.status, 'FINISHED', again.error?.message);
+  const history = await engine.getStateHistory('torn');
+  assert.equal(history[0].status, 'FINISHED');
+  for (const { checkpointId, parentId } of history) assert.ok(parentId === null || parentId < checkpointId, `checkpoint ${checkpointId} follows ${parentId}`);
+  engine.dispose();
+});
+
+test('a record whose parent is not an earlier record is a broken chain, not an endless read', async () => {
+  const store = new MemoryStore();
+  const engine = new GraphEngine(chain(), { checkpointer: store });
+  await engine.execute({}, { threadId: 'loop' });
+  // Forge record 3 (a delta) to name itself as its parent, with a valid record checksum.
+  const text = await store.get('loop/r/0000000003');
+  const record = JSON.parse(text.slice(8));
+  assert.equal(record.s, undefined, 'record 3 is a delta');
+  record.p = 3;
+  const body = JSON.stringify(record);
+  let h = 0x811c9dc5;
+  for (let i = 0; i < body.length; i++) { h ^= body.charCodeAt(i); h = Math.imul(h, 0x01000193); }
+  await store.put('loop/r/0000000003', `${(h >>> 0).toString(16).padStart(8, '0')}${body}`);
+  assert.equal(await engine.getState('loop', 3), undefined);
+  assert.ok(!(await engine.getStateHistory('loop')).some((c) => c.checkpointId === 3));
+  await assert.rejects(engine.resume({ threadId: 'loop', checkpointId: 3 }), { code: 'INVALID_CHECKPOINT' });
+  engine.dispose();
+});
+
+test('a listener that throws on a checkpoint event is the caller\'s error, not a failed write', async () => {
+  const engine = new GraphEngine(chain(), { checkpointer: new MemoryStore() });
+  const bug = new Error('listener bug');
+  await assert.rejects(engine.execute({}, { threadId: 'l', onEvent: (e) => { if (e.type === 'checkpoint') throw bug; } }), (e) => e === bug);
+  // The record the event announced was written.
+  assert.equal((await engine.getState('l'))?.checkpointId, 1);
   engine.dispose();
 });

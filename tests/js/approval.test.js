@@ -192,3 +192,44 @@ test('answered with a message instead of a decision: the unanswered calls are le
     assert.deepEqual(s.requests[1].body.messages.map((m) => m.role), ['system', 'user', 'user']);
   } finally { await s.close(); }
 });
+
+for (const explicit of [false, true]) {
+  test(`decisions one resume at a time (${explicit ? 'LLM node and tools node' : 'agent node'}): a decided call runs at once and never again, the run pauses for the rest`, async () => {
+    const s = await startServer([
+      { json: reply(null, [call('m1', 'send_email', { to: 'ann@example.com' }), call('m2', 'send_email', { to: 'bob@example.com' }), call('l1', 'lookup', {})]) },
+      { json: reply('Sent to Ann only.') },
+      { json: reply('Sent to Ann only.') },
+    ]);
+    try {
+      const sent = [];
+      let lookups = 0;
+      const tools = [
+        { name: 'send_email', parameters: { type: 'object', properties: { to: { type: 'string' } } }, needsApproval: true, run: ({ to }) => { sent.push(to); return 'sent'; } },
+        { name: 'lookup', parameters: { type: 'object', properties: {} }, run: () => { lookups++; return 'found'; } },
+      ];
+      const llm = { baseURL: s.baseURL, model: 'm', maxRetries: 0 };
+      const graph = () => new GraphEngine(explicit
+        ? { nodes: { llm: createLLMNode({ llm, tools }), tools: createToolsNode({ tools }) }, edges: { llm: routeOnToolCalls('tools'), tools: 'llm' }, entryPoint: 'llm' }
+        : { nodes: { agent: createAgentNode({ llm, tools }) }, edges: { agent: '__end__' }, entryPoint: 'agent' });
+      const paused = await graph().execute({ messages: [{ role: 'user', content: 'email ann and bob' }] });
+      assert.equal(paused.status, 'PAUSED');
+      assert.deepEqual(paused.state.pendingAskUser.toolCalls.map((c) => c.id), ['m1', 'm2', 'l1']);
+      // A resume without a decision changes nothing.
+      const same = await graph().resume(paused.checkpoint);
+      assert.equal(same.status, 'PAUSED');
+      assert.deepEqual([sent, lookups], [[], 0]);
+      const half = await graph().resume(paused.checkpoint, approve('m1'));
+      assert.equal(half.status, 'PAUSED');
+      assert.deepEqual(half.state.pendingAskUser.toolCalls.map((c) => c.id), ['m2'], 'only the undecided call is still pending');
+      assert.deepEqual([sent, lookups], [['ann@example.com'], 1], 'the approved call and the one needing no approval ran');
+      for (let i = 0; i < 2; i++) {
+        const done = await graph().resume(half.checkpoint, reject('not bob', 'm2'));
+        assert.equal(done.status, 'FINISHED', done.error?.message);
+        assert.deepEqual(done.state.toolCalls.map((t) => [t.id, t.status]), [['m1', 'ok'], ['l1', 'ok'], ['m2', 'rejected']]);
+      }
+      assert.deepEqual([sent, lookups], [['ann@example.com'], 1], 'resuming the half-decided checkpoint twice ran nothing again');
+      const roles = s.requests.at(-1).body.messages.map((m) => m.role);
+      assert.deepEqual(roles.filter((r) => r !== 'system'), ['user', 'assistant', 'tool', 'tool', 'tool']);
+    } finally { await s.close(); }
+  });
+}

@@ -47,11 +47,11 @@ export function createAgentNode(config) {
     client ??= createChatClient(llm ?? engine?.llmConfig);
     const clearApproval = state.approval ? { approval: null } : {};
 
-    // Back from a pause for approval: the last message holds calls not yet answered.
-    const last = state.messages?.at(-1);
-    if (last?.role === 'assistant' && last.tool_calls?.length && state.pendingAskUser === undefined) {
-      if (box.waiting(last.tool_calls, state.approval).length) return box.pause(last.tool_calls, ctx.node);
-      return recordRound([], await box.answer(last.tool_calls, ctx, state, state.approval), ctx, clearApproval);
+    // Back from a pause for approval: the last assistant message holds calls not yet answered.
+    const open = openCalls(state.messages);
+    if (open && state.pendingAskUser === undefined) {
+      const settled = await settleCalls(box, open, state, ctx);
+      return settled.pendingAskUser ? settled : { ...settled, nextNodeOverride: ctx.node };
     }
 
     const history = engine.getMessagesForLLM(state);
@@ -77,6 +77,33 @@ export function createAgentNode(config) {
     if (box.waiting(calls).length) return { messages: [reply.message], ...box.pause(calls, ctx.node, clearApproval) };
     return recordRound([reply.message], await box.answer(calls, ctx, state, undefined), ctx, clearApproval);
   };
+}
+
+/** The calls of the last assistant message that no tool message answers yet; null when none is open. */
+function openCalls(messages = []) {
+  const answered = new Set();
+  let i = messages.length - 1;
+  while (i >= 0 && messages[i].role === 'tool') answered.add(messages[i--].tool_call_id);
+  const calls = messages[i]?.role === 'assistant' ? messages[i].tool_calls ?? [] : [];
+  const open = calls.filter((c) => !answered.has(c.id));
+  return open.length ? open : null;
+}
+
+/**
+ * Back from a pause for approval: the open calls that need no decision, or
+ * have one in state.approval, run now and their results are recorded; the
+ * run pauses again for the others. So decisions can come one resume at a
+ * time (approve('call_1'), later reject('no', 'call_2')), and a call that
+ * ran is answered in the state and never runs again.
+ */
+async function settleCalls(box, open, state, ctx) {
+  const waiting = box.waiting(open, state.approval);
+  // No decision given (a plain resume), nothing runs: the run pauses again as it was.
+  if (waiting.length && !state.approval) return box.pause(open, ctx.node);
+  const outcomes = await box.answer(open.filter((c) => !waiting.includes(c)), ctx, state, state.approval);
+  const records = outcomes.map((o) => o.record);
+  const done = { ...(records.length ? { messages: outcomes.map((o) => o.message), toolCalls: records, lastToolCall: records.at(-1) } : {}), ...(state.approval ? { approval: null } : {}) };
+  return waiting.length ? { ...done, ...box.pause(waiting, ctx.node) } : done;
 }
 
 /**
@@ -151,12 +178,8 @@ export function routeOnToolCalls(toolsNode = 'tools', end = END) {
 export function createToolsNode({ tools = [] } = {}) {
   const box = new ToolBox(tools);
   return async (state, engine, ctx = {}) => {
-    const last = state.messages?.at(-1);
-    if (last?.role !== 'assistant' || !last.tool_calls?.length || state.pendingAskUser !== undefined) return {};
-    const clearApproval = state.approval ? { approval: null } : {};
-    if (box.waiting(last.tool_calls, state.approval).length) return box.pause(last.tool_calls, ctx.node);
-    const outcomes = await box.answer(last.tool_calls, ctx, state, state.approval);
-    const records = outcomes.map((o) => o.record);
-    return { messages: outcomes.map((o) => o.message), toolCalls: records, lastToolCall: records.at(-1), ...clearApproval };
+    const open = openCalls(state.messages);
+    if (!open || state.pendingAskUser !== undefined) return {};
+    return settleCalls(box, open, state, ctx);
   };
 }

@@ -116,6 +116,8 @@ export class ChatClient {
     const stream = wantStream ?? typeof onToken === 'function';
     const body = { ...this.defaults, ...extra, model: model ?? this.model, messages: messages.map(wireMessage) };
     if (tools?.length) body.tools = tools.map(wireTool);
+    // Tool options (from shared defaults) without tools: OpenAI answers 400 ("only allowed when 'tools' are specified").
+    else { delete body.tool_choice; delete body.parallel_tool_calls; }
     if (toolChoice !== undefined) body.tool_choice = toolChoice;
     if (stream) {
       body.stream = true;

@@ -3,34 +3,84 @@
 // the test suite's loopback server both refuse what OpenAI refuses, so a
 // conversation that works offline works against the real API.
 //
-// Where each rule comes from (OpenAI API reference, "Create chat completion",
-// https://platform.openai.com/docs/api-reference/chat/create, and the error
-// texts OpenAI returns, as quoted in public bug reports):
-// - model and messages are required; messages has at least one item
-//   (reference: "messages array Required", "model string Required").
-// - role is one of developer, system, user, assistant, tool, function
-//   (reference: the message object variants; error "Invalid value: 'x'. Supported values are: ...").
-// - a message has only its documented fields: role, content, name, and for
-//   assistant tool_calls, refusal, audio; for tool tool_call_id
-//   ("Additional properties are not allowed ('id' was unexpected)").
-// - content: string or an array of parts (text / image_url / input_audio / file for user,
-//   text for system, developer and tool, text / refusal for assistant); an assistant
-//   message needs content or tool_calls (reference: "content ... Required unless tool_calls").
+// Where each rule comes from. [spec] is OpenAI's OpenAPI description
+// (github.com/openai/openai-openapi, openapi.yaml, the schema named), which
+// the API reference (https://platform.openai.com/docs/api-reference/chat/create)
+// is generated from; the quoted texts are api.openai.com's own error bodies
+// as users posted them (the thread named). Status 400, type
+// invalid_request_error, unless said otherwise.
+//
+// Request
+// - model is required [spec CreateChatCompletionRequest]; "you must provide a
+//   model parameter", param null (danielmiessler/Fabric#239).
+// - messages is required, an array of at least one [spec, minItems: 1]:
+//   "Missing required parameter: 'messages'." / "Invalid 'messages': empty array.
+//   Expected an array with minimum length 1, but got an empty array instead."
+//   (the house style of every "Invalid '<param>': ..." text below).
+// - unknown top-level fields: "Unrecognized request argument supplied: thinking",
+//   param null (nashsu/llm_wiki#336, coroot/coroot#698).
+// - a body that is not JSON: "We could not parse the JSON body of your request..."
+// - temperature 0..2, top_p 0..1, presence_penalty and frequency_penalty
+//   -2..2, n 1..128, top_logprobs 0..20 [spec CreateModelResponseProperties,
+//   CreateChatCompletionRequest]: "3.0 is greater than the maximum of 2 -
+//   'temperature'", param null (Frrrrrrrrank/auto_job__find__chatgpt__rpa#40).
+// - stream_options only with stream: true [spec ChatCompletionStreamOptions:
+//   "Only set this when you set stream: true"]: "The 'stream_options' parameter
+//   is only allowed when 'stream' is enabled.", param 'stream_options' (BerriAI/litellm#5803).
+// Messages
+// - role is one of developer, system, user, assistant, tool, function [spec
+//   ChatCompletionRequestMessage]; an unknown one: "Invalid value: 'x'.
+//   Supported values are: ...", param 'messages[i].role' (the house style;
+//   older API versions said "'' is not one of ['system', 'assistant', 'user',
+//   'function'] - 'messages.0.role'", sashabaranov/go-openai#679).
+// - a message has only its documented fields: role, content, name; assistant
+//   also tool_calls, refusal, audio, function_call; tool has tool_call_id
+//   [spec, per role]: "Additional properties are not allowed ('id' was
+//   unexpected) - 'messages.0'", param null (transitive-bullshit/agentic#531).
+// - name on a message matches ^[a-zA-Z0-9_-]+$: "Invalid 'messages[1].name': string
+//   does not match pattern. Expected a string that matches the pattern
+//   '^[a-zA-Z0-9_-]+$'.", code invalid_value (jekalmin/extended_openai_conversation#251).
+// - content: a string or an array of parts (text / image_url / input_audio /
+//   file for user; text for system, developer and tool; text / refusal for
+//   assistant) [spec ChatCompletionRequest*Message]; an assistant message
+//   needs content or tool_calls ("Required unless tool_calls or function_call
+//   is specified"). An empty string is accepted (the spec sets no minLength),
+//   and so is an empty parts array, although the spec says minItems: 1: the
+//   API answers 200 (openai/openai-python#1812). LM Studio refuses an empty
+//   system content ("'messages' array must only contain objects with a
+//   'content' field that is not empty", lmstudio-ai/lmstudio-bug-tracker#2):
+//   edgegraph sends no system message rather than an empty one.
+// - tool_calls[].function.name in an assistant message matches the tool-name
+//   pattern: "Invalid 'messages[9].tool_calls[0].function.name': string does
+//   not match pattern. Expected a string that matches the pattern
+//   '^[a-zA-Z0-9_-]+$'.", code invalid_value (mcp-use/mcp-use#94).
 // - a tool message answers a tool_calls id of the nearest preceding assistant
 //   message: "Invalid parameter: messages with role 'tool' must be a response to a
-//   preceeding message with 'tool_calls'." (param messages.[i].role; seen in
-//   miurla/morphic#136, smarter-sh/smarter#264; OpenAI's own spelling "preceeding").
+//   preceeding message with 'tool_calls'.", param 'messages.[3].role', code null
+//   (simonw/llm#937, miurla/morphic#136; OpenAI's own spelling "preceeding").
 // - an assistant message with tool_calls is followed, before the next non-tool
-//   message (or the end), by a tool message for every id: "An assistant message with
-//   'tool_calls' must be followed by tool messages responding to each 'tool_call_id'.
-//   The following tool_call_ids did not have response messages: ..." (microsoft/promptflow#3130).
-// - tools[].type is 'function'; function.name matches ^[a-zA-Z0-9_-]{1,64}$
-//   (reference: "The name of the function ... a-z, A-Z, 0-9, or contain underscores and
-//   dashes, with a maximum length of 64"); function.parameters is a JSON Schema
-//   object of type "object" ("Invalid schema for function 'f': schema must be a JSON
-//   Schema of 'type: \"object\"'"); tools is never an empty array.
-// - tool_choice only with tools; stream_options only with stream: true (reference).
-// - unknown top-level parameters: "Unrecognized request argument supplied: x".
+//   message (or the end), by a tool message for every id: "An assistant message
+//   with 'tool_calls' must be followed by tool messages responding to each
+//   'tool_call_id'. The following tool_call_ids did not have response messages:
+//   call_...", param 'messages.[14].role', code null (RamiAwar/dataline#172,
+//   router-for-me/CLIProxyAPI#2798, microsoft/promptflow#3130).
+// Tools
+// - tools[].type is 'function' (or 'custom', which edgegraph never sends) [spec
+//   ChatCompletionTool]; tools is never an empty array.
+// - function.name: "Must be a-z, A-Z, 0-9, or contain underscores and dashes,
+//   with a maximum length of 64" [spec FunctionObject]: "Invalid
+//   'tools[21].function.name': string does not match pattern. Expected a string
+//   that matches the pattern '^[a-zA-Z0-9_-]+$'.", code invalid_value
+//   (Vortiago/mcp-azure-devops#30, hackers365/xiaozhi-esp32-server-golang#268).
+// - function.parameters is a JSON Schema object [spec FunctionParameters];
+//   its root is type "object": "Invalid schema for function 'json': schema must
+//   be a JSON Schema of 'type: \"object\"', got 'type: \"None\"'."
+//   (browserbase/stagehand#1159); a non-object: "Invalid schema for function
+//   '...': [] is not of type 'object', 'boolean'.", param 'tools[2].function.parameters',
+//   code invalid_function_parameters (FoundationAgents/OpenManus#1162).
+// - tool_choice and parallel_tool_calls only with tools: "Invalid value for
+//   'parallel_tool_calls': 'parallel_tool_calls' is only allowed when 'tools'
+//   are specified.", param 'parallel_tool_calls' (Upsonic/Upsonic#323).
 
 const ROLES = ['developer', 'system', 'user', 'assistant', 'tool', 'function'];
 const MESSAGE_FIELDS = {
@@ -90,6 +140,7 @@ function checkToolCalls(m, i) {
     if (typeof c?.id !== 'string') throw new Rejection(`Missing required parameter: '${at}.id'.`, `${at}.id`, 'missing_required_parameter');
     if (c.type !== 'function') throw new Rejection(`Missing required parameter: '${at}.type'.`, `${at}.type`, 'missing_required_parameter');
     if (typeof c.function?.name !== 'string') throw new Rejection(`Missing required parameter: '${at}.function.name'.`, `${at}.function.name`, 'missing_required_parameter');
+    if (!NAME.test(c.function.name)) throw new Rejection(`Invalid '${at}.function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`, `${at}.function.name`, 'invalid_value');
     if (typeof c.function.arguments !== 'string') throw new Rejection(`Invalid type for '${at}.function.arguments': expected a string, but got ${typeName(c.function.arguments)} instead.`, `${at}.function.arguments`, 'invalid_type');
   });
 }
@@ -121,7 +172,9 @@ function checkPairing(messages) {
 
 function checkTools(body) {
   if (body.tools === undefined) {
-    if (body.tool_choice !== undefined) throw new Rejection("Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.", 'tool_choice');
+    for (const key of ['tool_choice', 'parallel_tool_calls']) {
+      if (body[key] !== undefined) throw new Rejection(`Invalid value for '${key}': '${key}' is only allowed when 'tools' are specified.`, key);
+    }
     return;
   }
   if (!Array.isArray(body.tools)) throw new Rejection(`Invalid type for 'tools': expected an array of objects, but got ${typeName(body.tools)} instead.`, 'tools', 'invalid_type');
@@ -133,13 +186,29 @@ function checkTools(body) {
     if (name.length > 64) throw new Rejection(`Invalid 'tools[${k}].function.name': string too long. Expected a string with maximum length 64, but got a string with length ${name.length} instead.`, `tools[${k}].function.name`, 'string_above_max_length');
     if (!NAME.test(name)) throw new Rejection(`Invalid 'tools[${k}].function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`, `tools[${k}].function.name`, 'invalid_value');
     const p = t.function.parameters;
-    if (p !== undefined && (!isObject(p) || p.type !== 'object')) {
-      throw new Rejection(`Invalid schema for function '${name}': schema must be a JSON Schema of 'type: "object"', got 'type: "${isObject(p) ? p.type ?? 'None' : typeName(p)}"'.`, `tools[${k}].function.parameters`, 'invalid_function_parameters');
+    if (p !== undefined && !isObject(p) && typeof p !== 'boolean') {
+      throw new Rejection(`Invalid schema for function '${name}': ${JSON.stringify(p)} is not of type 'object', 'boolean'.`, `tools[${k}].function.parameters`, 'invalid_function_parameters');
+    }
+    if (p !== undefined && p?.type !== 'object') {
+      throw new Rejection(`Invalid schema for function '${name}': schema must be a JSON Schema of 'type: "object"', got 'type: "${p?.type ?? 'None'}"'.`, `tools[${k}].function.parameters`, 'invalid_function_parameters');
     }
     if (p?.properties !== undefined && !isObject(p.properties)) {
       throw new Rejection(`Invalid schema for function '${name}': ${JSON.stringify(p.properties)} is not of type 'object'.`, `tools[${k}].function.parameters`, 'invalid_function_parameters');
     }
   });
+}
+
+/** Sampling parameters within their documented ranges (null means the default). */
+const RANGES = { temperature: [0, 2], top_p: [0, 1], presence_penalty: [-2, 2], frequency_penalty: [-2, 2], n: [1, 128], top_logprobs: [0, 20] };
+
+function checkRanges(body) {
+  for (const [key, [min, max]] of Object.entries(RANGES)) {
+    const v = body[key];
+    if (v === undefined || v === null) continue;
+    if (typeof v !== 'number' || !Number.isFinite(v)) throw new Rejection(`Invalid type for '${key}': expected a number, but got ${typeName(v)} instead.`, key, 'invalid_type');
+    if (v > max) throw new Rejection(`${v} is greater than the maximum of ${max} - '${key}'`);
+    if (v < min) throw new Rejection(`${v} is less than the minimum of ${min} - '${key}'`);
+  }
 }
 
 /** Throws a Rejection where OpenAI answers an error; returns nothing for a valid request. */
@@ -154,13 +223,17 @@ export function validateChatRequest(body) {
     if (!isObject(m)) throw new Rejection(`Invalid type for 'messages[${i}]': expected an object, but got ${typeName(m)} instead.`, `messages[${i}]`, 'invalid_type');
     if (m.role === undefined) throw new Rejection(`Missing required parameter: 'messages[${i}].role'.`, `messages[${i}].role`, 'missing_required_parameter');
     if (!ROLES.includes(m.role)) throw new Rejection(`Invalid value: '${m.role}'. Supported values are: 'system', 'assistant', 'user', 'function', 'tool', and 'developer'.`, `messages[${i}].role`, 'invalid_value');
-    for (const key of Object.keys(m)) if (!MESSAGE_FIELDS[m.role].includes(key)) throw new Rejection(`Additional properties are not allowed ('${key}' was unexpected) - 'messages.${i}'`, `messages[${i}]`);
+    for (const key of Object.keys(m)) if (!MESSAGE_FIELDS[m.role].includes(key)) throw new Rejection(`Additional properties are not allowed ('${key}' was unexpected) - 'messages.${i}'`);
+    if (m.name !== undefined && (typeof m.name !== 'string' || !NAME.test(m.name))) {
+      throw new Rejection(`Invalid 'messages[${i}].name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`, `messages[${i}].name`, 'invalid_value');
+    }
     if (m.role === 'tool' && typeof m.tool_call_id !== 'string') throw new Rejection(`Missing parameter 'tool_call_id': messages with role 'tool' must have a 'tool_call_id'.`, `messages.[${i}].tool_call_id`);
     checkContent(m, i);
     checkToolCalls(m, i);
   });
   checkPairing(body.messages);
   checkTools(body);
+  checkRanges(body);
   if (body.stream !== undefined && typeof body.stream !== 'boolean') throw new Rejection(`Invalid type for 'stream': expected a boolean, but got ${typeName(body.stream)} instead.`, 'stream', 'invalid_type');
   if (body.stream_options !== undefined && body.stream_options !== null && body.stream !== true) throw new Rejection("The 'stream_options' parameter is only allowed when 'stream' is enabled.", 'stream_options');
 }

@@ -1,5 +1,7 @@
 // The Cloudflare example in miniflare (workerd) with persisted Durable Object
-// storage, restarted between the pause and the resume.
+// storage, restarted between the pause and the resume: with its offline
+// simulator, and with an OpenAI endpoint (the strict OpenAI server on
+// loopback, which checks every request as api.openai.com would).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
+import { startServer, fromPolicy } from '../../tests/js/support/openai-server.js';
 
 const here = new URL('.', import.meta.url).pathname;
 const root = new URL('../../', import.meta.url).pathname;
@@ -18,20 +21,31 @@ async function bundle(dir) {
   cpSync(join(root, 'dist/edgegraph.wasm'), join(dir, 'dist/edgegraph.wasm'));
 }
 
-const start = (dir, persist) => new Miniflare({
+const start = (dir, persist, bindings) => new Miniflare({
   modulesRoot: dir,
   modules: [{ type: 'ESModule', path: join(dir, 'dist/worker.js') }, { type: 'CompiledWasm', path: join(dir, 'dist/edgegraph.wasm') }],
   compatibilityDate: '2024-09-23',
   durableObjects: { THREADS: 'ThreadRunner' },
   durableObjectsPersist: persist,
+  bindings,
 });
 
-test('a thread pauses for approval, survives a restart of workerd, and resumes', async () => {
+/** What a model does in this example: email what the user asked, then confirm (the worker's offline policy). */
+function model({ messages }) {
+  const last = messages.at(-1);
+  if (last.role === 'user') return { toolCalls: [{ name: 'send_email', arguments: { to: 'ops@example.com', subject: 'Request', body: last.content } }] };
+  if (last.role === 'tool' && last.content.startsWith('The user rejected')) return 'OK, I did not send it.';
+  return 'The email is sent.';
+}
+
+for (const endpoint of [false, true]) test(`a thread pauses for approval, survives a restart of workerd, and resumes (${endpoint ? 'an OpenAI endpoint: the strict server' : 'offline simulator'})`, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'eg-cf-'));
+  const llm = endpoint ? await startServer(fromPolicy(model), { apiKey: 'sk-worker-test' }) : null;
+  const bindings = llm ? { OPENAI_API_KEY: 'sk-worker-test', OPENAI_BASE_URL: llm.baseURL } : {};
   try {
     await bundle(dir);
     const persist = join(dir, 'storage');
-    let mf = start(dir, persist);
+    let mf = start(dir, persist, bindings);
     const post = (m, path, body) => m.dispatchFetch(`http://worker${path}`, { method: 'POST', body: JSON.stringify(body) }).then((r) => r.json());
     const paused = await post(mf, '/threads/t1/run', { message: 'Tell ops the build is green' });
     assert.equal(paused.status, 'PAUSED');
@@ -40,7 +54,7 @@ test('a thread pauses for approval, survives a restart of workerd, and resumes',
     assert.equal(other.status, 'PAUSED');
     await mf.dispose(); // the process goes away; only the storage remains
 
-    mf = start(dir, persist);
+    mf = start(dir, persist, bindings);
     const done = await post(mf, '/threads/t1/resume', { decision: 'approve' });
     assert.deepEqual(done, { status: 'FINISHED', approval: null, output: 'The email is sent.', error: null });
     const state = await (await mf.dispatchFetch('http://worker/threads/t1')).json();
@@ -54,7 +68,9 @@ test('a thread pauses for approval, survives a restart of workerd, and resumes',
     assert.match(events, /event: run_start/);
     assert.match(events, /event: pause/);
     await mf.dispose();
+    if (llm) assert.equal(llm.requests.length, 5, 'two runs, two resumes, one streamed run');
   } finally {
     rmSync(dir, { recursive: true, force: true });
+    await llm?.close();
   }
 });

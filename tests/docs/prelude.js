@@ -1,10 +1,13 @@
 // prelude.js: loaded before every code sample of the docs. Samples talk to
 // "real" endpoints (https://api.openai.com/v1, http://localhost:11434/v1);
-// here any /chat/completions request goes to an offline stand-in: it calls
-// the first tool offered (arguments made from its schema) when the user has
-// just spoken, and otherwise answers in text.
+// here any /chat/completions request goes to the strict OpenAI server on
+// loopback (tests/js/support/openai-server.js), which checks it as
+// api.openai.com would and answers with this policy: it calls the first tool
+// offered (arguments made from its schema) when the user has just spoken,
+// and otherwise answers in text. A sample that sent a request OpenAI refuses
+// fails, even if it never looked at the run's status.
 
-import { createScriptedFetch } from 'edgegraph/testing';
+import { startServer, fromPolicy } from '../js/support/openai-server.js';
 
 function example(schema) {
   if (!schema || typeof schema !== 'object') return 'example';
@@ -20,19 +23,29 @@ function example(schema) {
   return 'example';
 }
 
-const model = createScriptedFetch(({ messages, tools }) => {
+const policy = ({ messages, tools }) => {
   const last = messages.at(-1);
   if (tools?.length && last.role === 'user') {
     const t = tools[0].function;
-    const args = example(t.parameters);
-    return { toolCalls: [{ name: t.name, arguments: args }] };
+    return { toolCalls: [{ name: t.name, arguments: example(t.parameters) }] };
   }
   if (last.role === 'tool') return `Done: ${last.content.slice(0, 60)}`;
   return `You said: ${typeof last.content === 'string' ? last.content : '...'}`;
-});
+};
+
+const llm = await startServer(fromPolicy(policy));
+// The server must not keep a finished sample alive.
+llm.unref();
+const endpoint = `${llm.baseURL}/chat/completions`;
 
 const realFetch = globalThis.fetch;
-globalThis.fetch = (url, init) => (String(url).endsWith('/chat/completions') ? model(url, init) : realFetch(url, init));
+globalThis.fetch = (url, init) => (String(url).split('?')[0].endsWith('/chat/completions') ? realFetch(endpoint, init) : realFetch(url, init));
+
+process.on('exit', () => {
+  if (!llm.rejected.length) return;
+  for (const r of llm.rejected) console.error(`the strict OpenAI server refused a request of this sample: ${r.error.message} (param ${r.error.param})`);
+  process.exitCode = 1;
+});
 
 // Node's console.assert only prints; in a sample a failed assertion must fail the docs.
 console.assert = (condition, ...message) => {

@@ -67,18 +67,18 @@ test('streamed tool calls: several in one reply, ids, names and arguments split 
 }));
 
 test('429 with Retry-After is retried after the time it asks for; 500 then success; other 4xx are not retried', { timeout: 20_000 }, () => withServer([
-  { status: 429, headers: { 'retry-after': '0' }, body: '{"error":{"message":"slow down"}}' },
+  { status: 429, headers: { 'retry-after': '0' }, body: '{"error":{"message":"Rate limit reached for m on requests per min (RPM): Limit 3, Used 3, Requested 1.","type":"requests","param":null,"code":"rate_limit_exceeded"}}' },
   { json: reply('after 429') },
   { status: 500, body: 'upstream exploded' },
   { json: reply('after 500') },
-  { status: 400, body: '{"error":{"message":"bad request: model not found"}}' },
+  { status: 404, body: '{"error":{"message":"The model `m` does not exist or you do not have access to it.","type":"invalid_request_error","param":null,"code":"model_not_found"}}' },
 ], async (s) => {
   // A huge backoff: only honouring Retry-After: 0 lets this finish.
   const client = createChatClient({ baseURL: s.baseURL, model: 'm', retryBaseMs: 60_000, retryMaxMs: 60_000 });
   assert.equal((await client.chat({ messages: [{ role: 'user', content: '1' }] })).content, 'after 429');
   const quick = createChatClient({ baseURL: s.baseURL, model: 'm', retryBaseMs: 1, retryMaxMs: 2 });
   assert.equal((await quick.chat({ messages: [{ role: 'user', content: '2' }] })).content, 'after 500');
-  await assert.rejects(quick.chat({ messages: [{ role: 'user', content: '3' }] }), (e) => e instanceof LLMError && e.code === 'LLM_HTTP_ERROR' && e.status === 400 && /model not found/.test(e.message) && e.attempts === 1);
+  await assert.rejects(quick.chat({ messages: [{ role: 'user', content: '3' }] }), (e) => e instanceof LLMError && e.code === 'LLM_HTTP_ERROR' && e.status === 404 && /does not exist/.test(e.message) && e.attempts === 1);
   assert.equal(s.requests.length, 5);
 }));
 
@@ -123,11 +123,25 @@ test('an AbortSignal cancels a request in flight, mid-stream', () => withServer(
   assert.equal(tokens.length, 3);
 }));
 
-test('a server that is not there is LLM_NETWORK_ERROR; fetch is injectable', async () => {
+test('a server that is not there is LLM_NETWORK_ERROR; fetch is injectable', () => withServer([{ json: reply('through the injected fetch') }], async (s) => {
   const client = createChatClient({ baseURL: 'http://127.0.0.1:9/v1', model: 'm', maxRetries: 0 });
   await assert.rejects(client.chat({ messages: [{ role: 'user', content: 'x' }] }), (e) => e.code === 'LLM_NETWORK_ERROR');
+  // The injected fetch (a proxy, a test double) gets the request meant for
+  // api.openai.com and hands it to the strict server, which checks it.
   const seen = [];
-  const fake = createChatClient({ model: 'm', fetch: async (url, init) => { seen.push([url, JSON.parse(init.body).model]); return new Response(JSON.stringify(reply('from fake fetch')), { status: 200 }); } });
-  assert.equal((await fake.chat({ messages: [{ role: 'user', content: 'x' }] })).content, 'from fake fetch');
+  const proxy = async (url, init) => { seen.push([String(url), JSON.parse(init.body).model]); return fetch(`${s.baseURL}/chat/completions`, init); };
+  const proxied = createChatClient({ model: 'm', fetch: proxy });
+  assert.equal((await proxied.chat({ messages: [{ role: 'user', content: 'x' }] })).content, 'through the injected fetch');
   assert.deepEqual(seen, [['https://api.openai.com/v1/chat/completions', 'm']]);
-});
+  assert.deepEqual(s.requests[0].body, { model: 'm', messages: [{ role: 'user', content: 'x' }] });
+}));
+
+test('tool options in shared defaults go only with tools: OpenAI refuses tool_choice and parallel_tool_calls without them', () => withServer([{ json: reply('no tools here') }, { json: reply('with tools') }], async (s) => {
+  // One config for every node, some with tools and some without (a chat agent, a summarizer).
+  const client = createChatClient({ baseURL: s.baseURL, model: 'm', defaults: { parallel_tool_calls: false, tool_choice: 'auto', temperature: 0 } });
+  assert.equal((await client.chat({ messages: [{ role: 'user', content: 'x' }] })).content, 'no tools here');
+  assert.deepEqual(s.requests[0].body, { temperature: 0, model: 'm', messages: [{ role: 'user', content: 'x' }] });
+  await client.chat({ messages: [{ role: 'user', content: 'y' }], tools: [{ name: 'f', parameters: { type: 'object' } }] });
+  assert.equal(s.requests[1].body.parallel_tool_calls, false);
+  assert.equal(s.requests[1].body.tool_choice, 'auto');
+}));

@@ -6,10 +6,14 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { GraphEngine, readServerSentEvents, eventStreamResponse } from 'edgegraph';
 import { handler } from '../../examples/sse-server.js';
-import { definition } from '../../examples/research-assistant.js';
+import { researchDefinition, offline } from '../../examples/research-assistant.js';
+import { startServer, fromPolicy } from './support/openai-server.js';
 
 test('a run streams to a client as server-sent events, ending with run_end', async () => {
-  const server = createServer(handler(new GraphEngine(definition)));
+  // The graph's LLM: the strict OpenAI server, answering with the example's policy.
+  const llm = await startServer(fromPolicy(offline));
+  const engine = new GraphEngine(researchDefinition({ baseURL: llm.baseURL, model: 'gpt-4o-mini' }));
+  const server = createServer(handler(engine));
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   try {
     const res = await fetch(`http://127.0.0.1:${server.address().port}/run?idea=music%20and%20focus`);
@@ -23,8 +27,12 @@ test('a run streams to a client as server-sent events, ending with run_end', asy
     assert.equal(end.state.data.review.status, 'approved');
     assert.deepEqual(events.filter((e) => e.type === 'node_start').map((e) => e.node).slice(0, 3), ['orchestrator', 'structurer', 'methodologist']);
     assert.ok(events.some((e) => e.type === 'state_update' && Array.isArray(e.patch)));
+    assert.ok(events.some((e) => e.type === 'llm_token'), 'tokens streamed from the LLM server');
+    assert.equal(llm.requests.length, 7, 'classify, then structure and review three times');
   } finally {
     server.close();
+    engine.dispose();
+    await llm.close();
   }
 });
 

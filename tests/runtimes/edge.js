@@ -5,4 +5,4 @@ import * as eg from 'edgegraph/core';
 import { pause, resume } from './graph.js';
 
 eg.initSync(globalThis.WASM_MODULE);
-globalThis.__edgegraph = { pause: () => pause(eg), resume: (cp) => resume(eg, cp) };
+globalThis.__edgegraph = { pause: () => pause(eg), resume: (cp, baseURL) => resume(eg, cp, baseURL) };

@@ -1,10 +1,13 @@
 // The same graph, from the packed npm tarball, in Node, Deno, Bun, workerd
 // (miniflare, the .wasm imported as a module), Vercel's edge-runtime and
-// headless Chromium; and a run paused in one runtime resumed in another.
+// headless Chromium; and a run paused in one runtime resumed in another. The
+// resumed run's agent talks to the strict OpenAI server on loopback through
+// each runtime's own fetch (streamed tool-call deltas, a tool, the answer).
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join, extname } from 'node:path';
@@ -12,15 +15,20 @@ import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { EdgeRuntime } from 'edge-runtime';
 import { chromium } from 'playwright-core';
-import { expected } from './graph.js';
+import { expected, model } from './graph.js';
+import { startServer, fromPolicy } from '../js/support/openai-server.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const bin = (name) => join(root, 'node_modules/.bin', name);
 const app = join(root, 'build/runtimes/app');
 const here = new URL('.', import.meta.url).pathname;
-let mf, edge, browser, page, server;
+let mf, edge, browser, page, server, llm;
+// Asynchronous: the LLM server answers from this process while a runtime runs.
+const run = async (file, args, options = {}) => (await promisify(execFile)(file, args, { cwd: app, encoding: 'utf8', ...options })).stdout;
 
 before(async () => {
+  // The model of every runtime's agent; CORS for the page in Chromium.
+  llm = await startServer(fromPolicy(model), { cors: true });
   // The package exactly as `npm install edgegraph` gets it.
   rmSync(join(root, 'build/runtimes'), { recursive: true, force: true });
   mkdirSync(join(root, 'build/pack'), { recursive: true });
@@ -63,33 +71,28 @@ after(async () => {
   await browser?.close();
   await mf?.dispose();
   server?.close();
+  await llm?.close(); // fails if any runtime sent a request OpenAI would refuse
 });
 
+const deno = ['run', '--quiet', '--allow-read', '--allow-env', '--allow-net=127.0.0.1', 'runner.js'];
+const denoEnv = () => ({ env: { ...process.env, DENO_NO_UPDATE_CHECK: '1' } });
+const resumeWith = (file, args, options) => async (cp) => { writeFileSync(join(app, 'cp.json'), cp); return JSON.parse(await run(file, [...args, 'resume', 'cp.json', llm.baseURL], options)); };
 const runtimes = {
-  node: {
-    pause: () => execFileSync(process.execPath, ['runner.js', 'pause'], { cwd: app, encoding: 'utf8' }),
-    resume: (cp) => { writeFileSync(join(app, 'cp.json'), cp); return JSON.parse(execFileSync(process.execPath, ['runner.js', 'resume', 'cp.json'], { cwd: app, encoding: 'utf8' })); },
-  },
-  deno: {
-    pause: () => execFileSync(bin('deno'), ['run', '--quiet', '--allow-read', '--allow-env', 'runner.js', 'pause'], { cwd: app, encoding: 'utf8', env: { ...process.env, DENO_NO_UPDATE_CHECK: '1' } }),
-    resume: (cp) => { writeFileSync(join(app, 'cp.json'), cp); return JSON.parse(execFileSync(bin('deno'), ['run', '--quiet', '--allow-read', '--allow-env', 'runner.js', 'resume', 'cp.json'], { cwd: app, encoding: 'utf8', env: { ...process.env, DENO_NO_UPDATE_CHECK: '1' } })); },
-  },
-  bun: {
-    pause: () => execFileSync(bin('bun'), ['runner.js', 'pause'], { cwd: app, encoding: 'utf8' }),
-    resume: (cp) => { writeFileSync(join(app, 'cp.json'), cp); return JSON.parse(execFileSync(bin('bun'), ['runner.js', 'resume', 'cp.json'], { cwd: app, encoding: 'utf8' })); },
-  },
+  node: { pause: () => run(process.execPath, ['runner.js', 'pause']), resume: resumeWith(process.execPath, ['runner.js']) },
+  deno: { pause: () => run(bin('deno'), [...deno, 'pause'], denoEnv()), resume: resumeWith(bin('deno'), deno, denoEnv()) },
+  bun: { pause: () => run(bin('bun'), ['runner.js', 'pause']), resume: resumeWith(bin('bun'), ['runner.js']) },
   workerd: {
     pause: async () => (await mf.dispatchFetch('http://worker/pause')).text(),
-    resume: async (cp) => (await mf.dispatchFetch('http://worker/resume', { method: 'POST', body: cp })).json(),
+    resume: async (cp) => (await mf.dispatchFetch(`http://worker/resume?llm=${encodeURIComponent(llm.baseURL)}`, { method: 'POST', body: cp })).json(),
   },
   'edge-runtime': {
     pause: async () => edge.evaluate('__edgegraph.pause()'),
     // Objects from the VM realm have its prototypes: compare them as data.
-    resume: async (cp) => JSON.parse(JSON.stringify(await edge.evaluate(`__edgegraph.resume(${JSON.stringify(cp)})`))),
+    resume: async (cp) => JSON.parse(JSON.stringify(await edge.evaluate(`__edgegraph.resume(${JSON.stringify(cp)}, ${JSON.stringify(llm.baseURL)})`))),
   },
   chromium: {
     pause: () => page.evaluate(() => window.__edgegraph.pause()),
-    resume: (cp) => page.evaluate((c) => window.__edgegraph.resume(c), cp),
+    resume: (cp) => page.evaluate(([c, baseURL]) => window.__edgegraph.resume(c, baseURL), [cp, llm.baseURL]),
   },
 };
 
@@ -106,6 +109,13 @@ for (const [from, to] of [['node', 'deno'], ['node', 'bun'], ['node', 'workerd']
     assert.deepEqual(await runtimes[to].resume(await runtimes[from].pause()), expected);
   });
 }
+
+test('every runtime\'s agent streamed its two requests from the strict OpenAI server, each one OpenAI accepts', () => {
+  assert.deepEqual(llm.rejected, []);
+  const posts = llm.requests.filter((r) => r.method === 'POST');
+  assert.equal(posts.length, 2 * (Object.keys(runtimes).length + 8));
+  assert.ok(posts.every((r) => r.body.stream === true && r.body.tools?.[0]?.function.name === 'publish_post'));
+});
 
 test('the tarball has no runtime dependencies and ships its .wasm', () => {
   const pkg = JSON.parse(readFileSync(join(app, 'node_modules/edgegraph/package.json'), 'utf8'));

@@ -8,7 +8,7 @@ export default {
   async fetch(request) {
     const url = new URL(request.url);
     if (url.pathname === '/pause') return new Response(await pause(eg));
-    if (url.pathname === '/resume') return Response.json(await resume(eg, await request.text()));
+    if (url.pathname === '/resume') return Response.json(await resume(eg, await request.text(), url.searchParams.get('llm')));
     return new Response('not found', { status: 404 });
   },
 };

@@ -11,7 +11,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.js';
-import { startServer as startModelServer, reply } from '../js/support/openai-server.js';
+import { startServer as startModelServer, reply, fromPolicy } from '../js/support/openai-server.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const shots = `${root}build/screenshots`;
@@ -244,6 +244,36 @@ test('an OpenAI-compatible endpoint from the settings: the key is sent, and stor
   }
 });
 
+test('the tool agent against an OpenAI-compatible endpoint: streamed tool calls, the approval pause, approve; every request one OpenAI accepts', async () => {
+  const { offline } = await import('../../examples/agent-service.js');
+  const model = await startModelServer(fromPolicy(offline), { cors: true });
+  try {
+    const { page, ctx, errors } = await open('?example=agent');
+    await page.click('#settings-open');
+    await page.fill('#s-base', model.baseURL);
+    await page.fill('#s-model', 'gpt-4o-mini');
+    await page.click('#settings button[value="save"]');
+    await page.waitForFunction(() => document.getElementById('model-badge').textContent.includes('gpt-4o-mini'));
+    await page.click('#run');
+    await settled(page);
+    assert.equal(await status(page), 'PAUSED');
+    await page.waitForSelector('#approval:not([hidden])');
+    assert.match(await page.textContent('#approval-calls'), /send_email \(needs approval\)/);
+    await page.click('#approve');
+    await settled(page, ['FINISHED', 'ERROR']);
+    assert.equal(await status(page), 'FINISHED');
+    assert.match(await page.textContent('#chat'), /I sent the email to support@example.com/);
+    const posts = model.requests.filter((r) => r.method === 'POST');
+    assert.equal(posts.length, 3);
+    assert.ok(posts.every((r) => r.body.stream === true), 'the page streams, tool calls arrive as deltas');
+    assert.deepEqual(posts.at(-1).body.messages.map((m) => m.role), ['system', 'user', 'assistant', 'tool', 'assistant', 'tool']);
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  } finally {
+    await model.close();
+  }
+});
+
 test("the page's own JS and .wasm stay under 100 KB gzip", () => {
   const files = ['web-demo/app.js', 'web-demo/render.js', 'web-demo/timeline.js', 'web-demo/settings.js', 'web-demo/transfer.js', 'web-demo/diagram.js', 'web-demo/examples.js', 'examples/research-assistant.js', 'examples/agent-service.js', 'examples/map-reduce.js', 'examples/llm-config.js', 'dist/browser.js', 'dist/testing.js', 'wasm/edgegraph.wasm', 'web-demo/index.html', 'web-demo/style.css'];
   const total = files.reduce((n, f) => n + gzipSync(readFileSync(root + f), { level: 9 }).length, 0);
@@ -253,8 +283,11 @@ test("the page's own JS and .wasm stay under 100 KB gzip", () => {
 test('server-sent events from a Node handler, consumed by EventSource in the browser', async () => {
   const { handler } = await import('../../examples/sse-server.js');
   const { GraphEngine } = await import('edgegraph');
-  const { definition } = await import('../../examples/research-assistant.js');
-  const sse = createServer(handler(new GraphEngine(definition)));
+  const { researchDefinition, offline } = await import('../../examples/research-assistant.js');
+  // The graph's LLM: the strict OpenAI server, answering with the example's policy.
+  const llm = await startModelServer(fromPolicy(offline));
+  const engine = new GraphEngine(researchDefinition({ baseURL: llm.baseURL, model: 'gpt-4o-mini' }));
+  const sse = createServer(handler(engine));
   await new Promise((r) => sse.listen(0, '127.0.0.1', r));
   const ctx = await browser.newContext();
   try {
@@ -265,8 +298,11 @@ test('server-sent events from a Node handler, consumed by EventSource in the bro
     assert.ok(items.indexOf('node_start') >= 0 && items.indexOf('node_start') < items.indexOf('run_end'));
     assert.ok(items.includes('state_update') && items.includes('route'));
     assert.match((await page.$$eval('#log li', (l) => l.at(-1).textContent)), /"status":"FINISHED"/);
+    assert.equal(llm.requests.length, 7);
   } finally {
     await ctx.close();
     sse.close();
+    engine.dispose();
+    await llm.close();
   }
 });

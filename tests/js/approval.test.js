@@ -25,19 +25,25 @@ function mailer(baseURL, sent, options = {}) {
   }, options);
 }
 
+/** A strict server whose model asks to email bob, then answers `finalReply`; the mailer paused for approval. */
+async function pausedMailer(finalReply) {
+  const s = await startServer([
+    { json: reply(null, [call('mail1', 'send_email', { to: 'bob@example.com' })]) },
+    { json: reply(finalReply) },
+  ]);
+  const sent = [];
+  const paused = await mailer(s.baseURL, sent).execute({ messages: [{ role: 'user', content: 'email bob' }] });
+  return { s, sent, paused };
+}
+
 for (const [label, decision, expectSent] of [
   ['approve()', approve(), ['bob@example.com']],
   ['reject()', reject('wrong person'), []],
   ['editArguments()', editArguments({ to: 'team@example.com' }), ['team@example.com']],
 ]) {
   test(`resume with ${label}: the strict server accepts every request, and the run finishes`, async () => {
-    const s = await startServer([
-      { json: reply(null, [call('mail1', 'send_email', { to: 'bob@example.com' })]) },
-      { json: reply('Done.') },
-    ]);
+    const { s, sent, paused } = await pausedMailer('Done.');
     try {
-      const sent = [];
-      const paused = await mailer(s.baseURL, sent).execute({ messages: [{ role: 'user', content: 'email bob' }] });
       assert.equal(paused.status, 'PAUSED');
       const done = await mailer(s.baseURL, sent).resume(paused.checkpoint, decision);
       assert.deepEqual(s.rejected, [], 'no request the real API would refuse');
@@ -178,13 +184,8 @@ test('two tool rounds, the LLM fails after each: every tool runs once, and a cal
 });
 
 test('answered with a message instead of a decision: the unanswered calls are left out of the request, and nothing runs', async () => {
-  const s = await startServer([
-    { json: reply(null, [call('mail1', 'send_email', { to: 'bob@example.com' })]) },
-    { json: reply('OK, I will not send it.') },
-  ]);
+  const { s, sent, paused } = await pausedMailer('OK, I will not send it.');
   try {
-    const sent = [];
-    const paused = await mailer(s.baseURL, sent).execute({ messages: [{ role: 'user', content: 'email bob' }] });
     const done = await mailer(s.baseURL, sent).resume(paused.checkpoint, { role: 'user', content: 'no, do not email anyone' });
     assert.equal(done.status, 'FINISHED', done.error?.message);
     assert.deepEqual(sent, []);

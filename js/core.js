@@ -13,7 +13,11 @@ const encoder = new TextEncoder();
 const LONE_SURROGATE = /(?<!\\)((?:\\\\)*)\\u[dD][89abcdefABCDEF][0-9a-fA-F]{2}/g;
 const wellFormed = (s) => (s.includes('\\ud') || s.includes('\\uD') ? s.replace(LONE_SURROGATE, '$1\\ufffd') : s);
 const decoder = new TextDecoder();
-const ERROR_STRUCT_SIZE = 4 + 4096; // eg_error: int code + char message[EG_MESSAGE_MAX]
+const ERROR_STRUCT_SIZE = 4 + 4096; // eg_error: eg_code code + char message[EG_MESSAGE_MAX]
+
+// Every fallible core call returns an eg_code and fills one eg_error
+// (src/edgegraph.h, "One error channel"); what it hands out comes back through
+// two out-parameters: a pointer (an object, or text) and a length.
 
 export class Core {
   /** @param {WebAssembly.Instance} instance */
@@ -25,7 +29,8 @@ export class Core {
     this.u8 = new Uint8Array(this.memory.buffer);
     this.scratchSize = 0;
     this.scratch = 0;
-    this.lenPtr = x.malloc(8);
+    this.outPtr = x.malloc(8); // [pointer, length]: a call's out-parameters
+    this.lenPtr = this.outPtr + 4;
     this.errPtr = x.malloc(ERROR_STRUCT_SIZE);
     // Code and status names come from the core's one table (eg_codes.def),
     // read on first use: nothing to decode at startup.
@@ -92,15 +97,23 @@ export class Core {
 
   codeName(code) { return this.codeNames[code] ?? `CODE_${code}`; }
 
-  lastError() {
-    const u32 = new Uint32Array(this.memory.buffer, this.errPtr, 1);
-    return new EdgegraphError(this.codeName(u32[0]), this.cString(this.errPtr + 4));
+  /** Throw the core's error (code and message from the one eg_error) unless EG_OK. */
+  check(code) {
+    if (!code) return;
+    const message = this.cString(this.errPtr + 4);
+    throw new EdgegraphError(this.codeName(code), message || 'out of WebAssembly memory');
   }
 
-  /** Read the JSON the core just returned (ptr) with its length from lenPtr. */
-  out(ptr) {
-    if (!ptr) throw new EdgegraphError('OUT_OF_MEMORY', 'out of WebAssembly memory');
-    const len = new Uint32Array(this.memory.buffer, this.lenPtr, 1)[0];
+  /** The pointer the last call wrote to its first out-parameter (an object). */
+  handle(code) {
+    this.check(code);
+    return new Uint32Array(this.memory.buffer, this.outPtr, 1)[0];
+  }
+
+  /** The text the last call lent out, copied (it is only valid until the next call). */
+  lent(code) {
+    this.check(code);
+    const [ptr, len] = new Uint32Array(this.memory.buffer, this.outPtr, 2);
     return this.text(ptr, len);
   }
 
@@ -108,9 +121,7 @@ export class Core {
 
   graphNew(json) {
     const [p, n] = this.write(json);
-    const g = this.x.eg_graph_new(p, n, this.errPtr);
-    if (!g) throw this.lastError();
-    return g;
+    return this.handle(this.x.eg_graph_new(p, n, this.outPtr, this.errPtr));
   }
   graphHash(g) { return this.cString(this.x.eg_graph_hash(g)); }
   graphFree(g) { this.x.eg_graph_free(g); }
@@ -119,87 +130,69 @@ export class Core {
 
   runNew(g, input, options) {
     const [p, n, q, m] = this.write(input, options);
-    const r = this.x.eg_run_new(g, p, n, q, m, this.errPtr);
-    if (!r) throw this.lastError();
-    return r;
+    return this.handle(this.x.eg_run_new(g, p, n, q, m, this.outPtr, this.errPtr));
   }
   runRestore(g, checkpoint, options) {
     const [p, n, q, m] = this.write(checkpoint, options);
-    const r = this.x.eg_run_restore(g, p, n, q, m, this.errPtr);
-    if (!r) throw this.lastError();
-    return r;
+    return this.handle(this.x.eg_run_restore(g, p, n, q, m, this.outPtr, this.errPtr));
   }
   runFromState(g, state, options) {
     const [p, n, q, m] = this.write(state, options);
-    const r = this.x.eg_run_from_state(g, p, n, q, m, this.errPtr);
-    if (!r) throw this.lastError();
-    return r;
+    return this.handle(this.x.eg_run_from_state(g, p, n, q, m, this.outPtr, this.errPtr));
   }
   runResume(r, userInput) {
-    let code;
-    if (userInput === undefined) code = this.x.eg_run_resume(r, 0, 0);
-    else { const [p, n] = this.write(userInput); code = this.x.eg_run_resume(r, p, n); }
-    if (code) throw new EdgegraphError(this.codeName(code), resumeMessage(this.codeName(code)));
+    const [p, n] = userInput === undefined ? [0, 0] : this.write(userInput);
+    this.check(this.x.eg_run_resume(r, p, n, this.errPtr));
   }
   runApply(r, update) {
     const [p, n] = this.write(update);
     this.check(this.x.eg_run_apply(r, p, n, this.errPtr));
   }
   /** @returns {{status: string, patch: any[], tasks?: any[], error?: any}} */
-  runNext(r) { return JSON.parse(this.out(this.x.eg_run_next(r, this.lenPtr))); }
+  runNext(r) { return JSON.parse(this.lent(this.x.eg_run_next(r, this.outPtr, this.lenPtr, this.errPtr))); }
   runSubmit(r, index, json) {
     const [p, n] = this.write(json);
-    return this.x.eg_run_submit(r, index, p, n);
+    this.check(this.x.eg_run_submit(r, index, p, n, this.errPtr));
   }
   runFail(r, index, json) {
     const [p, n] = this.write(json);
-    return this.x.eg_run_fail(r, index, p, n);
+    this.check(this.x.eg_run_fail(r, index, p, n, this.errPtr));
   }
   runInterrupt(r) { this.x.eg_run_interrupt(r); }
-  runCheckpoint(r) { return this.out(this.x.eg_run_checkpoint(r, this.lenPtr)); }
-  runCheckpointMeta(r) { return this.out(this.x.eg_run_checkpoint_meta(r, this.lenPtr)); }
-  runState(r) { return this.out(this.x.eg_run_state(r, this.lenPtr)); }
-  runStatus(r) { return this.statusNames[this.x.eg_run_status(r)]; }
+  runCheckpoint(r) { return this.lent(this.x.eg_run_checkpoint(r, this.outPtr, this.lenPtr, this.errPtr)); }
+  runCheckpointMeta(r) { return this.lent(this.x.eg_run_checkpoint_meta(r, this.outPtr, this.lenPtr, this.errPtr)); }
+  runState(r) { return this.lent(this.x.eg_run_state(r, this.outPtr, this.lenPtr, this.errPtr)); }
   runFree(r) { this.x.eg_run_free(r); }
 
   // ---- state manager ----
 
   smNew(reducers) {
     const [p, n] = this.write(reducers);
-    const sm = this.x.eg_sm_new(p, n, this.errPtr);
-    if (!sm) throw this.lastError();
-    return sm;
+    return this.handle(this.x.eg_sm_new(p, n, this.outPtr, this.errPtr));
   }
   smFree(sm) { this.x.eg_sm_free(sm); }
   smInitialize(sm, input) {
     const [p, n] = this.write(input);
-    return this.smOut(this.x.eg_sm_initialize(sm, p, n, this.lenPtr, this.errPtr));
+    return this.lent(this.x.eg_sm_initialize(sm, p, n, this.outPtr, this.lenPtr, this.errPtr));
   }
   smUpdate(sm, state, partition, patch) {
     const [p, n, q, , r, k] = this.write(state, partition, patch);
-    return this.smOut(this.x.eg_sm_update(sm, p, n, q, r, k, this.lenPtr, this.errPtr));
+    return this.lent(this.x.eg_sm_update(sm, p, n, q, r, k, this.outPtr, this.lenPtr, this.errPtr));
   }
   smVisit(sm, state, node) {
     const [p, n, q, m] = this.write(state, node);
-    return this.smOut(this.x.eg_sm_visit(sm, p, n, q, m, this.lenPtr, this.errPtr));
+    return this.lent(this.x.eg_sm_visit(sm, p, n, q, m, this.outPtr, this.lenPtr, this.errPtr));
   }
   smMerge(sm, base, branches) {
     const [p, n, q, m] = this.write(base, branches);
-    return this.smOut(this.x.eg_sm_merge(sm, p, n, q, m, this.lenPtr, this.errPtr));
-  }
-  smOut(ptr) {
-    if (!ptr) throw this.lastError();
-    return this.out(ptr);
+    return this.lent(this.x.eg_sm_merge(sm, p, n, q, m, this.outPtr, this.lenPtr, this.errPtr));
   }
 
   // ---- chat history ----
 
-  check(code) { if (code) throw this.lastError(); }
   historyNew(options) {
     const [p, n] = this.write(options);
-    const h = this.x.eg_history_new(p, n, this.errPtr);
-    if (!h) throw this.lastError();
-    return h;
+    return this.handle(this.x.eg_history_new(p, n, this.outPtr, this.errPtr));
   }
   historyFree(h) { this.x.eg_history_free(h); }
   historySetSystem(h, text, tokens) {
@@ -209,8 +202,7 @@ export class Core {
   /** Returns the message's id. */
   historyAdd(h, message, tokens) {
     const [p, n] = this.write(message);
-    this.check(this.x.eg_history_add(h, p, n, tokens, this.lenPtr, this.errPtr));
-    return this.cString(new Uint32Array(this.memory.buffer, this.lenPtr, 1)[0]);
+    return this.cString(this.handle(this.x.eg_history_add(h, p, n, tokens, this.outPtr, this.errPtr)));
   }
   historyEdit(h, id, content, tokens) {
     const [p, n, q, m] = this.write(id, content);
@@ -225,22 +217,13 @@ export class Core {
     const [p, n, q, m] = this.write(messages, tokens ?? '');
     this.check(this.x.eg_history_import(h, p, n, q, m, this.errPtr));
   }
+  /** The message's JSON, or undefined when no message has that id. */
   historyGet(h, id) {
     const [p, n] = this.write(id);
-    const ptr = this.x.eg_history_get(h, p, n, this.lenPtr);
-    return ptr ? this.out(ptr) : undefined;
+    const code = this.x.eg_history_get(h, p, n, this.outPtr, this.lenPtr, this.errPtr);
+    return this.codeName(code) === 'MESSAGE_NOT_FOUND' ? undefined : this.lent(code);
   }
-  historyExport(h) { return this.out(this.x.eg_history_export(h, this.lenPtr)); }
-  historyTrim(h) { return this.out(this.x.eg_history_trim(h, this.lenPtr)); }
+  historyExport(h) { return this.lent(this.x.eg_history_export(h, this.outPtr, this.lenPtr, this.errPtr)); }
+  historyTrim(h) { return this.lent(this.x.eg_history_trim(h, this.outPtr, this.lenPtr, this.errPtr)); }
   historyRemaining(h) { return this.x.eg_history_remaining(h); }
-  historyEstimate(message) {
-    const [p, n] = this.write(message);
-    return this.x.eg_history_estimate(p, n);
-  }
-}
-
-function resumeMessage(code) {
-  if (code === 'NOT_RESUMABLE') return 'the run finished; there is nothing to resume';
-  if (code === 'INVALID_INPUT') return 'the user input must be a JSON object (a message)';
-  return `resume failed: ${code}`;
 }

@@ -206,8 +206,7 @@ export class Run {
       return;
     }
     const { core } = this.#graph;
-    const code = core.runSubmit(this.#handle, task.index, json ?? 'null');
-    if (code) throw new EdgegraphError(core.codeName(code), `could not hand the result of '${task.node}' to the core`);
+    naming(task, 'hand the result of', () => core.runSubmit(this.#handle, task.index, json ?? 'null'));
     if (this.#emit) {
       if (task.kind === 'route') this.#emit({ type: 'route', node: task.node, target: value });
       else this.#emit({ type: 'node_end', node: task.node, taskId: this.#taskId(task), durationMs: now() - started });
@@ -218,8 +217,7 @@ export class Run {
     if (!this.#open || this.#aborted) return;
     this.#thrown.set(task.node, error);
     const { core } = this.#graph;
-    const code = core.runFail(this.#handle, task.index, JSON.stringify(describeThrown(error)));
-    if (code) throw new EdgegraphError(core.codeName(code), `could not report the failure of '${task.node}' to the core`);
+    naming(task, 'report the failure of', () => core.runFail(this.#handle, task.index, JSON.stringify(describeThrown(error))));
     if (this.#emit && task.kind !== 'route') this.#emit({ type: 'node_end', node: task.node, taskId: this.#taskId(task), durationMs: now() - started, error: describeThrown(error).message });
   }
 
@@ -259,5 +257,14 @@ export class Run {
       emit({ type: 'run_end', status: out.status, result });
     }
     return result;
+  }
+}
+
+/** Run a core call about one task; its error (say, out of memory) names the node. */
+function naming(task, what, call) {
+  try {
+    call();
+  } catch (e) {
+    throw new EdgegraphError(e.code, `could not ${what} '${task.node}' to the core: ${e.message}`);
   }
 }

@@ -10,17 +10,24 @@
  *     eg_run_checkpoint(run)                    JSON, at any step boundary
  *
  * Rules that hold for every function here:
+ * - One error channel: every call that can fail returns an eg_code (EG_OK is
+ *   0) and fills *err (when err is not NULL) with that code and a message
+ *   naming the node, path or field at fault; on EG_OK, err->code is EG_OK and
+ *   the message is empty. Objects and text come out through out-parameters,
+ *   set only on EG_OK. Each function lists the codes it can return.
  * - Inputs are copied; the caller keeps ownership of what it passes in.
  * - JSON text is passed as (pointer, length); it need not be NUL-terminated.
- * - A returned `const char *` is borrowed: owned by the object it came from and
- *   valid until the next call on that object (or its free). Returned JSON is
- *   NUL-terminated and its length is written to *len when len is not NULL.
- * - Every _new/_restore has a _free that accepts NULL.
- * - Errors are values (a stable code from eg_codes.def and a message naming the
- *   node, path or field at fault). Bad input never aborts; an allocation
- *   failure is EG_E_NOMEM and leaves the object as it was before the call.
+ * - Text handed out (`const char **json`) is borrowed: owned by the object it
+ *   came from and valid until the next call on that object (or its free). It
+ *   is NUL-terminated, and its length is written to *len when len is not NULL.
+ * - Every _new/_restore has a _free that accepts NULL. A NULL object passed
+ *   to any other call is EG_E_DISPOSED, never a crash.
+ * - Bad input never aborts. EG_E_NOMEM (an allocation failed) leaves the
+ *   object exactly as it was before the call, so the call can be retried.
  * - Run errors are sticky: once a run's status is ERROR, only next (which
- *   reports it), checkpoint, state, resume and free are meaningful.
+ *   reports it), checkpoint, state, resume and free are meaningful. A call's
+ *   return says whether the call worked; a run's own failure (a node threw, a
+ *   route matched nothing) is in its status, its error and next()'s JSON.
  */
 #ifndef EDGEGRAPH_H
 #define EDGEGRAPH_H
@@ -59,7 +66,7 @@ typedef enum eg_status {
  * a 1 MB allocation, and a thrown message is what the user needs to read). */
 #define EG_MESSAGE_MAX 4096
 typedef struct eg_error {
-    int code;
+    eg_code code;
     char message[EG_MESSAGE_MAX];
 } eg_error;
 
@@ -82,12 +89,14 @@ void eg_set_allocator(const eg_allocator *allocator);
 typedef struct eg_graph eg_graph;
 
 /* Parse and validate a graph definition (see README "Graph definition").
- * Returns NULL and fills *err when the definition is invalid. */
-eg_graph *eg_graph_new(const char *json, size_t len, eg_error *err);
+ * Returns EG_OK, EG_E_NOMEM, EG_E_JSON, EG_E_DEFINITION, EG_E_UNKNOWN_NODE,
+ * EG_E_MISSING_ENTRY, EG_E_DUPLICATE_NODE, EG_E_UNREACHABLE, EG_E_SELF_LOOP,
+ * EG_E_END_HAS_EDGES or EG_E_MISSING_EDGE. */
+eg_code eg_graph_new(const char *json, size_t len, eg_graph **out, eg_error *err);
 void eg_graph_free(eg_graph *graph);
 
 /* 16 lowercase hex digits identifying the definition's content (key order
- * does not matter). Borrowed from the graph. */
+ * does not matter); "" for NULL. Borrowed from the graph. */
 const char *eg_graph_hash(const eg_graph *graph);
 
 /* ---- runs --------------------------------------------------------------- */
@@ -101,31 +110,42 @@ typedef struct eg_run eg_run;
  * (the whole state as JSON, default 256 MiB), "maxMessages": N (entries of
  * the state's top-level `messages` list, default 100000)}; past a limit the
  * call fails (or the run stops) with LIMIT_EXCEEDED. The graph must outlive
- * the run. */
-eg_run *eg_run_new(const eg_graph *graph, const char *input, size_t input_len,
-                   const char *options, size_t options_len, eg_error *err);
+ * the run.
+ * Returns EG_OK, EG_E_NOMEM, EG_E_DISPOSED (no graph), EG_E_INVALID_OPTIONS,
+ * EG_E_LIMIT or EG_E_INVALID_INPUT (not a JSON object, or sets a key the
+ * engine owns). */
+eg_code eg_run_new(const eg_graph *graph, const char *input, size_t input_len,
+                   const char *options, size_t options_len, eg_run **out, eg_error *err);
 
-/* Rebuild a run from a checkpoint written by eg_run_checkpoint. Fails with
- * INVALID_CHECKPOINT (truncated or edited), CHECKPOINT_GRAPH_MISMATCH or
- * CHECKPOINT_VERSION. */
-eg_run *eg_run_restore(const eg_graph *graph, const char *checkpoint, size_t len,
-                       const char *options, size_t options_len, eg_error *err);
+/* Rebuild a run from a checkpoint written by eg_run_checkpoint.
+ * Returns EG_OK, EG_E_NOMEM, EG_E_DISPOSED, EG_E_INVALID_OPTIONS, EG_E_LIMIT,
+ * EG_E_CHECKPOINT (truncated or edited), EG_E_CHECKPOINT_GRAPH (taken on
+ * another graph) or EG_E_CHECKPOINT_VERSION. */
+eg_code eg_run_restore(const eg_graph *graph, const char *checkpoint, size_t len,
+                       const char *options, size_t options_len, eg_run **out, eg_error *err);
 
 /* Rebuild a run from a bare state object as returned in a result (the seed
  * API's resume(savedState)): it continues at state.nextNode, or routes from
- * state.currentNode, or starts at the entry point. */
-eg_run *eg_run_from_state(const eg_graph *graph, const char *state, size_t len,
-                          const char *options, size_t options_len, eg_error *err);
+ * state.currentNode, or starts at the entry point.
+ * Returns EG_OK, EG_E_NOMEM, EG_E_DISPOSED, EG_E_INVALID_OPTIONS, EG_E_LIMIT
+ * or EG_E_INVALID_INPUT (naming the field: nextNode, currentNode). */
+eg_code eg_run_from_state(const eg_graph *graph, const char *state, size_t len,
+                          const char *options, size_t options_len, eg_run **out, eg_error *err);
 
 /* Continue a PAUSED, INTERRUPTED or ERROR run: the per-call step budget starts
  * again, `user_input` (a message object, or NULL/0) is appended to `messages`
- * once, pause flags are cleared. FINISHED runs give NOT_RESUMABLE. */
-int eg_run_resume(eg_run *run, const char *user_input, size_t len);
+ * once, pause flags are cleared.
+ * Returns EG_OK, EG_E_NOMEM, EG_E_DISPOSED, EG_E_NOT_RESUMABLE (FINISHED),
+ * EG_E_LIMIT, EG_E_INVALID_INPUT (not a JSON object) or EG_E_REDUCER (the
+ * messages reducer refused it). On any error the run is unchanged. */
+eg_code eg_run_resume(eg_run *run, const char *user_input, size_t len, eg_error *err);
 
 /* Write a partial state (a JSON object, e.g. {"approval": {...}}) into a run
  * that is not RUNNING, through the graph's reducers, as resume input that is
- * not a chat message. Engine-owned keys are RESERVED_KEY. */
-int eg_run_apply(eg_run *run, const char *update, size_t len, eg_error *err);
+ * not a chat message. All of it or nothing.
+ * Returns EG_OK, EG_E_NOMEM, EG_E_DISPOSED, EG_E_BAD_STATE (RUNNING),
+ * EG_E_INVALID_INPUT, EG_E_RESERVED_KEY, EG_E_REDUCER or EG_E_READONLY. */
+eg_code eg_run_apply(eg_run *run, const char *update, size_t len, eg_error *err);
 
 /* Advance the run as far as it can go without the host and describe what the
  * host must do:
@@ -136,69 +156,82 @@ int eg_run_apply(eg_run *run, const char *update, size_t len, eg_error *err);
  * ["set", [path...], value] | ["push", [path...], [items...]] | ["del", [path...]];
  * a host that mirrors the state applies them in order. Tasks of kind "route"
  * ask the host to run the JS router named `router` and submit the chosen
- * target name as a JSON string. Borrowed until the next call on the run. */
-const char *eg_run_next(eg_run *run, size_t *len);
+ * target name as a JSON string. The run's own failures are in the JSON.
+ * Returns EG_OK, EG_E_NOMEM (the patch is kept for the next call) or
+ * EG_E_DISPOSED. */
+eg_code eg_run_next(eg_run *run, const char **json, size_t *len, eg_error *err);
 
 /* Hand back the result of task `index` of the current step (a JSON object for
- * nodes, a JSON string for routes). Returns EG_OK, or UNKNOWN_TASK for an
- * index that is not pending (the run is unchanged), or EG_E_NOMEM. A result
- * that is not acceptable (not an object, a bad control field) ends the run in
- * ERROR with the node named; the call still returns EG_OK. */
-int eg_run_submit(eg_run *run, uint32_t index, const char *result, size_t len);
+ * nodes, a JSON string for routes). A result that is not acceptable (not an
+ * object, a bad control field) ends the run in ERROR with the node named; the
+ * call itself still returns EG_OK.
+ * Returns EG_OK, EG_E_NOMEM, EG_E_DISPOSED, EG_E_BAD_STATE (not RUNNING) or
+ * EG_E_BAD_TASK (index not pending); on an error the run is unchanged. */
+eg_code eg_run_submit(eg_run *run, uint32_t index, const char *result, size_t len, eg_error *err);
 
 /* Report that task `index` failed; `error` is a JSON object {"message": "..."}
- * (or any JSON; it is kept in the error as given). */
-int eg_run_fail(eg_run *run, uint32_t index, const char *error, size_t len);
+ * (or any JSON; it is kept in the error as given).
+ * Returns EG_OK, EG_E_NOMEM, EG_E_DISPOSED, EG_E_BAD_STATE or EG_E_BAD_TASK. */
+eg_code eg_run_fail(eg_run *run, uint32_t index, const char *error, size_t len, eg_error *err);
 
 /* Stop at the next step boundary with status INTERRUPTED. Tasks not yet
- * submitted stay pending and run again on resume. */
+ * submitted stay pending and run again on resume. Cannot fail. */
 void eg_run_interrupt(eg_run *run);
 
-/* The run's checkpoint / current state as JSON. Borrowed. NULL on EG_E_NOMEM. */
-const char *eg_run_checkpoint(eg_run *run, size_t *len);
+/* The run's checkpoint / current state as JSON.
+ * Each returns EG_OK, EG_E_NOMEM or EG_E_DISPOSED. */
+eg_code eg_run_checkpoint(eg_run *run, const char **json, size_t *len, eg_error *err);
 /* The checkpoint without "state" (its checksum still covers the state), for
  * stores that keep the state as a base plus the patches next() hands out:
  * add "state" back and eg_run_restore verifies the whole. */
-const char *eg_run_checkpoint_meta(eg_run *run, size_t *len);
-const char *eg_run_state(eg_run *run, size_t *len);
+eg_code eg_run_checkpoint_meta(eg_run *run, const char **json, size_t *len, eg_error *err);
+eg_code eg_run_state(eg_run *run, const char **json, size_t *len, eg_error *err);
 
-int eg_run_status(const eg_run *run);
-/* The run's sticky error (code EG_OK when none). */
+/* The run's status; ERROR for NULL. */
+eg_status eg_run_status(const eg_run *run);
+/* The run's sticky error (code EG_OK when none). Never NULL. */
 const eg_error *eg_run_error(const eg_run *run);
 
 void eg_run_free(eg_run *run);
 
 /* ---- state manager (the partitioned GraphState of seed 002) ------------ */
 
-/* A state of partitions: input (read-only), scratch, artifacts, memory,
- * diagnostics, plus currentNodeId, visitedNodes and iteration. Every call
- * takes a state as JSON and hands out a new one (borrowed until the next
- * call on the manager); nothing is kept between calls. */
-typedef struct eg_state_manager eg_state_manager;
+/* eg_sm: a state manager. A state of partitions: input (read-only), scratch,
+ * artifacts, memory, diagnostics, plus currentNodeId, visitedNodes and
+ * iteration. Every call takes a state as JSON and hands out a new one
+ * (borrowed until the next call on the manager); nothing is kept between
+ * calls. Every call below but free also returns EG_E_DISPOSED for a NULL
+ * manager and EG_E_NOMEM. */
+typedef struct eg_sm eg_sm;
 
-/* reducers: {"scratch.messages": "concat", ...} or NULL/0 for none. */
-eg_state_manager *eg_sm_new(const char *reducers, size_t len, eg_error *err);
-void eg_sm_free(eg_state_manager *sm);
+/* reducers: {"scratch.messages": "concat", ...} or NULL/0 for none.
+ * Returns EG_OK, EG_E_JSON or EG_E_DEFINITION (a path or reducer name). */
+eg_code eg_sm_new(const char *reducers, size_t len, eg_sm **out, eg_error *err);
+void eg_sm_free(eg_sm *sm);
 
-/* A fresh state holding `input`. */
-const char *eg_sm_initialize(eg_state_manager *sm, const char *input, size_t len, size_t *out_len, eg_error *err);
+/* A fresh state holding `input`. Returns EG_OK or EG_E_INVALID_INPUT. */
+eg_code eg_sm_initialize(eg_sm *sm, const char *input, size_t len, const char **json, size_t *out_len, eg_error *err);
 
-/* Write `patch` (an object) into `partition` ("scratch", "artifacts",
- * "memory" or "diagnostics") with the reducers registered under it.
- * "input" is READONLY_PATH. */
-const char *eg_sm_update(eg_state_manager *sm, const char *state, size_t len, const char *partition,
-                         const char *patch, size_t patch_len, size_t *out_len, eg_error *err);
+/* Write `patch` (an object) into `partition` (a NUL-terminated "scratch",
+ * "artifacts", "memory" or "diagnostics") with the reducers registered under
+ * it. Returns EG_OK, EG_E_INVALID_INPUT, EG_E_READONLY ("input") or
+ * EG_E_REDUCER. */
+eg_code eg_sm_update(eg_sm *sm, const char *state, size_t len, const char *partition,
+                     const char *patch, size_t patch_len, const char **json, size_t *out_len, eg_error *err);
 
-/* currentNodeId = node, visitedNodes += node, iteration += 1. */
-const char *eg_sm_visit(eg_state_manager *sm, const char *state, size_t len, const char *node,
-                        size_t node_len, size_t *out_len, eg_error *err);
+/* currentNodeId = node, visitedNodes += node, iteration += 1.
+ * Returns EG_OK or EG_E_INVALID_INPUT. */
+eg_code eg_sm_visit(eg_sm *sm, const char *state, size_t len, const char *node,
+                    size_t node_len, const char **json, size_t *out_len, eg_error *err);
 
 /* Merge parallel branch states (a JSON array) into `base`: each branch's
  * delta against base (what it wrote) goes through the reducers, in branch
- * order, for scratch and artifacts; the rest of base is kept. Different
- * writes to one path without a reducer: PARALLEL_CONFLICT. */
-const char *eg_sm_merge(eg_state_manager *sm, const char *base, size_t len, const char *branches,
-                        size_t branches_len, size_t *out_len, eg_error *err);
+ * order, for scratch and artifacts; the rest of base is kept.
+ * Returns EG_OK, EG_E_INVALID_INPUT, EG_E_READONLY (a branch changed input),
+ * EG_E_REDUCER or EG_E_CONFLICT (different writes to one path without a
+ * reducer). */
+eg_code eg_sm_merge(eg_sm *sm, const char *base, size_t len, const char *branches,
+                    size_t branches_len, const char **json, size_t *out_len, eg_error *err);
 
 /* ---- chat history (IChatHistoryManager) ---------------------------------- */
 
@@ -207,44 +240,53 @@ const char *eg_sm_merge(eg_state_manager *sm, const char *base, size_t len, cons
  * trimming walks back from the newest message only as far as the budget
  * reaches, so appending and re-trimming does not depend on history length.
  * Messages keep every field they have (tool_calls, tool_call_id, name,
- * content parts). `tokens` arguments below: a count, or -1 to estimate. */
+ * content parts). `tokens` arguments below: a count, or -1 to estimate.
+ * Every call below but free, clear and remaining also returns EG_E_NOMEM,
+ * and EG_E_DISPOSED for a NULL history. */
 typedef struct eg_history eg_history;
-/* A NULL history (freed, or never created) is an error, not a crash: the calls
- * that take an eg_error return EG_E_DISPOSED; the others return NULL, 0 or nothing.
- * The same holds for a NULL eg_state_manager. */
 
-/* options: {"maxContextTokens": N} (default 8192). */
-eg_history *eg_history_new(const char *options, size_t len, eg_error *err);
+/* options: {"maxContextTokens": N} (default 8192).
+ * Returns EG_OK or EG_E_INVALID_OPTIONS (not JSON, or out of range). */
+eg_code eg_history_new(const char *options, size_t len, eg_history **out, eg_error *err);
 void eg_history_free(eg_history *h);
 
-/* Replace the system prompt (kept first, never trimmed); "" removes it. */
-int eg_history_set_system(eg_history *h, const char *text, size_t len, int tokens, eg_error *err);
+/* Replace the system prompt (kept first, never trimmed); "" removes it.
+ * Returns EG_OK. */
+eg_code eg_history_set_system(eg_history *h, const char *text, size_t len, int tokens, eg_error *err);
 /* Append a message (role user, assistant or tool; non-empty content unless
- * it carries tool_calls). An id is assigned when missing; *id (borrowed) is it. */
-int eg_history_add(eg_history *h, const char *message, size_t len, int tokens, const char **id, eg_error *err);
-/* Replace a message's content (a string or content parts); it is recounted. */
-int eg_history_edit(eg_history *h, const char *id, size_t id_len, const char *content, size_t len, int tokens, eg_error *err);
-/* Remove the messages from start_id to end_id, both included. */
-int eg_history_delete_range(eg_history *h, const char *start_id, size_t start_len, const char *end_id, size_t end_len, eg_error *err);
-/* Remove every message but the system prompt. */
+ * it carries tool_calls). An id is assigned when missing; *id (borrowed) is it.
+ * Returns EG_OK or EG_E_MESSAGE (naming what is wrong, or not valid JSON). */
+eg_code eg_history_add(eg_history *h, const char *message, size_t len, int tokens, const char **id, eg_error *err);
+/* Replace a message's content (a string or content parts); it is recounted.
+ * Returns EG_OK, EG_E_MESSAGE or EG_E_NOT_FOUND. */
+eg_code eg_history_edit(eg_history *h, const char *id, size_t id_len, const char *content, size_t len, int tokens, eg_error *err);
+/* Remove the messages from start_id to end_id, both included.
+ * Returns EG_OK or EG_E_NOT_FOUND (an unknown id, or a reversed range). */
+eg_code eg_history_delete_range(eg_history *h, const char *start_id, size_t start_len, const char *end_id, size_t end_len, eg_error *err);
+/* Remove every message but the system prompt. Cannot fail. */
 void eg_history_clear(eg_history *h);
 /* Replace the history with a JSON array of messages; `tokens` is NULL/0 or a
  * JSON array of counts (-1 to estimate) of the same length. A system message
- * becomes the system prompt. */
-int eg_history_import(eg_history *h, const char *messages, size_t len, const char *tokens, size_t tokens_len, eg_error *err);
+ * becomes the system prompt (else the current one stays). All or nothing.
+ * Returns EG_OK, EG_E_MESSAGE (naming the message's index) or
+ * EG_E_INVALID_INPUT (the token counts). */
+eg_code eg_history_import(eg_history *h, const char *messages, size_t len, const char *tokens, size_t tokens_len, eg_error *err);
 
-/* Borrowed JSON (until the next call on h): */
-const char *eg_history_get(eg_history *h, const char *id, size_t id_len, size_t *out_len);   /* NULL: none */
-const char *eg_history_export(eg_history *h, size_t *out_len);                               /* all, with ids */
+/* One message, with its id. Returns EG_OK or EG_E_NOT_FOUND. */
+eg_code eg_history_get(eg_history *h, const char *id, size_t id_len, const char **json, size_t *out_len, eg_error *err);
+/* Every message, with ids. Returns EG_OK. */
+eg_code eg_history_export(eg_history *h, const char **json, size_t *out_len, eg_error *err);
 /* {"messages": [...], "tokens": N, "dropped": N, "overBudget": bool}: the
  * system prompt, the newest messages that fit (tool calls and their results
  * together), and always the last user message. overBudget: the protected
- * messages alone exceed the budget (they are still returned). */
-const char *eg_history_trim(eg_history *h, size_t *out_len);
-/* maxContextTokens minus the trimmed history's tokens, at least 0. */
+ * messages alone exceed the budget (they are still returned). Returns EG_OK. */
+eg_code eg_history_trim(eg_history *h, const char **json, size_t *out_len, eg_error *err);
+/* maxContextTokens minus the trimmed history's tokens, at least 0 (0 for
+ * NULL). Cannot fail: it allocates nothing. */
 int eg_history_remaining(eg_history *h);
-/* The default estimate for a message (JSON), as eg_history_add would count it. */
-int eg_history_estimate(const char *message, size_t len);
+/* The default estimate for a message (a JSON object), as eg_history_add
+ * would count it, into *tokens. Returns EG_OK, EG_E_NOMEM or EG_E_MESSAGE. */
+eg_code eg_history_estimate(const char *message, size_t len, int *tokens, eg_error *err);
 
 #ifdef __cplusplus
 }

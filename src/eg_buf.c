@@ -114,3 +114,15 @@ void eg_buf_free(eg_buf *b) {
     eg_free(b->data);
     memset(b, 0, sizeof *b);
 }
+
+eg_code eg_buf_hand_out(const eg_buf *b, bool ok, const char **json, size_t *len, eg_error *err) {
+    if (!ok) return eg_nomem(err);
+    if (json) *json = b->data;
+    if (len) *len = b->len;
+    return EG_OK;
+}
+
+eg_code eg_buf_print(eg_buf *b, const cJSON *value, const char **json, size_t *len, eg_error *err) {
+    b->len = 0;
+    return eg_buf_hand_out(b, eg_buf_json(b, value), json, len, err);
+}

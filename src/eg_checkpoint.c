@@ -41,17 +41,21 @@ static cJSON *task_json(const eg_run *run, const eg_task *t) {
     return o;
 }
 
-static const char *checkpoint(eg_run *run, bool with_state, size_t *len);
+static eg_code checkpoint(eg_run *run, bool with_state, const char **json, size_t *len, eg_error *err);
 
-const char *eg_run_checkpoint(eg_run *run, size_t *len) { return checkpoint(run, true, len); }
+eg_code eg_run_checkpoint(eg_run *run, const char **json, size_t *len, eg_error *err) {
+    return checkpoint(run, true, json, len, err);
+}
 
 /* The checkpoint without its state (the checksum still covers the state):
  * a store that keeps state changes as patches adds the state back. */
-const char *eg_run_checkpoint_meta(eg_run *run, size_t *len) { return checkpoint(run, false, len); }
+eg_code eg_run_checkpoint_meta(eg_run *run, const char **json, size_t *len, eg_error *err) {
+    return checkpoint(run, false, json, len, err);
+}
 
-static const char *checkpoint(eg_run *run, bool with_state, size_t *len) {
-    if (len) *len = 0;
-    if (!run) return NULL;
+static eg_code checkpoint(eg_run *run, bool with_state, const char **json, size_t *len, eg_error *err) {
+    eg_clear(err);
+    if (!run) return eg_disposed(err, "run");
     cJSON *cp = cJSON_CreateObject(), *tasks = NULL;
     char sum[17];
     bool ok = cp && cJSON_AddStringToObject(cp, "format", FORMAT)
@@ -81,12 +85,12 @@ static const char *checkpoint(eg_run *run, bool with_state, size_t *len) {
         ok = cJSON_AddStringToObject(cp, "checksum", sum) != NULL;
     }
     if (ok && !with_state) cJSON_Delete(cJSON_DetachItemFromObjectCaseSensitive(cp, "state"));
-    const char *text = ok ? eg_run_print_(run, cp, len) : NULL;
+    eg_code rc = ok ? eg_buf_print(&run->out, cp, json, len, err) : eg_nomem(err);
     cJSON_Delete(cp);
-    return text;
+    return rc;
 }
 
-static int bad(eg_error *err, const char *why) {
+static eg_code bad(eg_error *err, const char *why) {
     return eg_fail(err, EG_E_CHECKPOINT, "invalid checkpoint: %s", why);
 }
 
@@ -99,7 +103,7 @@ static int find_node(const eg_graph *g, const cJSON *name, int *out) {
     return 0;
 }
 
-static int load_task(eg_run *run, const cJSON *j, eg_task *t, eg_error *err) {
+static eg_code load_task(eg_run *run, const cJSON *j, eg_task *t, eg_error *err) {
     const eg_graph *g = run->graph;
     const cJSON *kind = eg_get(j, "kind"), *state = eg_get(j, "state"), *result = eg_get(j, "result");
     const cJSON *override = eg_get(j, "override"), *targets = eg_get(j, "targets");
@@ -112,13 +116,13 @@ static int load_task(eg_run *run, const cJSON *j, eg_task *t, eg_error *err) {
     t->state = strcmp(s, "done") == 0 ? T_DONE : strcmp(s, "failed") == 0 ? T_FAILED
              : strcmp(s, "unresolved") == 0 ? T_UNRESOLVED : T_PENDING;
     if (override && find_node(g, override, &t->override)) return bad(err, "a route override names an unknown node");
-    if (result && !(t->result = cJSON_Duplicate(result, true))) return NOMEM(err);
+    if (result && !(t->result = cJSON_Duplicate(result, true))) return eg_nomem(err);
     const cJSON *arg = eg_get(j, "arg");
-    if (arg && !(t->arg = cJSON_Duplicate(arg, true))) return NOMEM(err);
+    if (arg && !(t->arg = cJSON_Duplicate(arg, true))) return eg_nomem(err);
     if (cJSON_IsArray(targets)) {
         int n = cJSON_GetArraySize(targets);
         t->targets = eg_malloc(sizeof(int) * (size_t)(n ? n : 1));
-        if (!t->targets) return NOMEM(err);
+        if (!t->targets) return eg_nomem(err);
         for (const cJSON *c = targets->child; c; c = c->next) {
             int target;
             if (find_node(g, c, &target)) return bad(err, "a route target names an unknown node");
@@ -128,7 +132,7 @@ static int load_task(eg_run *run, const cJSON *j, eg_task *t, eg_error *err) {
     return EG_OK;
 }
 
-static int load(eg_run *run, cJSON *cp, eg_error *err) {
+static eg_code load(eg_run *run, cJSON *cp, eg_error *err) {
     if (!cJSON_IsObject(cp) || !cJSON_IsString(eg_get(cp, "format")) || strcmp(eg_get(cp, "format")->valuestring, FORMAT) != 0)
         return bad(err, "not an edgegraph checkpoint (no \"format\": \"" FORMAT "\")");
     const cJSON *version = eg_get(cp, "version");
@@ -160,7 +164,7 @@ static int load(eg_run *run, cJSON *cp, eg_error *err) {
     run->superstep = (uint32_t)superstep->valuedouble;
     run->steps_this_call = (int)steps->valuedouble;
     run->interrupt = cJSON_IsTrue(eg_get(cp, "interrupt"));
-    if (cJSON_IsString(id) && !run->run_id && !(run->run_id = eg_strdup(id->valuestring))) return NOMEM(err);
+    if (cJSON_IsString(id) && !run->run_id && !(run->run_id = eg_strdup(id->valuestring))) return eg_nomem(err);
     const cJSON *e = eg_get(cp, "error");
     if (e) {
         const cJSON *code = eg_get(e, "code"), *msg = eg_get(e, "message");
@@ -176,10 +180,10 @@ static int load(eg_run *run, cJSON *cp, eg_error *err) {
     }
     int n = cJSON_GetArraySize(tasks);
     run->tasks = eg_malloc(sizeof(eg_task) * (size_t)(n ? n : 1));
-    if (!run->tasks) return NOMEM(err);
+    if (!run->tasks) return eg_nomem(err);
     memset(run->tasks, 0, sizeof(eg_task) * (size_t)(n ? n : 1));
     for (const cJSON *t = tasks->child; t; t = t->next) {
-        int rc = load_task(run, t, &run->tasks[run->n_tasks], err);
+        eg_code rc = load_task(run, t, &run->tasks[run->n_tasks], err);
         run->n_tasks++;
         if (rc) return rc;
     }
@@ -189,20 +193,20 @@ static int load(eg_run *run, cJSON *cp, eg_error *err) {
     return EG_OK;
 }
 
-eg_run *eg_run_restore(const eg_graph *g, const char *checkpoint, size_t len,
-                       const char *options, size_t options_len, eg_error *err) {
-    eg_run *run = eg_run_alloc_(g, options, options_len, err);
-    if (!run) return NULL;
-    if (len > run->max_input_bytes) {
-        eg_fail(err, EG_E_LIMIT, "the checkpoint is larger than maxInputBytes");
-        eg_run_free(run);
-        return NULL;
-    }
+static eg_code restore(eg_run *run, const char *checkpoint, size_t len, eg_error *err) {
+    if (len > run->max_input_bytes)
+        return eg_fail(err, EG_E_LIMIT, "the checkpoint is %zu bytes, more than maxInputBytes (%zu)", len, run->max_input_bytes);
     bool nomem;
     cJSON *cp = eg_parse_ex(checkpoint, len, &nomem);
-    int rc = cp ? load(run, cp, err) : nomem ? NOMEM(err) : bad(err, "it is not valid JSON (truncated?)");
+    eg_code rc = cp ? load(run, cp, err) : nomem ? eg_nomem(err) : bad(err, "it is not valid JSON (truncated?)");
     cJSON_Delete(cp);
-    if (rc) { eg_run_free(run); return NULL; }
     run->state_bytes_bound = len; /* the state and any finished tasks' results are inside */
-    return run;
+    return rc;
+}
+
+eg_code eg_run_restore(const eg_graph *g, const char *checkpoint, size_t len,
+                       const char *options, size_t options_len, eg_run **out, eg_error *err) {
+    eg_run *run;
+    eg_code rc = eg_run_alloc_(g, options, options_len, &run, err);
+    return rc ? rc : eg_run_created_(run, restore(run, checkpoint, len, err), out, err);
 }

@@ -12,7 +12,7 @@ struct eg_lww_write {
     const char *who;
 };
 
-int eg_lww_record(eg_lww_writes *w, const eg_path *p, const char *key, const cJSON *value, const char *who, eg_error *err) {
+eg_code eg_lww_record(eg_lww_writes *w, const eg_path *p, const char *key, const cJSON *value, const char *who, eg_error *err) {
     char buf[512];
     eg_path_text(p, key, buf, sizeof buf);
     /* One writer writes a path once (keys are unique): an earlier entry is another branch's. */
@@ -23,12 +23,12 @@ int eg_lww_record(eg_lww_writes *w, const eg_path *p, const char *key, const cJS
     if (w->n == w->cap) {
         size_t cap = w->cap ? w->cap * 2 : 16;
         struct eg_lww_write *items = eg_realloc(w->items, cap * sizeof *items);
-        if (!items) return NOMEM(err);
+        if (!items) return eg_nomem(err);
         w->items = items;
         w->cap = cap;
     }
     char *text = eg_strdup(buf);
-    if (!text) return NOMEM(err);
+    if (!text) return eg_nomem(err);
     w->items[w->n++] = (struct eg_lww_write){ text, value, who };
     return EG_OK;
 }
@@ -42,7 +42,7 @@ void eg_lww_free(eg_lww_writes *w) {
 
 /* Record the paths `obj` writes last-write-wins, the way eg_reduce_into
  * would apply it. Combining reducers (concat, sum, ...) cannot conflict. */
-static int collect(const eg_reducers *rs, eg_path *p, const cJSON *obj, bool deep, const char *who, eg_lww_writes *w, eg_error *err) {
+static eg_code collect(const eg_reducers *rs, eg_path *p, const cJSON *obj, bool deep, const char *who, eg_lww_writes *w, eg_error *err) {
     for (const cJSON *c = obj->child; c; c = c->next) {
         if (p->n == 0 && eg_is_control_key(c->string)) continue;
         int exact_kind = eg_reducer_at(rs, p, c->string);
@@ -50,7 +50,7 @@ static int collect(const eg_reducers *rs, eg_path *p, const cJSON *obj, bool dee
         eg_reducer_kind kind = exact ? (eg_reducer_kind)exact_kind : EG_R_LAST;
         bool descend = cJSON_IsObject(c) && p->n + 2 < sizeof p->seg / sizeof *p->seg
                        && ((exact && (kind == EG_R_MERGE || kind == EG_R_DEEP_MERGE)) || (!exact && (nested || deep)));
-        int rc = EG_OK;
+        eg_code rc = EG_OK;
         if (descend) {
             p->seg[p->n++] = c->string;
             rc = collect(rs, p, c, exact ? kind == EG_R_DEEP_MERGE : deep, who, w, err);
@@ -67,7 +67,7 @@ static int collect(const eg_reducers *rs, eg_path *p, const cJSON *obj, bool dee
 int eg_check_conflicts(const eg_reducers *rs, cJSON *const *results, const char *const *who,
                        size_t n, eg_error *err) {
     eg_lww_writes w = { NULL, 0, 0 };
-    int rc = EG_OK;
+    eg_code rc = EG_OK;
     for (size_t t = 0; t < n && !rc; t++) {
         eg_path p = { { NULL }, 0 };
         if (cJSON_IsObject(results[t])) rc = collect(rs, &p, results[t], false, who[t], &w, err);

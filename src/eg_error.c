@@ -56,7 +56,7 @@ static size_t append(char *out, size_t cap, size_t used, const char *src, size_t
     return used + dots;
 }
 
-int eg_vfail(eg_error *err, int code, const char *fmt, va_list ap) {
+eg_code eg_vfail(eg_error *err, eg_code code, const char *fmt, va_list ap) {
     if (!err) return code;
     err->code = code;
     /* Only %s, %S, %d and %zu are used in our messages; expand them by hand
@@ -86,10 +86,16 @@ int eg_vfail(eg_error *err, int code, const char *fmt, va_list ap) {
     return code;
 }
 
-int eg_fail(eg_error *err, int code, const char *fmt, ...) {
+eg_code eg_fail(eg_error *err, eg_code code, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     eg_vfail(err, code, fmt, ap);
     va_end(ap);
     return code;
+}
+
+eg_code eg_nomem(eg_error *err) { return eg_fail(err, EG_E_NOMEM, "out of memory"); }
+
+eg_code eg_disposed(eg_error *err, const char *what) {
+    return eg_fail(err, EG_E_DISPOSED, "the %s is NULL (freed, or never created)", what);
 }

@@ -80,7 +80,7 @@ int eg_graph_target_by_name(const eg_graph *g, const char *name) {
     return i < 0 ? EG_TARGET_NONE : eg_graph_target(g, i);
 }
 
-static int resolve_target(const eg_graph *g, const char *from, const char *name, int *out, eg_error *err) {
+static eg_code resolve_target(const eg_graph *g, const char *from, const char *name, int *out, eg_error *err) {
     if ((*out = eg_graph_target_by_name(g, name)) != EG_TARGET_NONE) return EG_OK;
     /* END spelt another way (END, end, __END__) is the usual slip. */
     if (strcmp(name, "END") == 0 || strcmp(name, "end") == 0 || strcmp(name, "__END__") == 0 || strcmp(name, "End") == 0)
@@ -88,35 +88,35 @@ static int resolve_target(const eg_graph *g, const char *from, const char *name,
     return eg_fail(err, EG_E_UNKNOWN_NODE, "edge from '%s' goes to '%s', which is not a node", from, name);
 }
 
-static int parse_targets(const eg_graph *g, const char *from, const cJSON *list, eg_edge *e, eg_error *err) {
+static eg_code parse_targets(const eg_graph *g, const char *from, const cJSON *list, eg_edge *e, eg_error *err) {
     int n = cJSON_GetArraySize(list);
     if (n == 0) return eg_fail(err, EG_E_DEFINITION, "edges.%s: a target list must not be empty", from);
     e->targets = eg_malloc(sizeof(int) * (size_t)n);
-    if (!e->targets) return eg_fail(err, EG_E_NOMEM, "out of memory");
+    if (!e->targets) return eg_nomem(err);
     for (const cJSON *t = list->child; t; t = t->next) {
         if (!cJSON_IsString(t))
             return eg_fail(err, EG_E_DEFINITION, "edges.%s: targets must be node names (strings)", from);
-        int rc = resolve_target(g, from, t->valuestring, &e->targets[e->n_targets], err);
+        eg_code rc = resolve_target(g, from, t->valuestring, &e->targets[e->n_targets], err);
         if (rc) return rc;
         e->n_targets++;
     }
     return EG_OK;
 }
 
-static int split_path(const char *from, const char *text, eg_edge *e, eg_error *err) {
+static eg_code split_path(const char *from, const char *text, eg_edge *e, eg_error *err) {
     /* edges.X.path and edges.X.map share this: the message names "path". */
     size_t n = 1;
     for (const char *p = text; *p; p++) n += (*p == '.');
     if (!*text || n > 32) return eg_fail(err, EG_E_DEFINITION, "edges.%s.path: '%s' is not a dotted path of 1 to 32 keys", from, text);
     e->path = eg_malloc(sizeof(char *) * n);
     e->path_text = eg_strdup(text);
-    if (!e->path || !e->path_text) return eg_fail(err, EG_E_NOMEM, "out of memory");
+    if (!e->path || !e->path_text) return eg_nomem(err);
     const char *start = text;
     for (const char *p = text;; p++) {
         if (*p == '.' || *p == '\0') {
             if (p == start) return eg_fail(err, EG_E_DEFINITION, "edges.%s.path: '%s' has an empty key", from, text);
             e->path[e->path_len] = eg_strndup(start, (size_t)(p - start));
-            if (!e->path[e->path_len]) return eg_fail(err, EG_E_NOMEM, "out of memory");
+            if (!e->path[e->path_len]) return eg_nomem(err);
             e->path_len++;
             if (!*p) break;
             start = p + 1;
@@ -125,7 +125,7 @@ static int split_path(const char *from, const char *text, eg_edge *e, eg_error *
     return EG_OK;
 }
 
-static int parse_edge(const eg_graph *g, const char *from, const cJSON *v, eg_edge *e, eg_error *err) {
+static eg_code parse_edge(const eg_graph *g, const char *from, const cJSON *v, eg_edge *e, eg_error *err) {
     e->target = e->empty_target = EG_TARGET_NONE;
     if (cJSON_IsString(v)) {
         e->kind = EG_EDGE_STATIC;
@@ -150,7 +150,7 @@ static int parse_edge(const eg_graph *g, const char *from, const cJSON *v, eg_ed
         else if (strcmp(f->string, "targets") == 0) targets = f;
         else return eg_fail(err, EG_E_DEFINITION, "edges.%s: unknown field '%s' (expected path, cases, default, router, targets, map, to, empty)", from, f->string);
     }
-    int rc;
+    eg_code rc;
     if (map || to || empty) {
         if (!cJSON_IsString(map) || !cJSON_IsString(to) || path || cases || dflt || router || targets)
             return eg_fail(err, EG_E_DEFINITION, "edges.%s: a map edge is { map: 'state.path', to: 'node', empty?: 'node' }", from);
@@ -171,7 +171,7 @@ static int parse_edge(const eg_graph *g, const char *from, const cJSON *v, eg_ed
             return eg_fail(err, EG_E_DEFINITION, "edges.%s.router must be a non-empty string", from);
         if (path || cases || dflt) return eg_fail(err, EG_E_DEFINITION, "edges.%s: a router edge takes only 'targets' besides 'router'", from);
         e->kind = EG_EDGE_ROUTER;
-        if (!(e->router = eg_strdup(router->valuestring))) return eg_fail(err, EG_E_NOMEM, "out of memory");
+        if (!(e->router = eg_strdup(router->valuestring))) return eg_nomem(err);
         if (targets) {
             if (!cJSON_IsArray(targets)) return eg_fail(err, EG_E_DEFINITION, "edges.%s.targets must be a list of node names", from);
             e->targets_declared = true;
@@ -193,12 +193,12 @@ static int parse_edge(const eg_graph *g, const char *from, const cJSON *v, eg_ed
         if (!cJSON_IsObject(cases)) return eg_fail(err, EG_E_DEFINITION, "edges.%s.cases must map values to node names", from);
         int n = cJSON_GetArraySize(cases);
         e->cases = eg_malloc(sizeof(eg_case) * (size_t)(n ? n : 1));
-        if (!e->cases) return eg_fail(err, EG_E_NOMEM, "out of memory");
+        if (!e->cases) return eg_nomem(err);
         for (const cJSON *c = cases->child; c; c = c->next) {
             if (!cJSON_IsString(c)) return eg_fail(err, EG_E_DEFINITION, "edges.%s.cases.%s must be a node name", from, c->string);
             eg_case *k = &e->cases[e->n_cases];
             if ((rc = resolve_target(g, from, c->valuestring, &k->target, err))) return rc;
-            if (!(k->value = eg_strdup(c->string))) return eg_fail(err, EG_E_NOMEM, "out of memory");
+            if (!(k->value = eg_strdup(c->string))) return eg_nomem(err);
             e->n_cases++;
         }
     }
@@ -211,7 +211,7 @@ static bool is_number_in(const cJSON *v, double lo, double hi) {
 
 /* Node options the JS driver acts on (retry, timeoutMs) are checked here so
  * a typo is an error at construction, in every host. */
-static int check_node_fields(const char *name, const cJSON *v, eg_error *err) {
+static eg_code check_node_fields(const char *name, const cJSON *v, eg_error *err) {
     static const char *const known[] = { "kind", "handler", "onError", "retry", "timeoutMs", "options", "description", "jumpTarget" };
     for (const cJSON *f = v->child; f; f = f->next) {
         size_t k = 0, nk = sizeof known / sizeof *known;
@@ -237,12 +237,12 @@ static int check_node_fields(const char *name, const cJSON *v, eg_error *err) {
     return EG_OK;
 }
 
-static int parse_nodes(eg_graph *g, const cJSON *nodes, eg_error *err) {
+static eg_code parse_nodes(eg_graph *g, const cJSON *nodes, eg_error *err) {
     if (!cJSON_IsObject(nodes)) return eg_fail(err, EG_E_DEFINITION, "'nodes' must be an object of node name -> node");
     int n = cJSON_GetArraySize(nodes);
     if (n == 0) return eg_fail(err, EG_E_DEFINITION, "'nodes' is empty: a graph needs at least one node");
     g->nodes = eg_malloc(sizeof(eg_node) * (size_t)n);
-    if (!g->nodes) return eg_fail(err, EG_E_NOMEM, "out of memory");
+    if (!g->nodes) return eg_nomem(err);
     memset(g->nodes, 0, sizeof(eg_node) * (size_t)n);
     for (const cJSON *v = nodes->child; v; v = v->next) {
         const char *name = v->string;
@@ -250,7 +250,7 @@ static int parse_nodes(eg_graph *g, const cJSON *nodes, eg_error *err) {
         if (eg_graph_find(g, name, strlen(name)) >= 0)
             return eg_fail(err, EG_E_DUPLICATE_NODE, "node '%s' is defined twice", name);
         eg_node *node = &g->nodes[g->n_nodes];
-        if (!(node->name = eg_strdup(name))) return eg_fail(err, EG_E_NOMEM, "out of memory");
+        if (!(node->name = eg_strdup(name))) return eg_nomem(err);
         g->n_nodes++;
         if (!cJSON_IsObject(v)) return eg_fail(err, EG_E_DEFINITION, "nodes.%s must be an object", name);
         const cJSON *kind = eg_get(v, "kind"), *handler = eg_get(v, "handler");
@@ -258,7 +258,7 @@ static int parse_nodes(eg_graph *g, const cJSON *nodes, eg_error *err) {
         node->jump_target = cJSON_IsTrue(eg_get(v, "jumpTarget"));
         node->on_error = EG_TARGET_NONE;
         node->edge.target = node->edge.empty_target = EG_TARGET_NONE;
-        int rc = check_node_fields(name, v, err);
+        eg_code rc = check_node_fields(name, v, err);
         if (rc) return rc;
         if (kind) {
             size_t k = 0, nk = sizeof kind_names / sizeof *kind_names;
@@ -267,7 +267,7 @@ static int parse_nodes(eg_graph *g, const cJSON *nodes, eg_error *err) {
             node->kind = (eg_node_kind)k;
         }
         if (handler && !cJSON_IsString(handler)) return eg_fail(err, EG_E_DEFINITION, "nodes.%s.handler must be a string", name);
-        if (!(node->handler = eg_strdup(handler ? handler->valuestring : name))) return eg_fail(err, EG_E_NOMEM, "out of memory");
+        if (!(node->handler = eg_strdup(handler ? handler->valuestring : name))) return eg_nomem(err);
         if (strcmp(name, g->end_name) == 0 && node->kind != EG_NODE_END)
             return eg_fail(err, EG_E_DEFINITION, "node '%s' has END's name but is not an end node", name);
     }
@@ -283,7 +283,7 @@ static const char partitioned_state[] =
 /* state: "frame" (default) | "partitioned" | { shape?: "frame" | "partitioned"
  * | "custom" (the default for objects), reducers?, defaults? }; an object's
  * reducers and defaults are added to (and override) its shape's. */
-static int parse_state(eg_graph *g, const cJSON *def, eg_error *err) {
+static eg_code parse_state(eg_graph *g, const cJSON *def, eg_error *err) {
     const cJSON *state = eg_get(def, "state");
     const char *shape = !state ? "frame" : cJSON_IsString(state) ? state->valuestring : "custom";
     if (cJSON_IsObject(state)) {
@@ -301,8 +301,8 @@ static int parse_state(eg_graph *g, const cJSON *def, eg_error *err) {
     if (!preset) return eg_fail(err, EG_E_DEFINITION, "state shape '%s' is not frame, partitioned or custom", shape);
     g->partitioned = strcmp(shape, "partitioned") == 0;
     cJSON *combined = eg_parse(preset, strlen(preset));
-    if (!combined) return eg_fail(err, EG_E_NOMEM, "out of memory");
-    int rc = EG_OK;
+    if (!combined) return eg_nomem(err);
+    eg_code rc = EG_OK;
     const char *parts[] = { "reducers", "defaults" };
     for (size_t i = 0; i < 2 && cJSON_IsObject(state); i++) {
         const cJSON *mine = eg_get(state, parts[i]);
@@ -310,10 +310,10 @@ static int parse_state(eg_graph *g, const cJSON *def, eg_error *err) {
         if (!cJSON_IsObject(mine)) { rc = eg_fail(err, EG_E_DEFINITION, "state.%s must be an object", parts[i]); goto out; }
         cJSON *into = cJSON_GetObjectItemCaseSensitive(combined, parts[i]);
         for (const cJSON *m = mine->child; m; m = m->next)
-            if (!eg_set(into, m->string, cJSON_Duplicate(m, true))) { rc = eg_fail(err, EG_E_NOMEM, "out of memory"); goto out; }
+            if (!eg_set(into, m->string, cJSON_Duplicate(m, true))) { rc = eg_nomem(err); goto out; }
     }
     if ((rc = eg_reducers_parse(eg_get(combined, "reducers"), "state.reducers", &g->reducers, err))) goto out;
-    if (!(g->defaults = cJSON_DetachItemFromObjectCaseSensitive(combined, "defaults"))) rc = eg_fail(err, EG_E_NOMEM, "out of memory");
+    if (!(g->defaults = cJSON_DetachItemFromObjectCaseSensitive(combined, "defaults"))) rc = eg_nomem(err);
 out:
     cJSON_Delete(combined);
     return rc;
@@ -324,7 +324,7 @@ static bool edge_reaches_unknown(const eg_edge *e) {
 }
 
 /* Every check of the issue list that needs the whole graph. */
-static int check_graph(const eg_graph *g, eg_error *err) {
+static eg_code check_graph(const eg_graph *g, eg_error *err) {
     for (size_t i = 0; i < g->n_nodes; i++) {
         const eg_node *n = &g->nodes[i];
         if (n->kind == EG_NODE_END) continue;
@@ -337,7 +337,7 @@ static int check_graph(const eg_graph *g, eg_error *err) {
     /* Reachability from the entry point over every edge a run could take. */
     bool *seen = eg_malloc(g->n_nodes);
     int *stack = eg_malloc(sizeof(int) * g->n_nodes);
-    if (!seen || !stack) { eg_free(seen); eg_free(stack); return eg_fail(err, EG_E_NOMEM, "out of memory"); }
+    if (!seen || !stack) { eg_free(seen); eg_free(stack); return eg_nomem(err); }
     memset(seen, 0, g->n_nodes);
     size_t top = 0;
     bool open_router = false;
@@ -357,7 +357,7 @@ static int check_graph(const eg_graph *g, eg_error *err) {
         for (size_t k = 0; k < e->n_cases; k++) VISIT(e->cases[k].target);
     }
 #undef VISIT
-    int rc = EG_OK;
+    eg_code rc = EG_OK;
     /* A router without declared targets may go anywhere: no node is provably
      * unreachable then. End nodes are exempt: a graph may define one unused. */
     for (size_t i = 0; !open_router && i < g->n_nodes; i++) {
@@ -371,8 +371,8 @@ static int check_graph(const eg_graph *g, eg_error *err) {
     return rc;
 }
 
-static int build(eg_graph *g, const cJSON *def, eg_error *err) {
-    int rc;
+static eg_code build(eg_graph *g, const cJSON *def, eg_error *err) {
+    eg_code rc;
     if (!cJSON_IsObject(def)) return eg_fail(err, EG_E_DEFINITION, "a graph definition must be a JSON object");
     for (const cJSON *f = def->child; f; f = f->next) {
         static const char *const known[] = { "nodes", "edges", "entryPoint", "end", "maxSteps", "state", "name" };
@@ -384,7 +384,7 @@ static int build(eg_graph *g, const cJSON *def, eg_error *err) {
     }
     const cJSON *end = eg_get(def, "end");
     if (end && (!cJSON_IsString(end) || !*end->valuestring)) return eg_fail(err, EG_E_DEFINITION, "'end' must be a non-empty node name");
-    if (!(g->end_name = eg_strdup(end ? end->valuestring : DEFAULT_END))) return eg_fail(err, EG_E_NOMEM, "out of memory");
+    if (!(g->end_name = eg_strdup(end ? end->valuestring : DEFAULT_END))) return eg_nomem(err);
     const cJSON *max = eg_get(def, "maxSteps");
     g->max_steps = DEFAULT_MAX_STEPS;
     if (max) {
@@ -430,21 +430,18 @@ static void hash_identity(eg_graph *g, cJSON *def) {
     eg_hex64(eg_json_hash(def), g->hash);
 }
 
-eg_graph *eg_graph_new(const char *json, size_t len, eg_error *err) {
-    if (err) { err->code = EG_OK; err->message[0] = '\0'; }
+eg_code eg_graph_new(const char *json, size_t len, eg_graph **out, eg_error *err) {
+    eg_clear(err);
     bool nomem;
     cJSON *def = eg_parse_keep_duplicates(json, len, &nomem);
-    if (!def) {
-        if (nomem) eg_fail(err, EG_E_NOMEM, "out of memory");
-        else eg_fail(err, EG_E_JSON, "the graph definition is not valid JSON");
-        return NULL;
-    }
+    if (!def) return nomem ? eg_nomem(err) : eg_fail(err, EG_E_JSON, "the graph definition is not valid JSON");
     eg_graph *g = eg_malloc(sizeof *g);
-    if (!g) { cJSON_Delete(def); eg_fail(err, EG_E_NOMEM, "out of memory"); return NULL; }
+    if (!g) { cJSON_Delete(def); return eg_nomem(err); }
     memset(g, 0, sizeof *g);
-    int rc = build(g, def, err);
+    eg_code rc = build(g, def, err);
     if (!rc) hash_identity(g, def);
     cJSON_Delete(def);
-    if (rc) { eg_graph_free(g); return NULL; }
-    return g;
+    if (rc) { eg_graph_free(g); return rc; }
+    *out = g;
+    return EG_OK;
 }

@@ -35,26 +35,31 @@ struct eg_history {
 
 #define PRIMING 3 /* every reply is primed with 3 tokens (OpenAI chat format) */
 
-eg_history *eg_history_new(const char *options, size_t len, eg_error *err) {
-    if (err) err->code = EG_OK;
+static void init(eg_history *h, int max_tokens) {
+    memset(h, 0, sizeof *h);
+    h->max_tokens = max_tokens;
+    h->last_user = h->open_unit = -1;
+}
+
+eg_code eg_history_new(const char *options, size_t len, eg_history **out, eg_error *err) {
+    eg_clear(err);
     int max = 8192;
     if (options && len) {
-        bool nomem;
-        cJSON *o = eg_parse_ex(options, len, &nomem);
+        cJSON *o;
+        eg_code rc = eg_parse_value(options, len, EG_E_INVALID_OPTIONS, "the history options", &o, err);
+        if (rc) return rc;
         const cJSON *m = eg_get(o, "maxContextTokens");
-        int rc = !o ? (nomem ? EG_E_NOMEM : EG_E_INVALID_OPTIONS)
-               : (m && (!cJSON_IsNumber(m) || m->valuedouble < 1 || m->valuedouble > 1e9)) ? EG_E_INVALID_OPTIONS : EG_OK;
-        if (!rc && m) max = (int)m->valuedouble;
+        bool bad = m && (!cJSON_IsNumber(m) || m->valuedouble < 1 || m->valuedouble > 1e9);
+        if (!bad && m) max = (int)m->valuedouble;
         cJSON_Delete(o);
-        if (rc) { eg_fail(err, rc, rc == EG_E_NOMEM ? "out of memory" : "maxContextTokens must be a number from 1 to 1000000000"); return NULL; }
+        if (bad) return eg_fail(err, EG_E_INVALID_OPTIONS, "maxContextTokens must be a number from 1 to 1000000000");
     }
     eg_history *h = eg_malloc(sizeof *h);
-    if (!h) { NOMEM(err); return NULL; }
-    memset(h, 0, sizeof *h);
-    h->max_tokens = max;
-    h->last_user = h->open_unit = -1;
+    if (!h) return eg_nomem(err);
+    init(h, max);
     eg_init_json();
-    return h;
+    *out = h;
+    return EG_OK;
 }
 
 static void drop_all(eg_history *h) {
@@ -85,7 +90,7 @@ static bool has_text(const cJSON *content) {
     return cJSON_IsArray(content) && content->child != NULL;
 }
 
-static int check_message(const cJSON *m, eg_error *err) {
+static eg_code check_message(const cJSON *m, eg_error *err) {
     if (!cJSON_IsObject(m)) return eg_fail(err, EG_E_MESSAGE, "a message must be an object with role and content");
     const cJSON *role = eg_get(m, "role"), *calls = eg_get(m, "tool_calls");
     if (!cJSON_IsString(role) || (strcmp(role->valuestring, "user") && strcmp(role->valuestring, "assistant") && strcmp(role->valuestring, "tool")))
@@ -159,16 +164,16 @@ static void relink(eg_history *h) {
 }
 
 /* Take ownership of m and append it. */
-static int append(eg_history *h, cJSON *m, int tokens, eg_error *err) {
+static eg_code append(eg_history *h, cJSON *m, int tokens, eg_error *err) {
     if (h->n == h->cap) {
         size_t cap = h->cap ? h->cap * 2 : 64;
         hmsg *items = eg_realloc(h->items, cap * sizeof *items);
-        if (!items) { cJSON_Delete(m); return NOMEM(err); }
+        if (!items) { cJSON_Delete(m); return eg_nomem(err); }
         h->items = items;
         h->cap = cap;
     }
     const char *id = ensure_id(h, m);
-    if (!id) { cJSON_Delete(m); return NOMEM(err); }
+    if (!id) { cJSON_Delete(m); return eg_nomem(err); }
     hmsg *it = &h->items[h->n];
     memset(it, 0, sizeof *it);
     it->msg = m;
@@ -178,22 +183,21 @@ static int append(eg_history *h, cJSON *m, int tokens, eg_error *err) {
     return EG_OK;
 }
 
-int eg_history_add(eg_history *h, const char *message, size_t len, int tokens, const char **id, eg_error *err) {
-    if (!h) return eg_fail(err, EG_E_DISPOSED, "the chat history is NULL (freed, or never created)");
-    if (err) err->code = EG_OK;
-    bool nomem;
-    cJSON *m = eg_parse_ex(message, len, &nomem);
-    if (!m) return nomem ? NOMEM(err) : eg_fail(err, EG_E_MESSAGE, "the message is not valid JSON");
-    int rc = check_message(m, err);
-    if (rc) { cJSON_Delete(m); return rc; }
+eg_code eg_history_add(eg_history *h, const char *message, size_t len, int tokens, const char **id, eg_error *err) {
+    eg_clear(err);
+    if (!h) return eg_disposed(err, "chat history");
+    cJSON *m;
+    eg_code rc = eg_parse_value(message, len, EG_E_MESSAGE, "the message", &m, err);
+    if (rc) return rc;
+    if ((rc = check_message(m, err))) { cJSON_Delete(m); return rc; }
     if ((rc = append(h, m, tokens, err))) return rc;
     if (id) *id = h->items[h->n - 1].id;
     return EG_OK;
 }
 
-int eg_history_set_system(eg_history *h, const char *text, size_t len, int tokens, eg_error *err) {
-    if (!h) return eg_fail(err, EG_E_DISPOSED, "the chat history is NULL (freed, or never created)");
-    if (err) err->code = EG_OK;
+eg_code eg_history_set_system(eg_history *h, const char *text, size_t len, int tokens, eg_error *err) {
+    eg_clear(err);
+    if (!h) return eg_disposed(err, "chat history");
     if (len == 0) { cJSON_Delete(h->system); h->system = NULL; h->system_tokens = 0; return EG_OK; }
     char *copy = eg_strndup(text, len);
     cJSON *m = copy ? cJSON_CreateObject() : NULL;
@@ -202,11 +206,22 @@ int eg_history_set_system(eg_history *h, const char *text, size_t len, int token
     const cJSON *old_id = h->system ? eg_get(h->system, "id") : NULL;
     ok = ok && (old_id ? eg_set(m, "id", cJSON_Duplicate(old_id, true)) : ensure_id(h, m) != NULL);
     eg_free(copy);
-    if (!ok) { cJSON_Delete(m); return NOMEM(err); }
+    if (!ok) { cJSON_Delete(m); return eg_nomem(err); }
     cJSON_Delete(h->system);
     h->system = m;
     h->system_tokens = tokens >= 0 ? tokens : eg_estimate_message(m);
     return EG_OK;
+}
+
+/* An id is not NUL-terminated; quote at most 63 bytes of it. */
+static void quote_id(char out[64], const char *id, size_t len) {
+    snprintf(out, 64, "%.*s", (int)(len < 63 ? len : 63), id);
+}
+
+static eg_code no_such_id(eg_error *err, const char *id, size_t len) {
+    char q[64];
+    quote_id(q, id, len);
+    return eg_fail(err, EG_E_NOT_FOUND, "no message has id '%s'", q);
 }
 
 static long find(const eg_history *h, const char *id, size_t len) {
@@ -220,40 +235,40 @@ static bool is_system_id(const eg_history *h, const char *id, size_t len) {
     return sid && strncmp(sid->valuestring, id, len) == 0 && sid->valuestring[len] == '\0';
 }
 
-int eg_history_edit(eg_history *h, const char *id, size_t id_len, const char *content, size_t len, int tokens, eg_error *err) {
-    if (!h) return eg_fail(err, EG_E_DISPOSED, "the chat history is NULL (freed, or never created)");
-    if (err) err->code = EG_OK;
-    bool nomem;
-    cJSON *c = eg_parse_ex(content, len, &nomem);
-    if (!c) return nomem ? NOMEM(err) : eg_fail(err, EG_E_MESSAGE, "the new content is not valid JSON");
+eg_code eg_history_edit(eg_history *h, const char *id, size_t id_len, const char *content, size_t len, int tokens, eg_error *err) {
+    eg_clear(err);
+    if (!h) return eg_disposed(err, "chat history");
+    cJSON *c;
+    eg_code rc = eg_parse_value(content, len, EG_E_MESSAGE, "the new content", &c, err);
+    if (rc) return rc;
     if (!has_text(c)) { cJSON_Delete(c); return eg_fail(err, EG_E_MESSAGE, "the new content is empty"); }
-    char idbuf[64];
-    snprintf(idbuf, sizeof idbuf, "%.*s", (int)(id_len < 63 ? id_len : 63), id);
     if (is_system_id(h, id, id_len)) {
         if (!cJSON_IsString(c)) { cJSON_Delete(c); return eg_fail(err, EG_E_MESSAGE, "the system prompt is text"); }
-        int rc = eg_history_set_system(h, c->valuestring, strlen(c->valuestring), tokens, err);
+        rc = eg_history_set_system(h, c->valuestring, strlen(c->valuestring), tokens, err);
         cJSON_Delete(c);
         return rc;
     }
     long i = find(h, id, id_len);
-    if (i < 0) { cJSON_Delete(c); return eg_fail(err, EG_E_NOT_FOUND, "no message has id '%s'", idbuf); }
+    if (i < 0) { cJSON_Delete(c); return no_such_id(err, id, id_len); }
     hmsg *it = &h->items[i];
-    if (!eg_set(it->msg, "content", c)) return NOMEM(err);
+    if (!eg_set(it->msg, "content", c)) return eg_nomem(err);
     it->id = eg_get(it->msg, "id")->valuestring;
     it->tokens = tokens >= 0 ? tokens : eg_estimate_message(it->msg);
     return EG_OK;
 }
 
-int eg_history_delete_range(eg_history *h, const char *start_id, size_t start_len, const char *end_id, size_t end_len, eg_error *err) {
-    if (!h) return eg_fail(err, EG_E_DISPOSED, "the chat history is NULL (freed, or never created)");
-    if (err) err->code = EG_OK;
+eg_code eg_history_delete_range(eg_history *h, const char *start_id, size_t start_len, const char *end_id, size_t end_len, eg_error *err) {
+    eg_clear(err);
+    if (!h) return eg_disposed(err, "chat history");
     long a = find(h, start_id, start_len), b = find(h, end_id, end_len);
-    char s[64], e[64];
-    snprintf(s, sizeof s, "%.*s", (int)(start_len < 63 ? start_len : 63), start_id);
-    snprintf(e, sizeof e, "%.*s", (int)(end_len < 63 ? end_len : 63), end_id);
-    if (a < 0) return eg_fail(err, EG_E_NOT_FOUND, "no message has id '%s'", s);
-    if (b < 0) return eg_fail(err, EG_E_NOT_FOUND, "no message has id '%s'", e);
-    if (a > b) return eg_fail(err, EG_E_NOT_FOUND, "message '%s' comes after '%s': the range is reversed", s, e);
+    if (a < 0) return no_such_id(err, start_id, start_len);
+    if (b < 0) return no_such_id(err, end_id, end_len);
+    if (a > b) {
+        char s[64], e[64];
+        quote_id(s, start_id, start_len);
+        quote_id(e, end_id, end_len);
+        return eg_fail(err, EG_E_NOT_FOUND, "message '%s' comes after '%s': the range is reversed", s, e);
+    }
     for (long i = a; i <= b; i++) cJSON_Delete(h->items[i].msg);
     memmove(&h->items[a], &h->items[b + 1], (h->n - (size_t)b - 1) * sizeof *h->items);
     h->n -= (size_t)(b - a + 1);
@@ -263,28 +278,9 @@ int eg_history_delete_range(eg_history *h, const char *start_id, size_t start_le
 
 void eg_history_clear(eg_history *h) { if (h) drop_all(h); }
 
-int eg_history_import(eg_history *h, const char *messages, size_t len, const char *tokens, size_t tokens_len, eg_error *err) {
-    if (!h) return eg_fail(err, EG_E_DISPOSED, "the chat history is NULL (freed, or never created)");
-    if (err) err->code = EG_OK;
-    bool nomem;
-    cJSON *list = eg_parse_ex(messages, len, &nomem);
-    if (!list) return nomem ? NOMEM(err) : eg_fail(err, EG_E_MESSAGE, "the history is not valid JSON");
-    cJSON *counts = tokens && tokens_len ? eg_parse_ex(tokens, tokens_len, &nomem) : NULL;
-    int rc = EG_OK;
-    if (tokens && tokens_len && !counts && nomem) rc = NOMEM(err);
-    else if (!cJSON_IsArray(list)) rc = eg_fail(err, EG_E_MESSAGE, "importHistory takes a list of messages");
-    else if (tokens && tokens_len && (!cJSON_IsArray(counts) || cJSON_GetArraySize(counts) != cJSON_GetArraySize(list)))
-        rc = eg_fail(err, EG_E_INVALID_INPUT, "token counts must be a list as long as the messages");
-    /* Validate everything first: a bad message leaves the history as it was. */
-    int index = 0;
-    for (const cJSON *m = cJSON_IsArray(list) ? list->child : NULL; m && !rc; m = m->next, index++)
-        if (!is_role(m, "system") && (rc = check_message(m, err))) {
-            char why[200];
-            snprintf(why, sizeof why, "%s", err ? err->message : "");
-            eg_fail(err, rc, "message %d: %s", index, why);
-        }
-    if (rc) { cJSON_Delete(list); cJSON_Delete(counts); return rc; }
-    drop_all(h);
+/* Fill `into` (empty, with h's budget, ids and system prompt) from `list`. */
+static eg_code import_into(eg_history *into, cJSON *list, const cJSON *counts, eg_error *err) {
+    eg_code rc = EG_OK;
     const cJSON *count = counts ? counts->child : NULL;
     while (list->child && !rc) {
         cJSON *m = cJSON_DetachItemViaPointer(list, list->child);
@@ -294,40 +290,76 @@ int eg_history_import(eg_history *h, const char *messages, size_t len, const cha
         if (is_role(m, "system")) {
             const cJSON *c = eg_get(m, "content");
             const char *text = cJSON_IsString(c) ? c->valuestring : "";
-            rc = eg_history_set_system(h, text, strlen(text), t, err);
+            rc = eg_history_set_system(into, text, strlen(text), t, err);
             const cJSON *id = eg_get(m, "id");
-            if (!rc && cJSON_IsString(id) && h->system) rc = eg_set(h->system, "id", cJSON_Duplicate(id, true)) ? EG_OK : NOMEM(err);
+            if (!rc && cJSON_IsString(id) && into->system) rc = eg_set(into->system, "id", cJSON_Duplicate(id, true)) ? EG_OK : eg_nomem(err);
             cJSON_Delete(m);
         } else {
-            rc = append(h, m, t, err);
+            rc = append(into, m, t, err);
         }
     }
-    cJSON_Delete(list);
-    cJSON_Delete(counts);
     return rc;
 }
 
-const char *eg_history_get(eg_history *h, const char *id, size_t id_len, size_t *out_len) {
-    if (!h) return NULL;
+eg_code eg_history_import(eg_history *h, const char *messages, size_t len, const char *tokens, size_t tokens_len, eg_error *err) {
+    eg_clear(err);
+    if (!h) return eg_disposed(err, "chat history");
+    cJSON *list, *counts = NULL;
+    eg_code rc = eg_parse_value(messages, len, EG_E_MESSAGE, "the history", &list, err);
+    if (rc) return rc;
+    if (tokens && tokens_len) rc = eg_parse_value(tokens, tokens_len, EG_E_INVALID_INPUT, "the token counts", &counts, err);
+    if (!rc && !cJSON_IsArray(list)) rc = eg_fail(err, EG_E_MESSAGE, "importHistory takes a list of messages");
+    else if (!rc && counts && (!cJSON_IsArray(counts) || cJSON_GetArraySize(counts) != cJSON_GetArraySize(list)))
+        rc = eg_fail(err, EG_E_INVALID_INPUT, "token counts must be a list as long as the messages");
+    /* Validate everything first, then build the new history beside the old
+     * one: a bad message or a failed allocation leaves h as it was. */
+    int index = 0;
+    for (const cJSON *m = !rc ? list->child : NULL; m && !rc; m = m->next, index++)
+        if (!is_role(m, "system") && (rc = check_message(m, err))) {
+            char why[200];
+            snprintf(why, sizeof why, "%s", err ? err->message : "");
+            eg_fail(err, rc, "message %d: %s", index, why);
+        }
+    eg_history next;
+    init(&next, h->max_tokens);
+    next.next_id = h->next_id;
+    next.system_tokens = h->system_tokens;
+    if (!rc && h->system && !(next.system = cJSON_Duplicate(h->system, true))) rc = eg_nomem(err);
+    if (!rc) rc = import_into(&next, list, counts, err);
+    cJSON_Delete(list);
+    cJSON_Delete(counts);
+    if (rc) {
+        drop_all(&next);
+        eg_free(next.items);
+        cJSON_Delete(next.system);
+        return rc;
+    }
+    drop_all(h);
+    eg_free(h->items);
+    cJSON_Delete(h->system);
+    next.out = h->out;
+    *h = next;
+    return EG_OK;
+}
+
+eg_code eg_history_get(eg_history *h, const char *id, size_t id_len, const char **json, size_t *out_len, eg_error *err) {
+    eg_clear(err);
+    if (!h) return eg_disposed(err, "chat history");
     const cJSON *m = is_system_id(h, id, id_len) ? h->system : NULL;
     long i = m ? -1 : find(h, id, id_len);
     if (!m && i >= 0) m = h->items[i].msg;
-    if (!m) return NULL;
-    h->out.len = 0;
-    if (!eg_buf_json(&h->out, m)) return NULL;
-    if (out_len) *out_len = h->out.len;
-    return h->out.data;
+    if (!m) return no_such_id(err, id, id_len);
+    return eg_buf_print(&h->out, m, json, out_len, err);
 }
 
-const char *eg_history_export(eg_history *h, size_t *out_len) {
-    if (!h) return NULL;
+eg_code eg_history_export(eg_history *h, const char **json, size_t *out_len, eg_error *err) {
+    eg_clear(err);
+    if (!h) return eg_disposed(err, "chat history");
     eg_buf *b = &h->out;
     b->len = 0;
     bool ok = eg_buf_lit(b, "[") && (!h->system || eg_buf_json(b, h->system));
     for (size_t i = 0; ok && i < h->n; i++) ok = ((i == 0 && !h->system) || eg_buf_lit(b, ",")) && eg_buf_json(b, h->items[i].msg);
-    if (!(ok && eg_buf_lit(b, "]"))) return NULL;
-    if (out_len) *out_len = b->len;
-    return b->data;
+    return eg_buf_hand_out(b, ok && eg_buf_lit(b, "]"), json, out_len, err);
 }
 
 /* Decide what the trimmed history holds. keep_from: the first index of the
@@ -383,8 +415,9 @@ static trim_plan plan(const eg_history *h) {
     return p;
 }
 
-const char *eg_history_trim(eg_history *h, size_t *out_len) {
-    if (!h) return NULL;
+eg_code eg_history_trim(eg_history *h, const char **json, size_t *out_len, eg_error *err) {
+    eg_clear(err);
+    if (!h) return eg_disposed(err, "chat history");
     trim_plan p = plan(h);
     eg_buf *b = &h->out;
     b->len = 0;
@@ -401,9 +434,7 @@ const char *eg_history_trim(eg_history *h, size_t *out_len) {
     ok = ok && eg_buf_lit(b, "],\"tokens\":") && eg_buf_int(b, p.tokens)
             && eg_buf_lit(b, ",\"dropped\":") && eg_buf_int(b, (long long)(h->n - sent))
             && eg_buf_cstr(b, p.over ? ",\"overBudget\":true}" : ",\"overBudget\":false}");
-    if (!ok) return NULL;
-    if (out_len) *out_len = b->len;
-    return b->data;
+    return eg_buf_hand_out(b, ok, json, out_len, err);
 }
 
 int eg_history_remaining(eg_history *h) {

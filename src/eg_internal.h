@@ -38,9 +38,11 @@ cJSON *eg_parse(const char *json, size_t len);
 cJSON *eg_parse_ex(const char *json, size_t len, bool *nomem);
 /* For graph definitions: duplicate node names must be seen, to be reported. */
 cJSON *eg_parse_keep_duplicates(const char *json, size_t len, bool *nomem);
-/* Parse a JSON object: EG_OK; OUT_OF_MEMORY; or `code` with "<what> is not
- * valid JSON" / "<what> must be a JSON object". *out is NULL unless EG_OK. */
-int eg_parse_object(const char *json, size_t len, int code, const char *what, cJSON **out, eg_error *err);
+/* Parse any JSON value: EG_OK; OUT_OF_MEMORY; or `code` with "<what> is not
+ * valid JSON". *out is NULL unless EG_OK. */
+eg_code eg_parse_value(const char *json, size_t len, eg_code code, const char *what, cJSON **out, eg_error *err);
+/* The same, and the value must be an object ("<what> must be a JSON object"). */
+eg_code eg_parse_object(const char *json, size_t len, eg_code code, const char *what, cJSON **out, eg_error *err);
 
 /* ---- errors (eg_error.c) ---- */
 /* Fill err (which may be NULL) with code and a message formatted with %s,
@@ -48,9 +50,16 @@ int eg_parse_object(const char *json, size_t len, int code, const char *what, cJ
  * first, a %S (text to read whole, such as what a node threw) only by the
  * buffer's end (EG_MESSAGE_MAX).
  * Returns code. */
-int eg_fail(eg_error *err, int code, const char *fmt, ...);
-int eg_vfail(eg_error *err, int code, const char *fmt, va_list ap);
-#define NOMEM(err) eg_fail(err, EG_E_NOMEM, "out of memory")
+eg_code eg_fail(eg_error *err, eg_code code, const char *fmt, ...);
+eg_code eg_vfail(eg_error *err, eg_code code, const char *fmt, va_list ap);
+/* The one out-of-memory error. Returns EG_E_NOMEM. */
+eg_code eg_nomem(eg_error *err);
+/* The start of every public call that can fail: a clean error. */
+static inline void eg_clear(eg_error *err) {
+    if (err) { err->code = EG_OK; err->message[0] = '\0'; }
+}
+/* A NULL object handed to a public call: `what` is "run", "graph", ... */
+eg_code eg_disposed(eg_error *err, const char *what);
 
 /* ---- JSON helpers (eg_json.c) ---- */
 /* Drop duplicate object keys, keeping the last (as JavaScript's JSON.parse
@@ -84,6 +93,11 @@ bool eg_buf_int(eg_buf *b, long long v);
 bool eg_buf_string(eg_buf *b, const char *s);   /* as a quoted JSON string */
 bool eg_buf_json(eg_buf *b, const cJSON *item); /* as compact JSON */
 void eg_buf_free(eg_buf *b);
+/* The one way text leaves the core: `ok` is whether the buffer was written
+ * whole. Lends out b's text and length, or fails with EG_E_NOMEM. */
+eg_code eg_buf_hand_out(const eg_buf *b, bool ok, const char **json, size_t *len, eg_error *err);
+/* Print `value` into b (replacing what it held) and lend it out. */
+eg_code eg_buf_print(eg_buf *b, const cJSON *value, const char **json, size_t *len, eg_error *err);
 
 /* ---- token estimates (eg_tokens.c) ---- */
 int eg_estimate_text(const char *s);
@@ -198,7 +212,7 @@ int eg_reduce_into(const eg_reducers *rs, cJSON *obj, eg_path *path, cJSON *item
                    eg_patch *patch, const char *who, eg_error *err);
 int eg_reducer_parse(const char *name, eg_reducer_kind *out);
 /* Parse {"dotted.path": "reducerName", ...} (NULL: none); `where` names it in errors. */
-int eg_reducers_parse(const cJSON *obj, const char *where, eg_reducers *out, eg_error *err);
+eg_code eg_reducers_parse(const cJSON *obj, const char *where, eg_reducers *out, eg_error *err);
 void eg_reducers_free(eg_reducers *rs);
 /* The reducer registered exactly at path+key, or -1. */
 int eg_reducer_at(const eg_reducers *rs, const eg_path *p, const char *key);
@@ -211,7 +225,7 @@ const char *eg_path_text(const eg_path *p, const char *key, char *buf, size_t ca
  * write; a different value at a path another branch wrote is PARALLEL_CONFLICT
  * naming both writers and the path. Values are borrowed. */
 typedef struct eg_lww_writes { struct eg_lww_write *items; size_t n, cap; } eg_lww_writes;
-int eg_lww_record(eg_lww_writes *w, const eg_path *p, const char *key, const cJSON *value, const char *who, eg_error *err);
+eg_code eg_lww_record(eg_lww_writes *w, const eg_path *p, const char *key, const cJSON *value, const char *who, eg_error *err);
 void eg_lww_free(eg_lww_writes *w);
 /* Parallel writes: two results of one step that write different values to
  * one path that has no combining reducer are a PARALLEL_CONFLICT naming the

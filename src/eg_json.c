@@ -162,10 +162,16 @@ static cJSON *parse(const char *json, size_t len, bool *nomem, bool dedupe) {
 
 cJSON *eg_parse(const char *json, size_t len) { return eg_parse_ex(json, len, NULL); }
 
-int eg_parse_object(const char *json, size_t len, int code, const char *what, cJSON **out, eg_error *err) {
+eg_code eg_parse_value(const char *json, size_t len, eg_code code, const char *what, cJSON **out, eg_error *err) {
     bool nomem;
     *out = eg_parse_ex(json, len, &nomem);
-    if (!*out) return nomem ? NOMEM(err) : eg_fail(err, code, "%s is not valid JSON", what);
+    if (!*out) return nomem ? eg_nomem(err) : eg_fail(err, code, "%s is not valid JSON", what);
+    return EG_OK;
+}
+
+eg_code eg_parse_object(const char *json, size_t len, eg_code code, const char *what, cJSON **out, eg_error *err) {
+    eg_code rc = eg_parse_value(json, len, code, what, out, err);
+    if (rc) return rc;
     if (!cJSON_IsObject(*out)) { cJSON_Delete(*out); *out = NULL; return eg_fail(err, code, "%s must be a JSON object", what); }
     return EG_OK;
 }

@@ -19,19 +19,19 @@ int eg_reducer_parse(const char *name, eg_reducer_kind *out) {
     return EG_E_DEFINITION;
 }
 
-int eg_reducers_parse(const cJSON *obj, const char *where, eg_reducers *out, eg_error *err) {
+eg_code eg_reducers_parse(const cJSON *obj, const char *where, eg_reducers *out, eg_error *err) {
     memset(out, 0, sizeof *out);
     if (obj && !cJSON_IsObject(obj)) return eg_fail(err, EG_E_DEFINITION, "%s must map dotted paths to reducer names", where);
     int n = obj ? cJSON_GetArraySize(obj) : 0;
     out->items = eg_malloc(sizeof(eg_reducer) * (size_t)(n ? n : 1));
-    if (!out->items) return eg_fail(err, EG_E_NOMEM, "out of memory");
+    if (!out->items) return eg_nomem(err);
     for (const cJSON *r = obj ? obj->child : NULL; r; r = r->next) {
         eg_reducer *item = &out->items[out->n];
         if (!cJSON_IsString(r) || eg_reducer_parse(r->valuestring, &item->kind) != EG_OK)
             return eg_fail(err, EG_E_DEFINITION, "%s.%s: unknown reducer (expected last, first, concat, appendUnique, merge, deepMerge, sum, max, min, avg, longest, messages, readonly)", where, r->string);
         if (!*r->string || r->string[0] == '.' || r->string[strlen(r->string) - 1] == '.' || strstr(r->string, ".."))
             return eg_fail(err, EG_E_DEFINITION, "%s: '%s' is not a dotted path", where, r->string);
-        if (!(item->path = eg_strdup(r->string))) return eg_fail(err, EG_E_NOMEM, "out of memory");
+        if (!(item->path = eg_strdup(r->string))) return eg_nomem(err);
         out->n++;
     }
     return EG_OK;
@@ -110,8 +110,8 @@ static void put_named(cJSON *obj, cJSON *item) {
     else cJSON_AddItemToArray(obj, item);
 }
 
-static int set_value(cJSON *obj, eg_path *path, cJSON *item, eg_patch *patch, eg_error *err) {
-    if (!eg_patch_op(patch, "set", path, item->string, -1, item)) { cJSON_Delete(item); return NOMEM(err); }
+static eg_code set_value(cJSON *obj, eg_path *path, cJSON *item, eg_patch *patch, eg_error *err) {
+    if (!eg_patch_op(patch, "set", path, item->string, -1, item)) { cJSON_Delete(item); return eg_nomem(err); }
     put_named(obj, item);
     return EG_OK;
 }
@@ -139,21 +139,21 @@ static bool contains(const cJSON *array, const cJSON *v) {
 }
 
 /* concat / appendUnique / messages when the target does not exist yet. */
-static int set_items(cJSON *obj, eg_path *path, cJSON *item, eg_patch *patch, eg_error *err) {
+static eg_code set_items(cJSON *obj, eg_path *path, cJSON *item, eg_patch *patch, eg_error *err) {
     char *key = item->string;
     item->string = NULL;
     cJSON *items = as_items(item);
-    if (!items) { cJSON_free(key); cJSON_Delete(item); return NOMEM(err); }
+    if (!items) { cJSON_free(key); cJSON_Delete(item); return eg_nomem(err); }
     items->string = key;
     items->type &= ~cJSON_StringIsConst;
     return set_value(obj, path, items, patch, err);
 }
 
-static int append(cJSON *existing, eg_path *path, cJSON *item, bool unique, eg_patch *patch, eg_error *err) {
+static eg_code append(cJSON *existing, eg_path *path, cJSON *item, bool unique, eg_patch *patch, eg_error *err) {
     char *key = item->string;        /* the array's name; freed at the end */
     item->string = NULL;
     cJSON *fresh = cJSON_CreateArray();
-    if (!fresh) { cJSON_free(key); cJSON_Delete(item); return NOMEM(err); }
+    if (!fresh) { cJSON_free(key); cJSON_Delete(item); return eg_nomem(err); }
     /* Collect the new elements in `fresh` first: nothing touches the state
      * until the patch entry exists, so a failed allocation changes nothing. */
     if (cJSON_IsArray(item)) {
@@ -168,8 +168,8 @@ static int append(cJSON *existing, eg_path *path, cJSON *item, bool unique, eg_p
     } else {
         cJSON_AddItemToArray(fresh, item);
     }
-    int rc = EG_OK;
-    if (fresh->child && !eg_patch_op(patch, "push", path, key, -1, fresh)) rc = NOMEM(err);
+    eg_code rc = EG_OK;
+    if (fresh->child && !eg_patch_op(patch, "push", path, key, -1, fresh)) rc = eg_nomem(err);
     else while (fresh->child) cJSON_AddItemToArray(existing, cJSON_DetachItemViaPointer(fresh, fresh->child));
     cJSON_Delete(fresh);
     cJSON_free(key);
@@ -182,7 +182,7 @@ static int merge_object(const eg_reducers *rs, cJSON *existing, eg_path *path, c
         cJSON_Delete(item);
         return eg_fail(err, EG_E_LIMIT, "node '%s' wrote a value nested deeper than 32 levels under a reducer", who);
     }
-    int rc = EG_OK;
+    eg_code rc = EG_OK;
     path->seg[path->n++] = item->string;
     while (item->child) {
         cJSON *c = cJSON_DetachItemViaPointer(item, item->child);
@@ -218,10 +218,10 @@ static int messages(cJSON *existing, eg_path *path, cJSON *item, const eg_reduce
     char *key = item->string;
     item->string = NULL;
     cJSON *items = as_items(item);
-    if (!items) { cJSON_free(key); cJSON_Delete(item); return NOMEM(err); }
+    if (!items) { cJSON_free(key); cJSON_Delete(item); return eg_nomem(err); }
     /* eg_reduce_into guarantees room: merge_object stops two levels early. */
     path->seg[path->n++] = key;  /* the array's own path, for patch entries */
-    int rc = EG_OK;
+    eg_code rc = EG_OK;
     while (items->child && !rc) {
         cJSON *m = cJSON_DetachItemViaPointer(items, items->child);
         if (!cJSON_IsObject(m)) {
@@ -244,18 +244,18 @@ static int messages(cJSON *existing, eg_path *path, cJSON *item, const eg_reduce
             /* Removing an id that is not there is a no-op, so a retried
              * step that removes twice stays correct. */
             if (found) {
-                if (!eg_patch_op(patch, "del", path, NULL, index, NULL)) rc = NOMEM(err);
+                if (!eg_patch_op(patch, "del", path, NULL, index, NULL)) rc = eg_nomem(err);
                 else cJSON_Delete(cJSON_DetachItemViaPointer(existing, found));
             }
             cJSON_Delete(m);
         } else if (found) {
-            if (!eg_patch_op(patch, "set", path, NULL, index, m)) { rc = NOMEM(err); cJSON_Delete(m); }
+            if (!eg_patch_op(patch, "set", path, NULL, index, m)) { rc = eg_nomem(err); cJSON_Delete(m); }
             else cJSON_ReplaceItemViaPointer(existing, found, m);
         } else {
             cJSON *one = cJSON_CreateArray();
             cJSON *copy = one ? cJSON_Duplicate(m, true) : NULL;
             if (copy) cJSON_AddItemToArray(one, copy);
-            if (!copy || !eg_patch_op(patch, "push", path, NULL, -1, one)) { rc = NOMEM(err); cJSON_Delete(m); }
+            if (!copy || !eg_patch_op(patch, "push", path, NULL, -1, one)) { rc = eg_nomem(err); cJSON_Delete(m); }
             else cJSON_AddItemToArray(existing, m);
             cJSON_Delete(one);
         }
@@ -268,10 +268,10 @@ static int messages(cJSON *existing, eg_path *path, cJSON *item, const eg_reduce
 
 /* avg keeps a true running mean: the count of values seen lives beside the
  * mean as "<key>__count", so a mean of three values is not a mean of pairs. */
-static int running_mean(cJSON *obj, eg_path *path, const cJSON *existing, cJSON *item, eg_patch *patch, eg_error *err) {
+static eg_code running_mean(cJSON *obj, eg_path *path, const cJSON *existing, cJSON *item, eg_patch *patch, eg_error *err) {
     size_t klen = strlen(item->string);
     char *count_key = eg_malloc(klen + sizeof EG_AVG_COUNT_SUFFIX);
-    if (!count_key) { cJSON_Delete(item); return NOMEM(err); }
+    if (!count_key) { cJSON_Delete(item); return eg_nomem(err); }
     memcpy(count_key, item->string, klen);
     memcpy(count_key + klen, EG_AVG_COUNT_SUFFIX, sizeof EG_AVG_COUNT_SUFFIX);
     const cJSON *c = cJSON_GetObjectItemCaseSensitive(obj, count_key);
@@ -279,9 +279,9 @@ static int running_mean(cJSON *obj, eg_path *path, const cJSON *existing, cJSON 
     double mean = n > 0 ? existing->valuedouble + (item->valuedouble - existing->valuedouble) / (n + 1) : item->valuedouble;
     cJSON_SetNumberValue(item, mean);
     cJSON *count = cJSON_CreateNumber(n + 1);
-    if (!count) { eg_free(count_key); cJSON_Delete(item); return NOMEM(err); }
+    if (!count) { eg_free(count_key); cJSON_Delete(item); return eg_nomem(err); }
     count->string = count_key;
-    int rc = set_value(obj, path, item, patch, err);
+    eg_code rc = set_value(obj, path, item, patch, err);
     if (rc) { cJSON_Delete(count); return rc; }
     return set_value(obj, path, count, patch, err);
 }
@@ -303,9 +303,9 @@ int eg_reduce_into(const eg_reducers *rs, cJSON *obj, eg_path *path, cJSON *item
             if (absent) {
                 cJSON *fresh = cJSON_CreateObject();
                 char *name = fresh ? eg_strdup(key) : NULL;
-                if (!name) { cJSON_Delete(fresh); cJSON_Delete(item); return NOMEM(err); }
+                if (!name) { cJSON_Delete(fresh); cJSON_Delete(item); return eg_nomem(err); }
                 fresh->string = name;
-                int rc = set_value(obj, path, fresh, patch, err);
+                eg_code rc = set_value(obj, path, fresh, patch, err);
                 if (rc) { cJSON_Delete(item); return rc; }
                 existing = fresh;
             }
@@ -313,7 +313,7 @@ int eg_reduce_into(const eg_reducers *rs, cJSON *obj, eg_path *path, cJSON *item
         }
         return set_value(obj, path, item, patch, err);
     }
-    int rc = EG_OK;
+    eg_code rc = EG_OK;
     switch (kind) {
     case EG_R_LAST:
         return set_value(obj, path, item, patch, err);
@@ -333,7 +333,7 @@ int eg_reduce_into(const eg_reducers *rs, cJSON *obj, eg_path *path, cJSON *item
         if (absent) {
             cJSON *fresh = cJSON_CreateArray();
             char *name = fresh ? eg_strdup(key) : NULL;
-            if (!name) { cJSON_Delete(fresh); cJSON_Delete(item); return NOMEM(err); }
+            if (!name) { cJSON_Delete(fresh); cJSON_Delete(item); return eg_nomem(err); }
             fresh->string = name;
             if ((rc = set_value(obj, path, fresh, patch, err))) break;
             existing = fresh;

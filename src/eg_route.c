@@ -71,7 +71,7 @@ void eg_run_resolve_routes_(eg_run *run) {
                     ok = cJSON_AddStringToObject(send, "node", eg_run_node_name_(run, e->target))
                          && eg_set(send, "arg", cJSON_Duplicate(item, true));
                 }
-                if (!ok) { cJSON_Delete(sends); eg_run_stop_(run, -1, EG_E_NOMEM, "out of memory"); return; }
+                if (!ok) { cJSON_Delete(sends); eg_run_stop_nomem_(run); return; }
                 t->result = sends;
                 t->state = T_DONE;
                 continue;
@@ -96,7 +96,7 @@ void eg_run_resolve_routes_(eg_run *run) {
             return;
         }
         if (one != EG_TARGET_NONE) ok = set_targets(t, &one, 1);
-        if (!ok) { eg_run_stop_(run, -1, EG_E_NOMEM, "out of memory"); return; }
+        if (!ok) { eg_run_stop_nomem_(run); return; }
     }
 }
 
@@ -129,7 +129,7 @@ void eg_run_commit_routes_(eg_run *run) {
     }
     int *next = eg_malloc(sizeof(int) * (cap ? cap : 1));
     cJSON **args = eg_malloc(sizeof(cJSON *) * (cap ? cap : 1));
-    if (!next || !args) { eg_free(next); eg_free(args); eg_run_stop_(run, -1, EG_E_NOMEM, "out of memory"); return; }
+    if (!next || !args) { eg_free(next); eg_free(args); eg_run_stop_nomem_(run); return; }
     memset(args, 0, sizeof(cJSON *) * (cap ? cap : 1));
     size_t n = 0;
     bool ok = true;
@@ -144,7 +144,7 @@ void eg_run_commit_routes_(eg_run *run) {
         for (const cJSON *c = list ? r->child : r; ok && c; c = list ? c->next : NULL) {
             const cJSON *arg;
             if (route_entry(run, t, c, &next[n], &arg)) { ok = false; break; }
-            if (arg && !(args[n] = cJSON_Duplicate(arg, true))) { eg_run_stop_(run, -1, EG_E_NOMEM, "out of memory"); ok = false; break; }
+            if (arg && !(args[n] = cJSON_Duplicate(arg, true))) { eg_run_stop_nomem_(run); ok = false; break; }
             n++;
         }
     }

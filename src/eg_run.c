@@ -19,12 +19,12 @@ int eg_status_parse_(const char *name) {
 
 /* ---- creation ---- */
 
-static int parse_options(eg_run *run, const char *options, size_t len, eg_error *err) {
+static eg_code parse_options(eg_run *run, const char *options, size_t len, eg_error *err) {
     run->max_steps = run->graph->max_steps;
     eg_run_default_limits_(run);
     if (!options || !len) return EG_OK;
     cJSON *o;
-    int rc = eg_parse_object(options, len, EG_E_INVALID_OPTIONS, "the run options", &o, err);
+    eg_code rc = eg_parse_object(options, len, EG_E_INVALID_OPTIONS, "the run options", &o, err);
     if (rc) return rc;
     const cJSON *max = eg_get(o, "maxSteps"), *id = eg_get(o, "runId");
     if (max && !cJSON_IsNull(max)) {
@@ -35,87 +35,89 @@ static int parse_options(eg_run *run, const char *options, size_t len, eg_error 
     if (!rc) rc = eg_run_read_limits_(run, o, err);
     if (!rc && id && !cJSON_IsNull(id)) {
         if (!cJSON_IsString(id)) rc = eg_fail(err, EG_E_INVALID_OPTIONS, "options.runId must be a string");
-        else if (!(run->run_id = eg_strdup(id->valuestring))) rc = NOMEM(err);
+        else if (!(run->run_id = eg_strdup(id->valuestring))) rc = eg_nomem(err);
     }
     cJSON_Delete(o);
     return rc;
 }
 
-eg_run *eg_run_alloc_(const eg_graph *g, const char *options, size_t len, eg_error *err) {
-    if (err) { err->code = EG_OK; err->message[0] = '\0'; }
-    if (!g) { eg_fail(err, EG_E_BAD_STATE, "no graph"); return NULL; }
+eg_code eg_run_alloc_(const eg_graph *g, const char *options, size_t len, eg_run **out, eg_error *err) {
+    eg_clear(err);
+    if (!g) return eg_disposed(err, "graph");
     eg_init_json();
     eg_run *run = eg_malloc(sizeof *run);
-    if (!run) { NOMEM(err); return NULL; }
+    if (!run) return eg_nomem(err);
     memset(run, 0, sizeof *run);
     run->graph = g;
     run->status = EG_STATUS_RUNNING;
     run->error_node = -1;
-    if (parse_options(run, options, len, err)) { eg_run_free(run); return NULL; }
-    return run;
+    eg_code rc = parse_options(run, options, len, err);
+    if (rc) { eg_run_free(run); return rc; }
+    *out = run;
+    return EG_OK;
 }
 
-static int too_big(const eg_run *run, const char *what, size_t len, eg_error *err) {
+static eg_code too_big(const eg_run *run, const char *what, size_t len, eg_error *err) {
     return eg_fail(err, EG_E_LIMIT, "%s is %zu bytes, more than maxInputBytes (%zu)", what, len, run->max_input_bytes);
 }
 
-/* After setup, anything that failed to allocate means the run is unusable. */
-static eg_run *checked(eg_run *run, eg_error *err) {
-    if (run->status == EG_STATUS_ERROR && run->error.code == EG_E_NOMEM) { NOMEM(err); eg_run_free(run); return NULL; }
-    return run;
+/* The end of a creation: an error frees the half-made run; after setup,
+ * anything that failed to allocate means the run is unusable. */
+eg_code eg_run_created_(eg_run *run, eg_code rc, eg_run **out, eg_error *err) {
+    if (!rc && run->status == EG_STATUS_ERROR && run->error.code == EG_E_NOMEM) rc = eg_nomem(err);
+    if (rc) { eg_run_free(run); return rc; }
+    *out = run;
+    return EG_OK;
 }
 
-eg_run *eg_run_new(const eg_graph *g, const char *input, size_t input_len,
-                   const char *options, size_t options_len, eg_error *err) {
-    eg_run *run = eg_run_alloc_(g, options, options_len, err);
-    if (!run) return NULL;
-    if (input_len > run->max_input_bytes) { too_big(run, "the initial state", input_len, err); eg_run_free(run); return NULL; }
-    if (eg_parse_object(input, input_len, EG_E_INVALID_INPUT, "the initial state", &run->state, err)) { eg_run_free(run); return NULL; }
+static eg_code start(eg_run *run, const char *input, size_t input_len, eg_error *err) {
+    if (input_len > run->max_input_bytes) return too_big(run, "the initial state", input_len, err);
+    eg_code rc = eg_parse_object(input, input_len, EG_E_INVALID_INPUT, "the initial state", &run->state, err);
+    if (rc) return rc;
     run->state_bytes_bound = input_len;
-    for (const cJSON *k = run->state->child; k; k = k->next) {
-        if (strcmp(k->string, EG_KEY_STEP_COUNT) == 0 || strcmp(k->string, EG_KEY_ERROR) == 0) {
-            eg_fail(err, EG_E_INVALID_INPUT, "the initial state sets '%s', which the engine owns", k->string);
-            eg_run_free(run);
-            return NULL;
-        }
-    }
+    for (const cJSON *k = run->state->child; k; k = k->next)
+        if (strcmp(k->string, EG_KEY_STEP_COUNT) == 0 || strcmp(k->string, EG_KEY_ERROR) == 0)
+            return eg_fail(err, EG_E_INVALID_INPUT, "the initial state sets '%s', which the engine owns", k->string);
+    const eg_graph *g = run->graph;
     bool ok = true;
     for (const cJSON *d = g->defaults->child; d && ok; d = d->next)
         if (!eg_get(run->state, d->string)) ok = eg_run_put_(run, d->string, cJSON_Duplicate(d, true));
     ok = ok && eg_run_put_(run, EG_KEY_STEP_COUNT, cJSON_CreateNumber(0));
     ok = ok && eg_run_put_(run, EG_KEY_STATUS, cJSON_CreateString("RUNNING"));
-    if (!ok) { NOMEM(err); eg_run_free(run); return NULL; }
+    if (!ok) return eg_nomem(err);
     int entry = g->entry;
     eg_run_schedule_(run, &entry, NULL, 1);
-    return checked(run, err);
+    return EG_OK;
 }
 
-eg_run *eg_run_from_state(const eg_graph *g, const char *state, size_t len,
-                          const char *options, size_t options_len, eg_error *err) {
-    eg_run *run = eg_run_alloc_(g, options, options_len, err);
-    if (!run) return NULL;
-    if (len > run->max_input_bytes) { too_big(run, "the saved state", len, err); eg_run_free(run); return NULL; }
-    if (eg_parse_object(state, len, EG_E_INVALID_INPUT, "the saved state", &run->state, err)) { eg_run_free(run); return NULL; }
+eg_code eg_run_new(const eg_graph *g, const char *input, size_t input_len,
+                   const char *options, size_t options_len, eg_run **out, eg_error *err) {
+    eg_run *run;
+    eg_code rc = eg_run_alloc_(g, options, options_len, &run, err);
+    return rc ? rc : eg_run_created_(run, start(run, input, input_len, err), out, err);
+}
+
+static eg_code continue_from(eg_run *run, const char *state, size_t len, eg_error *err) {
+    const eg_graph *g = run->graph;
+    if (len > run->max_input_bytes) return too_big(run, "the saved state", len, err);
+    eg_code rc = eg_parse_object(state, len, EG_E_INVALID_INPUT, "the saved state", &run->state, err);
+    if (rc) return rc;
     run->state_bytes_bound = len;
     const cJSON *st = eg_get(run->state, EG_KEY_STATUS), *next = eg_get(run->state, EG_KEY_NEXT_NODE), *cur = eg_get(run->state, EG_KEY_CURRENT_NODE);
     int status = cJSON_IsString(st) ? eg_status_parse_(st->valuestring) : -1;
-    if (status == EG_STATUS_FINISHED) { run->status = EG_STATUS_FINISHED; return run; }
+    if (status == EG_STATUS_FINISHED) { run->status = EG_STATUS_FINISHED; return EG_OK; }
     /* Continue at nextNode, else route from currentNode, else start over. */
     size_t n = cJSON_IsArray(next) ? (size_t)cJSON_GetArraySize(next) : cJSON_IsString(next) ? 1 : 0;
-    if (next && !cJSON_IsNull(next) && n == 0 && !cJSON_IsArray(next)) {
-        eg_fail(err, EG_E_INVALID_INPUT, "saved state: nextNode must be a node name or a list of names");
-        eg_run_free(run);
-        return NULL;
-    }
+    if (next && !cJSON_IsNull(next) && n == 0 && !cJSON_IsArray(next))
+        return eg_fail(err, EG_E_INVALID_INPUT, "saved state: nextNode must be a node name or a list of names");
     int *targets = eg_malloc(sizeof(int) * (n ? n : 1));
-    if (!targets) { NOMEM(err); eg_run_free(run); return NULL; }
+    if (!targets) return eg_nomem(err);
     size_t m = 0;
     for (const cJSON *c = cJSON_IsArray(next) ? next->child : next; n && c; c = cJSON_IsArray(next) ? c->next : NULL) {
         int t = cJSON_IsString(c) ? eg_graph_target_by_name(run->graph, (c)->valuestring) : EG_TARGET_NONE;
         if (t == EG_TARGET_NONE) {
-            eg_fail(err, EG_E_INVALID_INPUT, "saved state: nextNode '%s' is not a node of this graph", cJSON_IsString(c) ? c->valuestring : "?");
-            eg_free(targets); eg_run_free(run);
-            return NULL;
+            eg_free(targets);
+            return eg_fail(err, EG_E_INVALID_INPUT, "saved state: nextNode '%s' is not a node of this graph", cJSON_IsString(c) ? c->valuestring : "?");
         }
         if (t >= 0) targets[m++] = t;
     }
@@ -125,13 +127,12 @@ eg_run *eg_run_from_state(const eg_graph *g, const char *state, size_t len,
     } else if (cJSON_IsString(cur)) {
         int c = eg_graph_find(g, cur->valuestring, strlen(cur->valuestring));
         if (c < 0 || g->nodes[c].kind == EG_NODE_END) {
-            eg_fail(err, EG_E_INVALID_INPUT, "saved state: currentNode '%s' is not a node of this graph", cur->valuestring);
-            eg_free(targets); eg_run_free(run);
-            return NULL;
+            eg_free(targets);
+            return eg_fail(err, EG_E_INVALID_INPUT, "saved state: currentNode '%s' is not a node of this graph", cur->valuestring);
         }
         if (eg_run_new_batch_(run, 1, PHASE_ROUTES)) {
             run->tasks[0] = (eg_task){ .node = c, .kind = TASK_ROUTE, .state = T_UNRESOLVED, .override = EG_TARGET_NONE };
-        } else eg_run_stop_(run, -1, EG_E_NOMEM, "out of memory");
+        } else eg_run_stop_nomem_(run);
     } else {
         int entry = g->entry;
         eg_run_schedule_(run, &entry, NULL, 1);
@@ -142,37 +143,41 @@ eg_run *eg_run_from_state(const eg_graph *g, const char *state, size_t len,
         if (run->status == EG_STATUS_RUNNING) run->status = status >= 0 ? status : EG_STATUS_PAUSED;
         if (run->status == EG_STATUS_RUNNING) run->status = EG_STATUS_INTERRUPTED;
     }
-    return checked(run, err);
+    return EG_OK;
+}
+
+eg_code eg_run_from_state(const eg_graph *g, const char *state, size_t len,
+                          const char *options, size_t options_len, eg_run **out, eg_error *err) {
+    eg_run *run;
+    eg_code rc = eg_run_alloc_(g, options, options_len, &run, err);
+    return rc ? rc : eg_run_created_(run, continue_from(run, state, len, err), out, err);
 }
 
 /* ---- driving ---- */
 
-int eg_run_resume(eg_run *run, const char *user_input, size_t len) {
-    if (!run) return EG_E_BAD_STATE;
-    if (run->status == EG_STATUS_FINISHED) return EG_E_NOT_RESUMABLE;
-    if (len > run->max_input_bytes) return EG_E_LIMIT;
+eg_code eg_run_resume(eg_run *run, const char *user_input, size_t len, eg_error *err) {
+    eg_clear(err);
+    if (!run) return eg_disposed(err, "run");
+    if (run->status == EG_STATUS_FINISHED) return eg_fail(err, EG_E_NOT_RESUMABLE, "the run finished; there is nothing to resume");
+    if (len > run->max_input_bytes) return too_big(run, "the user input", len, err);
     cJSON *msg = NULL;
-    if (user_input && len) {
-        eg_error e;
-        if (eg_parse_object(user_input, len, EG_E_INVALID_INPUT, "the user input", &msg, &e)) return e.code;
-    }
+    eg_code rc = user_input && len ? eg_parse_object(user_input, len, EG_E_INVALID_INPUT, "the user input (a message)", &msg, err) : EG_OK;
+    if (rc) return rc;
     /* Every write first, all or nothing: a failed resume can be retried
      * without adding the user's message twice. */
     eg_run_undo undo;
-    if (!eg_run_undo_begin_(run, &undo)) { cJSON_Delete(msg); return EG_E_NOMEM; }
-    int rc = EG_OK;
+    if (!eg_run_undo_begin_(run, &undo)) { cJSON_Delete(msg); return eg_nomem(err); }
     if (msg) {
         cJSON *list = cJSON_CreateArray();
         char *key = list ? eg_strdup("messages") : NULL;
-        if (!key) { cJSON_Delete(list); cJSON_Delete(msg); return eg_run_undo_end_(run, &undo, EG_E_NOMEM); }
+        if (!key) { cJSON_Delete(list); cJSON_Delete(msg); return eg_run_undo_end_(run, &undo, eg_nomem(err)); }
         list->string = key;
         cJSON_AddItemToArray(list, msg);
-        eg_error e;
-        rc = eg_reduce_into(&run->graph->reducers, run->state, &eg_run_root_, list, &run->patch, "resume", &e);
+        rc = eg_reduce_into(&run->graph->reducers, run->state, &eg_run_root_, list, &run->patch, "resume", err);
     }
-    if (!rc && (!eg_run_del_(run, EG_KEY_PENDING_ASK_USER) || !eg_run_del_(run, EG_KEY_SHOULD_PAUSE))) rc = EG_E_NOMEM;
-    if (!rc && run->status == EG_STATUS_ERROR && !eg_run_del_(run, EG_KEY_ERROR)) rc = EG_E_NOMEM;
-    if (!rc && !eg_run_write_status_(run, EG_STATUS_RUNNING)) rc = EG_E_NOMEM;
+    if (!rc && (!eg_run_del_(run, EG_KEY_PENDING_ASK_USER) || !eg_run_del_(run, EG_KEY_SHOULD_PAUSE))) rc = eg_nomem(err);
+    if (!rc && run->status == EG_STATUS_ERROR && !eg_run_del_(run, EG_KEY_ERROR)) rc = eg_nomem(err);
+    if (!rc && !eg_run_write_status_(run, EG_STATUS_RUNNING)) rc = eg_nomem(err);
     if (eg_run_undo_end_(run, &undo, rc)) return rc;
     /* Nothing below can fail. */
     if (run->status == EG_STATUS_ERROR) {
@@ -195,11 +200,12 @@ int eg_run_resume(eg_run *run, const char *user_input, size_t len) {
     return EG_OK;
 }
 
-int eg_run_apply(eg_run *run, const char *update, size_t len, eg_error *err) {
-    if (err) err->code = EG_OK;
-    if (!run || run->status == EG_STATUS_RUNNING) return eg_fail(err, EG_E_BAD_STATE, "apply() is for a run that is not running");
+eg_code eg_run_apply(eg_run *run, const char *update, size_t len, eg_error *err) {
+    eg_clear(err);
+    if (!run) return eg_disposed(err, "run");
+    if (run->status == EG_STATUS_RUNNING) return eg_fail(err, EG_E_BAD_STATE, "apply() is for a run that is not running");
     cJSON *u;
-    int rc = eg_parse_object(update, len, EG_E_INVALID_INPUT, "the update", &u, err);
+    eg_code rc = eg_parse_object(update, len, EG_E_INVALID_INPUT, "the update", &u, err);
     if (rc) return rc;
     for (const cJSON *f = u->child; f; f = f->next) {
         if (eg_run_is_engine_key_(run, f->string)) {
@@ -210,17 +216,10 @@ int eg_run_apply(eg_run *run, const char *update, size_t len, eg_error *err) {
     }
     /* All of the update or none of it. */
     eg_run_undo undo;
-    if (!eg_run_undo_begin_(run, &undo)) { cJSON_Delete(u); return NOMEM(err); }
+    if (!eg_run_undo_begin_(run, &undo)) { cJSON_Delete(u); return eg_nomem(err); }
     while (u->child && !rc) rc = eg_reduce_into(&run->graph->reducers, run->state, &eg_run_root_, cJSON_DetachItemViaPointer(u, u->child), &run->patch, "resume", err);
     cJSON_Delete(u);
     return eg_run_undo_end_(run, &undo, rc);
-}
-
-const char *eg_run_print_(eg_run *run, const cJSON *value, size_t *len) {
-    run->out.len = 0;
-    if (!eg_buf_json(&run->out, value)) return NULL;
-    if (len) *len = run->out.len;
-    return run->out.data;
 }
 
 /* One task as {"index":0,"id":"3.0","kind":"node","node":"a","handler":"a"}. */
@@ -237,9 +236,9 @@ static bool put_task(eg_buf *b, const eg_run *run, size_t i) {
         && eg_buf_lit(b, "}");
 }
 
-const char *eg_run_next(eg_run *run, size_t *len) {
-    if (len) *len = 0;
-    if (!run) return NULL;
+eg_code eg_run_next(eg_run *run, const char **json, size_t *len, eg_error *err) {
+    eg_clear(err);
+    if (!run) return eg_disposed(err, "run");
     eg_run_advance_(run);
     eg_buf *b = &run->out;
     b->len = 0;
@@ -263,24 +262,27 @@ const char *eg_run_next(eg_run *run, size_t *len) {
         cJSON_Delete(error);
     }
     ok = ok && eg_buf_lit(b, "}");
-    if (!ok) return NULL; /* the patch is kept: the next call hands it out */
-    run->patch.text.len = 0;
-    run->patch.count = 0;
-    if (len) *len = b->len;
-    return b->data;
+    if (ok) { /* else the patch is kept: the next call hands it out */
+        run->patch.text.len = 0;
+        run->patch.count = 0;
+    }
+    return eg_buf_hand_out(b, ok, json, len, err);
 }
 
-static int task_at(eg_run *run, uint32_t index, eg_task **out) {
-    if (!run) return EG_E_BAD_STATE;
-    if (run->status != EG_STATUS_RUNNING) return EG_E_BAD_STATE;
-    if (index >= run->n_tasks || run->tasks[index].state != T_PENDING) return EG_E_BAD_TASK;
+static eg_code task_at(eg_run *run, uint32_t index, const char *call, eg_task **out, eg_error *err) {
+    eg_clear(err);
+    if (!run) return eg_disposed(err, "run");
+    if (run->status != EG_STATUS_RUNNING)
+        return eg_fail(err, EG_E_BAD_STATE, "%s(%d): the run is %s, not RUNNING", call, (int)index, eg_status_name(run->status));
+    if (index >= run->n_tasks || run->tasks[index].state != T_PENDING)
+        return eg_fail(err, EG_E_BAD_TASK, "%s(%d): no pending task has that index", call, (int)index);
     *out = &run->tasks[index];
     return EG_OK;
 }
 
-int eg_run_submit(eg_run *run, uint32_t index, const char *result, size_t len) {
+eg_code eg_run_submit(eg_run *run, uint32_t index, const char *result, size_t len, eg_error *err) {
     eg_task *t;
-    int rc = task_at(run, index, &t);
+    eg_code rc = task_at(run, index, "submit", &t, err);
     if (rc) return rc;
     if (len > run->max_result_bytes) {
         eg_run_stop_(run, t->node, EG_E_LIMIT, "%s '%s' returned %zu bytes, more than maxResultBytes (%zu)",
@@ -290,7 +292,7 @@ int eg_run_submit(eg_run *run, uint32_t index, const char *result, size_t len) {
     bool nomem;
     cJSON *r = eg_parse_ex(result, len, &nomem);
     if (!r) {
-        if (nomem) return EG_E_NOMEM;
+        if (nomem) return eg_nomem(err);
         eg_run_stop_(run, t->node, EG_E_INVALID_RESULT, "%s '%s' returned a value that is not valid JSON",
              t->kind == TASK_ROUTE ? "the router of" : "node", eg_run_node_name_(run, t->node));
         return EG_OK;
@@ -301,13 +303,13 @@ int eg_run_submit(eg_run *run, uint32_t index, const char *result, size_t len) {
     return EG_OK;
 }
 
-int eg_run_fail(eg_run *run, uint32_t index, const char *error, size_t len) {
+eg_code eg_run_fail(eg_run *run, uint32_t index, const char *error, size_t len, eg_error *err) {
     eg_task *t;
-    int rc = task_at(run, index, &t);
+    eg_code rc = task_at(run, index, "fail", &t, err);
     if (rc) return rc;
     bool nomem;
     cJSON *e = eg_parse_ex(error, len, &nomem);
-    if (!e && nomem) return EG_E_NOMEM;
+    if (!e && nomem) return eg_nomem(err);
     t->result = e; /* NULL when the host sent no valid JSON: "(no message)" */
     t->state = T_FAILED;
     if (t->kind == TASK_ROUTE) {
@@ -320,13 +322,13 @@ int eg_run_fail(eg_run *run, uint32_t index, const char *error, size_t len) {
 
 void eg_run_interrupt(eg_run *run) { if (run) run->interrupt = true; }
 
-const char *eg_run_state(eg_run *run, size_t *len) {
-    if (len) *len = 0;
-    if (!run) return NULL;
-    return eg_run_print_(run, run->state, len);
+eg_code eg_run_state(eg_run *run, const char **json, size_t *len, eg_error *err) {
+    eg_clear(err);
+    if (!run) return eg_disposed(err, "run");
+    return eg_buf_print(&run->out, run->state, json, len, err);
 }
 
-int eg_run_status(const eg_run *run) { return run ? run->status : EG_STATUS_ERROR; }
+eg_status eg_run_status(const eg_run *run) { return run ? run->status : EG_STATUS_ERROR; }
 
 const eg_error *eg_run_error(const eg_run *run) {
     static const eg_error none = { EG_OK, "" };

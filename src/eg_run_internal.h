@@ -47,7 +47,10 @@ struct eg_run {
     eg_buf out;            /* the last JSON handed out (next/state/checkpoint), reused */
 };
 
-eg_run *eg_run_alloc_(const eg_graph *g, const char *options, size_t len, eg_error *err);
+/* Creation in two halves: allocate with options, then (whatever filled the
+ * run) hand it out, or free it on an error or a setup that ran out of memory. */
+eg_code eg_run_alloc_(const eg_graph *g, const char *options, size_t len, eg_run **out, eg_error *err);
+eg_code eg_run_created_(eg_run *run, eg_code rc, eg_run **out, eg_error *err);
 void eg_run_clear_tasks_(eg_run *run);
 int eg_status_parse_(const char *name);
 const char *eg_task_kind_name_(int kind);
@@ -55,10 +58,10 @@ const char *eg_task_state_name_(int state);
 /* Size limits (eg_run_limits.c). */
 void eg_run_default_limits_(eg_run *run);
 /* Read maxResultBytes, maxInputBytes, maxStateBytes and maxMessages from run options. */
-int eg_run_read_limits_(eg_run *run, const cJSON *options, eg_error *err);
+eg_code eg_run_read_limits_(eg_run *run, const cJSON *options, eg_error *err);
 /* After a step merged: EG_OK, EG_E_NOMEM, or EG_E_LIMIT with *node the node at
  * fault (-1 for a parallel step). `writer` is the node that wrote `messages`, or -1. */
-int eg_run_check_state_(eg_run *run, int writer, int *node, eg_error *err);
+eg_code eg_run_check_state_(eg_run *run, int writer, int *node, eg_error *err);
 /* The run's own state writes (eg_run_write.c). Each records a patch op;
  * false means memory ran out and the state is unchanged. */
 extern eg_path eg_run_root_;                 /* the state's top level */
@@ -80,6 +83,9 @@ const char *eg_run_node_name_(const eg_run *run, int node);    /* END's name for
  * running out on the way is OUT_OF_MEMORY, never a half-written error. */
 void eg_run_stop_(eg_run *run, int node, int code, const char *fmt, ...);
 void eg_run_stop_with_error_(eg_run *run, int node, const eg_error *e);
+/* Stop with OUT_OF_MEMORY, recorded in state.error when memory allows. */
+void eg_run_stop_nomem_(eg_run *run);
+/* Mark the run OUT_OF_MEMORY without writing anything (the write failed). */
 void eg_run_fatal_nomem_(eg_run *run);
 cJSON *eg_run_error_json_(const eg_run *run);   /* {code, message, node?} of run->error */
 /* Task batches (eg_tasks.c). */
@@ -94,6 +100,5 @@ void eg_run_commit_routes_(eg_run *run);
 /* One step (eg_step.c): advance until the host is needed or the run stops. */
 void eg_run_advance_(eg_run *run);
 /* Hand out `value` printed as JSON in run->out; NULL when memory runs out. */
-const char *eg_run_print_(eg_run *run, const cJSON *value, size_t *len);
 
 #endif

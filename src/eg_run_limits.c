@@ -20,7 +20,7 @@ void eg_run_default_limits_(eg_run *run) {
     run->max_messages = DEFAULT_MAX_MESSAGES;
 }
 
-static int count_limit(const cJSON *o, const char *name, const char *unit, size_t *out, eg_error *err) {
+static eg_code count_limit(const cJSON *o, const char *name, const char *unit, size_t *out, eg_error *err) {
     const cJSON *v = eg_get(o, name);
     if (!v || cJSON_IsNull(v)) return EG_OK;
     if (!cJSON_IsNumber(v) || v->valuedouble < 1 || v->valuedouble > 4294967295.0)
@@ -29,15 +29,15 @@ static int count_limit(const cJSON *o, const char *name, const char *unit, size_
     return EG_OK;
 }
 
-int eg_run_read_limits_(eg_run *run, const cJSON *o, eg_error *err) {
-    int rc = count_limit(o, "maxResultBytes", "bytes", &run->max_result_bytes, err);
+eg_code eg_run_read_limits_(eg_run *run, const cJSON *o, eg_error *err) {
+    eg_code rc = count_limit(o, "maxResultBytes", "bytes", &run->max_result_bytes, err);
     if (!rc) rc = count_limit(o, "maxInputBytes", "bytes", &run->max_input_bytes, err);
     if (!rc) rc = count_limit(o, "maxStateBytes", "bytes", &run->max_state_bytes, err);
     if (!rc) rc = count_limit(o, "maxMessages", "messages", &run->max_messages, err);
     return rc;
 }
 
-int eg_run_check_state_(eg_run *run, int writer, int *node, eg_error *err) {
+eg_code eg_run_check_state_(eg_run *run, int writer, int *node, eg_error *err) {
     if (writer >= 0) {
         const cJSON *messages = eg_get(run->state, "messages");
         size_t n = 0;
@@ -53,7 +53,7 @@ int eg_run_check_state_(eg_run *run, int writer, int *node, eg_error *err) {
     bool ok = eg_buf_json(&measure, run->state);
     size_t size = measure.len;
     eg_buf_free(&measure);
-    if (!ok) return NOMEM(err);
+    if (!ok) return eg_nomem(err);
     run->state_bytes_bound = size;
     if (size <= run->max_state_bytes) return EG_OK;
     int last = run->tasks[run->n_tasks - 1].node;

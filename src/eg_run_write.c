@@ -138,6 +138,12 @@ void eg_run_stop_with_error_(eg_run *run, int node, const eg_error *e) {
     eg_run_set_status_(run, EG_STATUS_ERROR);
 }
 
+void eg_run_stop_nomem_(eg_run *run) {
+    eg_error e;
+    eg_nomem(&e);
+    eg_run_stop_with_error_(run, -1, &e);
+}
+
 void eg_run_stop_(eg_run *run, int node, int code, const char *fmt, ...) {
     eg_error e;
     va_list ap;

@@ -71,7 +71,7 @@ static void commit_nodes(eg_run *run) {
     for (size_t i = 0; i < run->n_tasks; i++) {
         eg_task *t = &run->tasks[i];
         if (t->state != T_FAILED || run->graph->nodes[t->node].on_error == EG_TARGET_NONE) continue;
-        if (!divert_failure(run, t)) { eg_run_stop_(run, -1, EG_E_NOMEM, "out of memory"); return; }
+        if (!divert_failure(run, t)) { eg_run_stop_nomem_(run); return; }
     }
     for (size_t i = 0; i < run->n_tasks; i++) {
         const eg_task *t = &run->tasks[i];
@@ -89,10 +89,10 @@ static void commit_nodes(eg_run *run) {
         /* Parallel branches: detect conflicting writes before applying any. */
         cJSON **results = eg_malloc(sizeof(cJSON *) * run->n_tasks);
         const char **who = eg_malloc(sizeof(char *) * run->n_tasks);
-        if (!results || !who) { eg_free(results); eg_free(who); eg_run_stop_(run, -1, EG_E_NOMEM, "out of memory"); return; }
+        if (!results || !who) { eg_free(results); eg_free(who); eg_run_stop_nomem_(run); return; }
         for (size_t i = 0; i < run->n_tasks; i++) { results[i] = run->tasks[i].result; who[i] = eg_run_node_name_(run, run->tasks[i].node); }
         eg_error e;
-        int rc = eg_check_conflicts(&run->graph->reducers, results, who, run->n_tasks, &e);
+        eg_code rc = eg_check_conflicts(&run->graph->reducers, results, who, run->n_tasks, &e);
         eg_free(results);
         eg_free(who);
         if (rc) { eg_run_stop_with_error_(run, -1, &e); return; }
@@ -122,7 +122,7 @@ static void commit_nodes(eg_run *run) {
                 if (strcmp(k, EG_KEY_PENDING_ASK_USER) == 0) pause |= !cJSON_IsNull(f);
                 if (strcmp(k, "messages") == 0) wrote_messages = t->node;
                 eg_error e;
-                int rc = eg_reduce_into(&run->graph->reducers, run->state, &eg_run_root_, f, &run->patch, name, &e);
+                eg_code rc = eg_reduce_into(&run->graph->reducers, run->state, &eg_run_root_, f, &run->patch, name, &e);
                 if (rc) { eg_run_stop_with_error_(run, t->node, &e); return; }
             }
         }
@@ -146,7 +146,7 @@ static void commit_nodes(eg_run *run) {
     if (node_status == EG_STATUS_PAUSED) pause = true;
     size_t n = run->n_tasks;
     int *sources = eg_malloc(sizeof(int) * 2 * n);
-    if (!sources) { eg_run_stop_(run, -1, EG_E_NOMEM, "out of memory"); return; }
+    if (!sources) { eg_run_stop_nomem_(run); return; }
     for (size_t i = 0; i < n; i++) { sources[2 * i] = run->tasks[i].node; sources[2 * i + 1] = run->tasks[i].override; }
     if (!pause && (end || node_status == EG_STATUS_FINISHED)) { eg_free(sources); eg_run_finish_(run); return; }
     if (!pause && node_status == EG_STATUS_ERROR) {
@@ -155,7 +155,7 @@ static void commit_nodes(eg_run *run) {
         eg_run_stop_(run, status_node, EG_E_NODE_STATUS, "node '%s' returned status ERROR", eg_run_node_name_(run, status_node));
         return;
     }
-    if (!eg_run_new_batch_(run, n, PHASE_ROUTES)) { eg_free(sources); eg_run_stop_(run, -1, EG_E_NOMEM, "out of memory"); return; }
+    if (!eg_run_new_batch_(run, n, PHASE_ROUTES)) { eg_free(sources); eg_run_stop_nomem_(run); return; }
     for (size_t i = 0; i < n; i++) {
         eg_task *t = &run->tasks[i];
         t->kind = TASK_ROUTE;

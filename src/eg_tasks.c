@@ -45,9 +45,9 @@ void eg_run_schedule_(eg_run *run, const int *targets, cJSON **args, size_t n) {
     if (n == 0) { eg_run_finish_(run); return; }
     /* targets/args may point into the current batch's memory: copy first. */
     int *copy = eg_malloc(sizeof(int) * n);
-    if (!copy) { eg_run_stop_(run, -1, EG_E_NOMEM, "out of memory"); return; }
+    if (!copy) { eg_run_stop_nomem_(run); return; }
     memcpy(copy, targets, sizeof(int) * n);
-    if (!eg_run_new_batch_(run, n, PHASE_NODES)) { eg_free(copy); eg_run_stop_(run, -1, EG_E_NOMEM, "out of memory"); return; }
+    if (!eg_run_new_batch_(run, n, PHASE_NODES)) { eg_free(copy); eg_run_stop_nomem_(run); return; }
     for (size_t i = 0; i < n; i++) {
         eg_task *t = &run->tasks[i];
         t->node = copy[i];

@@ -52,9 +52,12 @@ int eg_estimate_message(const cJSON *m) {
     return n;
 }
 
-int eg_history_estimate(const char *message, size_t len) {
-    cJSON *m = eg_parse(message, len);
-    int n = m ? eg_estimate_message(m) : -1;
+eg_code eg_history_estimate(const char *message, size_t len, int *tokens, eg_error *err) {
+    eg_clear(err);
+    cJSON *m;
+    eg_code rc = eg_parse_object(message, len, EG_E_MESSAGE, "the message", &m, err);
+    if (rc) return rc;
+    *tokens = eg_estimate_message(m);
     cJSON_Delete(m);
-    return n;
+    return EG_OK;
 }

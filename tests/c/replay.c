@@ -45,14 +45,16 @@ static const cJSON *script_next(const cJSON *fixture, cJSON *counters, const cha
 
 static eg_run *reopen(eg_run *run, const eg_graph *g, const char *options, size_t olen, int *api_error) {
     size_t len;
-    const char *cp = CORE(eg_run_checkpoint(run, &len)); DONE();
-    if (!cp) { *api_error = EG_E_NOMEM; return run; }
+    const char *cp;
+    eg_error err;
+    eg_code rc = CORE(eg_run_checkpoint(run, &cp, &len, &err)); DONE();
+    if (rc) { *api_error = rc; return run; }
     char *copy = malloc(len + 1);
     memcpy(copy, cp, len + 1);
-    eg_error err;
-    eg_run *fresh = CORE(eg_run_restore(g, copy, len, options, olen, &err)); DONE();
+    eg_run *fresh;
+    rc = CORE(eg_run_restore(g, copy, len, options, olen, &fresh, &err)); DONE();
     free(copy);
-    if (!fresh) { *api_error = err.code; return run; }
+    if (rc) { *api_error = rc; return run; }
     eg_run_free(run);
     return fresh;
 }
@@ -72,15 +74,16 @@ bool replay_run(cJSON *fixture, bool restore_each_step, replay *r) {
     eg_graph *g = NULL;
     eg_run *run = NULL;
     if (!r->trace || !counters || !graph || !input) { r->api_error = EG_E_NOMEM; goto out; }
-    g = CORE(eg_graph_new(graph, strlen(graph), &err)); DONE();
-    if (!g) { r->api_error = err.code; goto out; }
-    run = CORE(eg_run_new(g, input, strlen(input), options, olen, &err)); DONE();
-    if (!run) { r->api_error = err.code; goto out; }
+    r->api_error = CORE(eg_graph_new(graph, strlen(graph), &g, &err)); DONE();
+    if (r->api_error) goto out;
+    r->api_error = CORE(eg_run_new(g, input, strlen(input), options, olen, &run, &err)); DONE();
+    if (r->api_error) goto out;
     for (int guard = 0; guard < 10000; guard++) {
         if (restore_each_step) { run = reopen(run, g, options, olen, &r->api_error); if (r->api_error) goto out; }
         size_t len;
-        const char *text = CORE(eg_run_next(run, &len)); DONE();
-        if (!text) { r->api_error = EG_E_NOMEM; goto out; }
+        const char *text;
+        r->api_error = CORE(eg_run_next(run, &text, &len, &err)); DONE();
+        if (r->api_error) goto out;
         cJSON *out = cJSON_ParseWithLength(text, len);
         if (!out) { r->api_error = EG_E_NOMEM; goto out; }
         const char *status = cJSON_GetObjectItemCaseSensitive(out, "status")->valuestring;
@@ -97,7 +100,7 @@ bool replay_run(cJSON *fixture, bool restore_each_step, replay *r) {
             resumed++;
             char *msg = print(cJSON_GetObjectItemCaseSensitive(next, "input"));
             bool has = msg && strcmp(msg, "null") != 0;
-            int rc = CORE(eg_run_resume(run, has ? msg : NULL, has ? strlen(msg) : 0)); DONE();
+            eg_code rc = CORE(eg_run_resume(run, has ? msg : NULL, has ? strlen(msg) : 0, &err)); DONE();
             free(msg);
             if (rc) { r->api_error = rc; goto out; }
             continue;
@@ -115,15 +118,15 @@ bool replay_run(cJSON *fixture, bool restore_each_step, replay *r) {
             cJSON_AddItemToArray(r->trace, cJSON_CreateString(key));
             const cJSON *answer = script_next(fixture, counters, key);
             const cJSON *throws = cJSON_GetObjectItemCaseSensitive(answer, "$throw");
-            int rc;
+            eg_code rc;
             if (throws) {
                 char msg[256];
                 snprintf(msg, sizeof msg, "{\"message\":\"%s\"}", throws->valuestring);
-                rc = CORE(eg_run_fail(run, index, msg, strlen(msg))); DONE();
+                rc = CORE(eg_run_fail(run, index, msg, strlen(msg), &err)); DONE();
             } else {
                 char *res = answer ? print(answer) : NULL;
                 const char *send = res ? res : "{}";
-                rc = (answer && !res) ? EG_E_NOMEM : CORE(eg_run_submit(run, index, send, strlen(send))); DONE();
+                rc = (answer && !res) ? EG_E_NOMEM : CORE(eg_run_submit(run, index, send, strlen(send), &err)); DONE();
                 free(res);
             }
             if (rc) { r->api_error = rc; cJSON_Delete(out); goto out; }
@@ -131,8 +134,9 @@ bool replay_run(cJSON *fixture, bool restore_each_step, replay *r) {
         cJSON_Delete(out);
     }
     size_t len;
-    const char *state = CORE(eg_run_state(run, &len)); DONE();
-    if (!state) { r->api_error = EG_E_NOMEM; goto out; }
+    const char *state;
+    r->api_error = CORE(eg_run_state(run, &state, &len, &err)); DONE();
+    if (r->api_error) goto out;
     r->state = cJSON_ParseWithLength(state, len);
     r->status = eg_status_name(eg_run_status(run));
     if (!r->state) r->api_error = EG_E_NOMEM;

@@ -85,19 +85,20 @@ static int state_scenario(void) {
     eg_error e;
     const char *reducers = "{\"scratch.results\":\"concat\",\"scratch.total\":\"sum\",\"scratch.score\":\"avg\",\"artifacts.meta\":\"merge\"}";
     arm(true);
-    eg_state_manager *sm = eg_sm_new(reducers, strlen(reducers), &e);
+    eg_sm *sm;
+    eg_code rc = eg_sm_new(reducers, strlen(reducers), &sm, &e);
     arm(false);
-    if (!sm) return e.code;
-    int rc = EG_OK;
+    if (rc) return rc;
     const char *base = "{\"input\":{\"q\":1},\"scratch\":{\"results\":[\"x\"],\"total\":5,\"score\":2},\"artifacts\":{\"meta\":{\"a\":0}}}";
     const char *branches = "[{\"input\":{\"q\":1},\"currentNodeId\":\"b1\",\"scratch\":{\"results\":[\"x\",\"r1\"],\"total\":6,\"score\":3,\"score__count\":2}},"
                            "{\"input\":{\"q\":1},\"scratch\":{\"results\":[\"x\",\"r2\"],\"total\":5},\"artifacts\":{\"meta\":{\"a\":1,\"b\":[1,2]}}}]";
     const char *patch = "{\"results\":[\"y\"],\"total\":1,\"score\":4}";
+    const char *out;
     arm(true);
-    if (!eg_sm_initialize(sm, "{\"q\":1}", 7, NULL, &e)) rc = e.code;
-    else if (!eg_sm_update(sm, base, strlen(base), "scratch", patch, strlen(patch), NULL, &e)) rc = e.code;
-    else if (!eg_sm_visit(sm, base, strlen(base), "node", 4, NULL, &e)) rc = e.code;
-    else if (!eg_sm_merge(sm, base, strlen(base), branches, strlen(branches), NULL, &e)) rc = e.code;
+    if (!(rc = eg_sm_initialize(sm, "{\"q\":1}", 7, &out, NULL, &e))
+        && !(rc = eg_sm_update(sm, base, strlen(base), "scratch", patch, strlen(patch), &out, NULL, &e))
+        && !(rc = eg_sm_visit(sm, base, strlen(base), "node", 4, &out, NULL, &e)))
+        rc = eg_sm_merge(sm, base, strlen(base), branches, strlen(branches), &out, NULL, &e);
     arm(false);
     eg_sm_free(sm);
     return rc;
@@ -130,9 +131,10 @@ TEST(alloc_failure_sweep_state_manager) { sweep_scenario("state manager", state_
 static int history_scenario(void) {
     eg_error e;
     arm(true);
-    eg_history *h = eg_history_new("{\"maxContextTokens\":60}", 23, &e);
+    eg_history *h;
+    eg_code rc = eg_history_new("{\"maxContextTokens\":60}", 23, &h, &e);
     arm(false);
-    if (!h) return e.code;
+    if (rc) return rc;
     const char *msgs[] = {
         "{\"role\":\"user\",\"content\":\"first question\"}",
         "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"id\":\"c1\",\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}}]}",
@@ -141,13 +143,14 @@ static int history_scenario(void) {
         "{\"role\":\"assistant\",\"content\":\"ok\",\"id\":\"last\"}",
     };
     const char *list = "[{\"role\":\"system\",\"content\":\"S\",\"id\":\"s\"},{\"role\":\"user\",\"content\":\"U\"}]";
-    int rc = EG_OK;
+    const char *out;
     arm(true);
     if ((rc = eg_history_set_system(h, "be brief", 8, -1, &e))) goto out;
     for (size_t i = 0; i < sizeof msgs / sizeof *msgs; i++)
         if ((rc = eg_history_add(h, msgs[i], strlen(msgs[i]), -1, NULL, &e))) goto out;
     if ((rc = eg_history_edit(h, "last", 4, "\"okay\"", 6, -1, &e))) goto out;
-    if (!eg_history_trim(h, NULL) || !eg_history_export(h, NULL) || !eg_history_get(h, "img", 3, NULL)) { rc = EG_E_NOMEM; goto out; }
+    if ((rc = eg_history_trim(h, &out, NULL, &e)) || (rc = eg_history_export(h, &out, NULL, &e))
+        || (rc = eg_history_get(h, "img", 3, &out, NULL, &e))) goto out;
     if ((rc = eg_history_delete_range(h, "img", 3, "last", 4, &e))) goto out;
     rc = eg_history_import(h, list, strlen(list), "[2,-1]", 6, &e);
 out:
@@ -167,22 +170,28 @@ static int count_text(const char *haystack, const char *needle) {
     return n;
 }
 
+/* The run's state as text, borrowed (NULL when it could not be printed). */
+static const char *state_of(eg_run *r) {
+    const char *text = NULL;
+    eg_run_state(r, &text, NULL, NULL);
+    return text;
+}
+
 static eg_run *paused_run(eg_graph *g) {
-    eg_error e;
-    eg_run *r = eg_run_new(g, "{}", 2, NULL, 0, &e);
-    size_t len;
-    if (!r || !eg_run_next(r, &len)) return r;
+    eg_run *r = NULL;
+    const char *out;
+    if (eg_run_new(g, "{}", 2, NULL, 0, &r, NULL) || eg_run_next(r, &out, NULL, NULL)) return r;
     const char *pause = "{\"pendingAskUser\":{\"question\":\"go?\"}}";
-    eg_run_submit(r, 0, pause, strlen(pause));
-    eg_run_next(r, &len);
+    eg_run_submit(r, 0, pause, strlen(pause), NULL);
+    eg_run_next(r, &out, NULL, NULL);
     return r;
 }
 
 TEST(alloc_failure_in_resume_and_apply_changes_nothing) {
     const char *def = "{\"nodes\":{\"a\":{},\"b\":{}},\"edges\":{\"a\":\"b\",\"b\":\"__end__\"},\"entryPoint\":\"a\"}";
     eg_error e;
-    eg_graph *g = eg_graph_new(def, strlen(def), &e);
-    CHECK(g != NULL);
+    eg_graph *g = NULL;
+    CHECK(eg_graph_new(def, strlen(def), &g, &e) == EG_OK);
     if (!g) return;
     eg_allocator a = { t_malloc, t_realloc, free };
     eg_set_allocator(&a);
@@ -193,34 +202,33 @@ TEST(alloc_failure_in_resume_and_apply_changes_nothing) {
         eg_run *r = paused_run(g);
         CHECK(r != NULL && eg_run_status(r) == EG_STATUS_PAUSED);
         if (!r) break;
-        size_t len;
-        const char *text = eg_run_state(r, &len);
-        char *before = malloc(len + 1);
-        memcpy(before, text, len);
-        before[len] = '\0';
+        const char *text = state_of(r);
+        char *before = malloc(strlen(text) + 1);
+        strcpy(before, text);
         arm(true); countdown = n; seen = 0;
-        int rc = eg_run_apply(r, update, strlen(update), &e);
-        if (!rc) rc = eg_run_resume(r, msg, strlen(msg));
+        eg_code rc = eg_run_apply(r, update, strlen(update), &e);
+        if (!rc) rc = eg_run_resume(r, msg, strlen(msg), &e);
         arm(false); countdown = -1;
         bool done = rc == EG_OK && seen < n;   /* no allocation left to fail */
         if (rc == EG_E_NOMEM) {
             failures++;
             CHECK(eg_run_status(r) == EG_STATUS_PAUSED);
+            CHECK(e.code == EG_E_NOMEM && strcmp(e.message, "out of memory") == 0);
             /* Apply is all or nothing; resume failing after a good apply leaves the apply. */
-            const char *now = eg_run_state(r, &len);
+            const char *now = state_of(r);
             CHECK(count_text(now, "yes-once") == 0);
             CHECK(count_text(now, "\"x\":1") == count_text(now, "\"y\":2"));
             if (count_text(now, "\"x\":1") == 0) CHECK(strcmp(now, before) == 0);
             CHECK(eg_run_apply(r, update, strlen(update), &e) == EG_OK);
-            CHECK(eg_run_resume(r, msg, strlen(msg)) == EG_OK);
+            CHECK(eg_run_resume(r, msg, strlen(msg), &e) == EG_OK && e.code == EG_OK);
         } else {
             CHECK(rc == EG_OK);
         }
         /* A resume that says OK resumed: never an OK that left the run stopped by OUT_OF_MEMORY. */
         CHECK(eg_run_status(r) == EG_STATUS_RUNNING);
-        const char *out = eg_run_next(r, &len);
-        CHECK(out != NULL);
-        const char *state = eg_run_state(r, &len);
+        const char *out;
+        CHECK(eg_run_next(r, &out, NULL, NULL) == EG_OK);
+        const char *state = state_of(r);
         CHECK(state && count_text(state, "yes-once") == 1);
         free(before);
         eg_run_free(r);

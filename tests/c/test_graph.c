@@ -5,10 +5,23 @@
 
 #include <string.h>
 
-static int build_error(const char *json, eg_error *err) {
-    eg_graph *g = eg_graph_new(json, strlen(json), err);
-    if (g) { eg_graph_free(g); return EG_OK; }
-    return err->code;
+/* The code eg_graph_new returns, checked to be the code it reports in *err. */
+static eg_code build_error(const char *json, eg_error *err) {
+    eg_graph *g = NULL;
+    eg_code rc = eg_graph_new(json, strlen(json), &g, err);
+    CHECK(rc == err->code);
+    CHECK((rc == EG_OK) == (g != NULL));
+    CHECK(rc != EG_OK || err->message[0] == '\0');
+    eg_graph_free(g);
+    return rc;
+}
+
+/* A graph, or NULL (reported) when the definition is bad. */
+static eg_graph *graph(const char *json) {
+    eg_error e;
+    eg_graph *g = NULL;
+    if (eg_graph_new(json, strlen(json), &g, &e)) fprintf(stderr, "  graph: %s\n", e.message);
+    return g;
 }
 
 #define EXPECT_ERROR(json, code, needle) do { eg_error e_; \
@@ -84,9 +97,7 @@ TEST(graph_hash_ignores_key_order_and_sees_changes) {
     const char *c = "{\"nodes\":{\"a\":{},\"b\":{}},\"edges\":{\"a\":\"__end__\",\"b\":\"a\"},\"entryPoint\":\"b\"}";
     /* maxSteps is a run limit, not the graph's shape: tuning it keeps stored checkpoints valid. */
     const char *d = "{\"nodes\":{\"a\":{},\"b\":{}},\"edges\":{\"a\":\"b\",\"b\":\"__end__\"},\"entryPoint\":\"a\",\"maxSteps\":5}";
-    eg_error e;
-    eg_graph *ga = eg_graph_new(a, strlen(a), &e), *gb = eg_graph_new(b, strlen(b), &e), *gc = eg_graph_new(c, strlen(c), &e),
-             *gd = eg_graph_new(d, strlen(d), &e);
+    eg_graph *ga = graph(a), *gb = graph(b), *gc = graph(c), *gd = graph(d);
     CHECK(ga && gb && gc && gd);
     if (ga && gb && gc && gd) {
         CHECK_STR(eg_graph_hash(ga), eg_graph_hash(gb));
@@ -97,8 +108,8 @@ TEST(graph_hash_ignores_key_order_and_sees_changes) {
     eg_graph_free(ga); eg_graph_free(gb); eg_graph_free(gc); eg_graph_free(gd);
     /* A node's retry, timeoutMs and description are settings too. */
     const char *tuned = "{\"nodes\":{\"a\":{\"timeoutMs\":500,\"retry\":{\"attempts\":3},\"description\":\"x\"},\"b\":{}},\"edges\":{\"a\":\"b\",\"b\":\"__end__\"},\"entryPoint\":\"a\"}";
-    ga = eg_graph_new(a, strlen(a), &e);
-    eg_graph *gt = eg_graph_new(tuned, strlen(tuned), &e);
+    ga = graph(a);
+    eg_graph *gt = graph(tuned);
     CHECK(ga && gt);
     if (ga && gt) CHECK_STR(eg_graph_hash(ga), eg_graph_hash(gt));
     eg_graph_free(ga); eg_graph_free(gt);

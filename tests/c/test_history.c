@@ -13,8 +13,21 @@
 static eg_history *history(int max) {
     char opts[64];
     snprintf(opts, sizeof opts, "{\"maxContextTokens\":%d}", max);
-    eg_error e;
-    return eg_history_new(opts, strlen(opts), &e);
+    eg_history *h = NULL;
+    eg_history_new(opts, strlen(opts), &h, NULL);
+    return h;
+}
+
+/* The history's export, borrowed; NULL when the call failed. */
+static const char *exported(eg_history *h) {
+    const char *json = NULL;
+    return eg_history_export(h, &json, NULL, NULL) == EG_OK ? json : NULL;
+}
+
+/* The estimate for a message, or -1 when the call failed. */
+static int estimate(const char *message, size_t len) {
+    int tokens = -1;
+    return eg_history_estimate(message, len, &tokens, NULL) == EG_OK ? tokens : -1;
 }
 
 static int add(eg_history *h, const char *json, int tokens) {
@@ -24,8 +37,9 @@ static int add(eg_history *h, const char *json, int tokens) {
 
 /* The trimmed messages' contents (or ids when content is null), joined by '|'. */
 static char *trimmed(eg_history *h, bool *over, int *tokens) {
-    size_t len;
-    const char *t = eg_history_trim(h, &len);
+    size_t len = 0;
+    const char *t = NULL;
+    CHECK(eg_history_trim(h, &t, &len, NULL) == EG_OK);
     cJSON *j = cJSON_ParseWithLength(t, len);
     static char out[2048];
     out[0] = '\0';
@@ -62,14 +76,13 @@ TEST(history_system_prompt_replaced_in_place_always_first) {
     eg_error e;
     add(h, "{\"role\":\"user\",\"content\":\"u1\"}", -1);
     CHECK(eg_history_set_system(h, S("be brief"), -1, &e) == EG_OK);
-    size_t len;
-    cJSON *x = cJSON_Parse(eg_history_export(h, &len));
+    cJSON *x = cJSON_Parse(exported(h));
     const char *id = cJSON_GetObjectItem(cJSON_GetArrayItem(x, 0), "id")->valuestring;
     char first_id[32];
     snprintf(first_id, sizeof first_id, "%s", id);
     cJSON_Delete(x);
     CHECK(eg_history_set_system(h, S("be kind"), -1, &e) == EG_OK);
-    x = cJSON_Parse(eg_history_export(h, &len));
+    x = cJSON_Parse(exported(h));
     CHECK(cJSON_GetArraySize(x) == 2);
     CHECK_STR(cJSON_GetObjectItem(cJSON_GetArrayItem(x, 0), "content")->valuestring, "be kind");
     CHECK_STR(cJSON_GetObjectItem(cJSON_GetArrayItem(x, 0), "id")->valuestring, first_id);
@@ -78,7 +91,7 @@ TEST(history_system_prompt_replaced_in_place_always_first) {
     eg_history_clear(h);
     CHECK_STR(trimmed(h, NULL, NULL), "be kind");
     CHECK(eg_history_set_system(h, S(""), -1, &e) == EG_OK);
-    CHECK_STR(eg_history_export(h, &len), "[]");
+    CHECK_STR(exported(h), "[]");
     eg_history_free(h);
 }
 
@@ -198,12 +211,13 @@ TEST(history_edit_recounts_delete_import_get) {
     CHECK(eg_history_edit(h, S("a1"), S("\"\""), -1, &e) == EG_E_MESSAGE);
     CHECK(eg_history_edit(h, S("nope"), S("\"x\""), -1, &e) == EG_E_NOT_FOUND && strstr(e.message, "'nope'"));
     size_t len;
-    const char *m = eg_history_get(h, S("a1"), &len);
-    CHECK(m && strstr(m, "\"name\":\"bot\"") && strstr(m, "much longer"));
-    CHECK(eg_history_get(h, S("zz"), &len) == NULL);
+    const char *m = NULL;
+    CHECK(eg_history_get(h, S("a1"), &m, &len, &e) == EG_OK && e.code == EG_OK);
+    CHECK(m && strlen(m) == len && strstr(m, "\"name\":\"bot\"") && strstr(m, "much longer"));
+    CHECK(eg_history_get(h, S("zz"), &m, &len, &e) == EG_E_NOT_FOUND && strstr(e.message, "'zz'"));
     CHECK(eg_history_delete_range(h, S("a1"), S("u1"), &e) == EG_E_NOT_FOUND && strstr(e.message, "reversed"));
     CHECK(eg_history_delete_range(h, S("u1"), S("a1"), &e) == EG_OK);
-    CHECK_STR(eg_history_export(h, &len), "[]");
+    CHECK_STR(exported(h), "[]");
     const char *list = "[{\"role\":\"system\",\"content\":\"S\"},{\"role\":\"user\",\"content\":\"U\"},"
                        "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"see\"},{\"type\":\"image_url\",\"image_url\":{\"url\":\"data:,\",\"detail\":\"low\"}}]}]";
     CHECK(eg_history_import(h, list, strlen(list), S("[1,2,3]"), &e) == EG_OK);
@@ -216,10 +230,13 @@ TEST(history_edit_recounts_delete_import_get) {
 }
 
 TEST(history_estimate_is_documented_arithmetic) {
-    CHECK(eg_history_estimate(S("{\"role\":\"user\",\"content\":\"abcdefgh\"}")) == 3 + 2);
-    CHECK(eg_history_estimate(S("{\"role\":\"user\",\"content\":\"\xe4\xbd\xa0\xe5\xa5\xbd\"}")) == 3 + 2);            /* two CJK */
-    CHECK(eg_history_estimate(S("{\"role\":\"user\",\"content\":\"\xf0\x9f\x98\x80\"}")) == 3 + 2);                    /* one emoji */
-    CHECK(eg_history_estimate(S("{\"role\":\"user\",\"name\":\"ann\",\"content\":[{\"type\":\"image_url\",\"image_url\":{\"url\":\"x\"}}]}")) == 3 + 1 + 1 + 765);
+    CHECK(estimate(S("{\"role\":\"user\",\"content\":\"abcdefgh\"}")) == 3 + 2);
+    CHECK(estimate(S("{\"role\":\"user\",\"content\":\"\xe4\xbd\xa0\xe5\xa5\xbd\"}")) == 3 + 2);            /* two CJK */
+    CHECK(estimate(S("{\"role\":\"user\",\"content\":\"\xf0\x9f\x98\x80\"}")) == 3 + 2);                    /* one emoji */
+    CHECK(estimate(S("{\"role\":\"user\",\"name\":\"ann\",\"content\":[{\"type\":\"image_url\",\"image_url\":{\"url\":\"x\"}}]}")) == 3 + 1 + 1 + 765);
+    eg_error e;
+    int tokens = 7;
+    CHECK(eg_history_estimate(S("not json"), &tokens, &e) == EG_E_MESSAGE && tokens == 7 && strstr(e.message, "not valid JSON"));
 }
 
 /* A NULL history or state manager (freed, or never created) is an error value,
@@ -233,15 +250,16 @@ TEST(null_history_and_state_manager_are_errors) {
     CHECK(eg_history_edit(NULL, S("m"), S("\"x\""), -1, &e) == EG_E_DISPOSED);
     CHECK(eg_history_delete_range(NULL, S("a"), S("b"), &e) == EG_E_DISPOSED);
     CHECK(eg_history_import(NULL, S("[]"), NULL, 0, &e) == EG_E_DISPOSED);
-    CHECK(eg_history_get(NULL, S("m"), &len) == NULL);
-    CHECK(eg_history_export(NULL, &len) == NULL);
-    CHECK(eg_history_trim(NULL, &len) == NULL);
+    const char *json = NULL;
+    CHECK(eg_history_get(NULL, S("m"), &json, &len, &e) == EG_E_DISPOSED && json == NULL);
+    CHECK(eg_history_export(NULL, &json, &len, &e) == EG_E_DISPOSED && json == NULL);
+    CHECK(eg_history_trim(NULL, &json, &len, &e) == EG_E_DISPOSED && strstr(e.message, "chat history is NULL"));
     CHECK(eg_history_remaining(NULL) == 0);
     eg_history_clear(NULL);
     eg_history_free(NULL);
-    CHECK(eg_sm_initialize(NULL, S("{}"), &len, &e) == NULL && e.code == EG_E_DISPOSED);
-    CHECK(eg_sm_update(NULL, S("{}"), "scratch", S("{}"), &len, &e) == NULL && e.code == EG_E_DISPOSED);
-    CHECK(eg_sm_visit(NULL, S("{}"), S("a"), &len, &e) == NULL && e.code == EG_E_DISPOSED);
-    CHECK(eg_sm_merge(NULL, S("{}"), S("[]"), &len, &e) == NULL && e.code == EG_E_DISPOSED);
+    CHECK(eg_sm_initialize(NULL, S("{}"), &json, &len, &e) == EG_E_DISPOSED && e.code == EG_E_DISPOSED);
+    CHECK(eg_sm_update(NULL, S("{}"), "scratch", S("{}"), &json, &len, &e) == EG_E_DISPOSED);
+    CHECK(eg_sm_visit(NULL, S("{}"), S("a"), &json, &len, &e) == EG_E_DISPOSED);
+    CHECK(eg_sm_merge(NULL, S("{}"), S("[]"), &json, &len, &e) == EG_E_DISPOSED && strstr(e.message, "state manager is NULL"));
     eg_sm_free(NULL);
 }

@@ -15,22 +15,53 @@ static const char chain[] = "{\"nodes\":{\"a\":{},\"b\":{}},\"edges\":{\"a\":\"b
 
 static eg_graph *graph(const char *json) {
     eg_error e;
-    eg_graph *g = eg_graph_new(json, strlen(json), &e);
-    if (!g) fprintf(stderr, "  graph: %s\n", e.message);
+    eg_graph *g = NULL;
+    if (eg_graph_new(json, strlen(json), &g, &e)) fprintf(stderr, "  graph: %s\n", e.message);
     return g;
+}
+
+/* The constructors as expressions: the run, or NULL with *e filled. */
+static eg_run *run_new(const eg_graph *g, const char *input, size_t len, const char *opts, size_t olen, eg_error *e) {
+    eg_run *r = NULL;
+    eg_run_new(g, input, len, opts, olen, &r, e);
+    return r;
+}
+static eg_run *run_restore(const eg_graph *g, const char *cp, size_t len, const char *opts, size_t olen, eg_error *e) {
+    eg_run *r = NULL;
+    eg_run_restore(g, cp, len, opts, olen, &r, e);
+    return r;
+}
+static eg_run *run_from_state(const eg_graph *g, const char *state, size_t len, const char *opts, size_t olen, eg_error *e) {
+    eg_run *r = NULL;
+    eg_run_from_state(g, state, len, opts, olen, &r, e);
+    return r;
+}
+
+/* The run's text outputs as expressions: borrowed text, or NULL. */
+static const char *text_of_state(eg_run *r, size_t *len) {
+    const char *t = NULL;
+    return eg_run_state(r, &t, len, NULL) == EG_OK ? t : NULL;
+}
+static const char *text_of_checkpoint(eg_run *r, size_t *len) {
+    const char *t = NULL;
+    return eg_run_checkpoint(r, &t, len, NULL) == EG_OK ? t : NULL;
+}
+static const char *text_of_checkpoint_meta(eg_run *r, size_t *len) {
+    const char *t = NULL;
+    return eg_run_checkpoint_meta(r, &t, len, NULL) == EG_OK ? t : NULL;
 }
 
 static eg_run *start(const eg_graph *g, const char *input) {
     eg_error e;
-    eg_run *r = eg_run_new(g, input, strlen(input), NULL, 0, &e);
+    eg_run *r = run_new(g, input, strlen(input), NULL, 0, &e);
     if (!r) fprintf(stderr, "  run: %s\n", e.message);
     return r;
 }
 
 static cJSON *next(eg_run *r) {
     size_t len;
-    const char *t = eg_run_next(r, &len);
-    return t ? cJSON_ParseWithLength(t, len) : NULL;
+    const char *t = NULL;
+    return eg_run_next(r, &t, &len, NULL) == EG_OK ? cJSON_ParseWithLength(t, len) : NULL;
 }
 
 static const char *str(const cJSON *o, const char *k) {
@@ -38,7 +69,7 @@ static const char *str(const cJSON *o, const char *k) {
     return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-static int submit(eg_run *r, unsigned i, const char *json) { return eg_run_submit(r, i, json, strlen(json)); }
+static int submit(eg_run *r, unsigned i, const char *json) { return eg_run_submit(r, i, json, strlen(json), NULL); }
 
 TEST(run_api_misuse_leaves_run_usable) {
     eg_graph *g = graph(chain);
@@ -62,13 +93,13 @@ TEST(run_api_misuse_leaves_run_usable) {
 TEST(run_rejects_bad_input_and_options) {
     eg_graph *g = graph(chain);
     eg_error e;
-    CHECK(eg_run_new(g, "[1]", 3, NULL, 0, &e) == NULL && e.code == EG_E_INVALID_INPUT);
-    CHECK(eg_run_new(g, "{", 1, NULL, 0, &e) == NULL && e.code == EG_E_INVALID_INPUT);
-    CHECK(eg_run_new(g, "{\"stepCount\":3}", 15, NULL, 0, &e) == NULL && e.code == EG_E_INVALID_INPUT && strstr(e.message, "stepCount"));
-    CHECK(eg_run_new(g, "{}", 2, "{\"maxSteps\":-1}", 15, &e) == NULL && e.code == EG_E_INVALID_OPTIONS && strstr(e.message, "maxSteps"));
+    CHECK(eg_run_new(g, "[1]", 3, NULL, 0, &(eg_run *){NULL}, &e) == EG_E_INVALID_INPUT);
+    CHECK(eg_run_new(g, "{", 1, NULL, 0, &(eg_run *){NULL}, &e) == EG_E_INVALID_INPUT);
+    CHECK(eg_run_new(g, "{\"stepCount\":3}", 15, NULL, 0, &(eg_run *){NULL}, &e) == EG_E_INVALID_INPUT && strstr(e.message, "stepCount"));
+    CHECK(eg_run_new(g, "{}", 2, "{\"maxSteps\":-1}", 15, &(eg_run *){NULL}, &e) == EG_E_INVALID_OPTIONS && strstr(e.message, "maxSteps"));
     /* The text need not be NUL-terminated: exactly len bytes are read. */
     char buf[2] = { '{', '}' };
-    eg_run *r = eg_run_new(g, buf, 2, NULL, 0, &e);
+    eg_run *r = run_new(g, buf, 2, NULL, 0, &e);
     CHECK(r != NULL);
     eg_run_free(r);
     eg_graph_free(g);
@@ -83,7 +114,7 @@ static char *paused_checkpoint(const eg_graph *g) {
     CHECK_STR(str(o, "status"), "PAUSED");
     cJSON_Delete(o);
     size_t len;
-    const char *cp = eg_run_checkpoint(r, &len);
+    const char *cp = text_of_checkpoint(r, &len);
     char *copy = cp ? dup_text(cp) : NULL;
     eg_run_free(r);
     return copy;
@@ -93,10 +124,10 @@ TEST(checkpoint_restores_and_resumes) {
     eg_graph *g = graph(chain);
     char *cp = paused_checkpoint(g);
     eg_error e;
-    eg_run *r = eg_run_restore(g, cp, strlen(cp), NULL, 0, &e);
+    eg_run *r = run_restore(g, cp, strlen(cp), NULL, 0, &e);
     CHECK(r != NULL);
     CHECK(eg_run_status(r) == EG_STATUS_PAUSED);
-    CHECK(eg_run_resume(r, "{\"role\":\"user\",\"content\":\"go\"}", strlen("{\"role\":\"user\",\"content\":\"go\"}")) == EG_OK);
+    CHECK(eg_run_resume(r, "{\"role\":\"user\",\"content\":\"go\"}", strlen("{\"role\":\"user\",\"content\":\"go\"}"), NULL) == EG_OK);
     cJSON *o = next(r);
     CHECK_STR(str(cJSON_GetArrayItem(cJSON_GetObjectItem(o, "tasks"), 0), "node"), "b");
     cJSON_Delete(o);
@@ -105,7 +136,7 @@ TEST(checkpoint_restores_and_resumes) {
     CHECK_STR(str(o, "status"), "FINISHED");
     cJSON_Delete(o);
     size_t len;
-    cJSON *state = cJSON_Parse(eg_run_state(r, &len));
+    cJSON *state = cJSON_Parse(text_of_state(r, &len));
     CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(state, "messages")) == 1);
     CHECK(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(state, "data"), "a")));
     CHECK(cJSON_GetObjectItem(state, "shouldPause") == NULL);
@@ -124,7 +155,7 @@ TEST(checkpoint_survives_reserialization) {
     cJSON_AddItemToObject(j, "state", state); /* now last: key order changed */
     char *pretty = cJSON_Print(j);            /* whitespace changed */
     eg_error e;
-    eg_run *r = eg_run_restore(g, pretty, strlen(pretty), NULL, 0, &e);
+    eg_run *r = run_restore(g, pretty, strlen(pretty), NULL, 0, &e);
     CHECK(r != NULL);
     eg_run_free(r);
     free(pretty);
@@ -139,31 +170,31 @@ TEST(checkpoint_edited_truncated_foreign_or_future_is_an_error) {
     eg_error e;
     size_t n = strlen(cp);
     for (size_t cut = 1; cut < n; cut += n / 17 + 1) {
-        CHECK(eg_run_restore(g, cp, cut, NULL, 0, &e) == NULL);
+        CHECK(eg_run_restore(g, cp, cut, NULL, 0, &(eg_run *){NULL}, &e) != EG_OK);
         CHECK(e.code == EG_E_CHECKPOINT);
     }
     char *edited = dup_text(cp);
     char *k = strstr(edited, "\"k\":1");
     CHECK(k != NULL);
     if (k) k[4] = '2';
-    CHECK(eg_run_restore(g, edited, n, NULL, 0, &e) == NULL && e.code == EG_E_CHECKPOINT && strstr(e.message, "checksum"));
+    CHECK(eg_run_restore(g, edited, n, NULL, 0, &(eg_run *){NULL}, &e) == EG_E_CHECKPOINT && strstr(e.message, "checksum"));
     free(edited);
     eg_graph *other = graph("{\"nodes\":{\"a\":{},\"b\":{},\"c\":{}},\"edges\":{\"a\":\"b\",\"b\":\"c\",\"c\":\"__end__\"},\"entryPoint\":\"a\"}");
-    CHECK(eg_run_restore(other, cp, n, NULL, 0, &e) == NULL && e.code == EG_E_CHECKPOINT_GRAPH);
+    CHECK(eg_run_restore(other, cp, n, NULL, 0, &(eg_run *){NULL}, &e) == EG_E_CHECKPOINT_GRAPH);
     eg_graph_free(other);
     /* Another maxSteps is the same graph: its checkpoints restore. */
     eg_graph *tuned = graph("{\"nodes\":{\"a\":{},\"b\":{}},\"edges\":{\"a\":\"b\",\"b\":\"__end__\"},\"entryPoint\":\"a\",\"maxSteps\":9}");
-    eg_run *same = eg_run_restore(tuned, cp, n, NULL, 0, &e);
+    eg_run *same = run_restore(tuned, cp, n, NULL, 0, &e);
     CHECK(same != NULL);
     eg_run_free(same);
     eg_graph_free(tuned);
     cJSON *j = cJSON_Parse(cp);
     cJSON_ReplaceItemInObject(j, "version", cJSON_CreateNumber(2));
     char *future = cJSON_PrintUnformatted(j);
-    CHECK(eg_run_restore(g, future, strlen(future), NULL, 0, &e) == NULL && e.code == EG_E_CHECKPOINT_VERSION);
+    CHECK(eg_run_restore(g, future, strlen(future), NULL, 0, &(eg_run *){NULL}, &e) == EG_E_CHECKPOINT_VERSION);
     free(future);
     cJSON_Delete(j);
-    CHECK(eg_run_restore(g, "{\"hello\":1}", 11, NULL, 0, &e) == NULL && e.code == EG_E_CHECKPOINT);
+    CHECK(eg_run_restore(g, "{\"hello\":1}", 11, NULL, 0, &(eg_run *){NULL}, &e) == EG_E_CHECKPOINT);
     free(cp);
     eg_graph_free(g);
 }
@@ -172,19 +203,19 @@ TEST(bare_state_resume_routes_from_current_node) {
     eg_graph *g = graph(chain);
     const char *saved = "{\"messages\":[],\"data\":{},\"metadata\":{},\"logs\":[],\"status\":\"PAUSED\",\"currentNode\":\"a\",\"nextNode\":null,\"stepCount\":1}";
     eg_error e;
-    eg_run *r = eg_run_from_state(g, saved, strlen(saved), NULL, 0, &e);
+    eg_run *r = run_from_state(g, saved, strlen(saved), NULL, 0, &e);
     CHECK(r && eg_run_status(r) == EG_STATUS_PAUSED);
-    CHECK(eg_run_resume(r, "{\"role\":\"user\",\"content\":\"x\"}", strlen("{\"role\":\"user\",\"content\":\"x\"}")) == EG_OK);
+    CHECK(eg_run_resume(r, "{\"role\":\"user\",\"content\":\"x\"}", strlen("{\"role\":\"user\",\"content\":\"x\"}"), NULL) == EG_OK);
     cJSON *o = next(r);
     CHECK_STR(str(cJSON_GetArrayItem(cJSON_GetObjectItem(o, "tasks"), 0), "node"), "b");
     cJSON_Delete(o);
     eg_run_free(r);
     const char *finished = "{\"status\":\"FINISHED\"}";
-    r = eg_run_from_state(g, finished, strlen(finished), NULL, 0, &e);
-    CHECK(r && eg_run_resume(r, NULL, 0) == EG_E_NOT_RESUMABLE);
+    r = run_from_state(g, finished, strlen(finished), NULL, 0, &e);
+    CHECK(r && eg_run_resume(r, NULL, 0, NULL) == EG_E_NOT_RESUMABLE);
     eg_run_free(r);
     const char *bad = "{\"status\":\"PAUSED\",\"nextNode\":\"zz\"}";
-    CHECK(eg_run_from_state(g, bad, strlen(bad), NULL, 0, &e) == NULL && e.code == EG_E_INVALID_INPUT && strstr(e.message, "zz"));
+    CHECK(eg_run_from_state(g, bad, strlen(bad), NULL, 0, &(eg_run *){NULL}, &e) == EG_E_INVALID_INPUT && strstr(e.message, "zz"));
     eg_graph_free(g);
 }
 
@@ -199,7 +230,7 @@ TEST(interrupt_keeps_unfinished_tasks_for_resume) {
     cJSON *o = next(r);
     CHECK_STR(str(o, "status"), "INTERRUPTED");
     cJSON_Delete(o);
-    CHECK(eg_run_resume(r, NULL, 0) == EG_OK);
+    CHECK(eg_run_resume(r, NULL, 0, NULL) == EG_OK);
     o = next(r);
     cJSON *tasks = cJSON_GetObjectItem(o, "tasks");
     CHECK(cJSON_GetArraySize(tasks) == 1);   /* only x runs again */
@@ -217,13 +248,13 @@ TEST(failed_node_retried_by_resume) {
     eg_graph *g = graph(chain);
     eg_run *r = start(g, "{}");
     cJSON_Delete(next(r));
-    CHECK(eg_run_fail(r, 0, "{\"message\":\"flaky\"}", strlen("{\"message\":\"flaky\"}")) == EG_OK);
+    CHECK(eg_run_fail(r, 0, "{\"message\":\"flaky\"}", strlen("{\"message\":\"flaky\"}"), NULL) == EG_OK);
     cJSON *o = next(r);
     CHECK_STR(str(o, "status"), "ERROR");
     CHECK_STR(str(cJSON_GetObjectItem(o, "error"), "node"), "a");
     cJSON_Delete(o);
     CHECK(submit(r, 0, "{}") == EG_E_BAD_STATE); /* sticky */
-    CHECK(eg_run_resume(r, NULL, 0) == EG_OK);
+    CHECK(eg_run_resume(r, NULL, 0, NULL) == EG_OK);
     o = next(r);
     CHECK_STR(str(cJSON_GetArrayItem(cJSON_GetObjectItem(o, "tasks"), 0), "node"), "a");
     cJSON_Delete(o);
@@ -243,14 +274,14 @@ TEST(failed_node_message_is_kept_whole) {
     cJSON *err = cJSON_CreateObject();
     cJSON_AddStringToObject(err, "message", text);
     char *json = cJSON_PrintUnformatted(err);
-    CHECK(eg_run_fail(r, 0, json, strlen(json)) == EG_OK);
+    CHECK(eg_run_fail(r, 0, json, strlen(json), NULL) == EG_OK);
     cJSON_Delete(next(r));
     CHECK(strstr(eg_run_error(r)->message, text) != NULL);
     /* Restored from its checkpoint, the run still has the whole message. */
     size_t cp_len;
-    const char *cp = eg_run_checkpoint(r, &cp_len);
+    const char *cp = text_of_checkpoint(r, &cp_len);
     eg_error re;
-    eg_run *restored = cp ? eg_run_restore(g, cp, cp_len, NULL, 0, &re) : NULL;
+    eg_run *restored = cp ? run_restore(g, cp, cp_len, NULL, 0, &re) : NULL;
     CHECK(restored != NULL);
     if (restored) CHECK(strstr(eg_run_error(restored)->message, text) != NULL);
     eg_run_free(restored);
@@ -266,7 +297,7 @@ TEST(failed_node_message_is_kept_whole) {
     err = cJSON_CreateObject();
     cJSON_AddStringToObject(err, "message", wide);
     json = cJSON_PrintUnformatted(err);
-    CHECK(eg_run_fail(r, 0, json, strlen(json)) == EG_OK);
+    CHECK(eg_run_fail(r, 0, json, strlen(json), NULL) == EG_OK);
     cJSON_Delete(next(r));
     const char *m = eg_run_error(r)->message;
     size_t n = strlen(m);
@@ -294,7 +325,7 @@ static cJSON *reduce(const char *reducers, const char *input, const char *result
     if (err && strcmp(str(err, "code"), "READONLY_PATH") == 0) *code = EG_E_READONLY;
     cJSON_Delete(o);
     size_t len;
-    cJSON *state = cJSON_Parse(eg_run_state(r, &len));
+    cJSON *state = cJSON_Parse(text_of_state(r, &len));
     eg_run_free(r);
     eg_graph_free(g);
     return state;
@@ -380,20 +411,20 @@ TEST(checkpoint_meta_plus_state_restores) {
     submit(r, 0, "{\"shouldPause\":true}");
     cJSON_Delete(next(r));
     size_t len;
-    cJSON *meta = cJSON_Parse(eg_run_checkpoint_meta(r, &len));
-    cJSON *state = cJSON_Parse(eg_run_state(r, &len));
+    cJSON *meta = cJSON_Parse(text_of_checkpoint_meta(r, &len));
+    cJSON *state = cJSON_Parse(text_of_state(r, &len));
     CHECK(meta && !cJSON_GetObjectItem(meta, "state") && cJSON_GetObjectItem(meta, "checksum"));
     cJSON_AddItemToObject(meta, "state", state);
     char *whole = cJSON_PrintUnformatted(meta);
     eg_error e;
-    eg_run *back = eg_run_restore(g, whole, strlen(whole), NULL, 0, &e);
+    eg_run *back = run_restore(g, whole, strlen(whole), NULL, 0, &e);
     CHECK(back != NULL);
     eg_run_free(back);
     /* A wrong state (a lost patch) fails the checksum. */
     cJSON_ReplaceItemInObject(cJSON_GetObjectItem(meta, "state"), "stepCount", cJSON_CreateNumber(5));
     free(whole);
     whole = cJSON_PrintUnformatted(meta);
-    CHECK(eg_run_restore(g, whole, strlen(whole), NULL, 0, &e) == NULL && e.code == EG_E_CHECKPOINT);
+    CHECK(eg_run_restore(g, whole, strlen(whole), NULL, 0, &(eg_run *){NULL}, &e) == EG_E_CHECKPOINT);
     free(whole);
     cJSON_Delete(meta);
     eg_run_free(r);
@@ -410,15 +441,15 @@ TEST(duplicate_keys_keep_the_last_as_javascript_does) {
     CHECK_STR(str(cJSON_GetArrayItem(cJSON_GetObjectItem(o, "tasks"), 0), "node"), "b");
     cJSON_Delete(o);
     size_t len;
-    CHECK(strstr(eg_run_state(r, &len), "\"route\":\"b\"") != NULL);
-    CHECK(strstr(eg_run_state(r, &len), "\"route\":\"c\"") == NULL);
+    CHECK(strstr(text_of_state(r, &len), "\"route\":\"b\"") != NULL);
+    CHECK(strstr(text_of_state(r, &len), "\"route\":\"c\"") == NULL);
     eg_run_free(r);
     /* Many keys (the hashed path), all duplicated. */
     char big[8192] = "{";
     for (int i = 0; i < 40; i++) { char kv[64]; snprintf(kv, sizeof kv, "%s\"k%d\":%d,\"k%d\":%d", i ? "," : "", i, i, i, i + 1000); strcat(big, kv); }
     strcat(big, "}");
     r = start(g, big);
-    const char *st = eg_run_state(r, &len);
+    const char *st = text_of_state(r, &len);
     CHECK(strstr(st, "\"k7\":1007") != NULL && strstr(st, "\"k7\":7,") == NULL);
     eg_run_free(r);
     eg_graph_free(g);
@@ -428,7 +459,7 @@ TEST(limits_on_results_and_inputs) {
     eg_graph *g = graph(chain);
     eg_error e;
     const char *opts = "{\"maxResultBytes\":64,\"maxInputBytes\":100}";
-    eg_run *r = eg_run_new(g, "{}", 2, opts, strlen(opts), &e);
+    eg_run *r = run_new(g, "{}", 2, opts, strlen(opts), &e);
     cJSON_Delete(next(r));
     char big[200];
     snprintf(big, sizeof big, "{\"data\":{\"x\":\"%090d\"}}", 0);
@@ -441,8 +472,8 @@ TEST(limits_on_results_and_inputs) {
     eg_run_free(r);
     char input[160];
     snprintf(input, sizeof input, "{\"x\":\"%0120d\"}", 0);
-    CHECK(eg_run_new(g, input, strlen(input), opts, strlen(opts), &e) == NULL && e.code == EG_E_LIMIT && strstr(e.message, "maxInputBytes"));
-    CHECK(eg_run_new(g, "{}", 2, "{\"maxResultBytes\":-1}", 21, &e) == NULL && e.code == EG_E_INVALID_OPTIONS);
+    CHECK(eg_run_new(g, input, strlen(input), opts, strlen(opts), &(eg_run *){NULL}, &e) == EG_E_LIMIT && strstr(e.message, "maxInputBytes"));
+    CHECK(eg_run_new(g, "{}", 2, "{\"maxResultBytes\":-1}", 21, &(eg_run *){NULL}, &e) == EG_E_INVALID_OPTIONS);
     eg_graph_free(g);
 }
 
@@ -472,13 +503,13 @@ TEST(limits_on_the_whole_state) {
     const char *opts = "{\"maxStateBytes\":1000,\"maxMessages\":3}";
     /* 30 results of ~120 bytes each overwrite one key: the running bound passes
      * 1000, the measured state does not, and the run finishes. */
-    eg_run *r = eg_run_new(g, "{}", 2, opts, strlen(opts), &e);
+    eg_run *r = run_new(g, "{}", 2, opts, strlen(opts), &e);
     cJSON *o = drive_loop(r, overwrite);
     CHECK_STR(str(o, "status"), "FINISHED");
     cJSON_Delete(o);
     eg_run_free(r);
     /* Each result adds a key: the state passes 1000 bytes and the run stops there, state kept. */
-    r = eg_run_new(g, "{}", 2, opts, strlen(opts), &e);
+    r = run_new(g, "{}", 2, opts, strlen(opts), &e);
     o = drive_loop(r, grow);
     CHECK_STR(str(o, "status"), "ERROR");
     const cJSON *err = cJSON_GetObjectItem(o, "error");
@@ -487,20 +518,20 @@ TEST(limits_on_the_whole_state) {
     CHECK(strstr(str(err, "message"), "more than maxStateBytes (1000)") != NULL);
     cJSON_Delete(o);
     size_t len;
-    cJSON *st = cJSON_ParseWithLength(eg_run_state(r, &len), len);
+    cJSON *st = cJSON_ParseWithLength(text_of_state(r, &len), len);
     CHECK(len > 1000 && cJSON_GetObjectItem(cJSON_GetObjectItem(st, "data"), "pad7") != NULL);
     cJSON_Delete(st);
     eg_run_free(r);
     /* Two messages a step: the second step makes four, past maxMessages 3. */
-    r = eg_run_new(g, "{}", 2, opts, strlen(opts), &e);
+    r = run_new(g, "{}", 2, opts, strlen(opts), &e);
     o = drive_loop(r, two_messages);
     err = cJSON_GetObjectItem(o, "error");
     CHECK_STR(str(err, "code"), "LIMIT_EXCEEDED");
     CHECK(strstr(str(err, "message"), "after node 'a' the state holds 4 messages, more than maxMessages (3)") != NULL);
     cJSON_Delete(o);
     eg_run_free(r);
-    CHECK(eg_run_new(g, "{}", 2, "{\"maxMessages\":0}", 17, &e) == NULL && e.code == EG_E_INVALID_OPTIONS && strstr(e.message, "maxMessages"));
-    CHECK(eg_run_new(g, "{}", 2, "{\"maxStateBytes\":\"big\"}", 23, &e) == NULL && e.code == EG_E_INVALID_OPTIONS);
+    CHECK(eg_run_new(g, "{}", 2, "{\"maxMessages\":0}", 17, &(eg_run *){NULL}, &e) == EG_E_INVALID_OPTIONS && strstr(e.message, "maxMessages"));
+    CHECK(eg_run_new(g, "{}", 2, "{\"maxStateBytes\":\"big\"}", 23, &(eg_run *){NULL}, &e) == EG_E_INVALID_OPTIONS);
     eg_graph_free(g);
 }
 
@@ -515,12 +546,12 @@ TEST(hostile_json_is_an_error_not_a_crash) {
     for (size_t i = 0; i < depth; i++) deep[n++] = '[';
     for (size_t i = 0; i < depth; i++) deep[n++] = ']';
     deep[n++] = '}';
-    CHECK(eg_run_new(g, deep, n, NULL, 0, &e) == NULL && e.code == EG_E_INVALID_INPUT);
-    CHECK(eg_run_restore(g, deep, n, NULL, 0, &e) == NULL && e.code == EG_E_CHECKPOINT);
-    CHECK(eg_graph_new(deep, n, &e) == NULL && e.code == EG_E_JSON);
+    CHECK(eg_run_new(g, deep, n, NULL, 0, &(eg_run *){NULL}, &e) == EG_E_INVALID_INPUT);
+    CHECK(eg_run_restore(g, deep, n, NULL, 0, &(eg_run *){NULL}, &e) == EG_E_CHECKPOINT);
+    CHECK(eg_graph_new(deep, n, &(eg_graph *){NULL}, &e) == EG_E_JSON);
     eg_run *r = start(g, "{}");
     cJSON_Delete(next(r));
-    CHECK(eg_run_submit(r, 0, deep, n) == EG_OK);
+    CHECK(eg_run_submit(r, 0, deep, n, NULL) == EG_OK);
     cJSON *o = next(r);
     CHECK_STR(str(cJSON_GetObjectItem(o, "error"), "code"), "INVALID_RESULT");
     cJSON_Delete(o);
@@ -529,9 +560,47 @@ TEST(hostile_json_is_an_error_not_a_crash) {
     /* Out-of-range numbers, invalid UTF-8, NUL bytes inside the length. */
     r = start(g, "{\"big\":1e400,\"neg\":-1e400,\"bytes\":\"\xff\xfe\xc3\"}");
     size_t len;
-    const char *st = eg_run_state(r, &len);
+    const char *st = text_of_state(r, &len);
     CHECK(strstr(st, "\"big\":null") && strstr(st, "\"neg\":null"));
     eg_run_free(r);
-    CHECK(eg_run_new(g, "{}\0{}", 5, NULL, 0, &e) == NULL && e.code == EG_E_INVALID_INPUT);
+    CHECK(eg_run_new(g, "{}\0{}", 5, NULL, 0, &(eg_run *){NULL}, &e) == EG_E_INVALID_INPUT);
+    eg_graph_free(g);
+}
+
+/* One error channel: every fallible call returns its code and puts the same
+ * code, with a message, in *err; a NULL object is DISPOSED, never a crash;
+ * success leaves *err clean. */
+TEST(every_run_call_reports_its_code_and_message) {
+    eg_error e;
+    const char *json = "x";
+    size_t len = 0;
+    eg_run *out = NULL;
+    CHECK(eg_run_new(NULL, "{}", 2, NULL, 0, &out, &e) == EG_E_DISPOSED && strstr(e.message, "graph is NULL") && !out);
+    CHECK(eg_run_resume(NULL, NULL, 0, &e) == EG_E_DISPOSED && strstr(e.message, "run is NULL"));
+    CHECK(eg_run_apply(NULL, "{}", 2, &e) == EG_E_DISPOSED);
+    CHECK(eg_run_next(NULL, &json, &len, &e) == EG_E_DISPOSED && strcmp(json, "x") == 0);
+    CHECK(eg_run_submit(NULL, 0, "{}", 2, &e) == EG_E_DISPOSED);
+    CHECK(eg_run_fail(NULL, 0, "{}", 2, &e) == EG_E_DISPOSED);
+    CHECK(eg_run_state(NULL, &json, &len, &e) == EG_E_DISPOSED);
+    CHECK(eg_run_checkpoint(NULL, &json, &len, &e) == EG_E_DISPOSED);
+    CHECK(eg_run_checkpoint_meta(NULL, &json, &len, &e) == EG_E_DISPOSED && strstr(e.message, "run is NULL"));
+    CHECK(eg_run_status(NULL) == EG_STATUS_ERROR && eg_run_error(NULL)->code == EG_OK);
+
+    eg_graph *g = graph(chain);
+    eg_run *r = start(g, "{}");
+    CHECK(eg_run_next(r, &json, &len, &e) == EG_OK && e.code == EG_OK && e.message[0] == '\0' && strlen(json) == len);
+    CHECK(eg_run_submit(r, 5, "{}", 2, &e) == EG_E_BAD_TASK && e.code == EG_E_BAD_TASK && strstr(e.message, "submit(5)"));
+    CHECK(eg_run_fail(r, 9, "{}", 2, &e) == EG_E_BAD_TASK && strstr(e.message, "fail(9)"));
+    CHECK(eg_run_resume(r, "[1]", 3, &e) == EG_E_INVALID_INPUT && strstr(e.message, "the user input"));
+    CHECK(eg_run_apply(r, "{}", 2, &e) == EG_E_BAD_STATE && strstr(e.message, "not running"));
+    CHECK(eg_run_submit(r, 0, "{}", 2, &e) == EG_OK && e.code == EG_OK);
+    CHECK(eg_run_next(r, &json, &len, &e) == EG_OK);
+    CHECK(eg_run_submit(r, 0, "{}", 2, &e) == EG_OK);
+    CHECK(eg_run_next(r, &json, &len, &e) == EG_OK && eg_run_status(r) == EG_STATUS_FINISHED);
+    CHECK(eg_run_submit(r, 0, "{}", 2, &e) == EG_E_BAD_STATE && strstr(e.message, "FINISHED"));
+    CHECK(eg_run_resume(r, NULL, 0, &e) == EG_E_NOT_RESUMABLE && strstr(e.message, "finished"));
+    /* err may be NULL: the code alone still says what happened. */
+    CHECK(eg_run_resume(r, NULL, 0, NULL) == EG_E_NOT_RESUMABLE);
+    eg_run_free(r);
     eg_graph_free(g);
 }

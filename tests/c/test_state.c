@@ -7,18 +7,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-static eg_state_manager *manager(const char *reducers) {
+static eg_sm *manager(const char *reducers) {
     eg_error e;
-    eg_state_manager *sm = eg_sm_new(reducers, reducers ? strlen(reducers) : 0, &e);
-    if (!sm) fprintf(stderr, "  sm: %s\n", e.message);
+    eg_sm *sm = NULL;
+    if (eg_sm_new(reducers, reducers ? strlen(reducers) : 0, &sm, &e)) fprintf(stderr, "  sm: %s\n", e.message);
     return sm;
 }
 
 /* Results are copied out, since the manager's buffer is reused. */
 static char *copy(const char *s) { if (!s) return NULL; size_t n = strlen(s) + 1; char *d = malloc(n); memcpy(d, s, n); return d; }
 
-static char *update(eg_state_manager *sm, const char *state, const char *part, const char *patch, eg_error *e) {
-    return copy(eg_sm_update(sm, state, strlen(state), part, patch, strlen(patch), NULL, e));
+/* The text a call lent out through `lent`, copied; NULL when it returned an
+ * error (which must be the code it put in *e). */
+static const char *lent;
+static char *copied(eg_code rc, const eg_error *e) {
+    CHECK(rc == e->code);
+    return rc ? NULL : copy(lent);
+}
+
+static char *update(eg_sm *sm, const char *state, const char *part, const char *patch, eg_error *e) {
+    return copied(eg_sm_update(sm, state, strlen(state), part, patch, strlen(patch), &lent, NULL, e), e);
 }
 
 static bool has(const char *state, const char *path_json, const char *want) {
@@ -37,17 +45,17 @@ static bool has(const char *state, const char *path_json, const char *want) {
 }
 
 TEST(state_seed_example_concat) {
-    eg_state_manager *sm = manager("{\"scratch.messages\":\"concat\"}");
+    eg_sm *sm = manager("{\"scratch.messages\":\"concat\"}");
     eg_error e;
-    char *s0 = copy(eg_sm_initialize(sm, "{\"prompt\":\"Hello\"}", 18, NULL, &e));
+    char *s0 = copied(eg_sm_initialize(sm, "{\"prompt\":\"Hello\"}", 18, &lent, NULL, &e), &e);
     CHECK(has(s0, "[\"input\"]", "{\"prompt\":\"Hello\"}"));
     CHECK(has(s0, "[\"iteration\"]", "0"));
     char *s1 = update(sm, s0, "scratch", "{\"messages\":[\"first\"]}", &e);
     char *s2 = update(sm, s1, "scratch", "{\"messages\":[\"second\"]}", &e);
     CHECK(has(s2, "[\"scratch\",\"messages\"]", "[\"first\",\"second\"]"));
     CHECK(has(s1, "[\"scratch\",\"messages\"]", "[\"first\"]")); /* the old state is untouched */
-    char *s3 = copy(eg_sm_visit(sm, s2, strlen(s2), "plan", 4, NULL, &e));
-    char *s4 = copy(eg_sm_visit(sm, s3, strlen(s3), "act", 3, NULL, &e));
+    char *s3 = copied(eg_sm_visit(sm, s2, strlen(s2), "plan", 4, &lent, NULL, &e), &e);
+    char *s4 = copied(eg_sm_visit(sm, s3, strlen(s3), "act", 3, &lent, NULL, &e), &e);
     CHECK(has(s4, "[\"visitedNodes\"]", "[\"plan\",\"act\"]"));
     CHECK(has(s4, "[\"currentNodeId\"]", "\"act\""));
     CHECK(has(s4, "[\"iteration\"]", "2"));
@@ -58,7 +66,7 @@ TEST(state_seed_example_concat) {
 }
 
 TEST(state_artifacts_take_reducers_too) {
-    eg_state_manager *sm = manager("{\"artifacts.files\":\"appendUnique\"}");
+    eg_sm *sm = manager("{\"artifacts.files\":\"appendUnique\"}");
     eg_error e;
     char *s = update(sm, "{\"input\":{},\"artifacts\":{\"files\":[\"a\"],\"report\":\"v1\"}}", "artifacts", "{\"files\":[\"a\",\"b\"],\"report\":\"v2\"}", &e);
     CHECK(has(s, "[\"artifacts\",\"files\"]", "[\"a\",\"b\"]"));
@@ -67,12 +75,12 @@ TEST(state_artifacts_take_reducers_too) {
     eg_sm_free(sm);
 }
 
-static char *merge(eg_state_manager *sm, const char *base, const char *branches, eg_error *e) {
-    return copy(eg_sm_merge(sm, base, strlen(base), branches, strlen(branches), NULL, e));
+static char *merge(eg_sm *sm, const char *base, const char *branches, eg_error *e) {
+    return copied(eg_sm_merge(sm, base, strlen(base), branches, strlen(branches), &lent, NULL, e), e);
 }
 
 TEST(state_merge_applies_each_branch_delta) {
-    eg_state_manager *sm = manager("{\"scratch.results\":\"concat\",\"scratch.total\":\"sum\",\"scratch.meta\":\"merge\"}");
+    eg_sm *sm = manager("{\"scratch.results\":\"concat\",\"scratch.total\":\"sum\",\"scratch.meta\":\"merge\"}");
     eg_error e;
     const char *base = "{\"input\":{\"q\":1},\"scratch\":{\"results\":[\"x\"],\"total\":5,\"meta\":{\"a\":0,\"b\":0}},\"iteration\":3}";
     const char *branches = "["
@@ -89,7 +97,7 @@ TEST(state_merge_applies_each_branch_delta) {
 }
 
 TEST(state_merge_conflicts_and_readonly_input) {
-    eg_state_manager *sm = manager(NULL);
+    eg_sm *sm = manager(NULL);
     eg_error e;
     const char *base = "{\"input\":{},\"scratch\":{}}";
     CHECK(merge(sm, base, "[{\"currentNodeId\":\"l\",\"input\":{},\"scratch\":{\"k\":1}},{\"currentNodeId\":\"r\",\"input\":{},\"scratch\":{\"k\":2}}]", &e) == NULL);
@@ -103,7 +111,7 @@ TEST(state_merge_conflicts_and_readonly_input) {
 }
 
 TEST(state_merge_avg_is_exact) {
-    eg_state_manager *sm = manager("{\"scratch.score\":\"avg\"}");
+    eg_sm *sm = manager("{\"scratch.score\":\"avg\"}");
     eg_error e;
     /* base: mean 2 of 1 value; branch 1 adds 4 (mean 3 of 2), branch 2 adds 8 (mean 5 of 2) */
     const char *base = "{\"input\":{},\"scratch\":{\"score\":2,\"score__count\":1}}";
@@ -117,9 +125,10 @@ TEST(state_merge_avg_is_exact) {
 
 TEST(state_bad_reducers_and_types) {
     eg_error e;
-    CHECK(eg_sm_new("{\"scratch.x\":\"median\"}", strlen("{\"scratch.x\":\"median\"}"), &e) == NULL && e.code == EG_E_DEFINITION && strstr(e.message, "scratch.x"));
-    CHECK(eg_sm_new("{\"scratch..x\":\"sum\"}", strlen("{\"scratch..x\":\"sum\"}"), &e) == NULL && e.code == EG_E_DEFINITION);
-    eg_state_manager *sm = manager("{\"scratch.n\":\"sum\"}");
+    eg_sm *bad = NULL;
+    CHECK(eg_sm_new("{\"scratch.x\":\"median\"}", strlen("{\"scratch.x\":\"median\"}"), &bad, &e) == EG_E_DEFINITION && !bad && strstr(e.message, "scratch.x"));
+    CHECK(eg_sm_new("{\"scratch..x\":\"sum\"}", strlen("{\"scratch..x\":\"sum\"}"), &bad, &e) == EG_E_DEFINITION && !bad);
+    eg_sm *sm = manager("{\"scratch.n\":\"sum\"}");
     CHECK(update(sm, "{\"scratch\":{\"n\":1}}", "scratch", "{\"n\":\"two\"}", &e) == NULL && e.code == EG_E_REDUCER && strstr(e.message, "scratch.n"));
     CHECK(update(sm, "{\"scratch\":5}", "scratch", "{\"n\":1}", &e) == NULL && e.code == EG_E_INVALID_INPUT);
     CHECK(update(sm, "[]", "scratch", "{}", &e) == NULL && e.code == EG_E_INVALID_INPUT);

@@ -5,11 +5,14 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     eg_error e;
-    eg_graph *g = eg_graph_new((const char *)data, size, &e);
+    eg_graph *g = NULL;
+    eg_graph_new((const char *)data, size, &g, &e);
     if (g) {
-        eg_run *r = eg_run_new(g, "{}", 2, NULL, 0, &e);
+        eg_run *r = NULL;
+        eg_run_new(g, "{}", 2, NULL, 0, &r, &e);
         size_t len;
-        if (r) { eg_run_next(r, &len); eg_run_checkpoint(r, &len); }
+        const char *out;
+        if (r) { eg_run_next(r, &out, &len, &e); eg_run_checkpoint(r, &out, &len, &e); }
         eg_run_free(r);
         eg_graph_free(g);
     }

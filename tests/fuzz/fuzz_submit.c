@@ -15,7 +15,7 @@ static const char graph_json[] =
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static eg_graph *g;
     eg_error e;
-    if (!g) g = eg_graph_new(graph_json, sizeof graph_json - 1, &e);
+    if (!g) eg_graph_new(graph_json, sizeof graph_json - 1, &g, &e);
     const char *p = (const char *)data, *end = p + size;
     const char *nul = memchr(p, 0, size);
     size_t first = nul ? (size_t)(nul - p) : size;
@@ -24,21 +24,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static const char limits[] = "{\"maxStateBytes\":1024,\"maxMessages\":6}";
     const char *opts = size % 2 ? limits : NULL;
     size_t opts_len = size % 2 ? sizeof limits - 1 : 0;
-    eg_run *r = eg_run_new(g, p, first, opts, opts_len, &e);
-    if (!r) r = eg_run_new(g, "{}", 2, opts, opts_len, &e);
+    eg_run *r = NULL;
+    eg_run_new(g, p, first, opts, opts_len, &r, &e);
+    if (!r) eg_run_new(g, "{}", 2, opts, opts_len, &r, &e);
     p = nul ? nul + 1 : end;
     size_t len;
+    const char *out;
     for (int step = 0; step < 30 && r && eg_run_status(r) == EG_STATUS_RUNNING; step++) {
-        if (!eg_run_next(r, &len)) break;
+        if (eg_run_next(r, &out, &len, &e)) break;
         for (uint32_t i = 0; i < 3; i++) {
             const char *q = p < end ? memchr(p, 0, (size_t)(end - p)) : NULL;
             size_t n = p < end ? (q ? (size_t)(q - p) : (size_t)(end - p)) : 0;
-            if (n) eg_run_submit(r, i, p, n);
-            else eg_run_submit(r, i, "{}", 2);
+            if (n) eg_run_submit(r, i, p, n, &e);
+            else eg_run_submit(r, i, "{}", 2, &e);
             p = q ? q + 1 : end;
         }
     }
-    if (r) { eg_run_state(r, &len); eg_run_checkpoint(r, &len); }
+    if (r) { eg_run_state(r, &out, &len, &e); eg_run_checkpoint(r, &out, &len, &e); }
     eg_run_free(r);
     return 0;
 }

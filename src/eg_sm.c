@@ -1,4 +1,4 @@
-/* eg_state.c: the state manager of seed 002, over the reducers of
+/* eg_sm.c: the state manager of seed 002, over the reducers of
  * eg_reduce.c. States come in and go out as JSON, so arguments are never
  * mutated: every call works on its own parsed copy. */
 #include "eg_internal.h"
@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-struct eg_state_manager {
+struct eg_sm {
     eg_reducers reducers;
     eg_buf out;
 };
@@ -14,111 +14,107 @@ struct eg_state_manager {
 
 static const char *const partitions[] = { "scratch", "artifacts", "memory", "diagnostics" };
 
-eg_state_manager *eg_sm_new(const char *reducers, size_t len, eg_error *err) {
-    if (err) { err->code = EG_OK; err->message[0] = '\0'; }
+eg_code eg_sm_new(const char *reducers, size_t len, eg_sm **out, eg_error *err) {
+    eg_clear(err);
     cJSON *obj = NULL;
-    if (reducers && len) {
-        bool nomem;
-        obj = eg_parse_ex(reducers, len, &nomem);
-        if (!obj) { eg_fail(err, nomem ? EG_E_NOMEM : EG_E_JSON, nomem ? "out of memory" : "reducers are not valid JSON"); return NULL; }
-    }
-    eg_state_manager *sm = eg_malloc(sizeof *sm);
-    if (!sm) { cJSON_Delete(obj); NOMEM(err); return NULL; }
+    eg_code rc = reducers && len ? eg_parse_value(reducers, len, EG_E_JSON, "the reducers", &obj, err) : EG_OK;
+    if (rc) return rc;
+    eg_sm *sm = eg_malloc(sizeof *sm);
+    if (!sm) { cJSON_Delete(obj); return eg_nomem(err); }
     memset(sm, 0, sizeof *sm);
-    int rc = eg_reducers_parse(obj, "reducers", &sm->reducers, err);
+    rc = eg_reducers_parse(obj, "reducers", &sm->reducers, err);
     cJSON_Delete(obj);
-    if (rc) { eg_sm_free(sm); return NULL; }
-    return sm;
+    if (rc) { eg_sm_free(sm); return rc; }
+    *out = sm;
+    return EG_OK;
 }
 
-void eg_sm_free(eg_state_manager *sm) {
+void eg_sm_free(eg_sm *sm) {
     if (!sm) return;
     eg_reducers_free(&sm->reducers);
     eg_buf_free(&sm->out);
     eg_free(sm);
 }
 
-static const char *hand_out(eg_state_manager *sm, cJSON *state, size_t *out_len, eg_error *err) {
-    sm->out.len = 0;
-    bool ok = eg_buf_json(&sm->out, state);
+/* Every call's end: print the new state (or report what failed) and free it. */
+static eg_code hand_out(eg_sm *sm, eg_code rc, cJSON *state, const char **json, size_t *out_len, eg_error *err) {
+    if (!rc) rc = eg_buf_print(&sm->out, state, json, out_len, err);
     cJSON_Delete(state);
-    if (!ok) { NOMEM(err); return NULL; }
-    if (out_len) *out_len = sm->out.len;
-    return sm->out.data;
+    return rc;
 }
 
-static cJSON *parse_state(const char *json, size_t len, const char *what, eg_error *err) {
-    cJSON *s;
-    return eg_parse_object(json, len, EG_E_INVALID_INPUT, what, &s, err) ? NULL : s;
+static eg_code parse_state(const char *json, size_t len, const char *what, cJSON **out, eg_error *err) {
+    return eg_parse_object(json, len, EG_E_INVALID_INPUT, what, out, err);
 }
 
 /* The object at state[name], created empty when missing. */
-static cJSON *partition(cJSON *state, const char *name, eg_error *err) {
+static eg_code partition(cJSON *state, const char *name, cJSON **out, eg_error *err) {
     cJSON *p = cJSON_GetObjectItemCaseSensitive(state, name);
-    if (p && !cJSON_IsObject(p)) { eg_fail(err, EG_E_INVALID_INPUT, "state.%s must be an object", name); return NULL; }
-    if (p) return p;
-    if (!eg_set(state, name, cJSON_CreateObject())) { NOMEM(err); return NULL; }
-    return cJSON_GetObjectItemCaseSensitive(state, name);
+    if (p && !cJSON_IsObject(p)) return eg_fail(err, EG_E_INVALID_INPUT, "state.%s must be an object", name);
+    if (!p && !eg_set(state, name, cJSON_CreateObject())) return eg_nomem(err);
+    *out = cJSON_GetObjectItemCaseSensitive(state, name);
+    return EG_OK;
 }
 
-const char *eg_sm_initialize(eg_state_manager *sm, const char *input, size_t len, size_t *out_len, eg_error *err) {
-    if (!sm) { eg_fail(err, EG_E_DISPOSED, "the state manager is NULL (freed, or never created)"); return NULL; }
-    if (err) err->code = EG_OK;
-    bool nomem;
-    cJSON *in = eg_parse_ex(input, len, &nomem);
-    if (!in) { eg_fail(err, nomem ? EG_E_NOMEM : EG_E_INVALID_INPUT, nomem ? "out of memory" : "the input is not valid JSON"); return NULL; }
+eg_code eg_sm_initialize(eg_sm *sm, const char *input, size_t len, const char **json, size_t *out_len, eg_error *err) {
+    eg_clear(err);
+    if (!sm) return eg_disposed(err, "state manager");
+    cJSON *in;
+    eg_code rc = eg_parse_value(input, len, EG_E_INVALID_INPUT, "the input", &in, err);
+    if (rc) return rc;
     cJSON *s = cJSON_CreateObject();
     bool ok = s && eg_set(s, "input", in);
-    if (!ok && !s) cJSON_Delete(in);
+    if (!s) cJSON_Delete(in);
     for (size_t i = 0; ok && i < sizeof partitions / sizeof *partitions; i++) ok = eg_set(s, partitions[i], cJSON_CreateObject());
     ok = ok && eg_set(s, EG_KEY_CURRENT_NODE_ID, cJSON_CreateNull()) && eg_set(s, EG_KEY_VISITED_NODES, cJSON_CreateArray())
             && eg_set(s, EG_KEY_ITERATION, cJSON_CreateNumber(0));
-    if (!ok) { cJSON_Delete(s); NOMEM(err); return NULL; }
-    return hand_out(sm, s, out_len, err);
+    return hand_out(sm, ok ? EG_OK : eg_nomem(err), s, json, out_len, err);
 }
 
-const char *eg_sm_update(eg_state_manager *sm, const char *state, size_t len, const char *name,
-                         const char *patch, size_t patch_len, size_t *out_len, eg_error *err) {
-    if (!sm) { eg_fail(err, EG_E_DISPOSED, "the state manager is NULL (freed, or never created)"); return NULL; }
-    if (err) err->code = EG_OK;
-    if (name && strcmp(name, "input") == 0) { eg_fail(err, EG_E_READONLY, "state.input is read-only"); return NULL; }
-    bool known = false;
-    for (size_t i = 0; name && i < sizeof partitions / sizeof *partitions; i++) known |= strcmp(name, partitions[i]) == 0;
-    if (!known) { eg_fail(err, EG_E_INVALID_INPUT, "'%s' is not a partition (scratch, artifacts, memory, diagnostics)", name ? name : ""); return NULL; }
-    cJSON *s = parse_state(state, len, "the state", err);
-    if (!s) return NULL;
-    cJSON *p = parse_state(patch, patch_len, "the patch", err);
-    cJSON *target = p ? partition(s, name, err) : NULL;
-    if (!target) { cJSON_Delete(p); cJSON_Delete(s); return NULL; }
+static eg_code check_partition(const char *name, eg_error *err) {
+    if (name && strcmp(name, "input") == 0) return eg_fail(err, EG_E_READONLY, "state.input is read-only");
+    for (size_t i = 0; name && i < sizeof partitions / sizeof *partitions; i++)
+        if (strcmp(name, partitions[i]) == 0) return EG_OK;
+    return eg_fail(err, EG_E_INVALID_INPUT, "'%s' is not a partition (scratch, artifacts, memory, diagnostics)", name ? name : "");
+}
+
+eg_code eg_sm_update(eg_sm *sm, const char *state, size_t len, const char *name,
+                     const char *patch, size_t patch_len, const char **json, size_t *out_len, eg_error *err) {
+    eg_clear(err);
+    if (!sm) return eg_disposed(err, "state manager");
+    cJSON *s = NULL, *p = NULL, *target = NULL;
+    eg_code rc = check_partition(name, err);
+    if (!rc) rc = parse_state(state, len, "the state", &s, err);
+    if (!rc) rc = parse_state(patch, patch_len, "the patch", &p, err);
+    if (!rc) rc = partition(s, name, &target, err);
     eg_path path = { { name }, 1 };
     char who[32];
-    snprintf(who, sizeof who, "update %s", name);
-    int rc = EG_OK;
-    while (p->child && !rc) rc = eg_reduce_into(&sm->reducers, target, &path, cJSON_DetachItemViaPointer(p, p->child), NULL, who, err);
+    snprintf(who, sizeof who, "update %s", name ? name : "");
+    while (!rc && p->child) rc = eg_reduce_into(&sm->reducers, target, &path, cJSON_DetachItemViaPointer(p, p->child), NULL, who, err);
     cJSON_Delete(p);
-    if (rc) { cJSON_Delete(s); return NULL; }
-    return hand_out(sm, s, out_len, err);
+    return hand_out(sm, rc, s, json, out_len, err);
 }
 
-const char *eg_sm_visit(eg_state_manager *sm, const char *state, size_t len, const char *node,
-                        size_t node_len, size_t *out_len, eg_error *err) {
-    if (!sm) { eg_fail(err, EG_E_DISPOSED, "the state manager is NULL (freed, or never created)"); return NULL; }
-    if (err) err->code = EG_OK;
-    cJSON *s = parse_state(state, len, "the state", err);
-    if (!s) return NULL;
-    char *id = eg_strndup(node, node_len);
+eg_code eg_sm_visit(eg_sm *sm, const char *state, size_t len, const char *node,
+                    size_t node_len, const char **json, size_t *out_len, eg_error *err) {
+    eg_clear(err);
+    if (!sm) return eg_disposed(err, "state manager");
+    cJSON *s;
+    eg_code rc = parse_state(state, len, "the state", &s, err);
+    if (rc) return rc;
     cJSON *visited = cJSON_GetObjectItemCaseSensitive(s, EG_KEY_VISITED_NODES);
+    if (visited && !cJSON_IsArray(visited))
+        return hand_out(sm, eg_fail(err, EG_E_INVALID_INPUT, "state.visitedNodes must be a list"), s, json, out_len, err);
     const cJSON *iteration = cJSON_GetObjectItemCaseSensitive(s, EG_KEY_ITERATION);
-    bool ok = id != NULL;
-    if (ok && visited && !cJSON_IsArray(visited)) { cJSON_Delete(s); eg_free(id); eg_fail(err, EG_E_INVALID_INPUT, "state.visitedNodes must be a list"); return NULL; }
-    if (ok && !visited) { ok = eg_set(s, EG_KEY_VISITED_NODES, cJSON_CreateArray()); visited = cJSON_GetObjectItemCaseSensitive(s, EG_KEY_VISITED_NODES); }
     double next = (cJSON_IsNumber(iteration) ? iteration->valuedouble : 0) + 1;
+    char *id = eg_strndup(node, node_len);
+    bool ok = id != NULL;
+    if (ok && !visited) { ok = eg_set(s, EG_KEY_VISITED_NODES, cJSON_CreateArray()); visited = cJSON_GetObjectItemCaseSensitive(s, EG_KEY_VISITED_NODES); }
     cJSON *name = ok ? cJSON_CreateString(id) : NULL;
     ok = ok && name && cJSON_AddItemToArray(visited, name);
     ok = ok && eg_set(s, EG_KEY_CURRENT_NODE_ID, cJSON_CreateString(id)) && eg_set(s, EG_KEY_ITERATION, cJSON_CreateNumber(next));
     eg_free(id);
-    if (!ok) { cJSON_Delete(s); NOMEM(err); return NULL; }
-    return hand_out(sm, s, out_len, err);
+    return hand_out(sm, ok ? EG_OK : eg_nomem(err), s, json, out_len, err);
 }
 
 /* ---- merging parallel branches ---- */
@@ -184,9 +180,9 @@ static int merge_avg(merge_ctx *m, cJSON *target, const cJSON *base, const cJSON
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(target, key), *tc = count_of(target, key, ck, sizeof ck);
     double ct = cJSON_IsNumber(t) ? (cJSON_IsNumber(tc) ? tc->valuedouble : 1) : 0;
     double mt = cJSON_IsNumber(t) ? t->valuedouble : 0;
-    if (!eg_set(target, key, cJSON_CreateNumber((mt * ct + ds) / (ct + dc)))) return NOMEM(m->err);
+    if (!eg_set(target, key, cJSON_CreateNumber((mt * ct + ds) / (ct + dc)))) return eg_nomem(m->err);
     count_of(target, key, ck, sizeof ck);
-    if (!eg_set(target, ck, cJSON_CreateNumber(ct + dc))) return NOMEM(m->err);
+    if (!eg_set(target, ck, cJSON_CreateNumber(ct + dc))) return eg_nomem(m->err);
     return EG_OK;
 }
 
@@ -212,12 +208,12 @@ static int merge_into(merge_ctx *m, cJSON *target, eg_path *path, const cJSON *b
             && path->n + 2 < sizeof path->seg / sizeof *path->seg) {
             cJSON *child = cJSON_GetObjectItemCaseSensitive(target, key);
             if (!child) {
-                if (!eg_set(target, key, cJSON_CreateObject())) return NOMEM(m->err);
+                if (!eg_set(target, key, cJSON_CreateObject())) return eg_nomem(m->err);
                 child = cJSON_GetObjectItemCaseSensitive(target, key);
             }
             if (!cJSON_IsObject(child)) return eg_fail(m->err, EG_E_REDUCER, "'%s' wrote an object where the state has another type", who);
             path->seg[path->n++] = key;
-            int rc = merge_into(m, child, path, b, v, who);
+            eg_code rc = merge_into(m, child, path, b, v, who);
             path->n--;
             if (rc) return rc;
             continue;
@@ -225,33 +221,30 @@ static int merge_into(merge_ctx *m, cJSON *target, eg_path *path, const cJSON *b
         if (kind < 0) { int rc = eg_lww_record(&m->writes, path, key, v, who, m->err); if (rc) return rc; }
         cJSON *incoming = delta(kind, b, v);
         char *name = incoming ? eg_strdup(key) : NULL;
-        if (!name) { cJSON_Delete(incoming); return NOMEM(m->err); }
+        if (!name) { cJSON_Delete(incoming); return eg_nomem(m->err); }
         if (incoming->string && !(incoming->type & cJSON_StringIsConst)) cJSON_free(incoming->string);
         incoming->type &= ~cJSON_StringIsConst;
         incoming->string = name;
-        int rc = eg_reduce_into(m->rs, target, path, incoming, NULL, who, m->err);
+        eg_code rc = eg_reduce_into(m->rs, target, path, incoming, NULL, who, m->err);
         if (rc) return rc;
     }
     return EG_OK;
 }
 
-const char *eg_sm_merge(eg_state_manager *sm, const char *base, size_t len, const char *branches,
-                        size_t branches_len, size_t *out_len, eg_error *err) {
-    if (!sm) { eg_fail(err, EG_E_DISPOSED, "the state manager is NULL (freed, or never created)"); return NULL; }
-    if (err) err->code = EG_OK;
-    cJSON *b = parse_state(base, len, "the base state", err);
-    if (!b) return NULL;
-    bool nomem;
-    cJSON *list = eg_parse_ex(branches, branches_len, &nomem);
-    cJSON *result = list ? cJSON_Duplicate(b, true) : NULL;
-    int rc = EG_OK;
-    if (!list) rc = eg_fail(err, nomem ? EG_E_NOMEM : EG_E_INVALID_INPUT, nomem ? "out of memory" : "the branch states are not valid JSON");
-    else if (!cJSON_IsArray(list)) rc = eg_fail(err, EG_E_INVALID_INPUT, "the branch states must be a list");
-    else if (!result) rc = NOMEM(err);
+eg_code eg_sm_merge(eg_sm *sm, const char *base, size_t len, const char *branches,
+                    size_t branches_len, const char **json, size_t *out_len, eg_error *err) {
+    eg_clear(err);
+    if (!sm) return eg_disposed(err, "state manager");
+    cJSON *b, *list = NULL, *result = NULL;
+    eg_code rc = parse_state(base, len, "the base state", &b, err);
+    if (rc) return rc;
+    rc = eg_parse_value(branches, branches_len, EG_E_INVALID_INPUT, "the branch states", &list, err);
+    if (!rc && !cJSON_IsArray(list)) rc = eg_fail(err, EG_E_INVALID_INPUT, "the branch states must be a list");
+    if (!rc && !(result = cJSON_Duplicate(b, true))) rc = eg_nomem(err);
     merge_ctx m = { &sm->reducers, { NULL, 0, 0 }, err };
     int count = list && cJSON_IsArray(list) ? cJSON_GetArraySize(list) : 0;
     char (*names)[32] = eg_malloc(sizeof *names * (size_t)(count ? count : 1));
-    if (!names && !rc) rc = NOMEM(err);
+    if (!names && !rc) rc = eg_nomem(err);
     int index = 0;
     for (const cJSON *br = list ? list->child : NULL; br && !rc; br = br->next, index++) {
         /* Name a branch by the node it ran, for conflict messages. */
@@ -268,8 +261,8 @@ const char *eg_sm_merge(eg_state_manager *sm, const char *base, size_t len, cons
             const cJSON *vp = cJSON_GetObjectItemCaseSensitive(br, partitions[p]);
             if (!vp) continue;
             if (!cJSON_IsObject(vp)) { rc = eg_fail(err, EG_E_INVALID_INPUT, "%s: state.%s must be an object", who, partitions[p]); break; }
-            cJSON *target = partition(result, partitions[p], err);
-            if (!target) { rc = err ? err->code : EG_E_INVALID_INPUT; break; }
+            cJSON *target;
+            if ((rc = partition(result, partitions[p], &target, err))) break;
             eg_path path = { { partitions[p] }, 1 };
             rc = merge_into(&m, target, &path, cJSON_IsObject(bp) ? bp : NULL, vp, who);
         }
@@ -278,6 +271,5 @@ const char *eg_sm_merge(eg_state_manager *sm, const char *base, size_t len, cons
     eg_free(names);
     cJSON_Delete(list);
     cJSON_Delete(b);
-    if (rc) { cJSON_Delete(result); return NULL; }
-    return hand_out(sm, result, out_len, err);
+    return hand_out(sm, rc, result, json, out_len, err);
 }

@@ -29,6 +29,7 @@ bool eg_run_put_(eg_run *run, const char *key, cJSON *value) {
     value->string = name;
     value->type &= ~cJSON_StringIsConst;
     cJSON *old = cJSON_GetObjectItemCaseSensitive(run->state, key);
+    eg_sum_replace(&run->patch, &eg_run_root_, key, -1, old, value);
     if (old) cJSON_ReplaceItemViaPointer(run->state, old, value);
     else cJSON_AddItemToArray(run->state, value);
     return true;
@@ -49,6 +50,7 @@ bool eg_run_del_(eg_run *run, const char *key) {
     cJSON *old = cJSON_GetObjectItemCaseSensitive(run->state, key);
     if (!old) return true;
     if (!eg_patch_op(&run->patch, "del", &eg_run_root_, key, -1, NULL)) return false;
+    eg_sum_replace(&run->patch, &eg_run_root_, key, -1, old, NULL);
     cJSON_Delete(cJSON_DetachItemViaPointer(run->state, old));
     return true;
 }
@@ -71,6 +73,8 @@ bool eg_run_undo_begin_(const eg_run *run, eg_run_undo *u) {
     u->state = cJSON_Duplicate(run->state, true);
     u->patch_len = run->patch.text.len;
     u->patch_count = run->patch.count;
+    u->sum = run->patch.sum;
+    u->summed = run->patch.summed;
     return u->state != NULL;
 }
 
@@ -81,6 +85,8 @@ int eg_run_undo_end_(eg_run *run, eg_run_undo *u, int rc) {
         run->patch.text.len = u->patch_len;
         if (run->patch.text.data) run->patch.text.data[u->patch_len] = '\0';
         run->patch.count = u->patch_count;
+        run->patch.sum = u->sum;
+        run->patch.summed = u->summed;
     } else {
         cJSON_Delete(u->state);
     }

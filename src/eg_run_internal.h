@@ -47,10 +47,12 @@ struct eg_run {
     eg_buf out;            /* the last JSON handed out (next/state/checkpoint), reused */
 };
 
-/* Creation in two halves: allocate with options, then (whatever filled the
- * run) hand it out, or free it on an error or a setup that ran out of memory. */
-eg_code eg_run_alloc_(const eg_graph *g, const char *options, size_t len, eg_run **out, eg_error *err);
-eg_code eg_run_created_(eg_run *run, eg_code rc, eg_run **out, eg_error *err);
+/* Creation: allocate a run with `options`, fill it from `text` with `setup`
+ * (a start, a restore, a bare state), and hand it out; on any error the
+ * half-made run is freed and *out is untouched. */
+typedef eg_code (*eg_run_setup_)(eg_run *run, const char *text, size_t len, eg_error *err);
+eg_code eg_run_create_(const eg_graph *g, const char *options, size_t options_len, eg_run_setup_ setup,
+                       const char *text, size_t len, eg_run **out, eg_error *err);
 void eg_run_clear_tasks_(eg_run *run);
 const char *eg_task_kind_name_(int kind);
 const char *eg_task_state_name_(int state);

@@ -1,4 +1,7 @@
-/* eg_internal.h: structures shared by the core's source files. Not installed. */
+/* eg_internal.h: structures and functions shared by the core's source files.
+ * Not installed. Each function is named eg_<module>_<what> and says which
+ * file defines it; the step machine's own private header is
+ * eg_run_internal.h (its names end in an underscore). */
 #ifndef EG_INTERNAL_H
 #define EG_INTERNAL_H
 

@@ -1,7 +1,11 @@
 /* eg_run_internal.h: the run structure, shared by the files of the step
- * machine: eg_run.c (the API and one step), eg_run_write.c (the run's own
- * state writes), eg_checkpoint.c and eg_run_limits.c. Private names end in
- * an underscore. */
+ * machine: eg_run.c (the API), eg_step.c (one step), eg_route.c (routing),
+ * eg_tasks.c (task batches), eg_run_write.c (the run's own state writes),
+ * eg_run_limits.c (size limits) and eg_checkpoint.c. Naming: the step
+ * machine's private functions are eg_run_* (eg_task_* for task names) and
+ * end in an underscore; the core's shared internals (eg_internal.h) have a
+ * module prefix and no underscore; file-local functions are static with no
+ * prefix. */
 #ifndef EG_RUN_INTERNAL_H
 #define EG_RUN_INTERNAL_H
 

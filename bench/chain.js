@@ -82,3 +82,27 @@ export async function checkpointBytes(n, state) {
   const size = (v) => (v instanceof Uint8Array ? v.byteLength : typeof v === 'string' ? v.length : v && typeof v === 'object' ? Object.values(v).reduce((a, x) => a + size(x), 0) : 0);
   return { ours: store.size, theirs: size(saver.storage) + size(saver.writes) };
 }
+
+/** A chain whose node i writes one key (data.k<i>), each step checkpointed under a thread in a MemoryStore. */
+export function edgegraphThreadedChain(n) {
+  const nodes = {}, edges = {};
+  for (let i = 0; i < n; i++) { nodes[`n${i}`] = () => ({ data: { [`k${i}`]: i } }); edges[`n${i}`] = i + 1 < n ? `n${i + 1}` : '__end__'; }
+  const engine = new GraphEngine({ nodes, edges, entryPoint: 'n0' }, { maxSteps: n + 1, checkpointer: new MemoryStore() });
+  let t = 0;
+  return (state) => engine.execute(state, { threadId: `t${t++}` });
+}
+
+/** The same in LangGraph.js with a MemorySaver. */
+export function langgraphThreadedChain(n) {
+  const State = Annotation.Root({
+    messages: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }),
+    data: Annotation({ reducer: (a, b) => ({ ...a, ...b }), default: () => ({}) }),
+  });
+  let g = new StateGraph(State);
+  for (let i = 0; i < n; i++) g = g.addNode(`n${i}`, () => ({ data: { [`k${i}`]: i } }));
+  g = g.addEdge(START, 'n0');
+  for (let i = 0; i + 1 < n; i++) g = g.addEdge(`n${i}`, `n${i + 1}`);
+  const app = g.addEdge(`n${n - 1}`, END).compile({ checkpointer: new MemorySaver() });
+  let t = 0;
+  return (state) => app.invoke(state, { recursionLimit: n + 10, configurable: { thread_id: `t${t++}` } });
+}

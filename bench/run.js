@@ -14,7 +14,7 @@ import { onLeakWarning } from 'edgegraph';
 
 // Benchmarks build engines and drop them; the leak backstop's warnings are noise here.
 onLeakWarning(null);
-import { edgegraphChain, langgraphChain, bareLoop, bigState, edgegraphFanOut, langgraphFanOut, checkpointBytes } from './chain.js';
+import { edgegraphChain, langgraphChain, bareLoop, bigState, edgegraphFanOut, langgraphFanOut, checkpointBytes, edgegraphThreadedChain, langgraphThreadedChain } from './chain.js';
 
 const root = new URL('../', import.meta.url);
 console.log(`edgegraph benchmarks (node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'})`);
@@ -65,6 +65,23 @@ console.log();
 const bytes = await checkpointBytes(100, small);
 console.log('checkpoints kept for one run of the 100-node chain (~1 KB state), memory stores');
 row('bytes stored', bytes.ours, bytes.theirs, fmtBytes, '<= 1/10 of MemorySaver', 'MemorySaver');
+console.log();
+
+// ---- threaded steps: a checkpoint per step, each node writing one key ----
+// Per step: a 100-node run over 100. With a 1 MB state the slope between a
+// 1-node and a 100-node chain leaves out bringing 1 MB into the run and the
+// thread's first snapshot; a snapshot every 100 records stays in.
+const egT = edgegraphThreadedChain(N), egT1 = edgegraphThreadedChain(1), lgT = langgraphThreadedChain(N), lgT1 = langgraphThreadedChain(1);
+const egTSmall = (await measure(() => egT(small), { iterations: 20 })) / N;
+const lgTSmall = (await measure(() => lgT(small), { iterations: 2, batches: 5, warmup: 1 })) / N;
+console.log('threaded steps: chain of 100 nodes each writing one key, MemoryStore / MemorySaver');
+row('per threaded step, ~1 KB state', egTSmall, lgTSmall, fmtTime, '>= 100x');
+const slope = async (many, one, opts) => ((await measure(() => many(big), opts)) - (await measure(() => one(big), opts))) / (N - 1);
+const egTBig = await slope(egT, egT1, { iterations: 2, batches: 5, warmup: 1 });
+const lgTBig = await slope(lgT, lgT1, { iterations: 1, batches: 3, warmup: 1 });
+const egTSmallSlope = ((await measure(() => egT(small), { iterations: 20 })) - (await measure(() => egT1(small), { iterations: 50 }))) / (N - 1);
+row('per threaded step, 1 MB state (slope)', egTBig, lgTBig, fmtTime);
+console.log(`  ${'edgegraph: 1 MB threaded step / 1 KB (slopes)'.padEnd(44)} ${(egTBig / egTSmallSlope).toFixed(2).padStart(10)}x   (target: <= 2x)`);
 console.log();
 
 await benchHistory();

@@ -39,11 +39,19 @@ function unseal(text) {
   try { return JSON.parse(body); } catch { return undefined; }
 }
 
-/** The fields of `next` that differ from `prev` (a shallow diff). */
+/** The fields of `next` that differ from `prev` (a shallow diff of JSON values, compared without printing them). */
 function changed(prev, next) {
   if (!prev) return next;
+  const same = (a, b) => {
+    if (a === b) return true;
+    if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+    const ka = Object.keys(a);
+    if (ka.length !== Object.keys(b).length) return false;
+    for (const k of ka) if (!Object.hasOwn(b, k) || !same(a[k], b[k])) return false;
+    return true;
+  };
   const out = {};
-  for (const [k, v] of Object.entries(next)) if (JSON.stringify(prev[k]) !== JSON.stringify(v)) out[k] = v;
+  for (const k of Object.keys(next)) if (!same(prev[k], next[k])) out[k] = next[k];
   return out;
 }
 

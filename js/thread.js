@@ -39,16 +39,25 @@ export class ThreadWriter {
     this.meta = meta;
   }
 
+  /** Set when the state was replaced whole (a migration): the next record is a snapshot, not a patch. */
+  snapshotDue = false;
+
   /**
-   * Queue a record of the run as it is now: `meta` from the core, `mirror`
-   * the JS state. Resolves when every queued write has settled.
+   * Queue a record of the run as it is now: `meta` from the core, `stateText`
+   * a function giving the core's state as JSON text, called only when a
+   * snapshot is due. Resolves when every queued write has settled.
    */
-  save(meta, mirror, emit) {
+  save(meta, stateText, emit) {
     if (this.error) return this.#queue;
     const ops = this.ops;
     this.ops = [];
-    const snapshot = this.parentId === null || this.depth + 1 >= this.checkpointer.snapshotEvery;
-    const state = snapshot ? JSON.parse(JSON.stringify(mirror)) : undefined;
+    const snapshot = this.snapshotDue || this.parentId === null || this.depth + 1 >= this.checkpointer.snapshotEvery;
+    this.snapshotDue = false;
+    // The core's own text, taken now (a string does not change while the
+    // write waits in the queue) and parsed once, when the record is written:
+    // no deep copy of the JS mirror, which a node may hold.
+    const text = snapshot ? stateText() : undefined;
+    const state = text === undefined ? undefined : () => JSON.parse(text);
     this.depth = snapshot ? 0 : this.depth + 1;
     const depth = this.depth;
     const previousMeta = this.meta;
@@ -56,7 +65,7 @@ export class ThreadWriter {
     this.#queue = this.#queue.then(async () => {
       let id;
       try {
-        ({ id } = await this.checkpointer.save(this.id, { parent: this.parentId, meta, previousMeta, patch: ops, state: state === undefined ? undefined : () => state, depth }));
+        ({ id } = await this.checkpointer.save(this.id, { parent: this.parentId, meta, previousMeta, patch: ops, state, depth }));
       } catch (e) {
         this.error ??= e;
         return;

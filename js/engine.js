@@ -14,6 +14,7 @@ import { CoreObject } from './handle.js';
 import { Run } from './run.js';
 import { HistoryView } from './history-view.js';
 import { isThreadRef, openThread } from './thread.js';
+import { migrateState } from './migrate.js';
 import { anySignal } from './timing.js';
 import { ENGINE_OPTIONS, LIMIT_OPTIONS, RUN_OPTIONS, RESUME_OPTIONS, checkOptions } from './options.js';
 
@@ -43,6 +44,8 @@ export class GraphEngine extends CoreObject {
   #parts;
   /** The state of the run in progress, or of the last one (getMessagesForLLM's default). */
   #currentState = null;
+  /** The definition's version and migrate(state, fromVersion): checkpoints of other versions are migrated on resume. */
+  #migration;
 
   /**
    * @param {object} definition nodes, edges, entryPoint (see index.d.ts)
@@ -78,6 +81,7 @@ export class GraphEngine extends CoreObject {
       throw e;
     }
     this.#json = json;
+    this.#migration = { version: json.version ?? 0, migrate: definition.migrate };
     // Retry and timeout policies, checked by the core when it parses the graph.
     const policies = new Map();
     for (const [name, spec] of Object.entries(json.nodes)) {
@@ -161,7 +165,7 @@ export class GraphEngine extends CoreObject {
     checkOptions(options, RESUME_OPTIONS, 'the resume() options');
     options ??= {};
     const core = this.#core;
-    let handle, mirror, thread = null, runId = options.runId;
+    let handle, mirror, thread = null, runId = options.runId, restored;
     const opts = this.#runOptions(options);
     if (isThreadRef(saved)) {
       // From a thread's checkpoints: the latest, or any earlier one (time travel; the run forks from it).
@@ -169,12 +173,12 @@ export class GraphEngine extends CoreObject {
       handle = core.runRestore(this.#graph, loaded.checkpoint, opts);
       mirror = loaded.state;
       thread = openThread(this.#checkpointer, saved.threadId, loaded.id, loaded.depth, loaded.meta);
-      runId ??= JSON.parse(loaded.checkpoint).runId;
+      restored = { meta: loaded.meta, where: `thread '${saved.threadId}'` };
     } else if (typeof saved === 'string' || saved?.format === CHECKPOINT_FORMAT) {
       const text = typeof saved === 'string' ? saved : JSON.stringify(saved);
       handle = core.runRestore(this.#graph, text, opts);
       mirror = JSON.parse(core.runState(handle));
-      runId ??= JSON.parse(text).runId;
+      restored = { meta: JSON.parse(text), where: 'the checkpoint' };
       thread = openThread(this.#checkpointer, options.threadId);
     } else {
       if (saved === undefined) {
@@ -194,6 +198,12 @@ export class GraphEngine extends CoreObject {
     let update = options.update;
     if (isApproval(input)) { update = { ...update, approval: input }; input = undefined; }
     try {
+      if (restored) {
+        runId ??= restored.meta.runId;
+        const from = restored.meta.graphVersion ?? 0;
+        mirror = await migrateState({ core, handle, thread, where: restored.where, ...this.#migration }, from, mirror);
+        this.#alive();   // dispose() while migrate() ran freed the graph
+      }
       if (update !== undefined) core.runApply(handle, JSON.stringify(update));
       core.runResume(handle, input === undefined ? undefined : JSON.stringify(input));
     } catch (e) {

@@ -21,7 +21,8 @@ export type ErrorCode =
   | 'INVALID_OPTIONS' | 'LIMIT_EXCEEDED' | 'READONLY_PATH' | 'UNKNOWN_HANDLER' | 'NOT_INITIALIZED' | 'ABORTED'
   | 'PARALLEL_CONFLICT' | 'NODE_TIMEOUT' | 'INVALID_MESSAGE' | 'MESSAGE_NOT_FOUND'
   | 'LLM_HTTP_ERROR' | 'LLM_TIMEOUT' | 'LLM_ABORTED' | 'LLM_NETWORK_ERROR' | 'LLM_BAD_RESPONSE'
-  | 'THREAD_NOT_FOUND' | 'CHECKPOINT_WRITE_FAILED' | 'DISPOSED';
+  | 'THREAD_NOT_FOUND' | 'CHECKPOINT_WRITE_FAILED' | 'DISPOSED'
+  | 'MIGRATION_FAILED';
 
 export class EdgegraphError extends Error {
   constructor(code: ErrorCode, message: string, extra?: { node?: string; cause?: unknown });
@@ -220,6 +221,12 @@ export interface GraphDefinition<S extends object = IGraphState> {
   /** "frame" (default): messages/logs append, data/metadata merge. */
   state?: 'frame' | 'partitioned' | StateSchema;
   name?: string;
+  /** The state shape's version (an integer, default 0); checkpoints record it as graphVersion. */
+  version?: number;
+  /** Reshape the state of a checkpoint written under another version, when it resumes (may be async). */
+  migrate?: (state: any, fromVersion: number) => S | Promise<S>;
+  /** Nodes renamed since checkpoints were written: old name -> new name. */
+  renamedNodes?: Record<string, string>;
 }
 
 /** OpenAI-compatible LLM settings; the key never enters state, checkpoints or events. */

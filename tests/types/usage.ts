@@ -110,3 +110,14 @@ const ownPause: PendingAskUser = { kind: 'confirm', text: 'sure?' };   // a node
 // @ts-expect-error `type` is edgegraph's: 'tool_approval' or 'question'
 const clash: PendingAskUser = { type: 'confirm' };
 console.log(describePause(ownPause), clash);
+
+// Redeploys: a version, a migration of the state, and a renamed node.
+const redeployed = new GraphEngine({
+  version: 2,
+  migrate: (state, fromVersion) => (fromVersion < 2 ? { ...state, data: { ...state.data, migrated: true } } : state),
+  renamedNodes: { ask: 'confirm' },
+  nodes: { confirm: () => ({ pendingAskUser: { question: 'ok?' } }) },
+  edges: { confirm: '__end__' },
+  entryPoint: 'confirm',
+});
+void redeployed;

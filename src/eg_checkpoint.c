@@ -1,15 +1,20 @@
 /* eg_checkpoint.c: a run as JSON and back.
  *
- * {"format":"edgegraph-checkpoint","version":1,"graph":"<hash>","runId":...,
+ * {"format":"edgegraph-checkpoint","version":2,"graph":"<hash>","graphVersion":0,"runId":...,
  *  "status":"PAUSED","phase":"nodes"|"routes","superstep":3,"stepsThisCall":2,
  *  "error":{...}?, "tasks":[{"node":"a","kind":"node","state":"done","result":{...}}, ...],
- *  "state":{...}, "checksum":"<hash of everything else>"}
+ *  "checksum":"<hash of everything else>", "state":{...}}
  *
- * The checksum is eg_json_hash over the parsed value, not over the bytes, so
- * a checkpoint may be re-serialized by any JSON library (whitespace, key
- * order, number spelling) and still restore; a changed value does not.
+ * The checksum is over the parsed values, not over the bytes, so a checkpoint
+ * may be re-serialized by any JSON library (whitespace, key order, number
+ * spelling) and still restore; a changed value does not. Format 2 combines
+ * eg_json_hash of the fields with the state's path sum (eg_sum.c), which the
+ * run keeps up to date as it writes; format 1 (eg_json_hash of the whole) is
+ * still read.
  * Restore is pure data: nothing in a checkpoint names code to run except node
- * names, and those are looked up in the graph the host supplies. */
+ * names, and those are looked up in the graph the host supplies: another
+ * graph than the one it was taken on will do when it has every node the
+ * run's work needs (renamedNodes maps old names). */
 #include "eg_run_internal.h"
 
 #include <stdio.h>

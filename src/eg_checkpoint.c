@@ -1,4 +1,4 @@
-/* eg_checkpoint.c: a run as JSON and back.
+/* eg_checkpoint.c: a run back from its checkpoint (eg_checkpoint_write.c writes it).
  *
  * {"format":"edgegraph-checkpoint","version":2,"graph":"<hash>","graphVersion":0,"runId":...,
  *  "status":"PAUSED","phase":"nodes"|"routes","superstep":3,"stepsThisCall":2,
@@ -21,86 +21,6 @@
 #include <string.h>
 
 #define FORMAT "edgegraph-checkpoint"
-
-static cJSON *task_json(const eg_run *run, const eg_task *t) {
-    const eg_graph *g = run->graph;
-    cJSON *o = cJSON_CreateObject();
-    /* Defaults are left out (kind "node", state "pending"): a thread stores
-     * one of these per step, so every byte counts. */
-    bool ok = o && cJSON_AddStringToObject(o, "node", g->nodes[t->node].name)
-                && (t->kind == TASK_NODE || cJSON_AddStringToObject(o, "kind", eg_task_kind_name_(t->kind)))
-                && (t->state == T_PENDING || cJSON_AddStringToObject(o, "state", eg_task_state_name_(t->state)));
-    if (ok && t->override != EG_TARGET_NONE && t->kind == TASK_ROUTE)
-        ok = cJSON_AddStringToObject(o, "override", t->override >= 0 ? g->nodes[t->override].name : g->end_name) != NULL;
-    if (ok && t->result) ok = eg_set_ref(o, "result", t->result);
-    if (ok && t->arg) ok = eg_set_ref(o, "arg", t->arg);
-    if (ok && t->n_targets) {
-        cJSON *list = cJSON_AddArrayToObject(o, "targets");
-        ok = list != NULL;
-        for (size_t k = 0; ok && k < t->n_targets; k++) {
-            cJSON *s = cJSON_CreateString(t->targets[k] >= 0 ? g->nodes[t->targets[k]].name : g->end_name);
-            ok = s && cJSON_AddItemToArray(list, s);
-        }
-    }
-    if (!ok) { cJSON_Delete(o); return NULL; }
-    return o;
-}
-
-static eg_code checkpoint(eg_run *run, bool with_state, const char **json, size_t *len, eg_error *err);
-
-eg_code eg_run_checkpoint(eg_run *run, const char **json, size_t *len, eg_error *err) {
-    return checkpoint(run, true, json, len, err);
-}
-
-/* The checkpoint without its state (the checksum still covers the state):
- * a store that keeps state changes as patches adds the state back. */
-eg_code eg_run_checkpoint_meta(eg_run *run, const char **json, size_t *len, eg_error *err) {
-    return checkpoint(run, false, json, len, err);
-}
-
-static eg_code checkpoint(eg_run *run, bool with_state, const char **json, size_t *len, eg_error *err) {
-    eg_clear(err);
-    if (!run) return eg_disposed(err, "run");
-    cJSON *cp = cJSON_CreateObject(), *tasks = NULL;
-    char sum[17];
-    bool ok = cp && cJSON_AddStringToObject(cp, "format", FORMAT)
-                 && cJSON_AddNumberToObject(cp, "version", EG_CHECKPOINT_VERSION)
-                 && cJSON_AddStringToObject(cp, "graph", run->graph->hash)
-                 && cJSON_AddNumberToObject(cp, "graphVersion", run->graph->version)
-                 && (run->run_id ? cJSON_AddStringToObject(cp, "runId", run->run_id) != NULL : true)
-                 && cJSON_AddStringToObject(cp, "status", eg_status_name(run->status))
-                 && cJSON_AddStringToObject(cp, "phase", run->phase == PHASE_ROUTES ? "routes" : "nodes")
-                 && cJSON_AddNumberToObject(cp, "superstep", run->superstep)
-                 && cJSON_AddNumberToObject(cp, "stepsThisCall", run->steps_this_call)
-                 && cJSON_AddBoolToObject(cp, "interrupt", run->interrupt)
-                 && (tasks = cJSON_AddArrayToObject(cp, "tasks")) != NULL;
-    if (ok && run->error.code != EG_OK) {
-        cJSON *e = cJSON_AddObjectToObject(cp, "error");
-        ok = e && cJSON_AddStringToObject(e, "code", eg_code_name(run->error.code))
-               && cJSON_AddStringToObject(e, "message", run->error.message)
-               && (run->error_node < 0 || cJSON_AddStringToObject(e, "node", run->graph->nodes[run->error_node].name));
-    }
-    for (size_t i = 0; ok && i < run->n_tasks; i++) {
-        cJSON *t = task_json(run, &run->tasks[i]);
-        ok = t && cJSON_AddItemToArray(tasks, t);
-    }
-    if (!run->patch.summed) {
-        /* Added up once (after a start or a restore of format 1); from here on
-         * each write keeps the sum (eg_sum.c), so a step costs its change. */
-        run->patch.sum = eg_sum_state(run->state);
-        run->patch.summed = true;
-    }
-    EG_ASSERT(run->patch.sum == eg_sum_state(run->state));
-    if (ok) {
-        eg_hex64(eg_sum_checksum(eg_json_hash(cp), run->patch.sum), sum);
-        ok = cJSON_AddStringToObject(cp, "checksum", sum) != NULL;
-    }
-    /* The state is referenced, not copied: a checkpoint costs one print. */
-    if (ok && with_state) ok = eg_set_ref(cp, "state", run->state);
-    eg_code rc = ok ? eg_buf_print(&run->out, cp, json, len, err) : eg_nomem(err);
-    cJSON_Delete(cp);
-    return rc;
-}
 
 static eg_code bad(eg_error *err, const char *why) {
     return eg_fail(err, EG_E_CHECKPOINT, "invalid checkpoint: %s", why);

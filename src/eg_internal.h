@@ -74,6 +74,12 @@ eg_code eg_disposed(eg_error *err, const char *what);
 bool eg_json_dedupe(cJSON *item);
 /* Key-order-independent 64-bit hash of a JSON value. */
 uint64_t eg_json_hash(const cJSON *item);
+/* eg_json_hash in parts, for a writer that hashes what it prints without building a tree:
+ * an object's hash from the sum of its members', an array's from its items' in order. */
+uint64_t eg_json_hash_member(const char *key, uint64_t value);
+uint64_t eg_json_hash_object(uint64_t members);
+uint64_t eg_json_hash_array_start(void);
+uint64_t eg_json_hash_array_add(uint64_t h, uint64_t item);
 void eg_hex64(uint64_t v, char out[17]);
 /* Object member lookup that is case-sensitive and NULL-safe. */
 cJSON *eg_get(const cJSON *obj, const char *key);

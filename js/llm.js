@@ -187,7 +187,7 @@ class LanguageModelClient {
     const fail = (what) => { throw new LLMError('LLM_BAD_RESPONSE', `the ${this.provider} reply ${what}`, { provider: this.provider }); };
     let result;
     try {
-      result = await this.#adapter.generate(this.#model, request, { fail, onToken: onToken ?? (stream ? () => {} : undefined) });
+      result = await this.#adapter.generate(this.#model, request, { fail, onToken, stream: stream ?? typeof onToken === 'function' });
     } catch (e) {
       if (e instanceof LLMError) throw e;
       if (signal?.aborted) throw new LLMError('LLM_ABORTED', 'the LLM request was aborted', { provider: this.provider, cause: signal.reason });

@@ -80,12 +80,12 @@ const finishOf = (f) => { const r = typeof f === 'object' ? f?.unified : f; retu
  * One call: doStream when the caller streams (and the model can), else doGenerate.
  * @returns {Promise<{ message, finishReason, usage, tokens, model }>}
  */
-export async function generate(model, request, { fail, onToken }) {
+export async function generate(model, request, { fail, onToken, stream }) {
   const version = model.specificationVersion;
   const options = callOptions(request, version);
   const calls = [];
   let text = '';
-  if (onToken && typeof model.doStream === 'function') {
+  if (stream && typeof model.doStream === 'function') {
     const { stream } = await model.doStream(options);
     let finish = null, usage = null, finished = false, modelId = null;
     const reader = stream.getReader();
@@ -93,7 +93,7 @@ export async function generate(model, request, { fail, onToken }) {
       for (;;) {
         const { value: part, done } = await reader.read();
         if (done) break;
-        if (part.type === 'text-delta') { const delta = part.delta ?? part.textDelta ?? ''; text += delta; if (delta) onToken(delta); }
+        if (part.type === 'text-delta') { const delta = part.delta ?? part.textDelta ?? ''; text += delta; if (delta) onToken?.(delta); }
         else if (part.type === 'tool-call' && !part.providerExecuted) calls.push({ id: part.toolCallId, name: part.toolName, arguments: typeof part.input === 'string' ? part.input : JSON.stringify(part.input ?? {}) });
         else if (part.type === 'response-metadata') modelId = part.modelId ?? modelId;
         else if (part.type === 'finish') { finish = part.finishReason; usage = part.usage; finished = true; }

@@ -64,6 +64,8 @@ export async function startLoopback(script, { check, isStream, streamOf, errorBo
     baseURL: `http://127.0.0.1:${server.address().port}${prefix}`,
     requests,
     rejected,
+    /** Do not keep the process alive (a docs sample's server). */
+    unref() { server.unref(); },
     async close() {
       for (const res of open) res.destroy();
       await new Promise((resolve) => server.close(resolve));

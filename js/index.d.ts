@@ -546,7 +546,7 @@ export interface ChatResult {
   toolCalls: ToolCall[];
   finishReason: string | null;
   /** The usage as the provider sent it (OpenAI's prompt_tokens, Anthropic's input_tokens, Gemini's usageMetadata, ...). */
-  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | Record<string, unknown> | null;
+  usage: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number; [field: string]: unknown } | null;
   /** The same in edgegraph's shape, for every provider. */
   tokens: TokenCounts | null;
   model: string | null;

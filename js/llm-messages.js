@@ -70,3 +70,6 @@ export function assistantMessage(text, calls) {
   if (calls.length) message.tool_calls = calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
   return message;
 }
+
+/** OpenAI's authentication header (chat completions and Responses). */
+export const bearer = (apiKey) => (apiKey ? { authorization: `Bearer ${apiKey}` } : {});

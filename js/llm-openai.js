@@ -3,7 +3,7 @@
 // messages are edgegraph's own, so the translation is a copy of known fields.
 // The interface of a provider: llm-messages.js. Built in (the default), the others are provider-*.js.
 
-import { toolSpec, tokens } from './llm-messages.js';
+import { toolSpec, tokens, bearer } from './llm-messages.js';
 
 // Only these message fields go to the server: some providers reject others
 // (edgegraph's history adds an `id` to every message).
@@ -28,7 +28,7 @@ export const openai = {
   name: 'openai',
   baseURL: 'https://api.openai.com/v1',
   path: () => '/chat/completions',
-  headers: (apiKey) => (apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+  headers: bearer,
 
   body({ messages, tools, toolChoice, responseFormat, model, stream, streamUsage, options }) {
     const body = { ...options, model, messages: messages.map(wireMessage) };

@@ -7,7 +7,7 @@
 // Import it as edgegraph/providers/openai-responses, or name it:
 // llm: { provider: 'openai-responses' }.
 
-import { splitSystem, partsOf, textOf, toolSpec, tokens, assistantMessage } from './llm-messages.js';
+import { splitSystem, partsOf, textOf, toolSpec, tokens, assistantMessage, bearer } from './llm-messages.js';
 
 // Output items that carry nothing edgegraph keeps (a reasoning model's summary).
 const SILENT_ITEMS = ['reasoning'];
@@ -69,7 +69,7 @@ export const openaiResponses = {
   name: 'openai-responses',
   baseURL: 'https://api.openai.com/v1',
   path: () => '/responses',
-  headers: (apiKey) => (apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+  headers: bearer,
 
   body({ messages, tools, toolChoice, responseFormat, model, stream, maxTokens, options }) {
     const { max_tokens, max_completion_tokens, tool_choice, parallel_tool_calls, stream_options, response_format, ...rest } = options;

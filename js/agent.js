@@ -9,7 +9,6 @@ import { createChatClient } from './llm.js';
 import { ToolBox, checkTools } from './tools.js';
 import { END } from './definition.js';
 import { EdgegraphError } from './errors.js';
-import { usageRecord } from './usage.js';
 
 /** Declare a tool (returned as given; createAgentNode checks it). In TypeScript its run() gets typed arguments. */
 export const tool = (definition) => definition;
@@ -71,7 +70,7 @@ export function createAgentNode(config) {
       stream,
       onToken: ctx.emit ? (text) => ctx.emit({ type: 'llm_token', text }) : undefined,
     });
-    recordUsage(ctx, client, reply);
+    ctx.recordUsage?.(reply);
     const calls = reply.message.tool_calls ?? [];
     if (mode === 'chat' || calls.length === 0) {
       return { messages: [reply.message], lastModelOutput: reply.content, ...(reply.usage ? { metadata: { lastUsage: reply.usage } } : {}), ...clearApproval };
@@ -79,12 +78,6 @@ export function createAgentNode(config) {
     if (box.waiting(calls).length) return { messages: [reply.message], ...box.pause(calls, ctx.node, clearApproval) };
     return recordRound([reply.message], await box.answer(calls, ctx, state, undefined), ctx, clearApproval);
   };
-}
-
-/** A model call's tokens to the run (result.usage, an llm_usage event). */
-function recordUsage(ctx, client, reply) {
-  const record = usageRecord(client, reply);
-  if (record) ctx.recordUsage?.(record);
 }
 
 /** The calls of the last assistant message that no tool message answers yet; null when none is open. */
@@ -168,7 +161,7 @@ export function createLLMNode({ llm, tools = [], systemPrompt, stream = true, re
     const system = [systemPrompt, ...history.filter((m) => m.role === 'system').map((m) => m.content)].filter(Boolean).join('\n\n');
     const messages = [...(system ? [{ role: 'system', content: system }] : []), ...history.filter((m) => m.role !== 'system')];
     const reply = await client.chat({ ...request, messages, tools: tools.length ? tools : undefined, signal: ctx.signal, stream, onToken: ctx.emit ? (text) => ctx.emit({ type: 'llm_token', text }) : undefined });
-    recordUsage(ctx, client, reply);
+    ctx.recordUsage?.(reply);
     return { messages: [reply.message], lastModelOutput: reply.content };
   };
 }

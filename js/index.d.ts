@@ -131,6 +131,8 @@ export interface NodeContext {
   resumeInput?: Message;
   /** Emit an event of your own (it reaches onEvent / stream() with node and taskId). */
   emit?: (event: { type: string; [field: string]: unknown }) => void;
+  /** Count a model call this node made itself (a chat() reply): into result.usage and an llm_usage event. Agent and LLM nodes do it for you. */
+  recordUsage?: (reply: Pick<ChatResult, 'tokens' | 'provider' | 'model'>) => void;
 }
 
 /** A router's answer that runs `node` with its own input (`context.arg`). */

@@ -7,7 +7,7 @@
 import { EdgegraphError } from './errors.js';
 import { applyPatch, copyJSON } from './patch.js';
 import { now } from './events.js';
-import { usageOf } from './usage.js';
+import { usageOf, usageRecord } from './usage.js';
 import { deepFreeze } from './objects.js';
 import { resultJSON } from './result-json.js';
 import { sleep } from './timing.js';
@@ -156,8 +156,10 @@ export class Run {
     const taskId = this.#taskId(task);
     // Nodes emit their own events (LLM tokens, tool calls) through context.emit.
     const ctx = { taskId, node: task.node, attempt, emit: emit ? (event) => emit({ ...event, node: task.node, taskId }) : () => {} };
-    // Agent and LLM nodes report each model call's tokens: into result.usage, and as an llm_usage event.
-    ctx.recordUsage = (call) => {
+    // A model call's reply (agent and LLM nodes report theirs): into result.usage, and as an llm_usage event.
+    ctx.recordUsage = (reply) => {
+      const call = usageRecord(reply);
+      if (!call) return;
       const record = { node: task.node, ...call };
       this.#usage.push(record);
       emit?.({ type: 'llm_usage', ...record, taskId });

@@ -17,9 +17,9 @@ export function usageOf(calls) {
   return total;
 }
 
-/** The usage record of one reply, for ctx.recordUsage; nothing when the provider reported no tokens. */
-export function usageRecord(client, reply) {
+/** The usage record of one chat() reply; undefined when the provider reported no tokens. */
+export function usageRecord(reply) {
   if (!reply?.tokens) return undefined;
   const { inputTokens, outputTokens, cachedTokens } = reply.tokens;
-  return { provider: reply.provider ?? client.provider ?? 'openai', model: reply.model ?? client.model ?? null, inputTokens, outputTokens, cachedTokens };
+  return { provider: reply.provider ?? 'openai', model: reply.model ?? null, inputTokens, outputTokens, cachedTokens };
 }

@@ -5,7 +5,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { GraphEngine, createAgentNode, createLLMNode, createToolsNode, routeOnToolCalls, approve } from 'edgegraph';
+import { GraphEngine, createAgentNode, createLLMNode, createToolsNode, routeOnToolCalls, approve, createChatClient } from 'edgegraph';
 import { startServer, reply, call } from './support/openai-server.js';
 
 const usage = (prompt, completion, cached) => ({ usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, prompt_tokens_details: { cached_tokens: cached } } });
@@ -49,5 +49,15 @@ test('a run without model calls has zero usage; a resumed run counts only its ow
     assert.equal(done.status, 'FINISHED', done.error?.message);
     assert.deepEqual(done.usage, { inputTokens: 45, outputTokens: 2, cachedTokens: 30, totalTokens: 47, calls: [{ node: 'agent', provider: 'openai', model: 'test-model', inputTokens: 45, outputTokens: 2, cachedTokens: 30 }] });
     assert.equal(JSON.stringify(done.state).includes('cachedTokens'), false, 'usage is the run\'s, not the state\'s');
+  } finally { await s.close(); }
+});
+
+test('a node of your own counts the calls it makes with ctx.recordUsage(reply)', async () => {
+  const s = await startServer([{ json: reply('hi', undefined, usage(12, 3, 0)) }]);
+  try {
+    const client = createChatClient({ baseURL: s.baseURL, model: 'm' });
+    const engine = new GraphEngine({ nodes: { mine: async (state, _engine, ctx) => { ctx.recordUsage(await client.chat({ messages: [{ role: 'user', content: 'x' }] })); ctx.recordUsage({ tokens: null }); return {}; } }, edges: { mine: '__end__' }, entryPoint: 'mine' });
+    const r = await engine.execute({});
+    assert.deepEqual(r.usage.calls, [{ node: 'mine', provider: 'openai', model: 'test-model', inputTokens: 12, outputTokens: 3, cachedTokens: 0 }], 'a reply without tokens counts nothing');
   } finally { await s.close(); }
 });

@@ -38,10 +38,11 @@ export function messageEvents(reply) {
   return out;
 }
 
-export function startAnthropicServer(script, { apiKey, expectRejections } = {}) {
+export function startAnthropicServer(script, { apiKey, expectRejections, cors } = {}) {
   return startLoopback(script, {
     prefix: '/v1',
     expectRejections,
+    cors,
     check: (request) => {
       if (request.method !== 'POST' || request.path !== '/v1/messages') throw new Rejection(404, `Not Found (${request.method} ${request.path})`, { type: 'not_found_error' });
       validateMessagesRequest(request, apiKey);

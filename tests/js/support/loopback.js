@@ -23,9 +23,9 @@ export class Rejection extends Error {
 /**
  * @param {Array<object|Function> | Function} script
  * @param {{ check: (request) => void, isStream: (request) => boolean, streamOf: (reply, request) => Array<{ event?: string, data: any }>,
- *   errorBody: (rejection) => object, prefix: string, expectRejections?: boolean }} protocol
+ *   errorBody: (rejection) => object, prefix: string, expectRejections?: boolean, cors?: boolean }} protocol
  */
-export async function startLoopback(script, { check, isStream, streamOf, errorBody, prefix, expectRejections = false }) {
+export async function startLoopback(script, { check, isStream, streamOf, errorBody, prefix, expectRejections = false, cors = false }) {
   const requests = [];
   const rejected = [];
   const open = new Set();
@@ -33,6 +33,15 @@ export async function startLoopback(script, { check, isStream, streamOf, errorBo
   const server = createServer(async (req, res) => {
     open.add(res);
     res.on('close', () => open.delete(res));
+    if (cors) {
+      // A page's requests (the browser demo): the preflight is answered, every response readable.
+      res.setHeader('access-control-allow-origin', '*');
+      if (req.method === 'OPTIONS') {
+        res.writeHead(204, { 'access-control-allow-headers': req.headers['access-control-request-headers'] ?? '', 'access-control-allow-methods': 'POST' });
+        res.end();
+        return;
+      }
+    }
     let text = '';
     for await (const piece of req) text += piece;
     let body;

@@ -6,7 +6,7 @@
 // also after the state went through JSON and another process.
 
 import { createChatClient } from './llm.js';
-import { ToolBox, checkTools } from './tools.js';
+import { ToolBox, toolsForModel } from './tools.js';
 import { END } from './definition.js';
 import { EdgegraphError } from './errors.js';
 
@@ -65,7 +65,7 @@ export function createAgentNode(config) {
     const reply = await client.chat({
       ...request,
       messages: conversation,
-      tools: mode === 'react' && tools.length ? tools : undefined,
+      tools: mode === 'react' && tools.length ? box.forModel : undefined,
       signal: ctx.signal,
       stream,
       onToken: ctx.emit ? (text) => ctx.emit({ type: 'llm_token', text }) : undefined,
@@ -152,14 +152,14 @@ export function createAskUserNode({ question, answerKey = 'answer' } = {}) {
  * routeOnToolCalls() and createToolsNode() for an explicit tool loop.
  */
 export function createLLMNode({ llm, tools = [], systemPrompt, stream = true, request = {} } = {}) {
-  checkTools(tools);
+  const forModel = toolsForModel(tools);
   let client = null;
   return async (state, engine, ctx = {}) => {
     client ??= createChatClient(llm ?? engine?.llmConfig);
     const history = engine.getMessagesForLLM(state);
     const system = [systemPrompt, ...history.filter((m) => m.role === 'system').map((m) => m.content)].filter(Boolean).join('\n\n');
     const messages = [...(system ? [{ role: 'system', content: system }] : []), ...history.filter((m) => m.role !== 'system')];
-    const reply = await client.chat({ ...request, messages, tools: tools.length ? tools : undefined, signal: ctx.signal, stream, onToken: ctx.emit ? (text) => ctx.emit({ type: 'llm_token', text }) : undefined });
+    const reply = await client.chat({ ...request, messages, tools: tools.length ? forModel : undefined, signal: ctx.signal, stream, onToken: ctx.emit ? (text) => ctx.emit({ type: 'llm_token', text }) : undefined });
     return { messages: [reply.message], lastModelOutput: reply.content };
   };
 }

@@ -453,11 +453,36 @@ export interface ChatClientConfig {
   streamUsage?: boolean;
 }
 
+/**
+ * A Standard Schema (https://standardschema.dev: Zod, Valibot, ArkType...), by
+ * shape: the library is never imported. `~standard.jsonSchema` is the Standard
+ * JSON Schema interface, where the library implements it.
+ */
+export interface StandardSchemaLike<Input = unknown, Output = Input> {
+  readonly '~standard': {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (value: unknown) =>
+      | { readonly value: Output; readonly issues?: undefined }
+      | { readonly issues: ReadonlyArray<{ readonly message: string; readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> }> }
+      | Promise<{ readonly value: Output; readonly issues?: undefined } | { readonly issues: ReadonlyArray<{ readonly message: string; readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> }> }>;
+    readonly types?: { readonly input: Input; readonly output: Output } | undefined;
+    readonly jsonSchema?: { readonly input: (options: { target: string }) => Record<string, unknown> };
+  };
+}
+/** The value a Standard Schema gives after validation. */
+export type InferSchemaOutput<S> = S extends StandardSchemaLike<any, infer O> ? O : any;
+
 export interface ToolDefinition<A = any> {
   name: string;
   description?: string;
-  /** JSON Schema of the arguments; they are validated before run(). */
-  parameters?: Record<string, unknown>;
+  /**
+   * The arguments' schema: JSON Schema, or a Standard Schema (Zod 4, Valibot...)
+   * whose own validator checks them before run() (which gets its output).
+   */
+  parameters?: Record<string, unknown> | StandardSchemaLike<unknown, A>;
+  /** The JSON Schema the model gets, for a Standard Schema whose library cannot convert itself (Valibot). */
+  jsonSchema?: Record<string, unknown>;
   run(args: A, context: { signal?: AbortSignal; toolCallId: string; state: unknown }): unknown | Promise<unknown>;
   /** Pause the run for a human decision before calling. */
   needsApproval?: boolean | ((args: A) => boolean);
@@ -467,6 +492,7 @@ export interface ToolDefinition<A = any> {
  * Declare a tool: returns it as given. Its `run` and `needsApproval` get typed
  * arguments (`A`, default any) where a plain object literal would leave them untyped.
  */
+export function tool<S extends StandardSchemaLike<any, any>>(definition: Omit<ToolDefinition<InferSchemaOutput<S>>, 'parameters'> & { parameters: S }): ToolDefinition<InferSchemaOutput<S>>;
 export function tool<A = any>(definition: ToolDefinition<A>): ToolDefinition<A>;
 
 export interface ChatRequest {

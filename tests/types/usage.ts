@@ -110,3 +110,11 @@ const ownPause: PendingAskUser = { kind: 'confirm', text: 'sure?' };   // a node
 // @ts-expect-error `type` is edgegraph's: 'tool_approval' or 'question'
 const clash: PendingAskUser = { type: 'confirm' };
 console.log(describePause(ownPause), clash);
+
+// A Standard Schema tool: run() gets the schema's output type (Zod here), checked by tsc.
+import * as z from 'zod';
+import { tool } from '../../js/index.js';
+const zodTool = tool({ name: 'forecast', parameters: z.object({ city: z.string(), days: z.number().default(1) }), run: ({ city, days }) => `${city.toUpperCase()} ${days.toFixed(0)}` });
+// @ts-expect-error `town` is not in the schema
+tool({ name: 'bad', parameters: z.object({ city: z.string() }), run: ({ town }) => town });
+console.log(zodTool.name);

@@ -21,7 +21,8 @@ export type ErrorCode =
   | 'INVALID_OPTIONS' | 'LIMIT_EXCEEDED' | 'READONLY_PATH' | 'UNKNOWN_HANDLER' | 'NOT_INITIALIZED' | 'ABORTED'
   | 'PARALLEL_CONFLICT' | 'NODE_TIMEOUT' | 'INVALID_MESSAGE' | 'MESSAGE_NOT_FOUND'
   | 'LLM_HTTP_ERROR' | 'LLM_TIMEOUT' | 'LLM_ABORTED' | 'LLM_NETWORK_ERROR' | 'LLM_BAD_RESPONSE'
-  | 'THREAD_NOT_FOUND' | 'CHECKPOINT_WRITE_FAILED' | 'DISPOSED';
+  | 'THREAD_NOT_FOUND' | 'CHECKPOINT_WRITE_FAILED' | 'DISPOSED'
+  | 'STRUCTURED_OUTPUT_INVALID' | 'MCP_ERROR';
 
 export class EdgegraphError extends Error {
   constructor(code: ErrorCode, message: string, extra?: { node?: string; cause?: unknown });
@@ -96,6 +97,8 @@ export interface IGraphState {
   shouldPause?: boolean;
   lastToolCall?: any;
   lastModelOutput?: any;
+  /** The parsed reply of an agent or LLM node with a responseFormat. */
+  structuredResponse?: any;
   /** Tool calls made by agent nodes (id, name, arguments, status, result or error). */
   toolCalls?: any[];
   /** Other keys a node writes: any JSON. */
@@ -499,6 +502,8 @@ export interface ChatRequest {
   messages: Message[];
   tools?: ToolDefinition[];
   toolChoice?: unknown;
+  /** A JSON Schema reply format (sent as OpenAI's response_format json_schema). */
+  responseFormat?: { name: string; schema: Record<string, unknown>; strict?: boolean; description?: string };
   signal?: AbortSignal;
   stream?: boolean;
   onToken?: (text: string) => void;
@@ -552,11 +557,28 @@ export interface AgentNodeConfig {
   stream?: boolean;
   /** Extra request body fields (temperature, ...). */
   request?: Record<string, unknown>;
+  /** Ask for JSON of a schema; the parsed, validated reply goes to state.structuredResponse. */
+  responseFormat?: ResponseFormat;
+}
+
+/**
+ * Structured output: the model answers JSON of `schema` (JSON Schema or a
+ * Standard Schema, validated by its own library). strict (default true) sends
+ * the schema in OpenAI's strict form (every property required, optional ones
+ * nullable, additionalProperties false).
+ */
+export interface ResponseFormat {
+  name: string;
+  schema: Record<string, unknown> | StandardSchemaLike<any, any>;
+  /** The JSON Schema to send, for a Standard Schema whose library cannot convert itself (Valibot). */
+  jsonSchema?: Record<string, unknown>;
+  strict?: boolean;
+  description?: string;
 }
 
 export function createAgentNode<S extends object = IGraphState>(config: AgentNodeConfig): GraphNode<S>;
 /** One LLM call with the trimmed history (seed 004's LLM node). */
-export function createLLMNode<S extends object = IGraphState>(config: { llm?: ChatClientConfig | ChatClient; tools?: ToolDefinition[]; systemPrompt?: string; stream?: boolean; request?: Record<string, unknown> }): GraphNode<S>;
+export function createLLMNode<S extends object = IGraphState>(config: { llm?: ChatClientConfig | ChatClient; tools?: ToolDefinition[]; systemPrompt?: string; stream?: boolean; request?: Record<string, unknown>; responseFormat?: ResponseFormat }): GraphNode<S>;
 /** Runs the last assistant message's tool calls, with approvals (seed 004's tools node). */
 export function createToolsNode<S extends object = IGraphState>(config: { tools: ToolDefinition[] }): GraphNode<S>;
 /** An edge: to `toolsNode` when the last message asks for tools, else to `end`. */

@@ -110,7 +110,7 @@ export class ChatClient {
   stream(request) { return this.#events({ ...request, stream: true }); }
 
   async *#events(request) {
-    const { messages, tools, toolChoice, signal, onToken, stream: wantStream, model, ...extra } = request ?? {};
+    const { messages, tools, toolChoice, signal, onToken, stream: wantStream, model, responseFormat, ...extra } = request ?? {};
     delete extra.onEvent;
     if (!Array.isArray(messages)) throw new EdgegraphError('INVALID_INPUT', 'chat() needs messages');
     const stream = wantStream ?? typeof onToken === 'function';
@@ -119,6 +119,8 @@ export class ChatClient {
     // Tool options (from shared defaults) without tools: OpenAI answers 400 ("only allowed when 'tools' are specified").
     else { delete body.tool_choice; delete body.parallel_tool_calls; }
     if (toolChoice !== undefined) body.tool_choice = toolChoice;
+    // { name, schema, strict, description? } from structured-output.js, as OpenAI's json_schema format.
+    if (responseFormat) body.response_format = { type: 'json_schema', json_schema: responseFormat };
     if (stream) {
       body.stream = true;
       if (this.streamUsage) body.stream_options = { include_usage: true, ...(body.stream_options ?? {}) };

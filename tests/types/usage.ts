@@ -118,3 +118,5 @@ const zodTool = tool({ name: 'forecast', parameters: z.object({ city: z.string()
 // @ts-expect-error `town` is not in the schema
 tool({ name: 'bad', parameters: z.object({ city: z.string() }), run: ({ town }) => town });
 console.log(zodTool.name);
+const structuredAgent = createAgentNode({ llm: { model: 'm' }, responseFormat: { name: 'review', schema: z.object({ score: z.number() }) } });
+void structuredAgent;

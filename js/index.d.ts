@@ -595,6 +595,25 @@ export function approve(toolCallId?: string): ApprovalDecision;
 export function reject(reason?: string, toolCallId?: string): ApprovalDecision;
 export function editArguments(args: unknown, toolCallId?: string): ApprovalDecision;
 
+// ---- MCP ----
+
+/** A connected MCP client, by shape: the official SDK's Client fits. */
+export interface McpClientLike {
+  listTools(params?: { cursor?: string }): Promise<{ tools: Array<{ name: string; title?: string; description?: string; inputSchema?: object }>; nextCursor?: string }>;
+  callTool(params: { name: string; arguments?: Record<string, unknown> }, resultSchema?: any, options?: { signal?: AbortSignal }): Promise<unknown>;
+  getServerVersion?(): { name: string } | undefined;
+}
+export interface McpToolsOptions {
+  /** Pause for approval: every tool (true), these tool names, or per call. */
+  needsApproval?: boolean | string[] | ((name: string, args: any) => boolean);
+  /** Put before each tool name (to keep two servers' tools apart). */
+  prefix?: string;
+  /** The server's name in MCP_ERROR messages (default: the name it gave when connecting). */
+  serverName?: string;
+}
+/** The tools of an MCP server (every page of tools/list) as agent tools. */
+export function mcpTools(client: McpClientLike, options?: McpToolsOptions): Promise<ToolDefinition[]>;
+
 /** The JSON Schema subset tools use; returns the problems, each naming its path. */
 export function validateJsonSchema(schema: unknown, value: unknown, path?: string): string[];
 

@@ -107,6 +107,8 @@ export class ToolBox {
       record.result = result === undefined ? null : typeof result === 'string' ? result : JSON.parse(stringify(result));
       record.status = 'ok';
     } catch (e) {
+      // A tool's own infrastructure gone (an MCP server unreachable) ends the node, typed: no model can fix it.
+      if (e?.failsRun) throw e;
       record.error = e?.message ?? String(e);
       record.status = 'error';
     }

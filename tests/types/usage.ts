@@ -120,3 +120,11 @@ tool({ name: 'bad', parameters: z.object({ city: z.string() }), run: ({ town }) 
 console.log(zodTool.name);
 const structuredAgent = createAgentNode({ llm: { model: 'm' }, responseFormat: { name: 'review', schema: z.object({ score: z.number() }) } });
 void structuredAgent;
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { mcpTools } from '../../js/index.js';
+async function mcp(): Promise<void> {
+  const client = new Client({ name: 'c', version: '1' });
+  const tools = await mcpTools(client, { needsApproval: (name) => name.startsWith('send'), prefix: 'mail_' });
+  createAgentNode({ llm: { model: 'm' }, tools });
+}
+void mcp;

@@ -10,6 +10,7 @@ import { ToolBox, toolsForModel } from './tools.js';
 import { END } from './definition.js';
 import { EdgegraphError } from './errors.js';
 import { responseFormat as structured } from './structured-output.js';
+import { tracedChat } from './tracing.js';
 
 /** Declare a tool (returned as given; createAgentNode checks it). In TypeScript its run() gets typed arguments. */
 export const tool = (definition) => definition;
@@ -64,7 +65,7 @@ export function createAgentNode(config) {
     if (roundsSoFar(state.messages) >= maxToolRounds) {
       return { lastModelOutput: state.lastModelOutput ?? null, logs: [`${ctx.node}: stopped after ${maxToolRounds} tool rounds`], ...clearApproval };
     }
-    const reply = await client.chat({
+    const reply = await tracedChat(ctx, client, {
       ...request,
       ...(format ? { responseFormat: format.request } : {}),
       messages: conversation,
@@ -164,7 +165,7 @@ export function createLLMNode({ llm, tools = [], systemPrompt, stream = true, re
     const history = engine.getMessagesForLLM(state);
     const system = [systemPrompt, ...history.filter((m) => m.role === 'system').map((m) => m.content)].filter(Boolean).join('\n\n');
     const messages = [...(system ? [{ role: 'system', content: system }] : []), ...history.filter((m) => m.role !== 'system')];
-    const reply = await client.chat({ ...request, ...(format ? { responseFormat: format.request } : {}), messages, tools: tools.length ? forModel : undefined, signal: ctx.signal, stream, onToken: ctx.emit ? (text) => ctx.emit({ type: 'llm_token', text }) : undefined });
+    const reply = await tracedChat(ctx, client, { ...request, ...(format ? { responseFormat: format.request } : {}), messages, tools: tools.length ? forModel : undefined, signal: ctx.signal, stream, onToken: ctx.emit ? (text) => ctx.emit({ type: 'llm_token', text }) : undefined });
     // A reply that calls tools is not the structured answer yet: that comes after the tools ran.
     const parsed = format && !reply.message.tool_calls?.length ? { structuredResponse: await format.parse(reply.content, ctx.node) } : {};
     return { messages: [reply.message], lastModelOutput: reply.content, ...parsed };

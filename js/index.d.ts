@@ -251,6 +251,27 @@ export interface EngineOptions<S extends object = IGraphState> {
   routers?: Record<string, Router<S>>;
   /** Size limits; past one a run stops with LIMIT_EXCEEDED and keeps its partial state. */
   limits?: EngineLimits;
+  /** OpenTelemetry spans for every run: the run, its nodes, model calls and tool calls (docs/tracing.md). */
+  tracer?: OTelTracerLike;
+  /** Put prompts, replies, tool arguments and results in the spans (default false). */
+  traceContent?: boolean;
+}
+
+/** An OpenTelemetry Tracer, by shape (@opentelemetry/api's Tracer fits); nothing of OpenTelemetry is imported. */
+export interface OTelTracerLike {
+  startSpan(name: string, options?: { kind?: number; attributes?: Record<string, unknown> }, context?: OTelContextLike): {
+    setAttribute(key: string, value: any): unknown;
+    setAttributes(attributes: Record<string, any>): unknown;
+    setStatus(status: { code: number; message?: string }): unknown;
+    recordException(exception: any): void;
+    end(): void;
+  };
+}
+/** An OpenTelemetry Context (e.g. trace.setSpan(context.active(), span)). */
+export interface OTelContextLike {
+  getValue(key: symbol): unknown;
+  setValue(key: symbol, value: unknown): OTelContextLike;
+  deleteValue(key: symbol): OTelContextLike;
 }
 
 export interface EngineLimits {
@@ -267,7 +288,7 @@ export interface EngineLimits {
 export type GraphEvent<S extends object = IGraphState> =
   | { type: 'run_start' }
   | { type: 'node_start'; node: string; taskId: string }
-  | { type: 'node_end'; node: string; taskId: string; durationMs: number; error?: string }
+  | { type: 'node_end'; node: string; taskId: string; durationMs: number; error?: string; /** With error: the thrown error's code, else NODE_FAILED. */ errorCode?: string }
   | { type: 'node_retry'; node: string; taskId: string; attempt: number; error: string; delayMs: number }
   | { type: 'llm_token'; node: string; taskId: string; text: string }
   | { type: 'tool_call'; node: string; taskId: string; id: string; name: string; arguments: unknown }
@@ -294,6 +315,8 @@ export interface RunOptions<S extends object = IGraphState> {
   update?: Record<string, unknown>;
   /** Save a checkpoint at every step (and after each finished parallel task) under this thread. */
   threadId?: string;
+  /** The OpenTelemetry context the run's span starts in (default: the active one). */
+  traceContext?: OTelContextLike;
 }
 
 /** resume({ threadId }) continues a thread's latest checkpoint; with checkpointId, forks from an earlier one. */

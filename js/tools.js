@@ -97,6 +97,7 @@ export class ToolBox {
     const started = Date.now();
     const record = { id: call.id, name: call.function.name, arguments: args, node: ctx.node };
     ctx.emit?.({ type: 'tool_call', id: call.id, name: record.name, arguments: args });
+    const span = ctx.trace?.tool(call, args);
     try {
       if (!tool) throw new Error(`there is no tool named '${record.name}'`);
       // The tool never runs on arguments its schema refuses; it gets the schema's output (defaults, transforms).
@@ -107,12 +108,13 @@ export class ToolBox {
       record.result = result === undefined ? null : typeof result === 'string' ? result : JSON.parse(stringify(result));
       record.status = 'ok';
     } catch (e) {
-      // A tool's own infrastructure gone (an MCP server unreachable) ends the node, typed: no model can fix it.
-      if (e?.failsRun) throw e;
       record.error = e?.message ?? String(e);
       record.status = 'error';
+      // A tool's own infrastructure gone (an MCP server unreachable) ends the node, typed: no model can fix it.
+      if (e?.failsRun) { span?.end(record, e); throw e; }
     }
     record.durationMs = Date.now() - started;
+    span?.end(record);
     ctx.emit?.({ type: 'tool_result', id: call.id, name: record.name, status: record.status, durationMs: record.durationMs });
     const content = record.status === 'ok' ? stringify(record.result) : `Error: ${record.error}`;
     return { record, message: { role: 'tool', tool_call_id: call.id, content } };

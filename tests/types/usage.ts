@@ -128,3 +128,13 @@ async function mcp(): Promise<void> {
   createAgentNode({ llm: { model: 'm' }, tools });
 }
 void mcp;
+import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
+import { trace, context } from '@opentelemetry/api';
+async function traced(): Promise<void> {
+  const tracer = new BasicTracerProvider().getTracer('app');
+  const engine = new GraphEngine({ nodes: { a: () => ({}) }, edges: { a: '__end__' }, entryPoint: 'a' }, { tracer, traceContent: false });
+  const span = tracer.startSpan('request');
+  await engine.execute({}, { traceContext: trace.setSpan(context.active(), span) });
+  span.end();
+}
+void traced;

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import * as z from 'zod';
 import * as v from 'valibot';
 import { GraphEngine, createAgentNode, createLLMNode, createChatClient, EdgegraphError, LLMError } from 'edgegraph';
+import { createScriptedFetch } from 'edgegraph/testing';
 import { startServer, reply, call } from './support/openai-server.js';
 
 async function withServer(script, fn, options) {
@@ -103,3 +104,14 @@ test('the strict server refuses a strict schema OpenAI refuses, with OpenAI\'s m
     (e) => /In context=\('properties', 'a'\), 'required' is required to be supplied and to be an array including every key in properties\. Missing 'b'\./.test(e.message));
   assert.equal(s.rejected.length, 2);
 }, { expectRejections: true }));
+
+test('offline, the scripted fetch of edgegraph/testing sees the response format and checks it as OpenAI would', async () => {
+  const seen = [];
+  const fetch = createScriptedFetch(({ responseFormat }) => { seen.push(responseFormat); return JSON.stringify({ sentiment: 'negative', score: 2, summary: null, pros: [] }); });
+  const engine = oneNode(createLLMNode({ llm: { model: 'm', fetch }, responseFormat: { name: 'review', schema: Review } }));
+  const r = await engine.execute({ messages: [{ role: 'user', content: 'meh' }] });
+  assert.deepEqual(r.state.structuredResponse, { sentiment: 'negative', score: 2, pros: [] });
+  assert.equal(seen[0].json_schema.strict, true);
+  const loose = createChatClient({ model: 'm', fetch, maxRetries: 0 });
+  await assert.rejects(loose.chat({ messages: [{ role: 'user', content: 'x' }], responseFormat: { name: 'r', schema: { type: 'object', properties: {} }, strict: true } }), (e) => e.status === 400 && /'additionalProperties' is required/.test(e.message));
+});

@@ -57,3 +57,15 @@ test('a browser page lists and calls MCP tools cross-origin; the approval-gated 
     assert.deepEqual(errors, []);
   } finally { await page.close(); await llm.close(); await mcp.close(); }
 });
+
+test('without Access-Control-Expose-Headers: mcp-session-id, a page cannot keep its session (the header docs/mcp.md asks for)', async () => {
+  const mcp = await startMcpServer({ cors: true, exposeSessionId: false });
+  const page = await browser.newPage();
+  try {
+    await page.goto(`http://127.0.0.1:${site.address().port}/`);
+    await page.waitForFunction(() => document.title === 'ready');
+    const r = await page.evaluate((m) => window.listTools(m), mcp.url);
+    assert.equal(r.names, undefined);
+    assert.match(r.error, /session|400|Bad Request/i, r.error);
+  } finally { await page.close(); await mcp.close(); }
+});

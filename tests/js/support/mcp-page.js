@@ -24,4 +24,14 @@ window.runAgent = async (mcpURL, llmBaseURL) => {
     calls: done.state.toolCalls.map((c) => [c.name, c.status, c.result]),
   };
 };
+// Connect and list, nothing more: what fails when the server's CORS headers fall short.
+window.listTools = async (mcpURL) => {
+  const client = new Client({ name: 'page', version: '1.0.0' });
+  try {
+    await client.connect(new StreamableHTTPClientTransport(new URL(mcpURL)));
+    return { names: (await client.listTools()).tools.map((t) => t.name) };
+  } catch (e) {
+    return { error: String(e?.message ?? e) };
+  } finally { await client.close().catch(() => {}); }
+};
 document.title = 'ready';

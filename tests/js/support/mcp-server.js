@@ -22,7 +22,7 @@ const TOOLS = {
   send_email: { description: 'Send an email', input: { to: z.string(), body: z.string() } },
 };
 
-export async function startMcpServer({ cors = false, pageSize = 2 } = {}) {
+export async function startMcpServer({ cors = false, exposeSessionId = true, pageSize = 2 } = {}) {
   const sent = [];
   const calls = [];
   const handlers = {
@@ -55,7 +55,7 @@ export async function startMcpServer({ cors = false, pageSize = 2 } = {}) {
       res.setHeader('access-control-allow-origin', '*');
       res.setHeader('access-control-allow-methods', 'GET, POST, DELETE, OPTIONS');
       res.setHeader('access-control-allow-headers', 'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id');
-      res.setHeader('access-control-expose-headers', 'mcp-session-id');
+      if (exposeSessionId) res.setHeader('access-control-expose-headers', 'mcp-session-id');
       if (req.method === 'OPTIONS') { res.writeHead(204).end(); return; }
     }
     const id = req.headers['mcp-session-id'];

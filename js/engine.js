@@ -10,6 +10,7 @@ import { EventChannel } from './events.js';
 import { toMermaid } from './mermaid.js';
 import { subgraphHandler } from './subgraph.js';
 import { Checkpointer, checkThreadId } from './checkpointer.js';
+import { threadBusy } from './records.js';
 import { CoreObject } from './handle.js';
 import { Run } from './run.js';
 import { HistoryView } from './history-view.js';
@@ -165,10 +166,10 @@ export class GraphEngine extends CoreObject {
     const opts = this.#runOptions(options);
     if (isThreadRef(saved)) {
       // From a thread's checkpoints: the latest, or any earlier one (time travel; the run forks from it).
-      const loaded = await this.#loadThread(saved);
+      const loaded = await this.#loadThread(saved, options.recover);
       handle = core.runRestore(this.#graph, loaded.checkpoint, opts);
       mirror = loaded.state;
-      thread = openThread(this.#checkpointer, saved.threadId, loaded.id, loaded.depth, loaded.meta);
+      thread = openThread(this.#checkpointer, saved.threadId, loaded.id, loaded.depth, loaded.meta, loaded.next);
       runId ??= JSON.parse(loaded.checkpoint).runId;
     } else if (typeof saved === 'string' || saved?.format === CHECKPOINT_FORMAT) {
       const text = typeof saved === 'string' ? saved : JSON.stringify(saved);
@@ -203,13 +204,20 @@ export class GraphEngine extends CoreObject {
     return this.#drive(handle, mirror, { ...options, runId }, input, thread);
   }
 
-  /** A thread's checkpoint to resume from; the errors name the thread. */
-  async #loadThread({ threadId, checkpointId }) {
+  /**
+   * A thread's checkpoint to resume from; the errors name the thread. A
+   * latest checkpoint taken mid-run, younger than the lease, is a run in
+   * flight (THREAD_BUSY) unless the caller says its process died (`recover`).
+   */
+  async #loadThread({ threadId, checkpointId }, recover = false) {
     checkThreadId(threadId, 'resume({ threadId })', 'INVALID_INPUT');
     if (!this.#checkpointer) throw new EdgegraphError('INVALID_OPTIONS', 'resume({ threadId }) needs a checkpointer in the engine options');
     const loaded = await this.#checkpointer.load(threadId, checkpointId);
     // dispose() while the store answered freed the graph: the run cannot start on it.
     this.#alive();
+    if (loaded && checkpointId === undefined && !recover && this.#checkpointer.inFlight(threadId, loaded)) {
+      throw threadBusy(threadId, `a run is in flight (its checkpoint ${loaded.id} was taken mid-run); if that run's process died, resume with { recover: true }`);
+    }
     if (loaded) return loaded;
     if (!(await this.#checkpointer.exists(threadId))) throw new EdgegraphError('THREAD_NOT_FOUND', `thread '${threadId}' has no checkpoint in this store`);
     throw new EdgegraphError('INVALID_CHECKPOINT', `thread '${threadId}' has no readable checkpoint${checkpointId !== undefined ? ` ${checkpointId}` : ''}`);

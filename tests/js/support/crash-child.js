@@ -18,6 +18,6 @@ const onEvent = (e) => {
   if (mode === 'between-steps' && checkpoints === 3) process.kill(process.pid, 'SIGKILL');
 };
 const result = mode === 'resume'
-  ? await engine.resume({ threadId: 'job-1' }, undefined, { onEvent })
+  ? await engine.resume({ threadId: 'job-1' }, undefined, { onEvent, recover: true })
   : await engine.execute({ data: { input: 3 } }, { threadId: 'job-1', onEvent });
 process.stdout.write(JSON.stringify({ status: result.status, state: result.state }));

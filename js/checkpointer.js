@@ -128,6 +128,8 @@ export class Checkpointer {
     if (id !== undefined) return id <= top ? { ...(await this.#build(threadId, id)), next: top + 1 } : undefined;
     let first = await this.#read(threadId, top);
     if (first.record) return { ...(await this.#build(threadId, top)), next: top + 1 };
+    // A newer edgegraph wrote the latest: continuing an older one would drop its work.
+    if (first.error?.code === 'CHECKPOINT_VERSION') throw first.error;
     for (const n of await this.#idsBelow(threadId, top)) {
       const r = await this.#read(threadId, n);
       if (r.record) return { ...(await this.#build(threadId, n)), next: top + 1 };

@@ -36,8 +36,9 @@ export function unseal(threadId, id, text) {
   if (text.length < 9 || sum(`${threadId}/${id}\n${body}`) !== text.slice(0, 8)) return bad('does not match its checksum: it is torn, damaged, or a record of another thread or id');
   let record;
   try { record = JSON.parse(body); } catch { return bad('is not JSON'); }
-  if (record === null || typeof record !== 'object') return bad('is not a record');
-  if ((record.v ?? 1) > RECORD_FORMAT) return bad(`was written in record format ${record.v}, newer than this edgegraph reads (${RECORD_FORMAT}): upgrade edgegraph to read it`, 'CHECKPOINT_VERSION');
+  if ((record?.v ?? 1) > RECORD_FORMAT) return bad(`was written in record format ${record.v}, newer than this edgegraph reads (${RECORD_FORMAT}): upgrade edgegraph to read it`, 'CHECKPOINT_VERSION');
+  const fields = record !== null && typeof record === 'object' && (record.p === null || Number.isInteger(record.p)) && record.m !== null && typeof record.m === 'object';
+  if (!fields) return bad('is not a record (no parent id or checkpoint fields)');
   record.id = id;
   return { record };
 }

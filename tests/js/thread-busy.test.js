@@ -5,13 +5,14 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GraphEngine, MemoryStore, FileStore, Checkpointer } from 'edgegraph';
 import { busyGraph } from './support/busy-graph.js';
+import { sqliteNode } from './support/store-of.js';
 
 /** A promise with its resolve function, to hold a node until the test lets it go. */
 function held() {
@@ -69,17 +70,17 @@ function settledExceptOne(promises) {
   });
 }
 
-test('two processes resume one paused thread of a FileStore folder at once: one runs the node, the other is THREAD_BUSY', async () => {
+for (const kind of ['file', 'sqlite']) test(`two processes resume one paused thread of one ${kind === 'file' ? 'FileStore folder' : 'SQLite file (node:sqlite)'} at once: one runs the node, the other is THREAD_BUSY`, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'eg-busy2-'));
   const effects = join(dir, 'effects.txt');
   writeFileSync(effects, '');
   try {
-    const store = join(dir, 'store');
-    const engine = new GraphEngine(busyGraph(() => {}), { checkpointer: new FileStore(store) });
-    assert.equal((await engine.execute({}, { threadId: 'mail' })).status, 'PAUSED');
+    const store = join(dir, kind === 'file' ? 'store' : 'threads.sqlite');
     const child = new URL('./support/busy-child.js', import.meta.url).pathname;
+    const node = kind === 'file' ? process.execPath : sqliteNode;
+    assert.equal(JSON.parse(execFileSync(node, [child, store, '-', kind, 'start'], { encoding: 'utf8' })).status, 'PAUSED');
     const kids = [0, 1].map(() => {
-      const proc = spawn(process.execPath, [child, store, effects], { stdio: ['pipe', 'pipe', 'inherit'] });
+      const proc = spawn(node, [child, store, effects, kind], { stdio: ['pipe', 'pipe', 'inherit'] });
       const lines = [];
       const waiters = [];
       createInterface({ input: proc.stdout }).on('line', (l) => { lines.push(l); for (const w of waiters.splice(0)) w(); });
@@ -101,7 +102,7 @@ test('two processes resume one paused thread of a FileStore folder at once: one 
     assert.equal(won.status, 'FINISHED');
     await Promise.all(kids.map((k) => { k.proc.stdin.end(); return k.exited; }));
     assert.equal(readFileSync(effects, 'utf8').trim().split('\n').length, 1, 'the side effect ran in one process');
-    assert.equal((await new Checkpointer(new FileStore(store)).load('mail')).status, 'FINISHED');
+    if (kind === 'file') assert.equal((await new Checkpointer(new FileStore(store)).load('mail')).status, 'FINISHED');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,15 +1,16 @@
 // A run that kills its own process (SIGKILL: no cleanup, no finally) at a
 // chosen point, checkpointing to a FileStore. Used by checkpoint.test.js.
-//   node crash-child.js <dir> <log> <mode>
+//   node crash-child.js <store path> <log> <mode> [file | sqlite]
 //   mode: between-steps | mid-parallel | resume
 
 import { appendFileSync } from 'node:fs';
-import { GraphEngine, FileStore } from 'edgegraph';
+import { GraphEngine } from 'edgegraph';
 import { definition } from './crash-graph.js';
+import { storeOf } from './store-of.js';
 
-const [dir, log, mode] = process.argv.slice(2);
+const [path, log, mode, kind = 'file'] = process.argv.slice(2);
 const record = (line) => appendFileSync(log, `${line}\n`);
-const engine = new GraphEngine(definition(record, mode), { checkpointer: new FileStore(dir) });
+const engine = new GraphEngine(definition(record, mode), { checkpointer: storeOf(kind, path) });
 let checkpoints = 0;
 const onEvent = (e) => {
   if (e.type !== 'checkpoint') return;

@@ -619,6 +619,27 @@ export function kvStore(kv: {
   transaction?: unknown;
 }): KeyValueStore;
 
+/** What SqlStore needs of a database: rows of a query, and a statement run; both with ? bindings. */
+export interface SqlAdapter {
+  all(query: string, ...bindings: unknown[]): Promise<Array<Record<string, any>>>;
+  run(query: string, ...bindings: unknown[]): Promise<unknown>;
+}
+/** Checkpoints in SQLite-flavoured SQL: edgegraph_records, keyed (thread_id, id); a record is one INSERT ... ON CONFLICT DO NOTHING. */
+export class SqlStore implements KeyValueStore {
+  constructor(adapter: SqlAdapter);
+  get(key: string): Promise<string | undefined>;
+  put(key: string, value: string): Promise<void>;
+  create(key: string, value: string): Promise<boolean>;
+  delete(key: string): Promise<void>;
+  list(prefix?: string): Promise<string[]>;
+}
+/** Durable Object SQLite storage (ctx.storage.sql of a class in new_sqlite_classes). */
+export function doSqlStore(sql: { exec(query: string, ...bindings: any[]): { toArray(): any[] } }): SqlStore;
+/** Cloudflare D1 (a D1Database binding). */
+export function d1Store(db: { prepare(query: string): { bind(...values: any[]): { all(): Promise<{ results?: any[] }>; run(): Promise<unknown> } } }): SqlStore;
+/** Node 22.5 and later (the node entry): a SQLite file, or an open node:sqlite DatabaseSync. Without node:sqlite, its first use is INVALID_OPTIONS. */
+export function sqliteStore(pathOrDatabase: string | { prepare(sql: string): any; exec(sql: string): void }): SqlStore;
+
 /** A thread's checkpoints as records: the state's changes, with a full snapshot every snapshotEvery records. */
 export class Checkpointer {
   /**

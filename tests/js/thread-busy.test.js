@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GraphEngine, MemoryStore, FileStore, Checkpointer } from 'edgegraph';
+import { GraphEngine, MemoryStore, FileStore, Checkpointer, kvStore } from 'edgegraph';
 import { busyGraph } from './support/busy-graph.js';
 import { sqliteNode } from './support/store-of.js';
 
@@ -106,4 +106,30 @@ for (const kind of ['file', 'sqlite']) test(`two processes resume one paused thr
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('a store that cannot make runs exclusive (Workers KV, a store without create) works, and warns once that resumes are not exclusive', async (t) => {
+  const warnings = [];
+  t.mock.method(console, 'warn', (m) => warnings.push(m));
+  const kv = new Map();
+  const workersKv = {
+    get: async (k) => kv.get(k) ?? null, getWithMetadata: async (k) => ({ value: kv.get(k) ?? null, metadata: null }),
+    put: async (k, v) => { kv.set(k, v); }, delete: async (k) => { kv.delete(k); },
+    list: async ({ prefix }) => ({ keys: [...kv.keys()].filter((k) => k.startsWith(prefix)).map((name) => ({ name })) }),
+  };
+  const plain = new MemoryStore();
+  const noCreate = { get: (k) => plain.get(k), put: (k, v) => plain.put(k, v), delete: (k) => plain.delete(k), list: (p) => plain.list(p) };
+  for (const store of [kvStore(workersKv), noCreate]) {
+    const engine = new GraphEngine(busyGraph(() => {}), { checkpointer: store });
+    assert.equal((await engine.execute({}, { threadId: 'k' })).status, 'PAUSED');
+    assert.equal((await engine.resume({ threadId: 'k' }, { role: 'user', content: 'yes' })).status, 'FINISHED');
+  }
+  assert.equal(warnings.length, 2, 'one warning per store');
+  for (const w of warnings) assert.match(w, /not exclusive|may both run/);
+  // Durable Object storage (it has transaction()) is exclusive: no warning.
+  const map = new Map();
+  const doStorage = { get: async (k) => map.get(k), put: async (k, v) => { map.set(k, v); }, delete: async (k) => map.delete(k), list: async ({ prefix }) => new Map([...map].filter(([k]) => k.startsWith(prefix))) };
+  doStorage.transaction = (fn) => fn(doStorage);
+  await new GraphEngine(busyGraph(() => {}), { checkpointer: kvStore(doStorage) }).execute({}, { threadId: 'd' });
+  assert.equal(warnings.length, 2);
 });

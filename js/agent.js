@@ -70,6 +70,7 @@ export function createAgentNode(config) {
       stream,
       onToken: ctx.emit ? (text) => ctx.emit({ type: 'llm_token', text }) : undefined,
     });
+    ctx.recordUsage?.(reply);
     const calls = reply.message.tool_calls ?? [];
     if (mode === 'chat' || calls.length === 0) {
       return { messages: [reply.message], lastModelOutput: reply.content, ...(reply.usage ? { metadata: { lastUsage: reply.usage } } : {}), ...clearApproval };
@@ -160,6 +161,7 @@ export function createLLMNode({ llm, tools = [], systemPrompt, stream = true, re
     const system = [systemPrompt, ...history.filter((m) => m.role === 'system').map((m) => m.content)].filter(Boolean).join('\n\n');
     const messages = [...(system ? [{ role: 'system', content: system }] : []), ...history.filter((m) => m.role !== 'system')];
     const reply = await client.chat({ ...request, messages, tools: tools.length ? tools : undefined, signal: ctx.signal, stream, onToken: ctx.emit ? (text) => ctx.emit({ type: 'llm_token', text }) : undefined });
+    ctx.recordUsage?.(reply);
     return { messages: [reply.message], lastModelOutput: reply.content };
   };
 }

@@ -132,6 +132,8 @@ export interface NodeContext {
   resumeInput?: Message;
   /** Emit an event of your own (it reaches onEvent / stream() with node and taskId). */
   emit?: (event: { type: string; [field: string]: unknown }) => void;
+  /** Count a model call this node made itself (a chat() reply): into result.usage and an llm_usage event. Agent and LLM nodes do it for you. */
+  recordUsage?: (reply: Pick<ChatResult, 'tokens' | 'provider' | 'model'>) => void;
 }
 
 /** A router's answer that runs `node` with its own input (`context.arg`). */
@@ -223,9 +225,10 @@ export interface GraphDefinition<S extends object = IGraphState> {
   name?: string;
 }
 
-/** OpenAI-compatible LLM settings; the key never enters state, checkpoints or events. */
+/** LLM settings (any provider); the key never enters state, checkpoints or events. */
 export interface AgentLLMConfig {
   model: string;
+  provider?: ProviderName | Provider;
   apiKey?: string;
   baseURL?: string;
   defaults?: Record<string, unknown>;
@@ -268,6 +271,7 @@ export type GraphEvent<S extends object = IGraphState> =
   | { type: 'node_end'; node: string; taskId: string; durationMs: number; error?: string }
   | { type: 'node_retry'; node: string; taskId: string; attempt: number; error: string; delayMs: number }
   | { type: 'llm_token'; node: string; taskId: string; text: string }
+  | ({ type: 'llm_usage'; taskId: string } & ModelCallUsage)
   | { type: 'tool_call'; node: string; taskId: string; id: string; name: string; arguments: unknown }
   | { type: 'tool_result'; node: string; taskId: string; id: string; name: string; status: 'ok' | 'error'; durationMs: number }
   | { type: 'route'; node: string; target: unknown }
@@ -309,6 +313,8 @@ interface RunResultBase<S> {
   state: S;
   /** Alias of `state` (seed API). */
   readonly finalState: S;
+  /** The tokens of this run's model calls (a resumed run counts its own), whichever provider answered. */
+  usage: RunUsage;
 }
 /** A run's outcome; narrow on `status`: every status but FINISHED has a checkpoint to resume from. */
 export type GraphRunResult<S extends object = IGraphState> =
@@ -439,13 +445,67 @@ export function applyPatch(root: object, ops: PatchOp[]): void;
 
 // ---- LLM client ----
 
+/** Token counts in edgegraph's own shape, whatever the provider calls them. */
+export interface TokenCounts {
+  /** All input tokens, cached ones included. */
+  inputTokens: number;
+  outputTokens: number;
+  /** Input tokens read from the provider's prompt cache. */
+  cachedTokens: number;
+  totalTokens: number;
+}
+/** One model call of a run. */
+export interface ModelCallUsage {
+  node: string;
+  provider: string;
+  model: string | null;
+  inputTokens: number;
+  outputTokens: number;
+  cachedTokens: number;
+}
+/** result.usage: the totals and each call. */
+export interface RunUsage extends TokenCounts {
+  calls: ModelCallUsage[];
+}
+
+/** The wire protocol of a ChatClient; or a provider object from edgegraph/providers/<name>. */
+export type ProviderName = 'openai' | 'openai-responses' | 'anthropic' | 'gemini';
+/** A provider's translation between edgegraph's messages and its API (see docs/providers.md). */
+export interface Provider {
+  readonly name: string;
+  readonly baseURL: string;
+  path(model: string, stream: boolean): string;
+  headers(apiKey: string | undefined): Record<string, string>;
+  body(request: object): object;
+  reply(json: unknown, fail: (what: string) => never, failHttp?: (message: string) => never): object;
+  decoder(fail: (what: string) => never, failHttp: (message: string) => never): { push(event: unknown): object[]; end(): object };
+}
+
+/**
+ * An AI SDK language model (specification v2, v3 or v4 of @ai-sdk/provider), accepted by its shape:
+ * pass it as `llm`. edgegraph has no dependency on the AI SDK.
+ */
+export interface LanguageModelLike {
+  readonly specificationVersion: string;
+  readonly provider: string;
+  readonly modelId: string;
+  doGenerate(options: any): PromiseLike<any>;
+  doStream?(options: any): PromiseLike<any>;
+}
+
 export interface ChatClientConfig {
   model: string;
-  /** Default https://api.openai.com/v1; any server speaking /chat/completions. An http(s) URL
+  /** The wire protocol (default 'openai', chat completions). 'openai-responses', 'anthropic' and
+   *  'gemini' are loaded on first use; a provider object imported from edgegraph/providers/<name> works too. */
+  provider?: ProviderName | Provider;
+  /** Anthropic needs max_tokens: the default when neither this nor the request's max_tokens is set (4096). */
+  maxTokens?: number;
+  /** Default: the provider's (https://api.openai.com/v1, https://api.anthropic.com/v1,
+   *  https://generativelanguage.googleapis.com/v1beta). For 'openai', any server speaking /chat/completions. An http(s) URL
    *  (or, in a page, a root path such as '/v1'), checked when the client is made; its query is
    *  kept (Azure's ?api-version=). */
   baseURL?: string;
-  /** Sent as a Bearer token; never written to state, checkpoints, events or errors. */
+  /** Sent as the provider's credential (Bearer token, x-api-key, x-goog-api-key); never written to state, checkpoints, events or errors. */
   apiKey?: string;
   /** Request body defaults (temperature, max_tokens, ...). */
   defaults?: Record<string, unknown>;
@@ -481,6 +541,8 @@ export interface ChatRequest {
   messages: Message[];
   tools?: ToolDefinition[];
   toolChoice?: unknown;
+  /** Structured output: mapped to each provider's own field (docs/providers.md). */
+  responseFormat?: { name?: string; schema: Record<string, unknown>; strict?: boolean };
   signal?: AbortSignal;
   stream?: boolean;
   onToken?: (text: string) => void;
@@ -493,13 +555,18 @@ export interface ChatResult {
   content: string | null;
   toolCalls: ToolCall[];
   finishReason: string | null;
-  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | null;
+  /** The usage as the provider sent it (OpenAI's prompt_tokens, Anthropic's input_tokens, Gemini's usageMetadata, ...). */
+  usage: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number; [field: string]: unknown } | null;
+  /** The same in edgegraph's shape, for every provider. */
+  tokens: TokenCounts | null;
   model: string | null;
+  provider: string;
 }
 
 export class ChatClient {
   constructor(config: ChatClientConfig);
   readonly model: string;
+  readonly provider: string;
   readonly baseURL: string;
   chat(request: ChatRequest): Promise<ChatResult>;
   stream(request: ChatRequest): AsyncIterable<
@@ -508,6 +575,8 @@ export class ChatClient {
     | { type: 'done'; result: ChatResult }>;
 }
 export function createChatClient(config: ChatClientConfig | ChatClient): ChatClient;
+/** An AI SDK model as a client: chat() only. */
+export function createChatClient(model: LanguageModelLike): { readonly provider: string; readonly model: string; chat(request: ChatRequest): Promise<ChatResult> };
 
 export class LLMError extends EdgegraphError {
   readonly status?: number;
@@ -517,13 +586,15 @@ export class LLMError extends EdgegraphError {
   readonly url?: string;
   /** For LLM_NETWORK_ERROR: the system error under it, e.g. 'ECONNREFUSED', 'ENOTFOUND'. */
   readonly causeCode?: string;
+  /** The provider that answered (or failed to): 'openai', 'anthropic', 'gemini', 'openai-responses', an AI SDK model's provider. */
+  readonly provider?: string;
 }
 
 // ---- agents ----
 
 export interface AgentNodeConfig {
-  /** A client config, or a client; default: the engine's llmConfig. */
-  llm?: ChatClientConfig | ChatClient;
+  /** A client config, a client, or an AI SDK language model; default: the engine's llmConfig. */
+  llm?: ChatClientConfig | ChatClient | LanguageModelLike;
   mode?: 'chat' | 'react';
   agentInfo?: { name?: string; goal?: string; backstory?: string };
   tools?: ToolDefinition[];
@@ -538,7 +609,7 @@ export interface AgentNodeConfig {
 
 export function createAgentNode<S extends object = IGraphState>(config: AgentNodeConfig): GraphNode<S>;
 /** One LLM call with the trimmed history (seed 004's LLM node). */
-export function createLLMNode<S extends object = IGraphState>(config: { llm?: ChatClientConfig | ChatClient; tools?: ToolDefinition[]; systemPrompt?: string; stream?: boolean; request?: Record<string, unknown> }): GraphNode<S>;
+export function createLLMNode<S extends object = IGraphState>(config: { llm?: ChatClientConfig | ChatClient | LanguageModelLike; tools?: ToolDefinition[]; systemPrompt?: string; stream?: boolean; request?: Record<string, unknown> }): GraphNode<S>;
 /** Runs the last assistant message's tool calls, with approvals (seed 004's tools node). */
 export function createToolsNode<S extends object = IGraphState>(config: { tools: ToolDefinition[] }): GraphNode<S>;
 /** An edge: to `toolsNode` when the last message asks for tools, else to `end`. */

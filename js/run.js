@@ -7,6 +7,7 @@
 import { EdgegraphError } from './errors.js';
 import { applyPatch, copyJSON } from './patch.js';
 import { now } from './events.js';
+import { usageOf, usageRecord } from './usage.js';
 import { deepFreeze } from './objects.js';
 import { resultJSON } from './result-json.js';
 import { sleep } from './timing.js';
@@ -34,6 +35,7 @@ export class Run {
   #aborted = false;
   #wake = null;
   #thrown = new Map();
+  #usage = [];     // one record per model call of this run (usage.js)
 
   /**
    * @param {object} engine the GraphEngine (nodes and routers get it as their second argument)
@@ -155,6 +157,14 @@ export class Run {
     const taskId = this.#taskId(task);
     // Nodes emit their own events (LLM tokens, tool calls) through context.emit.
     const ctx = { taskId, node: task.node, attempt, emit: emit ? (event) => emit({ ...event, node: task.node, taskId }) : () => {} };
+    // A model call's reply (agent and LLM nodes report theirs): into result.usage, and as an llm_usage event.
+    ctx.recordUsage = (reply) => {
+      const call = usageRecord(reply);
+      if (!call) return;
+      const record = { node: task.node, ...call };
+      this.#usage.push(record);
+      emit?.({ type: 'llm_usage', ...record, taskId });
+    };
     if (task.arg !== undefined) ctx.arg = task.arg;
     if (signal) ctx.signal = signal;
     if (this.#resumeInput !== undefined) ctx.resumeInput = this.#resumeInput;
@@ -223,7 +233,7 @@ export class Run {
   }
 
   #resultOf(status, error) {
-    const result = { status, state: this.#mirror };
+    const result = { status, state: this.#mirror, usage: usageOf(this.#usage) };
     Object.defineProperty(result, 'finalState', { value: this.#mirror, enumerable: false });
     if (error) result.error = error;
     // Anything that can be continued gets a checkpoint, to store or send.

@@ -125,3 +125,22 @@ async function lastingThreads(sql: { exec(q: string, ...b: unknown[]): { toArray
   console.log(await stores[0].create('k', 'v'), new MemoryStore().create('k', 'v'));
 }
 void lastingThreads;
+
+// Providers: by name (loaded on first use) or as an imported object; an AI SDK model by its shape; usage in edgegraph's types.
+import { anthropic } from '../../js/provider-anthropic.js';
+import type { RunUsage, ModelCallUsage, LanguageModelLike, LLMError } from '../../js/index.js';
+async function providers(model: LanguageModelLike): Promise<void> {
+  const claude = createChatClient({ provider: 'anthropic', model: 'claude-sonnet-4-5', apiKey: 'k', maxTokens: 1024 });
+  const gem = createChatClient({ provider: 'gemini', model: 'gemini-2.5-flash', apiKey: 'k' });
+  const own = createChatClient({ provider: anthropic, model: 'claude-sonnet-4-5' });
+  const reply = await claude.chat({ messages: [{ role: 'user', content: 'hi' }], responseFormat: { name: 'out', schema: { type: 'object' } } });
+  const counts: number = (reply.tokens?.inputTokens ?? 0) + (reply.tokens?.cachedTokens ?? 0);
+  const fromSdk = await createChatClient(model).chat({ messages: [{ role: 'user', content: 'hi' }] });
+  const agent = createAgentNode({ llm: model });
+  const r = await new GraphEngine<IGraphState>({ nodes: { agent }, edges: { agent: '__end__' }, entryPoint: 'agent' }).execute({});
+  const usage: RunUsage = r.usage;
+  const first: ModelCallUsage | undefined = usage.calls[0];
+  const failed = r.error?.cause as LLMError | undefined;
+  console.log(gem.provider, own.model, counts, fromSdk.provider, first?.node, usage.totalTokens, failed?.provider);
+}
+void providers;

@@ -279,7 +279,10 @@ export class GraphEngine extends CoreObject {
    */
   async getStateHistory(threadId, { limit, before, values } = {}) {
     this.#threadCall('getStateHistory', threadId);
-    return (await this.#checkpointer.history(threadId, { limit, before, values })).map((r) => ({ checkpointId: r.id, parentId: r.parent, createdAt: r.createdAt, status: r.status, superstep: r.superstep, pendingTasks: r.pendingTasks, routing: r.routing, ...(values ? { values: r.values } : {}) }));
+    return (await this.#checkpointer.history(threadId, { limit, before, values })).map((r) => ({
+      checkpointId: r.id, parentId: r.parent, createdAt: r.createdAt, status: r.status, superstep: r.superstep,
+      pendingTasks: r.pendingTasks, routing: r.routing, ...(values ? { values: r.values } : {}),
+    }));
   }
 
   /** Remove a thread's checkpoints from the store (a run of it in flight fails its next write). */

@@ -16,6 +16,8 @@ const SCHEMA = [
   'CREATE TABLE IF NOT EXISTS edgegraph_kv (key TEXT PRIMARY KEY, value TEXT NOT NULL)',
 ];
 
+const INSERT_RECORD = 'INSERT INTO edgegraph_records (thread_id, id, value) VALUES (?, ?, ?)';
+const INSERT_KV = 'INSERT INTO edgegraph_kv (key, value) VALUES (?, ?)';
 const RECORD = /^(.+)\/r\/(\d{10})$/;
 const HEAD = /^(.+)\/head$/;
 const recordKey = (threadId, id) => `${threadId}/r/${String(id).padStart(10, '0')}`;
@@ -42,7 +44,9 @@ export class SqlStore {
 
   async get(key) {
     let m;
-    if ((m = RECORD.exec(key))) return (await this.#all('SELECT value FROM edgegraph_records WHERE thread_id = ? AND id = ?', m[1], Number(m[2])))[0]?.value ?? undefined;
+    if ((m = RECORD.exec(key))) {
+      return (await this.#all('SELECT value FROM edgegraph_records WHERE thread_id = ? AND id = ?', m[1], Number(m[2])))[0]?.value ?? undefined;
+    }
     if ((m = HEAD.exec(key))) {
       const top = (await this.#all('SELECT max(id) AS top FROM edgegraph_records WHERE thread_id = ?', m[1]))[0]?.top;
       return top === null || top === undefined ? undefined : String(top);
@@ -52,16 +56,17 @@ export class SqlStore {
 
   async put(key, value) {
     let m;
-    if ((m = RECORD.exec(key))) await this.#run('INSERT INTO edgegraph_records (thread_id, id, value) VALUES (?, ?, ?) ON CONFLICT (thread_id, id) DO UPDATE SET value = excluded.value', m[1], Number(m[2]), String(value));
-    else if (!HEAD.test(key)) await this.#run('INSERT INTO edgegraph_kv (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', key, String(value));
+    const replace = 'DO UPDATE SET value = excluded.value';
+    if ((m = RECORD.exec(key))) await this.#run(`${INSERT_RECORD} ON CONFLICT (thread_id, id) ${replace}`, m[1], Number(m[2]), String(value));
+    else if (!HEAD.test(key)) await this.#run(`${INSERT_KV} ON CONFLICT (key) ${replace}`, key, String(value));
   }
 
   /** True when this call inserted the row: the primary key refuses a second one. */
   async create(key, value) {
     const m = RECORD.exec(key);
     const rows = m
-      ? await this.#all('INSERT INTO edgegraph_records (thread_id, id, value) VALUES (?, ?, ?) ON CONFLICT DO NOTHING RETURNING id', m[1], Number(m[2]), String(value))
-      : await this.#all('INSERT INTO edgegraph_kv (key, value) VALUES (?, ?) ON CONFLICT DO NOTHING RETURNING key', key, String(value));
+      ? await this.#all(`${INSERT_RECORD} ON CONFLICT DO NOTHING RETURNING id`, m[1], Number(m[2]), String(value))
+      : await this.#all(`${INSERT_KV} ON CONFLICT DO NOTHING RETURNING key`, key, String(value));
     return rows.length === 1;
   }
 

@@ -53,7 +53,7 @@ export class GraphEngine extends CoreObject {
     checkOptions(options, ENGINE_OPTIONS, 'the GraphEngine options');
     checkOptions(options?.limits, LIMIT_OPTIONS, 'options.limits');
     const core = getCore();
-    const { json, handlers, routers, subgraphs } = normalizeDefinition(definition, options ?? {});
+    const { json, handlers, routers, subgraphs, hostReducers } = normalizeDefinition(definition, options ?? {});
     options ??= {};
     const graph = core.graphNew(JSON.stringify(json));
     // What dispose() frees, held apart from `this` (the leak backstop must not
@@ -94,7 +94,7 @@ export class GraphEngine extends CoreObject {
       tokenizer: options.tokenizer,
     }, owned);
     const partitioned = json.state === 'partitioned' || json.state?.shape === 'partitioned';
-    this.#parts = { core, handlers, routers, policies, partitioned, history: this.#history };
+    this.#parts = { core, handlers, routers, policies, partitioned, history: this.#history, hostReducers };
   }
 
   /** A hash of the definition; checkpoints carry it. */

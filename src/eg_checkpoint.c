@@ -154,7 +154,7 @@ static eg_code load(eg_run *run, cJSON *cp, eg_error *err) {
                        cJSON_IsString(graph) ? graph->valuestring : "?", run->graph->hash);
     const cJSON *status = eg_get(cp, "status"), *phase = eg_get(cp, "phase"), *tasks = eg_get(cp, "tasks");
     const cJSON *superstep = eg_get(cp, "superstep"), *steps = eg_get(cp, "stepsThisCall"), *id = eg_get(cp, "runId");
-    run->status = cJSON_IsString(status) ? eg_status_parse_(status->valuestring) : -1;
+    run->status = cJSON_IsString(status) ? eg_status_parse(status->valuestring) : -1;
     if (run->status < 0 || !cJSON_IsString(phase) || !cJSON_IsArray(tasks) || !cJSON_IsNumber(superstep) || !cJSON_IsNumber(steps))
         return bad(err, "a required field is missing or of the wrong type");
     /* A checkpoint may be forged with a valid checksum: check ranges before converting. */

@@ -18,6 +18,9 @@
 #define EG_ASSERT(c) ((void)0)
 #endif
 
+/* (eg_error.c) The status a name stands for (eg_status_name reversed), or -1. */
+int eg_status_parse(const char *name);
+
 /* ---- memory (eg_alloc.c) ---- */
 void *eg_malloc(size_t n);
 void *eg_realloc(void *p, size_t n);
@@ -183,6 +186,13 @@ int eg_graph_target(const eg_graph *g, int node);
 bool eg_is_max_steps(const cJSON *v);
 /* The target a name stands for: a node's, EG_TARGET_END for END's name, EG_TARGET_NONE for no node. */
 int eg_graph_target_by_name(const eg_graph *g, const char *name);
+/* (eg_edge.c) Parse the edge leaving node `from` (`v`: its definition) into *e;
+ * on an error *e may hold parts: eg_edge_free frees them. */
+eg_code eg_edge_parse(const eg_graph *g, const char *from, const cJSON *v, eg_edge *e, eg_error *err);
+void eg_edge_free(eg_edge *e);
+/* (eg_edge.c) The target `name` stands for in an edge (or onError) leaving
+ * `from`: UNKNOWN_NODE naming both, with a hint for END spelt another way. */
+eg_code eg_edge_target(const eg_graph *g, const char *from, const char *name, int *out, eg_error *err);
 
 /* A place where a value lives and the path that leads to it, for emitting
  * patch operations. */

@@ -12,11 +12,6 @@ const char *eg_task_state_name_(int s) {
     return s == T_DONE ? "done" : s == T_FAILED ? "failed" : s == T_UNRESOLVED ? "unresolved" : "pending";
 }
 
-int eg_status_parse_(const char *name) {
-    for (int s = 0; s < EG_STATUS_COUNT_; s++) if (name && strcmp(name, eg_status_name(s)) == 0) return s;
-    return -1;
-}
-
 /* ---- creation ---- */
 
 static eg_code parse_options(eg_run *run, const char *options, size_t len, eg_error *err) {
@@ -104,7 +99,7 @@ static eg_code continue_from(eg_run *run, const char *state, size_t len, eg_erro
     if (rc) return rc;
     run->state_bytes_bound = len;
     const cJSON *st = eg_get(run->state, EG_KEY_STATUS), *next = eg_get(run->state, EG_KEY_NEXT_NODE), *cur = eg_get(run->state, EG_KEY_CURRENT_NODE);
-    int status = cJSON_IsString(st) ? eg_status_parse_(st->valuestring) : -1;
+    int status = cJSON_IsString(st) ? eg_status_parse(st->valuestring) : -1;
     if (status == EG_STATUS_FINISHED) { run->status = EG_STATUS_FINISHED; return EG_OK; }
     /* Continue at nextNode, else route from currentNode, else start over. */
     size_t n = cJSON_IsArray(next) ? (size_t)cJSON_GetArraySize(next) : cJSON_IsString(next) ? 1 : 0;

@@ -52,7 +52,6 @@ struct eg_run {
 eg_code eg_run_alloc_(const eg_graph *g, const char *options, size_t len, eg_run **out, eg_error *err);
 eg_code eg_run_created_(eg_run *run, eg_code rc, eg_run **out, eg_error *err);
 void eg_run_clear_tasks_(eg_run *run);
-int eg_status_parse_(const char *name);
 const char *eg_task_kind_name_(int kind);
 const char *eg_task_state_name_(int state);
 /* Size limits (eg_run_limits.c). */

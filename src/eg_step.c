@@ -29,7 +29,7 @@ static bool validate_result(eg_run *run, const eg_task *t) {
         } else if ((strcmp(k, EG_KEY_SHOULD_END) == 0 || strcmp(k, EG_KEY_SHOULD_PAUSE) == 0) && !cJSON_IsBool(f) && !cJSON_IsNull(f)) {
             eg_run_stop_(run, t->node, EG_E_INVALID_RESULT, "node '%s': %s must be a boolean", name, k);
             return false;
-        } else if (strcmp(k, EG_KEY_STATUS) == 0 && !cJSON_IsNull(f) && (!cJSON_IsString(f) || eg_status_parse_(f->valuestring) < 0)) {
+        } else if (strcmp(k, EG_KEY_STATUS) == 0 && !cJSON_IsNull(f) && (!cJSON_IsString(f) || eg_status_parse(f->valuestring) < 0)) {
             eg_run_stop_(run, t->node, EG_E_INVALID_RESULT, "node '%s': status must be RUNNING, PAUSED, FINISHED, ERROR or INTERRUPTED", name);
             return false;
         }
@@ -115,7 +115,7 @@ static void commit_nodes(eg_run *run) {
                 end |= cJSON_IsTrue(f);
                 cJSON_Delete(f);
             } else if (strcmp(k, EG_KEY_STATUS) == 0) {
-                int s = cJSON_IsString(f) ? eg_status_parse_(f->valuestring) : -1;
+                int s = cJSON_IsString(f) ? eg_status_parse(f->valuestring) : -1;
                 if (s >= 0 && node_status < 0) { node_status = s; status_node = t->node; }
                 cJSON_Delete(f);
             } else {

@@ -1,0 +1,278 @@
+// compiled.js: a compiled StateGraph, running on edgegraph's GraphEngine.
+// The channels live under state.channels (so a channel may be called
+// `status` or `error`, which the engine's own keys use); a `__start__` node
+// applies the input through the reducers, as LangGraph's input step does, so
+// supersteps line up with LangGraph's and recursionLimit counts the same.
+
+import { GraphEngine, EdgegraphError } from 'edgegraph';
+import { END, START, Send } from './graph.js';
+import { plainMessages } from './messages.js';
+import { GraphRecursionError, InvalidUpdateError, EmptyInputError } from './errors.js';
+import { Invocation, STREAM_MODES, superstepOf } from './stream.js';
+import { storeOf } from './checkpoint.js';
+
+const PARENT = Symbol.for('edgegraph.langgraph.parent');
+let runCounter = 0;
+const newRunId = () => `lg${Date.now().toString(36)}${(++runCounter).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+
+/** LangGraph's retry policy as edgegraph's (milliseconds both). */
+function retryOf(policy) {
+  if (!policy) return undefined;
+  return { attempts: policy.maxAttempts ?? 3, backoffMs: policy.initialInterval ?? 500, factor: policy.backoffFactor ?? 2, maxBackoffMs: policy.maxInterval ?? 128000, jitter: policy.jitter ?? true };
+}
+
+export class CompiledStateGraph {
+  #builder;
+  #engine;
+  #channels;
+  #invocations = new Map();
+  #store;
+
+  constructor(builder, options) {
+    this.builder = builder;
+    this.#builder = builder;
+    this.#channels = builder.channels;
+    this.checkpointer = options.checkpointer;
+    this.#store = storeOf(options.checkpointer);
+    this.interruptBefore = options.interruptBefore;
+    this.interruptAfter = options.interruptAfter;
+    this.name = options.name ?? 'LangGraph';
+    this.#engine = new GraphEngine(this.#definition(), this.#store ? { checkpointer: this.#store } : {});
+  }
+
+  /** Only the declared channels, as LangGraph's state (channels never written are absent). */
+  #view = (state) => {
+    const out = {};
+    const ch = state?.channels ?? {};
+    for (const key of this.#channels.keys()) if (ch[key] !== undefined) out[key] = ch[key];
+    return out;
+  };
+
+  #definition() {
+    const reducers = { channels: 'merge' };
+    const defaults = {};
+    for (const [key, c] of this.#channels) {
+      if (c.reducer) reducers[`channels.${key}`] = c.reducer;
+      if (c.default) defaults[key] = plainMessages(c.default());
+    }
+    const nodes = { [START]: { handler: this.#startNode(), jumpTarget: true } };
+    for (const [name, { fn, options }] of this.#builder.nodes) {
+      const spec = { handler: this.#wrap(name, fn), jumpTarget: true };
+      const retry = retryOf(options.retryPolicy);
+      if (retry) spec.retry = retry;
+      nodes[name] = spec;
+    }
+    const edges = {};
+    for (const name of Object.keys(nodes)) edges[name] = this.#edgeOf(name);
+    return { nodes, edges, entryPoint: START, state: { reducers, defaults: { channels: defaults } } };
+  }
+
+  /** The input step: the input goes through the reducers like any update. */
+  #startNode() {
+    return (state, engine, ctx) => {
+      const inv = this.#invocationOf(ctx.taskId);
+      if (inv) inv.mirror = state;
+      const update = this.#toUpdate(state.__start__, START);
+      inv?.taskFinished(ctx.taskId, START, update, superstepOf(ctx.taskId), true);
+      return { channels: update, __start__: null };
+    };
+  }
+
+  #wrap(name, fn) {
+    return async (state, engine, ctx) => {
+      const inv = this.#invocationOf(ctx.taskId);
+      const step = superstepOf(ctx.taskId);
+      if (inv) { inv.mirror = state; inv.enterStep(step); }
+      const input = ctx.arg !== undefined ? ctx.arg : this.#view(state);
+      inv?.taskStarted(ctx.taskId, name, input, step);
+      const out = await fn(input, this.#nodeConfig(inv, ctx, name, step));
+      const update = this.#toUpdate(out, name);
+      inv?.taskFinished(ctx.taskId, name, update, step, false);
+      return { channels: update };
+    };
+  }
+
+  /** What a node's second argument holds. */
+  #nodeConfig(inv, ctx, name, step) {
+    const base = inv?.config ?? {};
+    const config = {
+      ...base,
+      configurable: { ...base.configurable },
+      metadata: { ...base.metadata, langgraph_node: name, langgraph_step: step, langgraph_task_id: ctx.taskId },
+      signal: ctx.signal,
+      writer: (chunk) => inv?.push('custom', chunk),
+    };
+    if (inv?.wants('messages')) config.callbacks = [tokenHandler(inv, name, step)];
+    if (inv) config[PARENT] = { inv, ns: [`${name}:${ctx.taskId}`] };
+    return config;
+  }
+
+  /** A node's result as an update of known channels, with LangChain messages made plain. */
+  #toUpdate(out, node) {
+    if (out === undefined || out === null) return {};
+    if (typeof out !== 'object' || Array.isArray(out)) {
+      throw new InvalidUpdateError(`Expected node "${node}" to return an object, received ${Array.isArray(out) ? 'an array' : typeof out}`, { code: 'INVALID_RESULT', node });
+    }
+    const update = {};
+    for (const [key, value] of Object.entries(out)) {
+      if (!this.#channels.has(key) || value === undefined) continue;
+      update[key] = plainMessages(value);
+    }
+    return update;
+  }
+
+  /** One node's outgoing edge: static targets and routers combined into one. */
+  #edgeOf(name) {
+    const fixed = this.#builder.edges.filter(([f]) => f === name).map(([, t]) => t);
+    for (const [sources, target] of this.#builder.joins) if (sources.includes(name)) fixed.push(target);
+    const branches = this.#builder.branches.get(name) ?? [];
+    if (!branches.length) {
+      if (fixed.length === 0) return END;
+      return fixed.length === 1 ? fixed[0] : [...new Set(fixed)];
+    }
+    return async (state) => {
+      const out = [...fixed];
+      for (const { path, pathMap } of branches) {
+        let answer = await path(this.#view(state), {});
+        for (const a of Array.isArray(answer) ? answer : [answer]) {
+          if (a instanceof Send || a?.lg_name === 'Send') out.push({ node: a.node, arg: plainMessages(a.args) });
+          else out.push(pathMap && !Array.isArray(pathMap) ? pathMap[a] ?? a : a);
+        }
+      }
+      return out.length ? out : [END];
+    };
+  }
+
+  #invocationOf(taskId) {
+    return taskId ? this.#invocations.get(taskId.slice(0, taskId.lastIndexOf(':'))) : undefined;
+  }
+
+  /** The channel values, as LangGraph's invoke() returns them. */
+  async invoke(input, config = {}) {
+    const { values } = await this.#run(input, config ?? {}, []);
+    return values;
+  }
+
+  /** The run as chunks of `config.streamMode` ('updates' by default). */
+  async stream(input, config = {}) {
+    config ??= {};
+    const mode = config.streamMode ?? 'updates';
+    const modes = Array.isArray(mode) ? mode : [mode];
+    for (const m of modes) if (!STREAM_MODES.includes(m)) throw new EdgegraphError('INVALID_OPTIONS', `unknown streamMode '${m}' (expected ${STREAM_MODES.join(', ')})`);
+    const stop = new AbortController();
+    const inv = this.#invocation(config, modes, !Array.isArray(mode));
+    const signal = config.signal ? AbortSignal.any([config.signal, stop.signal]) : stop.signal;
+    this.#run(input, { ...config, signal }, modes, inv).then(() => inv.end(), (e) => inv.end(e));
+    return inv.iterate(() => stop.abort(new EdgegraphError('ABORTED', 'the stream was closed by its consumer')));
+  }
+
+  #invocation(config, modes, single) {
+    const parent = config[PARENT];
+    return new Invocation({ modes, single, subgraphs: config.subgraphs === true, recursionLimit: config.recursionLimit ?? 25, config, view: this.#view, parent });
+  }
+
+  async #run(input, config, modes, inv = this.#invocation(config, modes, true)) {
+    const threadId = config.configurable?.thread_id;
+    const checkpointId = config.configurable?.checkpoint_id;
+    const runId = newRunId();
+    this.#invocations.set(runId, inv);
+    const onEvent = (event) => inv.onEvent(event, (e, values) => this.#snapshotEvent(threadId, e, values));
+    const options = { runId, onEvent, maxSteps: 1e9 };
+    if (config.signal) options.signal = config.signal;
+    let result;
+    try {
+      if (threadId !== undefined && this.#store) {
+        const latest = await this.#engine.getState(String(threadId), checkpointId === undefined ? undefined : Number(checkpointId));
+        if (input === null || input === undefined) {
+          if (!latest) throw new EmptyInputError('Received no input for __start__');
+          result = await this.#engine.resume({ threadId: String(threadId), ...(checkpointId !== undefined ? { checkpointId: Number(checkpointId) } : {}) }, undefined, options);
+        } else {
+          const base = latest ? { channels: latest.state.channels } : {};
+          result = await this.#engine.execute({ ...base, __start__: input }, { ...options, threadId: String(threadId) });
+        }
+      } else {
+        if (input === null || input === undefined) throw new EmptyInputError('Received no input for __start__');
+        result = await this.#engine.execute({ __start__: input }, options);
+      }
+    } finally {
+      this.#invocations.delete(runId);
+    }
+    if (result.status === 'ERROR') throw this.#errorOf(result.error);
+    if (result.status === 'INTERRUPTED') throw result.error ?? new EdgegraphError('ABORTED', 'the run was interrupted');
+    if (result.status === 'FINISHED' && inv.steps >= inv.recursionLimit) throw inv.recursionError();
+    return { values: this.#view(result.state), result };
+  }
+
+  /** LangGraph raises what the node threw; edgegraph's codes keep their meaning. */
+  #errorOf(error) {
+    const cause = error?.cause;
+    if (cause instanceof GraphRecursionError || cause instanceof InvalidUpdateError) return cause;
+    if (error.code === 'NODE_FAILED' && cause instanceof Error) return cause;
+    if (error.code === 'PARALLEL_CONFLICT') return new InvalidUpdateError(`Invalid update for channel: ${error.message}`);
+    return error;
+  }
+
+  #configOf(threadId, checkpointId) {
+    return { configurable: { thread_id: threadId, checkpoint_ns: '', checkpoint_id: String(checkpointId) } };
+  }
+
+  #snapshotEvent(threadId, event, values) {
+    return { config: this.#configOf(threadId, event.checkpointId), values, metadata: { source: 'loop', step: -1, parents: {} }, tasks: [] };
+  }
+
+  /** A thread's state: { values, next, config, metadata, createdAt, parentConfig, tasks }. */
+  async getState(config) {
+    const threadId = String(config?.configurable?.thread_id);
+    const wanted = config?.configurable?.checkpoint_id;
+    const history = await this.#engine.getStateHistory(threadId);
+    const record = wanted === undefined ? history[0] : history.find((r) => String(r.checkpointId) === String(wanted));
+    if (!record) return { values: {}, next: [], tasks: [], config: { configurable: { thread_id: threadId } }, metadata: undefined };
+    return this.#snapshot(threadId, record);
+  }
+
+  async #snapshot(threadId, record) {
+    const loaded = await this.#engine.getState(threadId, record.checkpointId);
+    const next = record.status === 'FINISHED' ? [] : record.pendingTasks.filter((n) => n !== END);
+    const snapshot = {
+      values: this.#view(loaded.state),
+      next,
+      tasks: next.map((name) => ({ name, interrupts: [] })),
+      config: this.#configOf(threadId, record.checkpointId),
+      metadata: { source: next.includes(START) ? 'input' : 'loop', step: record.superstep - 2, parents: {} },
+      createdAt: new Date(record.createdAt).toISOString(),
+    };
+    if (record.parentId !== null && record.parentId !== undefined) snapshot.parentConfig = this.#configOf(threadId, record.parentId);
+    return snapshot;
+  }
+
+  /** The thread's checkpoints, newest first. */
+  async *getStateHistory(config, options = {}) {
+    const threadId = String(config?.configurable?.thread_id);
+    let n = 0;
+    for (const record of await this.#engine.getStateHistory(threadId)) {
+      if (options.limit !== undefined && n >= options.limit) return;
+      n++;
+      yield await this.#snapshot(threadId, record);
+    }
+  }
+
+  /** The graph as data (LangGraph's getGraph() is far richer; this is the Mermaid text). */
+  getGraph() { return { drawMermaid: () => this.#engine.toMermaid() }; }
+
+  withConfig(config) {
+    const bound = Object.create(this);
+    bound.invoke = (input, c) => this.invoke(input, { ...config, ...c });
+    bound.stream = (input, c) => this.stream(input, { ...config, ...c });
+    return bound;
+  }
+}
+
+/** A LangChain callback handler (by shape: plain methods) turning tokens into 'messages' chunks. */
+function tokenHandler(inv, node, step) {
+  return {
+    name: 'edgegraph-messages',
+    handleLLMNewToken(token, _idx, runId) {
+      inv.push('messages', [{ role: 'assistant', content: token, id: `run-${runId}` }, { langgraph_node: node, langgraph_step: step }]);
+    },
+  };
+}

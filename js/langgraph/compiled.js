@@ -27,6 +27,7 @@ export class CompiledStateGraph {
   #channels;
   #invocations = new Map();
   #store;
+  #defaults = {};
 
   constructor(builder, options) {
     this.builder = builder;
@@ -55,6 +56,7 @@ export class CompiledStateGraph {
       if (c.reducer) reducers[`channels.${key}`] = c.reducer;
       if (c.default) defaults[key] = plainMessages(c.default());
     }
+    this.#defaults = defaults;
     const nodes = { [START]: { handler: this.#startNode(), jumpTarget: true } };
     for (const [name, { fn, options }] of this.#builder.nodes) {
       const spec = { handler: this.#wrap(name, fn), jumpTarget: true };
@@ -185,13 +187,16 @@ export class CompiledStateGraph {
         const latest = await this.#engine.getState(String(threadId), checkpointId === undefined ? undefined : Number(checkpointId));
         if (input === null || input === undefined) {
           if (!latest) throw new EmptyInputError('Received no input for __start__');
+          inv.initialValues = this.#view(latest.state);
           result = await this.#engine.resume({ threadId: String(threadId), ...(checkpointId !== undefined ? { checkpointId: Number(checkpointId) } : {}) }, undefined, options);
         } else {
           const base = latest ? { channels: latest.state.channels } : {};
+          inv.initialValues = { ...this.#defaults, ...this.#view(base) };
           result = await this.#engine.execute({ ...base, __start__: input }, { ...options, threadId: String(threadId) });
         }
       } else {
         if (input === null || input === undefined) throw new EmptyInputError('Received no input for __start__');
+        inv.initialValues = { ...this.#defaults };
         result = await this.#engine.execute({ __start__: input }, options);
       }
     } finally {
@@ -269,8 +274,11 @@ export class CompiledStateGraph {
 
 /** A LangChain callback handler (by shape: plain methods) turning tokens into 'messages' chunks. */
 function tokenHandler(inv, node, step) {
+  // No `name`: LangChain then wraps it as a handler of its own (fromMethods),
+  // copying these flags: stream even from invoke(), and deliver tokens in order.
   return {
-    name: 'edgegraph-messages',
+    lc_prefer_streaming: true,
+    awaitHandlers: true,
     handleLLMNewToken(token, _idx, runId) {
       inv.push('messages', [{ role: 'assistant', content: token, id: `run-${runId}` }, { langgraph_node: node, langgraph_step: step }]);
     },

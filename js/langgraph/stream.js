@@ -34,6 +34,7 @@ export class Invocation {
   #pendingCheckpoint = null;
   #nodeRan = false;
   mirror = null;        // the run's state (the engine's mirror), seen by the first node
+  initialValues = {};   // the channels the run starts from (the first checkpoint's values)
 
   /**
    * @param {{ modes: string[], single: boolean, subgraphs: boolean, recursionLimit: number, config: object,
@@ -91,9 +92,11 @@ export class Invocation {
       this.#flushCheckpoint();
       if (this.#nodeRan && this.mirror && this.wants('values')) this.push('values', copy(this.view(this.mirror)));
       this.#nodeRan = false;
-    } else if (event.type === 'checkpoint' && this.mirror && (this.wants('checkpoints') || this.wants('debug'))) {
+    } else if (event.type === 'checkpoint' && (this.wants('checkpoints') || this.wants('debug'))) {
       this.#flushCheckpoint();
-      this.#pendingCheckpoint = { snapshot: snapshotOf(event, copy(this.view(this.mirror))), next: [] };
+      // Before the first node runs, the state is the one the run started from.
+      const values = this.mirror ? this.view(this.mirror) : this.initialValues;
+      this.#pendingCheckpoint = { snapshot: snapshotOf(event, copy(values)), next: [] };
     } else if (event.type === 'llm_token' && this.wants('messages')) {
       this.push('messages', [{ role: 'assistant', content: event.token ?? event.text ?? '', id: event.taskId }, { langgraph_node: event.node, langgraph_step: superstepOf(event.taskId ?? '0:0.0') }]);
     } else if (event.type === 'run_end') this.#flushCheckpoint();

@@ -3,6 +3,7 @@
 // an edgegraph state definition: JS reducers by path, defaults as data.
 
 import { messagesStateReducer } from './messages.js';
+import { GraphValidationError } from './errors.js';
 
 const CHANNEL = Symbol.for('edgegraph.langgraph.channel');
 
@@ -24,24 +25,42 @@ export const MessagesAnnotation = Annotation.Root({
 
 const isChannel = (c) => c !== null && typeof c === 'object' && (c[CHANNEL] === true || typeof c.reducer === 'function' || 'default' in c || c.lc_graph_name !== undefined);
 
+/** A Zod object schema (v3 or v4), by shape: its keys are last-value channels. */
+const isZodObject = (v) => v !== null && typeof v === 'object' && (v._def !== undefined || v._zod !== undefined) && v.shape !== null && typeof v.shape === 'object';
+
+function specOf(root) {
+  if (isZodObject(root)) return Object.fromEntries(Object.keys(root.shape).map((k) => [k, null]));
+  return root.spec ?? root.channels ?? root;
+}
+
 /**
  * The channels of what StateGraph was given: an Annotation.Root, its `spec`,
- * `{ channels }` (LangGraph's older form), or `{ stateSchema, input, output }`.
- * @returns {Map<string, { reducer?: Function, default?: Function }>}
+ * `{ channels }` (LangGraph's older form), a Zod object, or
+ * `{ stateSchema | state, input, output }` (the union of their channels; the
+ * output schema's keys are what invoke() returns). The same key with two
+ * different reducers is an error, as in LangGraph.
+ * @returns {{ channels: Map<string, { reducer?: Function, default?: Function }>, output: Set<string> | null }}
  */
 export function channelsOf(schema) {
-  const out = new Map();
+  const channels = new Map();
   const add = (root) => {
-    if (!root) return;
-    const spec = root.spec ?? root.channels ?? root;
+    if (!root) return [];
+    const spec = specOf(root);
     for (const [key, c] of Object.entries(spec)) {
-      if (c === null || c === undefined) { out.set(key, {}); continue; }
-      const ch = isChannel(c) && typeof c.reducer !== 'object' ? c : {};
-      out.set(key, { reducer: ch.reducer, default: typeof ch.default === 'function' ? ch.default : undefined });
+      const ch = c !== null && typeof c === 'object' && isChannel(c) ? c : {};
+      const entry = { reducer: ch.reducer, default: typeof ch.default === 'function' ? ch.default : undefined };
+      const seen = channels.get(key);
+      if (seen && seen.reducer && entry.reducer && seen.reducer !== entry.reducer) {
+        throw new GraphValidationError(`channel '${key}' is declared twice with different reducers`);
+      }
+      if (!seen || (!seen.reducer && entry.reducer)) channels.set(key, entry);
     }
+    return Object.keys(spec);
   };
-  if (schema && (schema.stateSchema || schema.input || schema.output) && !schema.spec) {
-    add(schema.stateSchema); add(schema.input); add(schema.output);
-  } else add(schema);
-  return out;
+  const parts = schema && !schema.spec && !isZodObject(schema) && (schema.stateSchema || schema.state || schema.input || schema.output);
+  if (!parts) { add(schema); return { channels, output: null }; }
+  add(schema.stateSchema ?? schema.state);
+  add(schema.input);
+  const outputKeys = add(schema.output);
+  return { channels, output: schema.output ? new Set(outputKeys) : null };
 }

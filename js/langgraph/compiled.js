@@ -15,10 +15,32 @@ const PARENT = Symbol.for('edgegraph.langgraph.parent');
 let runCounter = 0;
 const newRunId = () => `lg${Date.now().toString(36)}${(++runCounter).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 
-/** LangGraph's retry policy as edgegraph's (milliseconds both). */
-function retryOf(policy) {
-  if (!policy) return undefined;
-  return { attempts: policy.maxAttempts ?? 3, backoffMs: policy.initialInterval ?? 500, factor: policy.backoffFactor ?? 2, maxBackoffMs: policy.maxInterval ?? 128000, jitter: policy.jitter ?? true };
+// Errors a retry cannot fix: client errors by HTTP status, and aborts.
+const NO_RETRY_STATUS = new Set([400, 401, 402, 403, 404, 405, 406, 407, 409]);
+function retryable(error) {
+  if (error?.name === 'AbortError' || /^(Cancel|AbortError)/.test(String(error?.message))) return false;
+  const status = Number(error?.response?.status ?? error?.status);
+  return !NO_RETRY_STATUS.has(status) && error?.code !== 'ECONNABORTED' && error?.error?.code !== 'insufficient_quota';
+}
+
+/**
+ * A node with LangGraph's retry policy: { maxAttempts = 3, initialInterval = 500 ms,
+ * backoffFactor = 2, maxInterval = 128 s, jitter = true (up to 1 s more), retryOn }.
+ * It runs in this layer, not as the engine's retry, for `retryOn`.
+ */
+function withRetry(fn, policy) {
+  if (!policy) return fn;
+  return async (input, config) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await fn(input, config);
+      } catch (e) {
+        if (attempt >= (policy.maxAttempts ?? 3) || !(policy.retryOn ?? retryable)(e) || config.signal?.aborted) throw e;
+        const wait = Math.min(policy.maxInterval ?? 128000, (policy.initialInterval ?? 500) * (policy.backoffFactor ?? 2) ** (attempt - 1));
+        await new Promise((resolve) => setTimeout(resolve, wait + ((policy.jitter ?? true) ? Math.random() * 1000 : 0)));
+      }
+    }
+  };
 }
 
 export class CompiledStateGraph {
@@ -59,10 +81,7 @@ export class CompiledStateGraph {
     this.#defaults = defaults;
     const nodes = { [START]: { handler: this.#startNode(), jumpTarget: true } };
     for (const [name, { fn, options }] of this.#builder.nodes) {
-      const spec = { handler: this.#wrap(name, fn), jumpTarget: true };
-      const retry = retryOf(options.retryPolicy);
-      if (retry) spec.retry = retry;
-      nodes[name] = spec;
+      nodes[name] = { handler: this.#wrap(name, withRetry(fn, options.retryPolicy)), jumpTarget: true };
     }
     const edges = {};
     for (const name of Object.keys(nodes)) edges[name] = this.#edgeOf(name);
@@ -205,7 +224,10 @@ export class CompiledStateGraph {
     if (result.status === 'ERROR') throw this.#errorOf(result.error);
     if (result.status === 'INTERRUPTED') throw result.error ?? new EdgegraphError('ABORTED', 'the run was interrupted');
     if (result.status === 'FINISHED' && inv.steps >= inv.recursionLimit) throw inv.recursionError();
-    return { values: this.#view(result.state), result };
+    const values = this.#view(result.state);
+    const output = this.#builder.output;
+    if (output) for (const key of Object.keys(values)) if (!output.has(key)) delete values[key];
+    return { values, result };
   }
 
   /** LangGraph raises what the node threw; edgegraph's codes keep their meaning. */
@@ -229,13 +251,22 @@ export class CompiledStateGraph {
   async getState(config) {
     const threadId = String(config?.configurable?.thread_id);
     const wanted = config?.configurable?.checkpoint_id;
-    const history = await this.#engine.getStateHistory(threadId);
-    const record = wanted === undefined ? history[0] : history.find((r) => String(r.checkpointId) === String(wanted));
-    if (!record) return { values: {}, next: [], tasks: [], config: { configurable: { thread_id: threadId } }, metadata: undefined };
-    return this.#snapshot(threadId, record);
+    const history = await this.#history(threadId);
+    const at = wanted === undefined ? 0 : history.findIndex((r) => String(r.checkpointId) === String(wanted));
+    if (at < 0 || !history[at]) return { values: {}, next: [], tasks: [], config: { configurable: { thread_id: threadId } }, metadata: undefined };
+    return this.#snapshot(threadId, history[at], history.length - at - 2);
   }
 
-  async #snapshot(threadId, record) {
+  /**
+   * A thread's checkpoints at superstep boundaries, newest first: edgegraph
+   * also checkpoints while routers run (a record with `routing`), which
+   * LangGraph has no checkpoint for.
+   */
+  async #history(threadId) {
+    return (await this.#engine.getStateHistory(threadId)).filter((r) => !r.routing?.length);
+  }
+
+  async #snapshot(threadId, record, step) {
     const loaded = await this.#engine.getState(threadId, record.checkpointId);
     const next = record.status === 'FINISHED' ? [] : record.pendingTasks.filter((n) => n !== END);
     const snapshot = {
@@ -243,7 +274,7 @@ export class CompiledStateGraph {
       next,
       tasks: next.map((name) => ({ name, interrupts: [] })),
       config: this.#configOf(threadId, record.checkpointId),
-      metadata: { source: next.includes(START) ? 'input' : 'loop', step: record.superstep - 2, parents: {} },
+      metadata: { source: next.includes(START) ? 'input' : 'loop', step, parents: {} },
       createdAt: new Date(record.createdAt).toISOString(),
     };
     if (record.parentId !== null && record.parentId !== undefined) snapshot.parentConfig = this.#configOf(threadId, record.parentId);
@@ -253,12 +284,9 @@ export class CompiledStateGraph {
   /** The thread's checkpoints, newest first. */
   async *getStateHistory(config, options = {}) {
     const threadId = String(config?.configurable?.thread_id);
-    let n = 0;
-    for (const record of await this.#engine.getStateHistory(threadId)) {
-      if (options.limit !== undefined && n >= options.limit) return;
-      n++;
-      yield await this.#snapshot(threadId, record);
-    }
+    const history = await this.#history(threadId);
+    const count = options.limit === undefined ? history.length : Math.min(options.limit, history.length);
+    for (let i = 0; i < count; i++) yield await this.#snapshot(threadId, history[i], history.length - i - 2);
   }
 
   /** The graph as data (LangGraph's getGraph() is far richer; this is the Mermaid text). */

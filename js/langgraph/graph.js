@@ -27,10 +27,12 @@ export class StateGraph {
   /** @type {Map<string, Array<{ path: Function, pathMap?: object }>>} */
   branches = new Map();
   channels;
+  /** @type {Set<string> | null} the keys invoke() returns, when an output schema says */
+  output;
 
   constructor(schema) {
     if (schema === undefined) throw new GraphValidationError('StateGraph needs a state: an Annotation.Root or { channels }');
-    this.channels = channelsOf(schema);
+    ({ channels: this.channels, output: this.output } = channelsOf(schema));
   }
 
   /** addNode(name, fn, options?) or addNode({ name: fn, ... }). */
@@ -44,7 +46,10 @@ export class StateGraph {
     if (name.includes('|') || name.includes(':')) throw new GraphValidationError(`'${name}' is not a valid node name: '|' and ':' are reserved`);
     if (this.nodes.has(name)) throw new GraphValidationError(`Node \`${name}\` already present.`, { code: 'DUPLICATE_NODE', node: name });
     if (this.channels.has(name)) throw new GraphValidationError(`'${name}' is already being used as a state key`, { node: name });
-    const run = typeof fn === 'function' ? fn : typeof fn?.invoke === 'function' ? (s, c) => fn.invoke(s, c) : null;
+    // A compiled graph as a node starts afresh each time (LangGraph gives it its own
+    // checkpoint namespace): it does not continue the parent's thread.
+    const asChild = (c) => ({ ...c, configurable: { ...c?.configurable, thread_id: undefined, checkpoint_id: undefined } });
+    const run = typeof fn === 'function' ? fn : typeof fn?.invoke === 'function' ? (s, c) => fn.invoke(s, asChild(c)) : null;
     if (!run) throw new GraphValidationError(`node '${name}' needs a function or a compiled graph`, { node: name });
     this.nodes.set(name, { fn: run, options: options ?? {}, subgraph: typeof fn?.invoke === 'function' ? fn : null });
     return this;

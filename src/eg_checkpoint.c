@@ -206,7 +206,5 @@ static eg_code restore(eg_run *run, const char *checkpoint, size_t len, eg_error
 
 eg_code eg_run_restore(const eg_graph *g, const char *checkpoint, size_t len,
                        const char *options, size_t options_len, eg_run **out, eg_error *err) {
-    eg_run *run;
-    eg_code rc = eg_run_alloc_(g, options, options_len, &run, err);
-    return rc ? rc : eg_run_created_(run, restore(run, checkpoint, len, err), out, err);
+    return eg_run_create_(g, options, options_len, restore, checkpoint, len, out, err);
 }

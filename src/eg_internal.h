@@ -1,4 +1,7 @@
-/* eg_internal.h: structures shared by the core's source files. Not installed. */
+/* eg_internal.h: structures and functions shared by the core's source files.
+ * Not installed. Each function is named eg_<module>_<what> and says which
+ * file defines it; the step machine's own private header is
+ * eg_run_internal.h (its names end in an underscore). */
 #ifndef EG_INTERNAL_H
 #define EG_INTERNAL_H
 
@@ -246,5 +249,15 @@ int eg_check_conflicts(const eg_reducers *rs, cJSON *const *results, const char 
  * NULL, `index` negative for none, `value` NULL for none (it is copied). */
 bool eg_patch_op(eg_patch *patch, const char *op, const eg_path *path,
                  const char *key, int index, const cJSON *value);
+/* obj[key] = value (taken, also on failure), recorded as a "set" op at
+ * `path`: both or neither. Not through any reducer. False: out of memory. */
+bool eg_patch_put(eg_patch *patch, cJSON *obj, const eg_path *path, const char *key, cJSON *value);
+
+/* (eg_visits.c) The partitioned shape's visit bookkeeping, one rule for a
+ * run's step and the state manager: visitedNodes += names (created when
+ * absent; the caller checks that a present one is a list), iteration += n,
+ * currentNodeId = the last name. Changes are recorded in `patch` (NULL:
+ * none). False: out of memory. */
+bool eg_record_visits(cJSON *state, const char *const *names, size_t n, eg_patch *patch);
 
 #endif /* EG_INTERNAL_H */

@@ -43,7 +43,8 @@ function withRetry(fn, policy) {
   };
 }
 
-export class CompiledStateGraph {
+/** The engine and everything a run needs; CompiledStateGraph (below) is its face. */
+class GraphRunner {
   #builder;
   #engine;
   #channels;
@@ -52,15 +53,10 @@ export class CompiledStateGraph {
   #defaults = {};
 
   constructor(builder, options) {
-    this.builder = builder;
     this.#builder = builder;
     this.#channels = builder.channels;
-    this.checkpointer = options.checkpointer;
     this.#store = storeOf(options.checkpointer);
-    this.interruptBefore = options.interruptBefore;
-    this.interruptAfter = options.interruptAfter;
-    this.name = options.name ?? 'LangGraph';
-    this.#engine = new GraphEngine(this.#definition(), this.#store ? { checkpointer: this.#store } : {});
+    this.engine = this.#engine = new GraphEngine(this.#definition(), this.#store ? { checkpointer: this.#store } : {});
   }
 
   /** Only the declared channels, as LangGraph's state (channels never written are absent). */
@@ -83,8 +79,12 @@ export class CompiledStateGraph {
     for (const [name, { fn, options }] of this.#builder.nodes) {
       nodes[name] = { handler: this.#wrap(name, withRetry(fn, options.retryPolicy)), jumpTarget: true };
     }
+    // Targets by source, once: a 1,000-node graph compiles in one pass.
+    const fixed = new Map(Object.keys(nodes).map((n) => [n, []]));
+    for (const [from, to] of this.#builder.edges) fixed.get(from)?.push(to);
+    for (const [sources, target] of this.#builder.joins) for (const from of sources) fixed.get(from)?.push(target);
     const edges = {};
-    for (const name of Object.keys(nodes)) edges[name] = this.#edgeOf(name);
+    for (const name of Object.keys(nodes)) edges[name] = this.#edgeOf(name, fixed.get(name));
     return { nodes, edges, entryPoint: START, state: { reducers, defaults: { channels: defaults } } };
   }
 
@@ -143,9 +143,7 @@ export class CompiledStateGraph {
   }
 
   /** One node's outgoing edge: static targets and routers combined into one. */
-  #edgeOf(name) {
-    const fixed = this.#builder.edges.filter(([f]) => f === name).map(([, t]) => t);
-    for (const [sources, target] of this.#builder.joins) if (sources.includes(name)) fixed.push(target);
+  #edgeOf(name, fixed) {
     const branches = this.#builder.branches.get(name) ?? [];
     if (!branches.length) {
       if (fixed.length === 0) return END;
@@ -292,13 +290,47 @@ export class CompiledStateGraph {
   /** The graph as data (LangGraph's getGraph() is far richer; this is the Mermaid text). */
   getGraph() { return { drawMermaid: () => this.#engine.toMermaid() }; }
 
+}
+
+// A compiled graph has no dispose() in LangGraph: its engine is freed when the
+// graph is collected. The runner (the engine's closures point at it, never at
+// the graph) is what the registry holds, so the graph itself can be collected.
+const registry = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((runner) => runner.engine.dispose()) : null;
+
+export class CompiledStateGraph {
+  #runner;
+  #config;
+
+  constructor(builder, options, runner = new GraphRunner(builder, options), config = {}) {
+    this.builder = builder;
+    this.checkpointer = options.checkpointer;
+    this.interruptBefore = options.interruptBefore;
+    this.interruptAfter = options.interruptAfter;
+    this.name = options.name ?? 'LangGraph';
+    this.#runner = runner;
+    this.#config = config;
+    registry?.register(this, runner, this);
+  }
+
+  invoke(input, config) { return this.#runner.invoke(input, { ...this.#config, ...config }); }
+  stream(input, config) { return this.#runner.stream(input, { ...this.#config, ...config }); }
+  getState(config) { return this.#runner.getState(config); }
+  getStateHistory(config, options) { return this.#runner.getStateHistory(config, options); }
+  getGraph() { return this.#runner.getGraph(); }
+
+  /** The same graph with `config` as every call's defaults (recursionLimit, configurable, ...). */
   withConfig(config) {
-    const bound = Object.create(this);
-    bound.invoke = (input, c) => this.invoke(input, { ...config, ...c });
-    bound.stream = (input, c) => this.stream(input, { ...config, ...c });
-    return bound;
+    const options = { checkpointer: this.checkpointer, interruptBefore: this.interruptBefore, interruptAfter: this.interruptAfter, name: this.name };
+    return new CompiledStateGraph(this.builder, options, this.#runner, { ...this.#config, ...config });
+  }
+
+  /** Free the engine's WebAssembly memory now (otherwise when the graph is collected). */
+  dispose() {
+    registry?.unregister(this);
+    this.#runner.engine.dispose();
   }
 }
+if (typeof Symbol.dispose === 'symbol') CompiledStateGraph.prototype[Symbol.dispose] = CompiledStateGraph.prototype.dispose;
 
 /** A LangChain callback handler (by shape: plain methods) turning tokens into 'messages' chunks. */
 function tokenHandler(inv, node, step) {

@@ -71,19 +71,23 @@ export class Invocation {
   }
 
   taskStarted(taskId, name, input, step) {
-    const payload = { id: taskId, name, input: copy(input), triggers: [`branch:to:${name}`], interrupts: [] };
-    if (this.wants('tasks')) this.push('tasks', payload);
-    if (this.wants('debug')) this.push('debug', { step, type: 'task', timestamp: new Date().toISOString(), payload });
     this.#pendingCheckpoint?.next.push(name);
+    const tasks = this.wants('tasks'), debug = this.wants('debug');
+    if (!tasks && !debug) return;
+    const payload = { id: taskId, name, input: copy(input), triggers: [`branch:to:${name}`], interrupts: [] };
+    if (tasks) this.push('tasks', payload);
+    if (debug) this.push('debug', { step, type: 'task', timestamp: new Date().toISOString(), payload });
   }
 
   taskFinished(taskId, name, update, step, isStart) {
     this.#nodeRan = true;
     if (isStart) return;
     if (this.wants('updates')) this.push('updates', { [name]: copy(update) });
+    const tasks = this.wants('tasks'), debug = this.wants('debug');
+    if (!tasks && !debug) return;
     const payload = { id: taskId, name, result: copy(update), interrupts: [], error: null };
-    if (this.wants('tasks')) this.push('tasks', payload);
-    if (this.wants('debug')) this.push('debug', { step, type: 'task_result', timestamp: new Date().toISOString(), payload });
+    if (tasks) this.push('tasks', payload);
+    if (debug) this.push('debug', { step, type: 'task_result', timestamp: new Date().toISOString(), payload });
   }
 
   /** An edgegraph run event. */

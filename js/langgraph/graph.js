@@ -107,11 +107,22 @@ export class StateGraph {
     if (!sources.includes(START)) throw new GraphValidationError('Graph must have an entrypoint: add at least one edge from START to another node');
     for (const s of sources) if (!known(s)) throw new GraphValidationError(`Found edge starting at unknown node '${s}'`, { node: s });
     for (const [, t] of [...this.edges, ...this.joins]) if (!known(t)) throw new GraphValidationError(`Found edge ending at unknown node \`${t}\``, { node: t });
+    // Every node needs a way in: an edge, a branch's path map, a branch without
+    // one (it may go anywhere but back to its source), or another node's `ends`.
+    const reached = new Set([...this.edges, ...this.joins].map(([, t]) => t));
     for (const [from, list] of this.branches) {
       for (const { pathMap } of list) {
-        const targets = pathMap === undefined ? [] : Array.isArray(pathMap) ? pathMap : Object.values(pathMap);
-        for (const t of targets) if (!known(t)) throw new GraphValidationError(`At '${from}' node, 'path' and 'pathMap' map to unknown node \`${t}\``, { node: from });
+        if (pathMap === undefined) { for (const n of this.nodes.keys()) if (n !== from) reached.add(n); continue; }
+        const targets = Array.isArray(pathMap) ? pathMap : Object.values(pathMap);
+        for (const t of targets) {
+          if (!known(t)) throw new GraphValidationError(`At '${from}' node, 'path' and 'pathMap' map to unknown node \`${t}\``, { node: from });
+          reached.add(t);
+        }
       }
+    }
+    for (const { options } of this.nodes.values()) for (const t of options.ends ?? []) reached.add(t);
+    for (const name of this.nodes.keys()) {
+      if (!reached.has(name)) throw new GraphValidationError(`Node \`${name}\` is not reachable. A node returning a Command names where it may go in addNode(..., { ends: [...] }).`, { code: 'UNREACHABLE_NODE', node: name });
     }
   }
 }

@@ -132,6 +132,24 @@ for (const impl of implementations) {
     assert.deepEqual(await toolTwo.invoke({ my_key: 'value', market: 'US' }), { my_key: 'value fast', market: 'US' });
   });
 
+  test(named(impl, 'pregel.test.ts: StateGraph branch then node (without getGraph().toJSON())'), async () => {
+    const channels = () => ({ channels: { my_key: { reducer: (x, y) => x + y }, market: null } });
+    const nodes = (b) => b
+      .addNode('prepare', () => ({ my_key: ' prepared' }))
+      .addNode('tool_two_slow', () => ({ my_key: ' slow' }))
+      .addNode('tool_two_fast', () => ({ my_key: ' fast' }))
+      .addNode('finish', () => ({ my_key: ' finished' }))
+      .addEdge(START, 'prepare');
+    const path = (s) => (s.market === 'DE' ? 'tool_two_slow' : 'tool_two_fast');
+    // With a path map, nothing leads to 'finish': the graph does not compile.
+    const invalid = nodes(new StateGraph(channels())).addConditionalEdges({ source: 'prepare', path, pathMap: ['tool_two_slow', 'tool_two_fast'] }).addEdge('finish', END);
+    assert.throws(() => invalid.compile(), /not reachable/);
+    const tool = nodes(new StateGraph(channels())).addConditionalEdges({ source: 'prepare', path })
+      .addEdge('tool_two_fast', 'finish').addEdge('tool_two_slow', 'finish').addEdge('finish', END).compile();
+    assert.deepEqual(await tool.invoke({ my_key: 'value', market: 'DE' }), { my_key: 'value prepared slow finished', market: 'DE' });
+    assert.deepEqual(await tool.invoke({ my_key: 'value', market: 'FR' }), { my_key: 'value prepared fast finished', market: 'FR' });
+  });
+
   test(named(impl, 'pregel.test.ts: Can have three graphs with different keys'), async () => {
     const one = Annotation.Root({ inputOne: Annotation() });
     const two = Annotation.Root({ inputOne: Annotation(), inputTwo: Annotation() });

@@ -340,6 +340,7 @@ function tokenHandler(inv, node, step) {
     lc_prefer_streaming: true,
     awaitHandlers: true,
     handleLLMNewToken(token, _idx, runId) {
+      inv.streamedIds.add(`run-${runId}`);
       inv.push('messages', [{ role: 'assistant', content: token, id: `run-${runId}` }, { langgraph_node: node, langgraph_step: step }]);
     },
   };

@@ -83,11 +83,25 @@ export class Invocation {
     this.#nodeRan = true;
     if (isStart) return;
     if (this.wants('updates')) this.push('updates', { [name]: copy(update) });
+    if (this.wants('messages')) this.#messagesOf(update, name, step);
     const tasks = this.wants('tasks'), debug = this.wants('debug');
     if (!tasks && !debug) return;
     const payload = { id: taskId, name, result: copy(update), interrupts: [], error: null };
     if (tasks) this.push('tasks', payload);
     if (debug) this.push('debug', { step, type: 'task_result', timestamp: new Date().toISOString(), payload });
+  }
+
+  /** Ids of messages already streamed token by token (their final message is not sent again). */
+  streamedIds = new Set();
+
+  /** The messages a node returned, for the 'messages' mode (what no LLM streamed). */
+  #messagesOf(update, node, step) {
+    for (const value of Object.values(update)) {
+      for (const m of Array.isArray(value) ? value : [value]) {
+        if (m === null || typeof m !== 'object' || typeof m.role !== 'string' || this.streamedIds.has(m.id)) continue;
+        this.push('messages', [copy(m), { langgraph_node: node, langgraph_step: step }]);
+      }
+    }
   }
 
   /** An edgegraph run event. */

@@ -133,6 +133,18 @@ for (const impl of implementations) {
     assert.ok(chunks.every(([, meta]) => meta.langgraph_node === 'generate'));
   });
 
+  test(named(impl, 'pregel.test.ts: should not assign message ID for tool messages (messages a node returns are streamed)'), async () => {
+    const { ToolMessage } = await import('@langchain/core/messages');
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode('one', async () => ({ messages: [new ToolMessage({ content: 'Tool 1', tool_call_id: '1' }), new ToolMessage({ content: 'Tool 2', tool_call_id: '2' })] }))
+      .addEdge(START, 'one').compile({ checkpointer: new MemorySaver() });
+    const chunks = await collect(graph.stream({ messages: [] }, { configurable: { thread_id: '1' }, streamMode: 'messages' }));
+    assert.equal(chunks.length, 2);
+    assert.deepEqual(chunks.map(([m, meta]) => [m.content, meta.langgraph_node]), [['Tool 1', 'one'], ['Tool 2', 'one']]);
+    const { values } = await graph.getState({ configurable: { thread_id: '1' } });
+    assert.deepEqual(values.messages.map((m) => [m.content, m.tool_call_id]), [['Tool 1', '1'], ['Tool 2', '2']]);
+  });
+
   test(named(impl, 'checkpoints mode: one snapshot per checkpoint, values and next as getStateHistory has them'), async () => {
     const graph = twoStep();
     const saved = new StateGraph(Counter()).addNode('step1', () => ({ count: 1 })).addNode('step2', () => ({ count: 10 }))

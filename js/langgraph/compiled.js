@@ -250,21 +250,32 @@ class GraphRunner {
     const threadId = String(config?.configurable?.thread_id);
     const wanted = config?.configurable?.checkpoint_id;
     const history = await this.#history(threadId);
-    const at = wanted === undefined ? 0 : history.findIndex((r) => String(r.checkpointId) === String(wanted));
-    if (at < 0 || !history[at]) return { values: {}, next: [], tasks: [], config: { configurable: { thread_id: threadId } }, metadata: undefined };
-    return this.#snapshot(threadId, history[at], history.length - at - 2);
+    const record = wanted === undefined ? history[0] : history.find((r) => String(r.checkpointId) === String(wanted));
+    if (!record) return { values: {}, next: [], tasks: [], config: { configurable: { thread_id: threadId } }, metadata: undefined };
+    return this.#snapshot(threadId, record);
   }
 
   /**
-   * A thread's checkpoints at superstep boundaries, newest first: edgegraph
-   * also checkpoints while routers run (a record with `routing`), which
-   * LangGraph has no checkpoint for.
+   * A thread's checkpoints at superstep boundaries, newest first, each with its
+   * step (its ancestors' count, from -1 for the input), the nearest such
+   * ancestor, and whether it starts a fork (a second child of its parent).
+   * edgegraph also checkpoints while routers run (a record with `routing`),
+   * which LangGraph has no checkpoint for: those are left out.
    */
   async #history(threadId) {
-    return (await this.#engine.getStateHistory(threadId)).filter((r) => !r.routing?.length);
+    const all = await this.#engine.getStateHistory(threadId);
+    const byId = new Map(all.map((r) => [r.checkpointId, r]));
+    const shown = (id) => { let r = byId.get(id); while (r && r.routing?.length) r = byId.get(r.parentId); return r; };
+    const firstChild = new Map();
+    for (const r of [...all].reverse()) if (r.parentId !== null && !firstChild.has(r.parentId)) firstChild.set(r.parentId, r.checkpointId);
+    const out = all.filter((r) => !r.routing?.length).map((r) => ({ ...r, parent: shown(r.parentId), fork: r.parentId !== null && firstChild.get(r.parentId) !== r.checkpointId }));
+    const steps = new Map();
+    for (const r of [...out].reverse()) steps.set(r.checkpointId, r.parent ? steps.get(r.parent.checkpointId) + 1 : -1);
+    for (const r of out) r.step = steps.get(r.checkpointId);
+    return out;
   }
 
-  async #snapshot(threadId, record, step) {
+  async #snapshot(threadId, record) {
     const loaded = await this.#engine.getState(threadId, record.checkpointId);
     const next = record.status === 'FINISHED' ? [] : record.pendingTasks.filter((n) => n !== END);
     const snapshot = {
@@ -272,10 +283,10 @@ class GraphRunner {
       next,
       tasks: next.map((name) => ({ name, interrupts: [] })),
       config: this.#configOf(threadId, record.checkpointId),
-      metadata: { source: next.includes(START) ? 'input' : 'loop', step, parents: {} },
+      metadata: { source: record.fork ? 'fork' : next.includes(START) ? 'input' : 'loop', step: record.step, parents: {} },
       createdAt: new Date(record.createdAt).toISOString(),
     };
-    if (record.parentId !== null && record.parentId !== undefined) snapshot.parentConfig = this.#configOf(threadId, record.parentId);
+    if (record.parent) snapshot.parentConfig = this.#configOf(threadId, record.parent.checkpointId);
     return snapshot;
   }
 
@@ -284,7 +295,7 @@ class GraphRunner {
     const threadId = String(config?.configurable?.thread_id);
     const history = await this.#history(threadId);
     const count = options.limit === undefined ? history.length : Math.min(options.limit, history.length);
-    for (let i = 0; i < count; i++) yield await this.#snapshot(threadId, history[i], history.length - i - 2);
+    for (let i = 0; i < count; i++) yield await this.#snapshot(threadId, history[i]);
   }
 
   /** The graph as data (LangGraph's getGraph() is far richer; this is the Mermaid text). */

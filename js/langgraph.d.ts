@@ -144,6 +144,16 @@ export declare class CompiledStateGraph<S = any> {
 export declare class BaseCheckpointSaver {
   constructor(store: { get(key: string): unknown; put(key: string, value: string): unknown; delete(key: string): unknown; list(prefix: string): unknown });
   readonly store: object;
+  /** LangGraph's read API: a thread's latest checkpoint (or `configurable.checkpoint_id`'s). */
+  getTuple(config: LangGraphConfig): Promise<CheckpointTuple | undefined>;
+  get(config: LangGraphConfig): Promise<CheckpointTuple['checkpoint'] | undefined>;
+  list(config: LangGraphConfig, options?: { limit?: number }): AsyncIterable<CheckpointTuple>;
+}
+export interface CheckpointTuple {
+  config: { configurable: { thread_id: string; checkpoint_ns: string; checkpoint_id: string } };
+  checkpoint: { v: 1; id: string; ts: string; channel_values: Record<string, unknown> };
+  metadata: { status: string };
+  parentConfig?: { configurable: { thread_id: string; checkpoint_ns: string; checkpoint_id: string } };
 }
 export declare class MemorySaver extends BaseCheckpointSaver {
   constructor();

@@ -19,13 +19,17 @@ for (const impl of implementations) {
       if (total > 8) { nonRetryable += 1; throw Object.assign(new Error('Total is too large'), { status: 400 }); }
       return { total };
     };
+    const checkpointer = new MemorySaver();
     const app = new StateGraph(State)
       .addNode('add', ({ input, total }) => ({ total: input + (total ?? 0) }))
       .addNode('check', check, { retryPolicy: { logWarning: false, initialInterval: 1, jitter: false } })
       .addEdge('__start__', 'add').addEdge('add', 'check').addEdge('check', '__end__')
-      .compile({ checkpointer: new MemorySaver() });
+      .compile({ checkpointer });
     const thread = (id) => ({ configurable: { thread_id: id } });
     assert.deepEqual(await app.invoke({ input: 2 }, thread('1')), { input: 2, total: 2 });
+    // The saver read through LangGraph's own API.
+    assert.equal((await checkpointer.get(thread('1'))).channel_values.total, 2);
+    assert.ok(await checkpointer.getTuple(thread('1')));
     assert.equal((await app.getState(thread('1'))).values.total, 2);
     assert.equal(erroredOnce, false);
     assert.deepEqual(await app.invoke({ input: 3 }, thread('1')), { input: 3, total: 5 });
@@ -34,8 +38,12 @@ for (const impl of implementations) {
     await assert.rejects(app.invoke({ input: 4 }, thread('1')), /Total is too large/);
     assert.equal(nonRetryable, 1);
     assert.deepEqual(await app.invoke({ input: 5 }, thread('2')), { input: 5, total: 5 });
-    assert.equal((await app.getState(thread('2'))).values.total, 5);
+    assert.equal((await checkpointer.get(thread('2'))).channel_values.total, 5);
+    assert.ok(await checkpointer.get(thread('1')));
     assert.equal(nonRetryable, 1);
+    const listed = [];
+    for await (const tuple of checkpointer.list(thread('2'))) listed.push(tuple);
+    assert.equal(listed[0].checkpoint.channel_values.total, 5);
   });
 
   test(named(impl, 'python_port/interrupt.test.ts: should properly propagate error from one node to graph invoke'), async () => {

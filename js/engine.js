@@ -72,7 +72,7 @@ export class GraphEngine extends CoreObject {
     checkOptions(options, ENGINE_OPTIONS, 'the GraphEngine options');
     checkOptions(options?.limits, LIMIT_OPTIONS, 'options.limits');
     const core = getCore();
-    const { json, handlers, routers, subgraphs } = normalizeDefinition(definition, options ?? {});
+    const { json, handlers, routers, subgraphs, hostReducers } = normalizeDefinition(definition, options ?? {});
     options ??= {};
     const graph = core.graphNew(JSON.stringify(json));
     // What dispose() frees, held apart from `this` (the leak backstop must not
@@ -113,7 +113,7 @@ export class GraphEngine extends CoreObject {
       tokenizer: options.tokenizer,
     }, owned);
     const partitioned = json.state === 'partitioned' || json.state?.shape === 'partitioned';
-    this.#parts = { core, handlers, routers, policies, partitioned, history: this.#history };
+    this.#parts = { core, handlers, routers, policies, partitioned, history: this.#history, hostReducers };
     if (options.tracer !== undefined && typeof options.tracer?.startSpan !== 'function') throw new EdgegraphError('INVALID_OPTIONS', 'options.tracer must be an OpenTelemetry Tracer (with startSpan)');
     this.#tracing = options.tracer ? { tracer: options.tracer, content: options.traceContent === true } : null;
   }

@@ -7,9 +7,11 @@
 import { EdgegraphError } from './errors.js';
 import { applyPatch, copyJSON } from './patch.js';
 import { now } from './events.js';
+import { usageOf, usageRecord } from './usage.js';
 import { deepFreeze } from './objects.js';
 import { resultJSON } from './result-json.js';
 import { sleep } from './timing.js';
+import { foldWrites, writesHostPath } from './host-reducers.js';
 
 function describeThrown(e) {
   if (e instanceof Error) {
@@ -34,6 +36,10 @@ export class Run {
   #aborted = false;
   #wake = null;
   #thrown = new Map();
+  #usage = [];     // one record per model call of this run (usage.js)
+  #tracing;        // a RunTracing (tracing.js) when the engine has a tracer
+  #stepSize = 0;   // tasks in the current step
+  #held = null;    // results writing a path with a JS reducer, folded when the step's tasks are done
 
   /**
    * @param {object} engine the GraphEngine (nodes and routers get it as their second argument)
@@ -53,6 +59,7 @@ export class Run {
     this.#runId = options.runId;
     this.#resumeInput = resumeInput;
     this.#thread = thread;
+    this.#tracing = options.tracing;
   }
 
   get state() { return this.#mirror; }
@@ -91,6 +98,7 @@ export class Run {
         // In a parallel step, each finished task is checkpointed too, so a
         // crash re-runs only the tasks that had not finished.
         const perTask = this.#thread && out.tasks.length > 1;
+        this.#stepSize = out.tasks.length;
         for (const task of out.tasks) {
           let p = this.#start(task);
           if (perTask) p = (p ?? Promise.resolve()).then(() => { if (this.#open && !this.#aborted) return this.#checkpoint(); });
@@ -98,11 +106,13 @@ export class Run {
         }
         if (out.tasks.length && out.tasks[0].kind === 'node') this.#resumeInput = undefined;
         if (pending) await this.#settle(pending);
+        if (this.#held) this.#submitHeld();
       }
     } finally {
       this.#open = false;
       this.#signal?.removeEventListener('abort', onAbort);
       core.runFree(this.#handle);
+      await this.#thread?.close();
     }
   }
 
@@ -154,9 +164,18 @@ export class Run {
     const taskId = this.#taskId(task);
     // Nodes emit their own events (LLM tokens, tool calls) through context.emit.
     const ctx = { taskId, node: task.node, attempt, emit: emit ? (event) => emit({ ...event, node: task.node, taskId }) : () => {} };
+    // A model call's reply (agent and LLM nodes report theirs): into result.usage, and as an llm_usage event.
+    ctx.recordUsage = (reply) => {
+      const call = usageRecord(reply);
+      if (!call) return;
+      const record = { node: task.node, ...call };
+      this.#usage.push(record);
+      emit?.({ type: 'llm_usage', ...record, taskId });
+    };
     if (task.arg !== undefined) ctx.arg = task.arg;
     if (signal) ctx.signal = signal;
     if (this.#resumeInput !== undefined) ctx.resumeInput = this.#resumeInput;
+    if (this.#tracing) ctx.trace = this.#tracing.forTask(taskId);
     return ctx;
   }
 
@@ -198,6 +217,37 @@ export class Run {
 
   #submit(task, value, started) {
     if (!this.#open || this.#aborted) return;
+    const hostReducers = this.#graph.hostReducers;
+    if (hostReducers && task.kind !== 'route' && writesHostPath(hostReducers, value)) {
+      // Parallel writes fold in branch order once every task is done.
+      if (this.#stepSize > 1) { (this.#held ??= []).push({ task, value, started }); return; }
+      try { [value] = foldWrites(hostReducers, this.#mirror, [{ node: task.node, value }]); } catch (e) { this.#fail(task, e, started); return; }
+    }
+    this.#submitFolded(task, value, started);
+  }
+
+  /**
+   * The held results of a parallel step, folded in branch order. If a reducer
+   * throws, every held task fails with its error: none of them has its write
+   * in the core, so a resume runs them all again and folds afresh.
+   */
+  #submitHeld() {
+    const held = this.#held.sort((a, b) => a.task.index - b.task.index);
+    this.#held = null;
+    let values;
+    try {
+      values = foldWrites(this.#graph.hostReducers, this.#mirror, held.map((h) => ({ node: h.task.node, value: h.value })));
+    } catch (e) {
+      const culprit = held[e.index];
+      this.#fail(culprit.task, e, culprit.started);
+      for (const h of held) if (h !== culprit) this.#fail(h.task, e, h.started);
+      return;
+    }
+    held.forEach((h, i) => this.#submitFolded(h.task, values[i], h.started));
+  }
+
+  #submitFolded(task, value, started) {
+    if (!this.#open || this.#aborted) return;
     let json;
     try {
       json = value === undefined ? '{}' : resultJSON(value, task.node);
@@ -218,11 +268,11 @@ export class Run {
     this.#thrown.set(task.node, error);
     const { core } = this.#graph;
     naming(task, 'report the failure of', () => core.runFail(this.#handle, task.index, JSON.stringify(describeThrown(error))));
-    if (this.#emit && task.kind !== 'route') this.#emit({ type: 'node_end', node: task.node, taskId: this.#taskId(task), durationMs: now() - started, error: describeThrown(error).message });
+    if (this.#emit && task.kind !== 'route') this.#emit({ type: 'node_end', node: task.node, taskId: this.#taskId(task), durationMs: now() - started, error: describeThrown(error).message, errorCode: describeThrown(error).code ?? 'NODE_FAILED' });
   }
 
   #resultOf(status, error) {
-    const result = { status, state: this.#mirror };
+    const result = { status, state: this.#mirror, usage: usageOf(this.#usage) };
     Object.defineProperty(result, 'finalState', { value: this.#mirror, enumerable: false });
     if (error) result.error = error;
     // Anything that can be continued gets a checkpoint, to store or send.
@@ -238,7 +288,10 @@ export class Run {
   #writeFailed() {
     const thread = this.#thread;
     const cause = thread.error;
-    const error = new EdgegraphError('CHECKPOINT_WRITE_FAILED', `could not write a checkpoint of thread '${thread.id}': ${cause?.message ?? String(cause)}; the run stopped, and the thread's last written checkpoint is still readable`, { cause });
+    // Another run holds the thread: before this run's first record nothing
+    // ran, and the caller gets the error itself; after it, the run stops.
+    if (cause?.code === 'THREAD_BUSY' && !thread.claimed) throw cause;
+    const error = cause?.code === 'THREAD_BUSY' ? cause : new EdgegraphError('CHECKPOINT_WRITE_FAILED', `could not write a checkpoint of thread '${thread.id}': ${cause?.message ?? String(cause)}; the run stopped, and the thread's last written checkpoint is still readable`, { cause });
     const result = this.#resultOf('ERROR', error);
     this.#emit?.({ type: 'error', error: { code: error.code, message: error.message } });
     this.#emit?.({ type: 'run_end', status: 'ERROR', result });

@@ -149,3 +149,24 @@ test('the checksum still catches an edited or truncated checkpoint after many st
   assert.equal((await engine.resume(paused.checkpoint)).status, 'FINISHED');
   assert.equal((await engine.resume({ threadId: 't' })).status, 'FINISHED');
 });
+
+test('a conversation on a thread written under an older version: execute migrates its state first', async () => {
+  const store = new MemoryStore();
+  const v1 = { nodes: { reply: (s) => ({ data: { turns: (s.data.turns ?? 0) + 1 } }) }, edges: { reply: '__end__' }, entryPoint: 'reply' };
+  const first = await new GraphEngine(v1, { checkpointer: store }).execute({}, { threadId: 'chat' });
+  assert.equal(first.state.data.turns, 1);
+  const v2 = {
+    version: 2,
+    migrate: (state) => ({ ...state, data: { count: { turns: state.data.turns } } }),
+    nodes: { reply: (s) => ({ data: { count: { turns: s.data.count.turns + 1 } } }) },
+    edges: { reply: '__end__' },
+    entryPoint: 'reply',
+  };
+  const engine = redeploy(v2, store);
+  const second = await engine.execute({ messages: [{ role: 'user', content: 'again' }] }, { threadId: 'chat' });
+  assert.equal(second.status, 'FINISHED');
+  assert.deepEqual(second.state.data, { count: { turns: 2 } });
+  // The migrated thread reads back, and continues under v2 without migrating twice.
+  const third = await redeploy(v2, store).execute({}, { threadId: 'chat' });
+  assert.deepEqual(third.state.data, { count: { turns: 3 } });
+});

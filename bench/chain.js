@@ -1,7 +1,7 @@
 // bench/chain.js: the same chain of no-op nodes in edgegraph, LangGraph.js
 // and a bare JS loop.
 
-import { GraphEngine, MemoryStore } from 'edgegraph';
+import { GraphEngine, MemoryStore, Checkpointer } from 'edgegraph';
 import { StateGraph, Annotation, START, END, MemorySaver } from '@langchain/langgraph';
 
 const noop = () => ({});
@@ -83,11 +83,14 @@ export async function checkpointBytes(n, state) {
   return { ours: store.size, theirs: size(saver.storage) + size(saver.writes) };
 }
 
-/** A chain whose node i writes one key (data.k<i>), each step checkpointed under a thread in a MemoryStore. */
-export function edgegraphThreadedChain(n) {
+/**
+ * A chain whose node i writes one key (data.k<i>), each step checkpointed
+ * under a thread in a MemoryStore (a full snapshot every `snapshotEvery` records).
+ */
+export function edgegraphThreadedChain(n, snapshotEvery = 100) {
   const nodes = {}, edges = {};
   for (let i = 0; i < n; i++) { nodes[`n${i}`] = () => ({ data: { [`k${i}`]: i } }); edges[`n${i}`] = i + 1 < n ? `n${i + 1}` : '__end__'; }
-  const engine = new GraphEngine({ nodes, edges, entryPoint: 'n0' }, { maxSteps: n + 1, checkpointer: new MemoryStore() });
+  const engine = new GraphEngine({ nodes, edges, entryPoint: 'n0' }, { maxSteps: n + 1, checkpointer: new Checkpointer(new MemoryStore(), { snapshotEvery }) });
   let t = 0;
   return (state) => engine.execute(state, { threadId: `t${t++}` });
 }

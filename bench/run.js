@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { measure, fmtTime, fmtBytes, row } from './lib.js';
 import { benchHistory } from './history.js';
+import { benchThreads } from './threads.js';
 import { benchResultCheck } from './result-check.js';
 import { onLeakWarning } from 'edgegraph';
 
@@ -68,6 +69,7 @@ row('bytes stored', bytes.ours, bytes.theirs, fmtBytes, '<= 1/10 of MemorySaver'
 console.log();
 
 await benchHistory();
+await benchThreads();
 
 // ---- cold start: fresh processes ----
 function coldStart(which) {

@@ -285,7 +285,7 @@ export class GraphEngine extends CoreObject {
     }));
   }
 
-  /** Remove a thread's checkpoints from the store (a run of it in flight fails its next write). */
+  /** Remove a thread's checkpoints from the store (with no run of it in flight: a later write would start a broken chain). */
   async deleteThread(threadId) {
     this.#threadCall('deleteThread', threadId);
     await this.#checkpointer.deleteThread(threadId);

@@ -696,14 +696,10 @@ export interface SqlAdapter {
   run(query: string, ...bindings: unknown[]): Promise<unknown>;
 }
 /** Checkpoints in SQLite-flavoured SQL: edgegraph_records, keyed (thread_id, id); a record is one INSERT ... ON CONFLICT DO NOTHING. */
-export class SqlStore implements KeyValueStore {
+export class SqlStore {
   constructor(adapter: SqlAdapter);
-  get(key: string): Promise<string | undefined>;
-  put(key: string, value: string): Promise<void>;
-  create(key: string, value: string): Promise<boolean>;
-  delete(key: string): Promise<void>;
-  list(prefix?: string): Promise<string[]>;
 }
+export interface SqlStore extends KeyValueStore { create(key: string, value: string): Promise<boolean> }
 /** Durable Object SQLite storage (ctx.storage.sql of a class in new_sqlite_classes). */
 export function doSqlStore(sql: { exec(query: string, ...bindings: any[]): { toArray(): any[] } }): SqlStore;
 /** Cloudflare D1 (a D1Database binding). */

@@ -695,7 +695,7 @@ export interface SqlAdapter {
   all(query: string, ...bindings: unknown[]): Promise<Array<Record<string, any>>>;
   run(query: string, ...bindings: unknown[]): Promise<unknown>;
 }
-/** Checkpoints in SQLite-flavoured SQL: edgegraph_records, keyed (thread_id, id); a record is one INSERT ... ON CONFLICT DO NOTHING. */
+/** Checkpoints in SQLite-flavoured SQL: edgegraph_records, keyed (thread_id, id); a record is one INSERT ... ON CONFLICT DO NOTHING. The node and workerd entries (not the browser one). */
 export class SqlStore {
   constructor(adapter: SqlAdapter);
 }

@@ -797,13 +797,15 @@ export function sqliteStore(pathOrDatabase: string | { prepare(sql: string): any
 /** A thread's checkpoints as records: the state's changes, with a full snapshot every snapshotEvery records. */
 export class Checkpointer {
   /**
-   * keepLast: keep a thread's newest N checkpoints (and the older records they are built from);
+   * keepLast: keep a thread's newest N checkpoints; keepFor: those younger than this many ms (with
+   * both, either keeps one); and the older records they are built from.
    * leaseMs (300000): how long a mid-run latest checkpoint means a run in flight.
    */
-  constructor(store: KeyValueStore, options?: { snapshotEvery?: number; keepLast?: number; leaseMs?: number });
+  constructor(store: KeyValueStore, options?: { snapshotEvery?: number; keepLast?: number; keepFor?: number; leaseMs?: number });
   readonly store: KeyValueStore;
   readonly snapshotEvery: number;
   readonly keepLast: number | undefined;
+  readonly keepFor: number | undefined;
   readonly leaseMs: number;
   load(threadId: string, id?: number): Promise<{ id: number; parent: number | null; createdAt: number; status: GraphStatus; state: unknown; checkpoint: string } | undefined>;
   history(threadId: string, options?: HistoryOptions): Promise<Array<{ id: number; parent: number | null; createdAt: number; status: GraphStatus; superstep: number; pendingTasks: string[]; routing: string[]; values?: unknown }>>;

@@ -7,6 +7,7 @@
 import { EdgegraphError } from './errors.js';
 import { applyPatch, copyJSON } from './patch.js';
 import { now } from './events.js';
+import { usageOf, usageRecord } from './usage.js';
 import { deepFreeze } from './objects.js';
 import { resultJSON } from './result-json.js';
 import { sleep } from './timing.js';
@@ -35,6 +36,8 @@ export class Run {
   #aborted = false;
   #wake = null;
   #thrown = new Map();
+  #usage = [];     // one record per model call of this run (usage.js)
+  #tracing;        // a RunTracing (tracing.js) when the engine has a tracer
   #stepSize = 0;   // tasks in the current step
   #held = null;    // results writing a path with a JS reducer, folded when the step's tasks are done
 
@@ -56,6 +59,7 @@ export class Run {
     this.#runId = options.runId;
     this.#resumeInput = resumeInput;
     this.#thread = thread;
+    this.#tracing = options.tracing;
   }
 
   get state() { return this.#mirror; }
@@ -159,9 +163,18 @@ export class Run {
     const taskId = this.#taskId(task);
     // Nodes emit their own events (LLM tokens, tool calls) through context.emit.
     const ctx = { taskId, node: task.node, attempt, emit: emit ? (event) => emit({ ...event, node: task.node, taskId }) : () => {} };
+    // A model call's reply (agent and LLM nodes report theirs): into result.usage, and as an llm_usage event.
+    ctx.recordUsage = (reply) => {
+      const call = usageRecord(reply);
+      if (!call) return;
+      const record = { node: task.node, ...call };
+      this.#usage.push(record);
+      emit?.({ type: 'llm_usage', ...record, taskId });
+    };
     if (task.arg !== undefined) ctx.arg = task.arg;
     if (signal) ctx.signal = signal;
     if (this.#resumeInput !== undefined) ctx.resumeInput = this.#resumeInput;
+    if (this.#tracing) ctx.trace = this.#tracing.forTask(taskId);
     return ctx;
   }
 
@@ -254,11 +267,11 @@ export class Run {
     this.#thrown.set(task.node, error);
     const { core } = this.#graph;
     naming(task, 'report the failure of', () => core.runFail(this.#handle, task.index, JSON.stringify(describeThrown(error))));
-    if (this.#emit && task.kind !== 'route') this.#emit({ type: 'node_end', node: task.node, taskId: this.#taskId(task), durationMs: now() - started, error: describeThrown(error).message });
+    if (this.#emit && task.kind !== 'route') this.#emit({ type: 'node_end', node: task.node, taskId: this.#taskId(task), durationMs: now() - started, error: describeThrown(error).message, errorCode: describeThrown(error).code ?? 'NODE_FAILED' });
   }
 
   #resultOf(status, error) {
-    const result = { status, state: this.#mirror };
+    const result = { status, state: this.#mirror, usage: usageOf(this.#usage) };
     Object.defineProperty(result, 'finalState', { value: this.#mirror, enumerable: false });
     if (error) result.error = error;
     // Anything that can be continued gets a checkpoint, to store or send.

@@ -112,6 +112,7 @@ export class Run {
       this.#open = false;
       this.#signal?.removeEventListener('abort', onAbort);
       core.runFree(this.#handle);
+      await this.#thread?.close();
     }
   }
 
@@ -287,7 +288,10 @@ export class Run {
   #writeFailed() {
     const thread = this.#thread;
     const cause = thread.error;
-    const error = new EdgegraphError('CHECKPOINT_WRITE_FAILED', `could not write a checkpoint of thread '${thread.id}': ${cause?.message ?? String(cause)}; the run stopped, and the thread's last written checkpoint is still readable`, { cause });
+    // Another run holds the thread: before this run's first record nothing
+    // ran, and the caller gets the error itself; after it, the run stops.
+    if (cause?.code === 'THREAD_BUSY' && !thread.claimed) throw cause;
+    const error = cause?.code === 'THREAD_BUSY' ? cause : new EdgegraphError('CHECKPOINT_WRITE_FAILED', `could not write a checkpoint of thread '${thread.id}': ${cause?.message ?? String(cause)}; the run stopped, and the thread's last written checkpoint is still readable`, { cause });
     const result = this.#resultOf('ERROR', error);
     this.#emit?.({ type: 'error', error: { code: error.code, message: error.message } });
     this.#emit?.({ type: 'run_end', status: 'ERROR', result });

@@ -207,9 +207,9 @@ class GraphRunner {
           inv.initialValues = this.#view(latest.state);
           result = await this.#engine.resume({ threadId: String(threadId), ...(checkpointId !== undefined ? { checkpointId: Number(checkpointId) } : {}) }, undefined, options);
         } else {
-          const base = latest ? { channels: latest.state.channels } : {};
-          inv.initialValues = { ...this.#defaults, ...this.#view(base) };
-          result = await this.#engine.execute({ ...base, __start__: input }, { ...options, threadId: String(threadId) });
+          // On a thread with state, execute continues it: the input step folds the input over it.
+          inv.initialValues = latest ? this.#view(latest.state) : { ...this.#defaults };
+          result = await this.#engine.execute({ __start__: input }, { ...options, threadId: String(threadId) });
         }
       } else {
         if (input === null || input === undefined) throw new EmptyInputError('Received no input for __start__');
@@ -263,7 +263,7 @@ class GraphRunner {
    * which LangGraph has no checkpoint for: those are left out.
    */
   async #history(threadId) {
-    const all = await this.#engine.getStateHistory(threadId);
+    const all = await this.#engine.getStateHistory(threadId, { values: true });
     const byId = new Map(all.map((r) => [r.checkpointId, r]));
     const shown = (id) => { let r = byId.get(id); while (r && r.routing?.length) r = byId.get(r.parentId); return r; };
     const firstChild = new Map();
@@ -276,10 +276,9 @@ class GraphRunner {
   }
 
   async #snapshot(threadId, record) {
-    const loaded = await this.#engine.getState(threadId, record.checkpointId);
     const next = record.status === 'FINISHED' ? [] : record.pendingTasks.filter((n) => n !== END);
     const snapshot = {
-      values: this.#view(loaded.state),
+      values: this.#view(record.values),
       next,
       tasks: next.map((name) => ({ name, interrupts: [] })),
       config: this.#configOf(threadId, record.checkpointId),

@@ -10,6 +10,7 @@ import { plainMessages } from './messages.js';
 import { GraphRecursionError, InvalidUpdateError, EmptyInputError } from './errors.js';
 import { Invocation, STREAM_MODES, superstepOf } from './stream.js';
 import { storeOf } from './checkpoint.js';
+import { threadHistory, snapshotOf, configOf } from './history.js';
 
 const PARENT = Symbol.for('edgegraph.langgraph.parent');
 let runCounter = 0;
@@ -237,64 +238,26 @@ class GraphRunner {
     return error;
   }
 
-  #configOf(threadId, checkpointId) {
-    return { configurable: { thread_id: threadId, checkpoint_ns: '', checkpoint_id: String(checkpointId) } };
-  }
-
   #snapshotEvent(threadId, event, values) {
-    return { config: this.#configOf(threadId, event.checkpointId), values, metadata: { source: 'loop', step: -1, parents: {} }, tasks: [] };
+    return { config: configOf(threadId, event.checkpointId), values, metadata: { source: 'loop', step: -1, parents: {} }, tasks: [] };
   }
 
   /** A thread's state: { values, next, config, metadata, createdAt, parentConfig, tasks }. */
   async getState(config) {
     const threadId = String(config?.configurable?.thread_id);
     const wanted = config?.configurable?.checkpoint_id;
-    const history = await this.#history(threadId);
+    const history = await threadHistory(this.#engine, threadId);
     const record = wanted === undefined ? history[0] : history.find((r) => String(r.checkpointId) === String(wanted));
     if (!record) return { values: {}, next: [], tasks: [], config: { configurable: { thread_id: threadId } }, metadata: undefined };
-    return this.#snapshot(threadId, record);
-  }
-
-  /**
-   * A thread's checkpoints at superstep boundaries, newest first, each with its
-   * step (its ancestors' count, from -1 for the input), the nearest such
-   * ancestor, and whether it starts a fork (a second child of its parent).
-   * edgegraph also checkpoints while routers run (a record with `routing`),
-   * which LangGraph has no checkpoint for: those are left out.
-   */
-  async #history(threadId) {
-    const all = await this.#engine.getStateHistory(threadId, { values: true });
-    const byId = new Map(all.map((r) => [r.checkpointId, r]));
-    const shown = (id) => { let r = byId.get(id); while (r && r.routing?.length) r = byId.get(r.parentId); return r; };
-    const firstChild = new Map();
-    for (const r of [...all].reverse()) if (r.parentId !== null && !firstChild.has(r.parentId)) firstChild.set(r.parentId, r.checkpointId);
-    const out = all.filter((r) => !r.routing?.length).map((r) => ({ ...r, parent: shown(r.parentId), fork: r.parentId !== null && firstChild.get(r.parentId) !== r.checkpointId }));
-    const steps = new Map();
-    for (const r of [...out].reverse()) steps.set(r.checkpointId, r.parent ? steps.get(r.parent.checkpointId) + 1 : -1);
-    for (const r of out) r.step = steps.get(r.checkpointId);
-    return out;
-  }
-
-  async #snapshot(threadId, record) {
-    const next = record.status === 'FINISHED' ? [] : record.pendingTasks.filter((n) => n !== END);
-    const snapshot = {
-      values: this.#view(record.values),
-      next,
-      tasks: next.map((name) => ({ name, interrupts: [] })),
-      config: this.#configOf(threadId, record.checkpointId),
-      metadata: { source: record.fork ? 'fork' : next.includes(START) ? 'input' : 'loop', step: record.step, parents: {} },
-      createdAt: new Date(record.createdAt).toISOString(),
-    };
-    if (record.parent) snapshot.parentConfig = this.#configOf(threadId, record.parent.checkpointId);
-    return snapshot;
+    return snapshotOf(threadId, record, this.#view);
   }
 
   /** The thread's checkpoints, newest first. */
   async *getStateHistory(config, options = {}) {
     const threadId = String(config?.configurable?.thread_id);
-    const history = await this.#history(threadId);
+    const history = await threadHistory(this.#engine, threadId);
     const count = options.limit === undefined ? history.length : Math.min(options.limit, history.length);
-    for (let i = 0; i < count; i++) yield await this.#snapshot(threadId, history[i]);
+    for (let i = 0; i < count; i++) yield snapshotOf(threadId, history[i], this.#view);
   }
 
   /** The graph as data (LangGraph's getGraph() is far richer; this is the Mermaid text). */

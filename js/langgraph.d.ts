@@ -66,6 +66,27 @@ export declare class Send<A = any> {
   readonly args: A;
 }
 
+/** Route and update from a node; resume, update or go elsewhere when a paused run continues (invoke(command, config)). */
+export declare class Command<R = unknown> {
+  static readonly PARENT: '__parent__';
+  constructor(fields?: { resume?: R; update?: Record<string, unknown> | Array<[string, unknown]>; goto?: string | Send | Array<string | Send>; graph?: '__parent__' });
+  readonly lg_name: 'Command';
+  readonly resume?: R;
+  readonly update?: Record<string, unknown> | Array<[string, unknown]>;
+  readonly goto?: string | Send | Array<string | Send>;
+  readonly graph?: '__parent__';
+}
+export declare function isCommand(value: unknown): value is Command;
+
+/**
+ * Pause the run from inside a node; returns the answer once the run is resumed with
+ * `new Command({ resume })`. Works during a node's synchronous call in every runtime, and after
+ * an await where AsyncLocalStorage exists; `config.interrupt` works everywhere.
+ */
+export declare function interrupt<T = unknown, R = any>(value: T): R;
+export declare function isGraphInterrupt(e: unknown): boolean;
+export declare class GraphInterrupt extends Error {}
+
 export type StreamMode = 'values' | 'updates' | 'custom' | 'messages' | 'tasks' | 'checkpoints' | 'debug';
 
 /** A run's config, as LangGraph's RunnableConfig (the parts edgegraph reads). */
@@ -81,6 +102,8 @@ export interface LangGraphConfig {
 
 /** A node's second argument. */
 export interface NodeConfig extends LangGraphConfig {
+  /** interrupt() bound to this node's task: works after any await, in every runtime. */
+  interrupt<R = any>(value: unknown): R;
   /** Writes a chunk to the 'custom' stream mode. */
   writer: (chunk: unknown) => void;
   /** LangChain callback handlers (by shape): pass `config` to a chat model for the 'messages' mode. */
@@ -108,7 +131,8 @@ export interface StateSnapshot<S> {
   createdAt?: string;
 }
 
-type NodeFn<S> = (state: S, config: NodeConfig) => Partial<S> | null | undefined | void | Promise<Partial<S> | null | undefined | void>;
+type NodeResult<S> = Partial<S> | Command | Array<Partial<S> | Command> | null | undefined | void;
+type NodeFn<S> = (state: S, config: NodeConfig) => NodeResult<S> | Promise<NodeResult<S>>;
 type Router<S> = (state: S, config: LangGraphConfig) => string | Send | Array<string | Send> | Promise<string | Send | Array<string | Send>>;
 
 type SchemaState<T> = T extends AnnotationRoot<infer S> ? StateOf<S> : T extends { channels: infer C } ? StateOf<C> : T extends { stateSchema: AnnotationRoot<infer S> } ? StateOf<S> : any;
@@ -131,9 +155,13 @@ export interface StateGraph<S = any> {
 }
 
 export declare class CompiledStateGraph<S = any> {
-  invoke(input: Partial<S> | null | undefined, config?: LangGraphConfig): Promise<S>;
+  /** The final state; a paused run's also has `__interrupt__: [{ id, value }]`. A Command (or null) continues the thread. */
+  invoke(input: Partial<S> | Command | null | undefined, config?: LangGraphConfig): Promise<S & { __interrupt__?: Array<{ id: string; value: unknown }> }>;
+  /** Writes `values` through the reducers as node `asNode` would; returns the new checkpoint's config. */
+  updateState(config: LangGraphConfig, values: Partial<S> | null, asNode?: string): Promise<{ configurable: { thread_id: string; checkpoint_ns: string; checkpoint_id: string } }>;
+  dispose(): void;
   /** Chunks of `config.streamMode` ('updates' by default); several modes give [mode, chunk]; subgraphs: true adds the namespace first. */
-  stream(input: Partial<S> | null | undefined, config?: LangGraphConfig): Promise<AsyncIterable<any>>;
+  stream(input: Partial<S> | Command | null | undefined, config?: LangGraphConfig): Promise<AsyncIterable<any>>;
   getState(config: LangGraphConfig): Promise<StateSnapshot<S>>;
   getStateHistory(config: LangGraphConfig, options?: { limit?: number }): AsyncIterable<StateSnapshot<S>>;
   withConfig(config: LangGraphConfig): CompiledStateGraph<S>;

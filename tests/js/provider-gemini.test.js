@@ -34,6 +34,7 @@ providerSuite({
     assert.equal(headers['x-goog-api-key'], KEY);
     assert.equal(headers.authorization, undefined);
   },
+  midStreamError: (text) => [{ data: { error: { code: 503, message: text, status: 'UNAVAILABLE' } } }],
   badReplies: [
     ['a functionResponse part in the model turn (answering a call nobody made)', { reply: candidate([{ functionResponse: { name: 'get_weather', response: { result: 'x' } } }]) }, /gemini reply has a functionResponse part \(0\)/],
     ['a part of no known kind', { reply: candidate([{ hologram: {} }]) }, /part 0 of no known kind \(hologram\)/],

@@ -89,6 +89,13 @@ export function providerSuite(p) {
     assert.equal([e.message, e.stack, JSON.stringify(e), e.providerMessage].join('\n').includes(key), false);
   }));
 
+  test(`${provider}: an error event mid-stream is LLM_HTTP_ERROR with the provider's message, the key redacted`, () => withServer([{ sse: p.midStreamError(`overloaded, key ${key}`) }], async (s) => {
+    const client = createChatClient(llm(s));
+    const e = await client.chat({ messages: [{ role: 'user', content: 'hi' }], stream: true }).then(() => null, (error) => error);
+    assert.ok(e instanceof LLMError && e.code === 'LLM_HTTP_ERROR' && e.provider === provider, String(e));
+    assert.match(e.message, /reported an error mid-stream: overloaded, key \[redacted\]/);
+  }));
+
   for (const [what, step, pattern] of p.badReplies) {
     test(`${provider}: a reply with ${what} is LLM_BAD_RESPONSE naming the provider; the state is kept, no tool runs`, () => withServer([step], async (s) => {
       const { ran, tools } = toolsCounting();

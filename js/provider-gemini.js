@@ -36,7 +36,7 @@ function contentsOf(messages) {
       parts = partsOf(m.content).filter((p) => p.type !== 'text' || p.text).map(partOf);
       for (const c of m.tool_calls ?? []) {
         names.set(c.id, c.function.name);
-        parts.push({ functionCall: { name: c.function.name, args: argsOf(c.function.arguments) } });
+        parts.push({ functionCall: { name: c.function.name, args: argsOf(c.function.arguments) }, ...(c.thoughtSignature ? { thoughtSignature: c.thoughtSignature } : {}) });
       }
     } else if (m.role === 'tool') {
       parts = [{ functionResponse: { name: names.get(m.tool_call_id) ?? m.name ?? 'unknown', response: { result: textOf(m.content) } } }];
@@ -73,7 +73,7 @@ function readParts(parts, fail, into) {
       const { name, args, id } = part.functionCall;
       if (typeof name !== 'string' || !name) fail(`has functionCall part ${i} without a name`);
       if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) fail(`has functionCall '${name}' whose args are not an object`);
-      into.calls.push({ id: id ?? callId(), name, arguments: JSON.stringify(args ?? {}) });
+      into.calls.push({ id: id ?? callId(), name, arguments: JSON.stringify(args ?? {}), thoughtSignature: part.thoughtSignature });
       continue;
     }
     if (part?.functionResponse) fail(`has a functionResponse part (${i}), which only a user turn may hold`);

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { createChatClient } from 'edgegraph';
 import { startGeminiServer, candidate, candidateEvents } from './support/gemini-server.js';
 import { providerSuite } from './support/provider-suite.js';
+import { startServer, reply } from './support/openai-server.js';
 
 const KEY = 'AIza-SECRET-gemini-0123456789';
 const fc = (name, args) => ({ functionCall: { name, args } });
@@ -100,5 +101,24 @@ test('gemini: streamed requests go to :streamGenerateContent?alt=sse, others to 
     await client.chat({ messages: [{ role: 'user', content: 'y' }], responseFormat: { name: 'out', schema: { type: 'object' } }, max_tokens: 50 });
     assert.equal(s.requests[1].url, '/v1beta/models/gemini-test:generateContent');
     assert.deepEqual(s.requests[1].body.generationConfig, { maxOutputTokens: 50, responseMimeType: 'application/json', responseJsonSchema: { type: 'object' } });
+  } finally { await s.close(); }
+});
+
+test("gemini: a call's thoughtSignature goes back with it in the next request, and never to another provider", async () => {
+  const s = await startGeminiServer([{ reply: candidate([{ ...fc('f', { a: 1 }), thoughtSignature: 'c2lnbmF0dXJl' }]) }, { reply: candidate([{ text: 'done' }]) }], { apiKey: KEY });
+  try {
+    const client = createChatClient({ provider: 'gemini', model: 'gemini-test', apiKey: KEY, baseURL: s.baseURL });
+    const tools = [{ name: 'f', parameters: { type: 'object' } }];
+    const messages = [{ role: 'user', content: 'x' }];
+    const first = await client.chat({ messages, tools });
+    assert.equal(first.toolCalls[0].thoughtSignature, 'c2lnbmF0dXJl');
+    messages.push(first.message, { role: 'tool', tool_call_id: first.toolCalls[0].id, content: 'ok' });
+    await client.chat({ messages, tools });
+    assert.deepEqual(s.requests[1].body.contents[1].parts, [{ functionCall: { name: 'f', args: { a: 1 } }, thoughtSignature: 'c2lnbmF0dXJl' }]);
+    const openai = await startServer([{ json: reply('ok') }]);
+    try {
+      await createChatClient({ model: 'm', baseURL: openai.baseURL }).chat({ messages });
+      assert.deepEqual(Object.keys(openai.requests[0].body.messages[1].tool_calls[0]), ['id', 'type', 'function']);
+    } finally { await openai.close(); }
   } finally { await s.close(); }
 });

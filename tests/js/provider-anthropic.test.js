@@ -92,6 +92,9 @@ test('the strict Anthropic server refuses what api.anthropic.com refuses, in its
       assert.match(r.json.error.message, pattern, JSON.stringify(body));
     }
     const ok = await post(s, { ...base, messages: [user, asked, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' }] }] });
+    const notJson = await fetch(`${s.baseURL}/messages`, { method: 'POST', headers: { 'content-type': 'application/json', ...{ 'x-api-key': KEY, 'anthropic-version': '2023-06-01' } }, body: '{not json' });
+    assert.equal(notJson.status, 400);
+    assert.match(JSON.stringify(await notJson.json()), /There was an issue with your request body/);
     assert.equal(ok.status, 500, 'a valid request reaches the script (exhausted here)');
   } finally { await s.close(); }
 });

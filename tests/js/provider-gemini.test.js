@@ -82,6 +82,9 @@ test('the strict Gemini server refuses what the Gemini API refuses, in its words
     }
     assert.equal((await post(s, { contents: [user] }, { model: 'x', method: 'chat' })).status, 404);
     const ok = await post(s, { contents: [user, called, { role: 'user', parts: [{ functionResponse: { name: 'f', response: {} } }, { functionResponse: { name: 'g', response: {} } }] }] });
+    const notJson = await fetch(`${s.baseURL}/models/gemini-test:generateContent`, { method: 'POST', headers: { 'content-type': 'application/json', ...{ 'x-goog-api-key': KEY } }, body: '{not json' });
+    assert.equal(notJson.status, 400);
+    assert.match(JSON.stringify(await notJson.json()), /"Invalid JSON payload received\."/);
     assert.equal(ok.status, 500, 'a valid request reaches the script (exhausted here)');
   } finally { await s.close(); }
 });

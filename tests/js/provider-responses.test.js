@@ -78,6 +78,9 @@ test('the strict Responses server refuses what api.openai.com refuses, in its wo
       assert.match(r.json.error.message, pattern, JSON.stringify(body));
     }
     const ok = await post(s, { ...base, input: [user, call, { type: 'function_call_output', call_id: 'call_1', output: 'ok' }] });
+    const notJson = await fetch(`${s.baseURL}/responses`, { method: 'POST', headers: { 'content-type': 'application/json', ...{ authorization: `Bearer ${KEY}` } }, body: '{not json' });
+    assert.equal(notJson.status, 400);
+    assert.match(JSON.stringify(await notJson.json()), /We could not parse the JSON body/);
     assert.equal(ok.status, 500, 'a valid request reaches the script (exhausted here)');
   } finally { await s.close(); }
 });

@@ -83,6 +83,7 @@ test('the strict Anthropic server refuses what api.anthropic.com refuses, in its
     [{ ...base, messages: [user], temperature: 1.5 }, /temperature: Input should be less than or equal to 1/],
     [{ ...base, max_tokens: 0, messages: [user] }, /max_tokens: Input should be greater than or equal to 1/],
     [{ ...base, messages: [user], system: 5 }, /system: Input should be a valid string/],
+    [{ ...base, thinking: { type: 'enabled', budget_tokens: 1024 }, messages: [user, asked, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' }] }] }, /^messages\.1\.content\.0\.type: Expected `thinking` or `redacted_thinking`, but found `tool_use`/],
   ];
   try {
     for (const [body, pattern, status = 400, headers] of cases) {
@@ -122,5 +123,23 @@ test('an agent on Anthropic: the reply names its provider; the key is in no stat
     const r = await engine.execute({ messages: [{ role: 'user', content: 'Hello' }] }, { onEvent: (e) => events.push(e) });
     assert.equal(r.state.lastModelOutput, 'Hi there');
     assert.equal(JSON.stringify([r.state, events.filter((e) => e.type !== 'run_end'), r.usage]).includes(KEY), false);
+  } finally { await s.close(); }
+});
+
+test("with extended thinking on, the reply's thinking blocks go back before its tool_use blocks (streamed and not)", async () => {
+  const thinking = { type: 'thinking', thinking: 'The user wants the weather.', signature: 'EqQBCgIYAhIM' };
+  const asks = message([thinking, toolUse('toolu_1', 'get_weather', { city: 'Lisbon' })]);
+  const s = await startAnthropicServer([{ reply: asks }, { reply: message([textBlock('Sunny.')]) }, { reply: asks }, { reply: message([textBlock('Sunny.')]) }], { apiKey: KEY });
+  try {
+    const weather = { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } }, run: () => 'sunny' };
+    for (const stream of [false, true]) {
+      const agent = createAgentNode({ llm: { provider: 'anthropic', model: 'claude-test', apiKey: KEY, baseURL: s.baseURL, defaults: { thinking: { type: 'enabled', budget_tokens: 1024 } } }, tools: [weather], stream });
+      const r = await new GraphEngine({ nodes: { agent }, edges: { agent: '__end__' }, entryPoint: 'agent' }).execute({ messages: [{ role: 'user', content: 'Weather?' }] });
+      assert.equal(r.status, 'FINISHED', r.error?.message);
+      const second = s.requests.at(-1).body;
+      assert.deepEqual(second.messages[1].content.map((b) => b.type), ['thinking', 'tool_use']);
+      assert.deepEqual(second.messages[1].content[0], thinking);
+      assert.deepEqual(second.thinking, { type: 'enabled', budget_tokens: 1024 });
+    }
   } finally { await s.close(); }
 });

@@ -15,6 +15,7 @@ import { Run } from './run.js';
 import { HistoryView } from './history-view.js';
 import { isThreadRef, openThread } from './thread.js';
 import { anySignal } from './timing.js';
+import { RunTracing } from './tracing.js';
 import { ENGINE_OPTIONS, LIMIT_OPTIONS, RUN_OPTIONS, RESUME_OPTIONS, checkOptions } from './options.js';
 
 const CHECKPOINT_FORMAT = 'edgegraph-checkpoint';
@@ -43,6 +44,8 @@ export class GraphEngine extends CoreObject {
   #parts;
   /** The state of the run in progress, or of the last one (getMessagesForLLM's default). */
   #currentState = null;
+  /** { tracer, content } when runs make OpenTelemetry spans (tracing.js). */
+  #tracing = null;
 
   /**
    * @param {object} definition nodes, edges, entryPoint (see index.d.ts)
@@ -95,6 +98,8 @@ export class GraphEngine extends CoreObject {
     }, owned);
     const partitioned = json.state === 'partitioned' || json.state?.shape === 'partitioned';
     this.#parts = { core, handlers, routers, policies, partitioned, history: this.#history };
+    if (options.tracer !== undefined && typeof options.tracer?.startSpan !== 'function') throw new EdgegraphError('INVALID_OPTIONS', 'options.tracer must be an OpenTelemetry Tracer (with startSpan)');
+    this.#tracing = options.tracer ? { tracer: options.tracer, content: options.traceContent === true } : null;
   }
 
   /** A hash of the definition; checkpoints carry it. */
@@ -289,11 +294,15 @@ export class GraphEngine extends CoreObject {
   /** Drive a run; dispose() during it frees the graph only when it has closed. */
   async #drive(handle, mirror, options, resumeInput, thread) {
     const release = this.retain();
+    // Spans come from the run's events, and from ctx.trace for model and tool calls.
+    const tracing = this.#tracing && new RunTracing(this.#tracing.tracer, { content: this.#tracing.content, parent: options.traceContext, runId: options.runId, threadId: options.threadId });
+    if (tracing) options = { ...options, onEvent: tracing.observe(options.onEvent), tracing };
     const run = new Run(this, this.#parts, handle, mirror, options, resumeInput, thread);
     this.#currentState = mirror;
     try {
       return await run.drive();
     } finally {
+      tracing?.finish();
       release();
     }
   }

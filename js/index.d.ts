@@ -21,7 +21,8 @@ export type ErrorCode =
   | 'INVALID_OPTIONS' | 'LIMIT_EXCEEDED' | 'READONLY_PATH' | 'UNKNOWN_HANDLER' | 'NOT_INITIALIZED' | 'ABORTED'
   | 'PARALLEL_CONFLICT' | 'NODE_TIMEOUT' | 'INVALID_MESSAGE' | 'MESSAGE_NOT_FOUND'
   | 'LLM_HTTP_ERROR' | 'LLM_TIMEOUT' | 'LLM_ABORTED' | 'LLM_NETWORK_ERROR' | 'LLM_BAD_RESPONSE'
-  | 'THREAD_NOT_FOUND' | 'CHECKPOINT_WRITE_FAILED' | 'DISPOSED';
+  | 'THREAD_NOT_FOUND' | 'CHECKPOINT_WRITE_FAILED' | 'DISPOSED'
+  | 'STRUCTURED_OUTPUT_INVALID' | 'MCP_ERROR';
 
 export class EdgegraphError extends Error {
   constructor(code: ErrorCode, message: string, extra?: { node?: string; cause?: unknown });
@@ -96,6 +97,8 @@ export interface IGraphState {
   shouldPause?: boolean;
   lastToolCall?: any;
   lastModelOutput?: any;
+  /** The parsed reply of an agent or LLM node with a responseFormat. */
+  structuredResponse?: any;
   /** Tool calls made by agent nodes (id, name, arguments, status, result or error). */
   toolCalls?: any[];
   /** Other keys a node writes: any JSON. */
@@ -251,6 +254,27 @@ export interface EngineOptions<S extends object = IGraphState> {
   routers?: Record<string, Router<S>>;
   /** Size limits; past one a run stops with LIMIT_EXCEEDED and keeps its partial state. */
   limits?: EngineLimits;
+  /** OpenTelemetry spans for every run: the run, its nodes, model calls and tool calls (docs/tracing.md). */
+  tracer?: OTelTracerLike;
+  /** Put prompts, replies, tool arguments and results in the spans (default false). */
+  traceContent?: boolean;
+}
+
+/** An OpenTelemetry Tracer, by shape (@opentelemetry/api's Tracer fits); nothing of OpenTelemetry is imported. */
+export interface OTelTracerLike {
+  startSpan(name: string, options?: { kind?: number; attributes?: Record<string, unknown> }, context?: OTelContextLike): {
+    setAttribute(key: string, value: any): unknown;
+    setAttributes(attributes: Record<string, any>): unknown;
+    setStatus(status: { code: number; message?: string }): unknown;
+    recordException(exception: any): void;
+    end(): void;
+  };
+}
+/** An OpenTelemetry Context (e.g. trace.setSpan(context.active(), span)). */
+export interface OTelContextLike {
+  getValue(key: symbol): unknown;
+  setValue(key: symbol, value: unknown): OTelContextLike;
+  deleteValue(key: symbol): OTelContextLike;
 }
 
 export interface EngineLimits {
@@ -267,7 +291,7 @@ export interface EngineLimits {
 export type GraphEvent<S extends object = IGraphState> =
   | { type: 'run_start' }
   | { type: 'node_start'; node: string; taskId: string }
-  | { type: 'node_end'; node: string; taskId: string; durationMs: number; error?: string }
+  | { type: 'node_end'; node: string; taskId: string; durationMs: number; error?: string; /** With error: the thrown error's code, else NODE_FAILED. */ errorCode?: string }
   | { type: 'node_retry'; node: string; taskId: string; attempt: number; error: string; delayMs: number }
   | { type: 'llm_token'; node: string; taskId: string; text: string }
   | ({ type: 'llm_usage'; taskId: string } & ModelCallUsage)
@@ -295,6 +319,8 @@ export interface RunOptions<S extends object = IGraphState> {
   update?: Record<string, unknown>;
   /** Save a checkpoint at every step (and after each finished parallel task) under this thread. */
   threadId?: string;
+  /** The OpenTelemetry context the run's span starts in (default: the active one). */
+  traceContext?: OTelContextLike;
 }
 
 /** resume({ threadId }) continues a thread's latest checkpoint; with checkpointId, forks from an earlier one. */
@@ -513,11 +539,36 @@ export interface ChatClientConfig {
   streamUsage?: boolean;
 }
 
+/**
+ * A Standard Schema (https://standardschema.dev: Zod, Valibot, ArkType...), by
+ * shape: the library is never imported. `~standard.jsonSchema` is the Standard
+ * JSON Schema interface, where the library implements it.
+ */
+export interface StandardSchemaLike<Input = unknown, Output = Input> {
+  readonly '~standard': {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (value: unknown) =>
+      | { readonly value: Output; readonly issues?: undefined }
+      | { readonly issues: ReadonlyArray<{ readonly message: string; readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> }> }
+      | Promise<{ readonly value: Output; readonly issues?: undefined } | { readonly issues: ReadonlyArray<{ readonly message: string; readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> }> }>;
+    readonly types?: { readonly input: Input; readonly output: Output } | undefined;
+    readonly jsonSchema?: { readonly input: (options: { target: string }) => Record<string, unknown> };
+  };
+}
+/** The value a Standard Schema gives after validation. */
+export type InferSchemaOutput<S> = S extends StandardSchemaLike<any, infer O> ? O : any;
+
 export interface ToolDefinition<A = any> {
   name: string;
   description?: string;
-  /** JSON Schema of the arguments; they are validated before run(). */
-  parameters?: Record<string, unknown>;
+  /**
+   * The arguments' schema: JSON Schema, or a Standard Schema (Zod 4, Valibot...)
+   * whose own validator checks them before run() (which gets its output).
+   */
+  parameters?: Record<string, unknown> | StandardSchemaLike<unknown, A>;
+  /** The JSON Schema the model gets, for a Standard Schema whose library cannot convert itself (Valibot). */
+  jsonSchema?: Record<string, unknown>;
   run(args: A, context: { signal?: AbortSignal; toolCallId: string; state: unknown }): unknown | Promise<unknown>;
   /** Pause the run for a human decision before calling. */
   needsApproval?: boolean | ((args: A) => boolean);
@@ -527,14 +578,15 @@ export interface ToolDefinition<A = any> {
  * Declare a tool: returns it as given. Its `run` and `needsApproval` get typed
  * arguments (`A`, default any) where a plain object literal would leave them untyped.
  */
+export function tool<S extends StandardSchemaLike<any, any>>(definition: Omit<ToolDefinition<InferSchemaOutput<S>>, 'parameters'> & { parameters: S }): ToolDefinition<InferSchemaOutput<S>>;
 export function tool<A = any>(definition: ToolDefinition<A>): ToolDefinition<A>;
 
 export interface ChatRequest {
   messages: Message[];
   tools?: ToolDefinition[];
   toolChoice?: unknown;
-  /** Structured output: mapped to each provider's own field (docs/providers.md). */
-  responseFormat?: { name?: string; schema: Record<string, unknown>; strict?: boolean };
+  /** Structured output (structured-output.js makes it strict for OpenAI); mapped to each provider's own field (docs/providers.md). */
+  responseFormat?: { name?: string; schema: Record<string, unknown>; strict?: boolean; description?: string };
   signal?: AbortSignal;
   stream?: boolean;
   onToken?: (text: string) => void;
@@ -597,11 +649,28 @@ export interface AgentNodeConfig {
   stream?: boolean;
   /** Extra request body fields (temperature, ...). */
   request?: Record<string, unknown>;
+  /** Ask for JSON of a schema; the parsed, validated reply goes to state.structuredResponse. */
+  responseFormat?: ResponseFormat;
+}
+
+/**
+ * Structured output: the model answers JSON of `schema` (JSON Schema or a
+ * Standard Schema, validated by its own library). strict (default true) sends
+ * the schema in OpenAI's strict form (every property required, optional ones
+ * nullable, additionalProperties false).
+ */
+export interface ResponseFormat {
+  name: string;
+  schema: Record<string, unknown> | StandardSchemaLike<any, any>;
+  /** The JSON Schema to send, for a Standard Schema whose library cannot convert itself (Valibot). */
+  jsonSchema?: Record<string, unknown>;
+  strict?: boolean;
+  description?: string;
 }
 
 export function createAgentNode<S extends object = IGraphState>(config: AgentNodeConfig): GraphNode<S>;
 /** One LLM call with the trimmed history (seed 004's LLM node). */
-export function createLLMNode<S extends object = IGraphState>(config: { llm?: ChatClientConfig | ChatClient | LanguageModelLike; tools?: ToolDefinition[]; systemPrompt?: string; stream?: boolean; request?: Record<string, unknown> }): GraphNode<S>;
+export function createLLMNode<S extends object = IGraphState>(config: { llm?: ChatClientConfig | ChatClient | LanguageModelLike; tools?: ToolDefinition[]; systemPrompt?: string; stream?: boolean; request?: Record<string, unknown>; responseFormat?: ResponseFormat }): GraphNode<S>;
 /** Runs the last assistant message's tool calls, with approvals (seed 004's tools node). */
 export function createToolsNode<S extends object = IGraphState>(config: { tools: ToolDefinition[] }): GraphNode<S>;
 /** An edge: to `toolsNode` when the last message asks for tools, else to `end`. */
@@ -617,6 +686,25 @@ export type ApprovalDecision =
 export function approve(toolCallId?: string): ApprovalDecision;
 export function reject(reason?: string, toolCallId?: string): ApprovalDecision;
 export function editArguments(args: unknown, toolCallId?: string): ApprovalDecision;
+
+// ---- MCP ----
+
+/** A connected MCP client, by shape: the official SDK's Client fits. */
+export interface McpClientLike {
+  listTools(params?: { cursor?: string }): Promise<{ tools: Array<{ name: string; title?: string; description?: string; inputSchema?: object }>; nextCursor?: string }>;
+  callTool(params: { name: string; arguments?: Record<string, unknown> }, resultSchema?: any, options?: { signal?: AbortSignal }): Promise<unknown>;
+  getServerVersion?(): { name: string } | undefined;
+}
+export interface McpToolsOptions {
+  /** Pause for approval: every tool (true), these tool names, or per call. */
+  needsApproval?: boolean | string[] | ((name: string, args: any) => boolean);
+  /** Put before each tool name (to keep two servers' tools apart). */
+  prefix?: string;
+  /** The server's name in MCP_ERROR messages (default: the name it gave when connecting). */
+  serverName?: string;
+}
+/** The tools of an MCP server (every page of tools/list) as agent tools. */
+export function mcpTools(client: McpClientLike, options?: McpToolsOptions): Promise<ToolDefinition[]>;
 
 /** The JSON Schema subset tools use; returns the problems, each naming its path. */
 export function validateJsonSchema(schema: unknown, value: unknown, path?: string): string[];

@@ -18,3 +18,4 @@ export { Checkpointer } from './checkpointer.js';
 export { MemoryStore, LocalStorageStore, IndexedDBStore, browserStore, kvStore } from './stores.js';
 export { eventStreamResponse, toServerSentEvents, readServerSentEvents, eventData } from './sse.js';
 export { onLeakWarning } from './leaks.js';
+export { mcpTools } from './mcp.js';

@@ -38,7 +38,10 @@ export const openai = {
     // Tool options (from shared defaults) without tools: OpenAI answers 400 ("only allowed when 'tools' are specified").
     else { delete body.tool_choice; delete body.parallel_tool_calls; }
     if (toolChoice !== undefined) body.tool_choice = toolChoice;
-    if (responseFormat) body.response_format = { type: 'json_schema', json_schema: { name: responseFormat.name ?? 'response', schema: responseFormat.schema, ...(responseFormat.strict !== undefined ? { strict: responseFormat.strict } : {}) } };
+    if (responseFormat) {
+      const { name = 'response', schema, strict, description } = responseFormat;
+      body.response_format = { type: 'json_schema', json_schema: { name, schema, ...(strict !== undefined ? { strict } : {}), ...(description ? { description } : {}) } };
+    }
     if (stream) {
       body.stream = true;
       if (streamUsage) body.stream_options = { include_usage: true, ...(body.stream_options ?? {}) };

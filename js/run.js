@@ -36,6 +36,7 @@ export class Run {
   #wake = null;
   #thrown = new Map();
   #usage = [];     // one record per model call of this run (usage.js)
+  #tracing;        // a RunTracing (tracing.js) when the engine has a tracer
 
   /**
    * @param {object} engine the GraphEngine (nodes and routers get it as their second argument)
@@ -55,6 +56,7 @@ export class Run {
     this.#runId = options.runId;
     this.#resumeInput = resumeInput;
     this.#thread = thread;
+    this.#tracing = options.tracing;
   }
 
   get state() { return this.#mirror; }
@@ -167,6 +169,7 @@ export class Run {
     if (task.arg !== undefined) ctx.arg = task.arg;
     if (signal) ctx.signal = signal;
     if (this.#resumeInput !== undefined) ctx.resumeInput = this.#resumeInput;
+    if (this.#tracing) ctx.trace = this.#tracing.forTask(taskId);
     return ctx;
   }
 
@@ -228,7 +231,7 @@ export class Run {
     this.#thrown.set(task.node, error);
     const { core } = this.#graph;
     naming(task, 'report the failure of', () => core.runFail(this.#handle, task.index, JSON.stringify(describeThrown(error))));
-    if (this.#emit && task.kind !== 'route') this.#emit({ type: 'node_end', node: task.node, taskId: this.#taskId(task), durationMs: now() - started, error: describeThrown(error).message });
+    if (this.#emit && task.kind !== 'route') this.#emit({ type: 'node_end', node: task.node, taskId: this.#taskId(task), durationMs: now() - started, error: describeThrown(error).message, errorCode: describeThrown(error).code ?? 'NODE_FAILED' });
   }
 
   #resultOf(status, error) {

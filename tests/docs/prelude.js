@@ -23,13 +23,15 @@ function example(schema) {
   return 'example';
 }
 
-const policy = ({ messages, tools }) => {
+const policy = ({ messages, tools, responseFormat }) => {
   const last = messages.at(-1);
   if (tools?.length && last.role === 'user') {
     const t = tools[0].function;
     return { toolCalls: [{ name: t.name, arguments: example(t.parameters) }] };
   }
   if (last.role === 'tool') return `Done: ${last.content.slice(0, 60)}`;
+  // Asked for JSON of a schema: an example of it, as a model in strict mode would answer.
+  if (responseFormat?.type === 'json_schema') return JSON.stringify(example(responseFormat.json_schema.schema));
   return `You said: ${typeof last.content === 'string' ? last.content : '...'}`;
 };
 

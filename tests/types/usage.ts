@@ -129,3 +129,30 @@ async function providers(model: LanguageModelLike): Promise<void> {
   console.log(gem.provider, own.model, counts, fromSdk.provider, first?.node, usage.totalTokens, failed?.provider);
 }
 void providers;
+// A Standard Schema tool: run() gets the schema's output type (Zod here), checked by tsc.
+import * as z from 'zod';
+import { tool } from '../../js/index.js';
+const zodTool = tool({ name: 'forecast', parameters: z.object({ city: z.string(), days: z.number().default(1) }), run: ({ city, days }) => `${city.toUpperCase()} ${days.toFixed(0)}` });
+// @ts-expect-error `town` is not in the schema
+tool({ name: 'bad', parameters: z.object({ city: z.string() }), run: ({ town }) => town });
+console.log(zodTool.name);
+const structuredAgent = createAgentNode({ llm: { model: 'm' }, responseFormat: { name: 'review', schema: z.object({ score: z.number() }) } });
+void structuredAgent;
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { mcpTools } from '../../js/index.js';
+async function mcp(): Promise<void> {
+  const client = new Client({ name: 'c', version: '1' });
+  const tools = await mcpTools(client, { needsApproval: (name) => name.startsWith('send'), prefix: 'mail_' });
+  createAgentNode({ llm: { model: 'm' }, tools });
+}
+void mcp;
+import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
+import { trace, context } from '@opentelemetry/api';
+async function traced(): Promise<void> {
+  const tracer = new BasicTracerProvider().getTracer('app');
+  const engine = new GraphEngine({ nodes: { a: () => ({}) }, edges: { a: '__end__' }, entryPoint: 'a' }, { tracer, traceContent: false });
+  const span = tracer.startSpan('request');
+  await engine.execute({}, { traceContext: trace.setSpan(context.active(), span) });
+  span.end();
+}
+void traced;

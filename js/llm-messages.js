@@ -74,3 +74,6 @@ export function assistantMessage(text, calls) {
 
 /** OpenAI's authentication header (chat completions and Responses). */
 export const bearer = (apiKey) => (apiKey ? { authorization: `Bearer ${apiKey}` } : {});
+
+/** Structured output asked in words, where a provider has no field for it (or not with tools). */
+export const schemaInstruction = (format) => `Answer with one JSON value only, no prose, that matches this JSON Schema:\n${JSON.stringify(format.schema)}`;

@@ -6,7 +6,7 @@
 // (roles must alternate). Import it as edgegraph/providers/anthropic, or name
 // it: llm: { provider: 'anthropic' }.
 
-import { splitSystem, partsOf, textOf, toolSpec, tokens, assistantMessage } from './llm-messages.js';
+import { splitSystem, partsOf, textOf, toolSpec, tokens, assistantMessage, schemaInstruction } from './llm-messages.js';
 
 const VERSION = '2023-06-01';
 // Anthropic needs max_tokens; this is what a request without one asks for.
@@ -71,7 +71,7 @@ export const anthropic = {
     const { max_tokens, max_completion_tokens, stop, parallel_tool_calls: parallel, tool_choice, stream_options, ...rest } = options;
     const { system, rest: conversation } = splitSystem(messages);
     // No native structured-output field is used: the schema goes into the system prompt, and the caller validates the answer.
-    const schemaNote = responseFormat ? `Answer with one JSON value only, no prose, that matches this JSON Schema:\n${JSON.stringify(responseFormat.schema)}` : '';
+    const schemaNote = responseFormat ? schemaInstruction(responseFormat) : '';
     const body = { ...rest, model, max_tokens: max_tokens ?? max_completion_tokens ?? maxTokens ?? DEFAULT_MAX_TOKENS, messages: turnsOf(conversation) };
     const systemText = [system, schemaNote].filter(Boolean).join('\n\n');
     if (systemText) body.system = systemText;

@@ -7,7 +7,7 @@
 // calls no ids (or not always): edgegraph names them, and pairs them back by
 // position. Import it as edgegraph/providers/gemini, or name it: llm: { provider: 'gemini' }.
 
-import { splitSystem, partsOf, textOf, toolSpec, tokens, assistantMessage } from './llm-messages.js';
+import { splitSystem, partsOf, textOf, toolSpec, tokens, assistantMessage, schemaInstruction } from './llm-messages.js';
 
 const FINISH = { STOP: 'stop', MAX_TOKENS: 'length', SAFETY: 'content_filter', RECITATION: 'content_filter', BLOCKLIST: 'content_filter', PROHIBITED_CONTENT: 'content_filter', SPII: 'content_filter', IMAGE_SAFETY: 'content_filter' };
 // Part kinds a model turn may hold that carry nothing edgegraph keeps.
@@ -97,7 +97,10 @@ export const gemini = {
     const { max_tokens, max_completion_tokens, temperature, top_p, stop, tool_choice, parallel_tool_calls, stream_options, generationConfig, ...rest } = options;
     const { system, rest: conversation } = splitSystem(messages);
     const body = { ...rest, contents: contentsOf(conversation) };
-    if (system) body.systemInstruction = { parts: [{ text: system }] };
+    // Gemini refuses a JSON response type with function calling: with tools, the schema is asked in words.
+    const inWords = responseFormat && tools?.length ? schemaInstruction(responseFormat) : '';
+    const systemText = [system, inWords].filter(Boolean).join('\n\n');
+    if (systemText) body.systemInstruction = { parts: [{ text: systemText }] };
     if (tools?.length) {
       body.tools = [{ functionDeclarations: tools.map(toolSpec).map((t) => ({ name: t.name, description: t.description, parametersJsonSchema: t.parameters })) }];
       const config = toolConfigOf(toolChoice ?? tool_choice);
@@ -109,7 +112,7 @@ export const gemini = {
     if (temperature !== undefined) gen.temperature = temperature;
     if (top_p !== undefined) gen.topP = top_p;
     if (stop !== undefined) gen.stopSequences = Array.isArray(stop) ? stop : [stop];
-    if (responseFormat) Object.assign(gen, { responseMimeType: 'application/json', responseJsonSchema: responseFormat.schema });
+    if (responseFormat && !inWords) Object.assign(gen, { responseMimeType: 'application/json', responseJsonSchema: responseFormat.schema });
     if (Object.keys(gen).length) body.generationConfig = gen;
     return body;
   },

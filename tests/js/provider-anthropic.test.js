@@ -41,6 +41,9 @@ providerSuite({
   },
   /** Replies that break the protocol, each with what the error must say. */
   midStreamError: (text) => [{ event: 'message_start', data: { type: 'message_start', message: message([]) } }, { event: 'error', data: { type: 'error', error: { type: 'overloaded_error', message: text } } }],
+  checkStructured(body) {
+    assert.match(body.system, /Answer with one JSON value only, no prose, that matches this JSON Schema:\n\{"type":"object"/);
+  },
   badReplies: [
     ['an unknown content block type', { reply: message([{ type: 'hologram', text: 'x' }]) }, /anthropic reply has content block 0 of unknown type 'hologram'/],
     ['a tool_result in the reply (an id the model cannot answer)', { reply: message([{ type: 'tool_result', tool_use_id: 'toolu_x', content: 'hi' }]) }, /unknown type 'tool_result'/],

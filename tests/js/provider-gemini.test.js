@@ -36,6 +36,15 @@ providerSuite({
     assert.equal(headers.authorization, undefined);
   },
   midStreamError: (text) => [{ data: { error: { code: 503, message: text, status: 'UNAVAILABLE' } } }],
+  checkStructured(body, { tools }) {
+    if (tools) {
+      assert.equal(body.generationConfig?.responseMimeType, undefined, 'Gemini refuses a JSON type with function calling');
+      assert.match(body.systemInstruction.parts[0].text, /Answer with one JSON value only/);
+    } else {
+      assert.equal(body.generationConfig.responseMimeType, 'application/json');
+      assert.equal(body.generationConfig.responseJsonSchema.properties.score.type, 'integer');
+    }
+  },
   badReplies: [
     ['a functionResponse part in the model turn (answering a call nobody made)', { reply: candidate([{ functionResponse: { name: 'get_weather', response: { result: 'x' } } }]) }, /gemini reply has a functionResponse part \(0\)/],
     ['a part of no known kind', { reply: candidate([{ hologram: {} }]) }, /part 0 of no known kind \(hologram\)/],
@@ -72,6 +81,7 @@ test('the strict Gemini server refuses what the Gemini API refuses, in its words
     [{ contents: [user, called, { role: 'user', parts: [{ functionResponse: { name: 'f', response: {} } }, { functionResponse: { name: 'h', response: {} } }] }] }, /function response 'h' answers no function call/],
     [{ contents: [user], systemInstruction: { parts: [{ inlineData: { mimeType: 'image/png', data: 'x' } }] } }, /only text parts/],
     [{ contents: [user], tools: [{ functionDeclarations: [{ name: '9lives' }] }] }, /Invalid function name/],
+    [{ contents: [user], tools: [{ functionDeclarations: [{ name: 'f' }] }], generationConfig: { responseMimeType: 'application/json' } }, /^Function calling with a response mime type: 'application\/json' is unsupported$/],
   ];
   try {
     for (const [body, pattern, status = 400, options] of cases) {

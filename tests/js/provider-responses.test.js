@@ -32,6 +32,11 @@ providerSuite({
     assert.equal(headers.authorization, `Bearer ${KEY}`);
   },
   midStreamError: (text) => [{ event: 'error', data: { type: 'error', code: 'server_error', message: text, param: null, sequence_number: 0 } }],
+  checkStructured(body) {
+    assert.equal(body.text.format.type, 'json_schema');
+    assert.equal(body.text.format.name, 'review');
+    assert.equal(body.text.format.strict, true);
+  },
   badReplies: [
     ['an unknown output item type', { reply: response([{ type: 'hologram' }]) }, /openai-responses reply has output\[0\] of unknown type 'hologram'/],
     ['a function_call_output in the reply (an id the model cannot answer)', { reply: response([{ type: 'function_call_output', call_id: 'call_x', output: 'x' }]) }, /unknown type 'function_call_output'/],

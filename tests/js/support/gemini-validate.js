@@ -26,6 +26,9 @@
 //   maximum length of 64" [ref FunctionDeclaration.name]: "* GenerateContentRequest.tools[0].function_declarations[0].name:
 //   Invalid function name. ..." (langchain-ai/langchainjs#5235).
 // - systemInstruction holds text parts only [ref: "Currently only text"].
+// - no JSON response type with function calling (unless its mode is NONE): "Function calling with a
+//   response mime type: 'application/json' is unsupported" (google/adk-python#5735 with gemini-2.5-pro,
+//   symfony/ai#1777, google-gemini/deprecated-generative-ai-swift#195).
 
 import { Rejection, isObject } from './loopback.js';
 
@@ -77,6 +80,10 @@ export function validateGenerateContent({ headers, query, body }, apiKey) {
   checkContents(body.contents);
   if (body.systemInstruction !== undefined && (!Array.isArray(body.systemInstruction.parts) || body.systemInstruction.parts.some((p) => typeof p?.text !== 'string'))) {
     throw bad('* GenerateContentRequest.system_instruction: only text parts are supported');
+  }
+  const declares = (body.tools ?? []).some((t) => t.functionDeclarations?.length);
+  if (declares && body.generationConfig?.responseMimeType === 'application/json' && body.toolConfig?.functionCallingConfig?.mode !== 'NONE') {
+    throw bad("Function calling with a response mime type: 'application/json' is unsupported");
   }
   (body.tools ?? []).forEach((t, k) => (t.functionDeclarations ?? []).forEach((f, j) => {
     if (typeof f?.name !== 'string' || !NAME.test(f.name)) {

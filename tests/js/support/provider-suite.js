@@ -7,7 +7,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { GraphEngine, createAgentNode, createChatClient, LLMError } from 'edgegraph';
+import { GraphEngine, createAgentNode, createLLMNode, createChatClient, LLMError } from 'edgegraph';
 
 export function providerSuite(p) {
   const { provider, start, key } = p;
@@ -53,6 +53,25 @@ export function providerSuite(p) {
       if (stream) assert.equal(events.filter((e) => e.type === 'llm_token').map((e) => e.text).join(''), 'Sunny, and it is noon.');
     }));
   }
+
+  const Review = { type: 'object', properties: { score: { type: 'integer' } }, required: ['score'], additionalProperties: false };
+  test(`${provider}: structured output: the schema in the provider's own field (or words), the reply parsed into structuredResponse`, () => withServer([
+    { reply: p.textReply('{"score":4}') },
+    { reply: p.toolReply([{ id: 'call_s', name: 'get_weather', args: { city: 'Lisbon' } }]) },
+    { reply: p.textReply('{"score":5}') },
+  ], async (s) => {
+    const alone = await new GraphEngine({ nodes: { rate: createLLMNode({ llm: llm(s), responseFormat: { name: 'review', schema: Review } }) }, edges: { rate: '__end__' }, entryPoint: 'rate' })
+      .execute({ messages: [{ role: 'user', content: 'Rate it.' }] });
+    assert.equal(alone.status, 'FINISHED', alone.error?.message);
+    assert.deepEqual(alone.state.structuredResponse, { score: 4 });
+    p.checkStructured(s.requests[0].body, { tools: false });
+    const { tools } = toolsCounting();
+    const agent = createAgentNode({ llm: llm(s), tools, responseFormat: { name: 'review', schema: Review }, stream: false });
+    const looped = await new GraphEngine({ nodes: { agent }, edges: { agent: '__end__' }, entryPoint: 'agent' }).execute({ messages: [{ role: 'user', content: 'Rate Lisbon.' }] });
+    assert.equal(looped.status, 'FINISHED', looped.error?.message);
+    assert.deepEqual(looped.state.structuredResponse, { score: 5 });
+    p.checkStructured(s.requests[2].body, { tools: true });
+  }));
 
   test(`${provider}: an image in the user's content reaches the model`, () => withServer([{ reply: p.textReply('A cat.') }], async (s) => {
     const client = createChatClient(llm(s));

@@ -135,3 +135,21 @@ test("gemini: a call's thoughtSignature goes back with it in the next request, a
     } finally { await openai.close(); }
   } finally { await s.close(); }
 });
+
+test("gemini: a traced chat span carries the provider and Gemini's token counts (usageMetadata, read as edgegraph's tokens)", async () => {
+  const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
+  const exporter = new InMemorySpanExporter();
+  const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer('edgegraph-test');
+  const s = await startGeminiServer([{ reply: candidate([{ text: 'hi' }]) }], { apiKey: KEY });
+  try {
+    const { GraphEngine, createAgentNode } = await import('edgegraph');
+    const agent = createAgentNode({ llm: { provider: 'gemini', model: 'gemini-test', apiKey: KEY, baseURL: s.baseURL }, mode: 'chat', stream: false });
+    const r = await new GraphEngine({ nodes: { agent }, edges: { agent: '__end__' }, entryPoint: 'agent' }, { tracer }).execute({ messages: [{ role: 'user', content: 'x' }] });
+    assert.equal(r.status, 'FINISHED');
+  } finally { await s.close(); }
+  const chat = exporter.getFinishedSpans().find((x) => x.name === 'chat gemini-test');
+  assert.equal(chat.attributes['gen_ai.provider.name'], 'gemini');
+  assert.equal(chat.attributes['gen_ai.usage.input_tokens'], 30);
+  assert.equal(chat.attributes['gen_ai.usage.output_tokens'], 7);
+  assert.equal(JSON.stringify(exporter.getFinishedSpans().map((x) => x.attributes)).includes(KEY), false);
+});

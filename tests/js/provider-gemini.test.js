@@ -91,6 +91,7 @@ test('the strict Gemini server refuses what the Gemini API refuses, in its words
       assert.equal(typeof r.json.error.status, 'string');
     }
     assert.equal((await post(s, { contents: [user] }, { model: 'x', method: 'chat' })).status, 404);
+    assert.equal((await post(s, { contents: [{ parts: [{ text: 'no role: the user' }] }] })).status, 500, 'a content without a role is accepted, as by Gemini');
     const ok = await post(s, { contents: [user, called, { role: 'user', parts: [{ functionResponse: { name: 'f', response: {} } }, { functionResponse: { name: 'g', response: {} } }] }] });
     const notJson = await fetch(`${s.baseURL}/models/gemini-test:generateContent`, { method: 'POST', headers: { 'content-type': 'application/json', ...{ 'x-goog-api-key': KEY } }, body: '{not json' });
     assert.equal(notJson.status, 400);

@@ -10,7 +10,8 @@
 // - unknown fields: 'Invalid JSON payload received. Unknown name "messages": Cannot find field.'
 //   (the protobuf JSON mapping's text; BerriAI/litellm, OpenAI fields sent to Gemini).
 // - contents is required: "* GenerateContentRequest.contents: contents is not specified".
-// - a role is user or model: "Please use a valid role: user, model." (google-gemini/generative-ai-js#124).
+// - a role is user or model, or left out (then the user's) [ref Content.role]: "Please use a valid role:
+//   user, model." (google-gemini/generative-ai-js#124).
 // - a turn has parts: "* GenerateContentRequest.contents[0].parts: contents.parts must not be empty."
 // - a part holds one kind of data: "* GenerateContentRequest.contents[1].parts[0].data: required oneof
 //   field 'data' must have one initialized field"; inlineData needs mimeType and data [ref Blob].
@@ -50,17 +51,19 @@ function checkPart(part, i, k) {
 function checkContents(contents) {
   if (!Array.isArray(contents) || !contents.length) throw bad('* GenerateContentRequest.contents: contents is not specified');
   contents.forEach((c, i) => {
-    if (c?.role !== 'user' && c?.role !== 'model') throw bad('Please use a valid role: user, model.');
+    // The role may be left out ("can be left blank or unset" [ref Content.role]): then it is the user's.
+    if (c?.role !== undefined && c.role !== 'user' && c.role !== 'model') throw bad('Please use a valid role: user, model.');
     if (!Array.isArray(c.parts) || !c.parts.length) throw bad(`* GenerateContentRequest.contents[${i}].parts: contents.parts must not be empty.`);
     c.parts.forEach((p, k) => checkPart(p, i, k));
-    if (c.role === 'user' && c.parts.some((p) => p.functionCall)) throw bad(`* GenerateContentRequest.contents[${i}]: a functionCall part belongs to a model turn`);
+    if (roleOf(c) === 'user' && c.parts.some((p) => p.functionCall)) throw bad(`* GenerateContentRequest.contents[${i}]: a functionCall part belongs to a model turn`);
     if (c.role === 'model' && c.parts.some((p) => p.functionResponse)) throw bad(`* GenerateContentRequest.contents[${i}]: a functionResponse part belongs to a user turn`);
   });
+  const roleOf = (c) => c?.role ?? 'user';
   contents.forEach((c, i) => {
     const calls = c.parts.filter((p) => p.functionCall).map((p) => p.functionCall.name);
     if (!calls.length) return;
     const before = contents[i - 1];
-    if (!before || before.role !== 'user') throw bad('Please ensure that function call turn comes immediately after a user turn or after a function response turn.');
+    if (!before || roleOf(before) !== 'user') throw bad('Please ensure that function call turn comes immediately after a user turn or after a function response turn.');
     const after = contents[i + 1];
     if (!after) return; // the last turn: the model's own, nothing to answer yet
     const responses = after.parts.filter((p) => p.functionResponse).map((p) => p.functionResponse.name);

@@ -48,6 +48,8 @@ function checkPart(part, i, k) {
   if (part.functionResponse && (typeof part.functionResponse.name !== 'string' || !isObject(part.functionResponse.response))) throw bad(`${at}.function_response: name and an object response are required`);
 }
 
+const roleOf = (c) => c?.role ?? 'user';
+
 function checkContents(contents) {
   if (!Array.isArray(contents) || !contents.length) throw bad('* GenerateContentRequest.contents: contents is not specified');
   contents.forEach((c, i) => {
@@ -58,7 +60,6 @@ function checkContents(contents) {
     if (roleOf(c) === 'user' && c.parts.some((p) => p.functionCall)) throw bad(`* GenerateContentRequest.contents[${i}]: a functionCall part belongs to a model turn`);
     if (c.role === 'model' && c.parts.some((p) => p.functionResponse)) throw bad(`* GenerateContentRequest.contents[${i}]: a functionResponse part belongs to a user turn`);
   });
-  const roleOf = (c) => c?.role ?? 'user';
   contents.forEach((c, i) => {
     const calls = c.parts.filter((p) => p.functionCall).map((p) => p.functionCall.name);
     if (!calls.length) return;

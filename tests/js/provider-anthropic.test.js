@@ -44,6 +44,7 @@ providerSuite({
   checkStructured(body) {
     assert.match(body.system, /Answer with one JSON value only, no prose, that matches this JSON Schema:\n\{"type":"object"/);
   },
+  streamOf: (reply) => messageEvents(reply).slice(0, -2),
   badReplies: [
     ['an unknown content block type', { reply: message([{ type: 'hologram', text: 'x' }]) }, /anthropic reply has content block 0 of unknown type 'hologram'/],
     ['a tool_result in the reply (an id the model cannot answer)', { reply: message([{ type: 'tool_result', tool_use_id: 'toolu_x', content: 'hi' }]) }, /unknown type 'tool_result'/],

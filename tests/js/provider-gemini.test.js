@@ -45,6 +45,7 @@ providerSuite({
       assert.equal(body.generationConfig.responseJsonSchema.properties.score.type, 'integer');
     }
   },
+  streamOf: (reply) => candidateEvents(reply).slice(0, -1),
   badReplies: [
     ['a functionResponse part in the model turn (answering a call nobody made)', { reply: candidate([{ functionResponse: { name: 'get_weather', response: { result: 'x' } } }]) }, /gemini reply has a functionResponse part \(0\)/],
     ['a part of no known kind', { reply: candidate([{ hologram: {} }]) }, /part 0 of no known kind \(hologram\)/],

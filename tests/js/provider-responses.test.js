@@ -37,6 +37,7 @@ providerSuite({
     assert.equal(body.text.format.name, 'review');
     assert.equal(body.text.format.strict, true);
   },
+  streamOf: (reply) => responseEvents(reply).slice(0, -1),
   badReplies: [
     ['an unknown output item type', { reply: response([{ type: 'hologram' }]) }, /openai-responses reply has output\[0\] of unknown type 'hologram'/],
     ['a function_call_output in the reply (an id the model cannot answer)', { reply: response([{ type: 'function_call_output', call_id: 'call_x', output: 'x' }]) }, /unknown type 'function_call_output'/],

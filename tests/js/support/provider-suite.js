@@ -100,6 +100,15 @@ export function providerSuite(p) {
     });
   });
 
+  test(`${provider}: an abort in the middle of a stream is LLM_ABORTED, the stream closed`, () => withServer([{ sse: p.streamOf(p.textReply('Sunny all day long')), end: 'stall' }], async (s) => {
+    const controller = new AbortController();
+    const tokens = [];
+    const client = createChatClient(llm(s));
+    const asked = client.chat({ messages: [{ role: 'user', content: 'hi' }], signal: controller.signal, onToken: (text) => { tokens.push(text); controller.abort(); } });
+    await assert.rejects(asked, (e) => e instanceof LLMError && e.code === 'LLM_ABORTED' && e.provider === provider);
+    assert.ok(tokens.length >= 1, 'it was streaming');
+  }));
+
   test(`${provider}: a 400 whose text echoes the key is LLM_HTTP_ERROR with the key redacted`, () => withServer([{ status: 400, body: p.errorBody(`invalid request made with key ${key}`) }], async (s) => {
     const client = createChatClient(llm(s));
     const e = await client.chat({ messages: [{ role: 'user', content: 'hi' }] }).then(() => null, (error) => error);

@@ -145,7 +145,9 @@ export const anthropic = {
           case 'message_stop': stopped = true; return [];
           case 'ping': return [];
           case 'error': return failHttp(`the LLM server reported an error mid-stream: ${event.error?.message ?? JSON.stringify(event.error)}`);
-          default: return fail(`stream sent an event of unknown type '${event?.type}'`);
+          // "We may occasionally add new event types, and your code should handle unknown event types
+          // gracefully" (the streaming reference): skipped. An unknown content block is another matter.
+          default: return [];
         }
       },
       end() {

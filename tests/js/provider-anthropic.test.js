@@ -104,6 +104,16 @@ test('the strict Anthropic server refuses what api.anthropic.com refuses, in its
   } finally { await s.close(); }
 });
 
+test('an unknown stream event type is skipped, as Anthropic asks clients to do', async () => {
+  const events = messageEvents(message([textBlock('fine')]));
+  events.splice(2, 0, { event: 'content_block_hologram', data: { type: 'content_block_hologram', index: 0 } });
+  const s = await startAnthropicServer([{ sse: events }], { apiKey: KEY });
+  try {
+    const r = await createChatClient({ provider: 'anthropic', model: 'claude-test', apiKey: KEY, baseURL: s.baseURL }).chat({ messages: [{ role: 'user', content: 'hi' }], stream: true });
+    assert.equal(r.content, 'fine');
+  } finally { await s.close(); }
+});
+
 test('consecutive messages of one role (a tool result, then a user message) go as one user turn', async () => {
   const s = await startAnthropicServer([{ reply: message([textBlock('ok')]) }], { apiKey: KEY });
   try {

@@ -139,8 +139,9 @@ export class RunTracing {
       const usage = reply.usage ?? {};
       const attributes = { 'gen_ai.response.finish_reasons': reply.finishReason ? [reply.finishReason] : [] };
       if (reply.model) attributes['gen_ai.response.model'] = reply.model;
-      const input = usage.prompt_tokens ?? usage.input_tokens;
-      const output = usage.completion_tokens ?? usage.output_tokens;
+      // reply.tokens: the same counts for every provider (Gemini's usageMetadata has other names).
+      const input = reply.tokens?.inputTokens ?? usage.prompt_tokens ?? usage.input_tokens;
+      const output = reply.tokens?.outputTokens ?? usage.completion_tokens ?? usage.output_tokens;
       if (typeof input === 'number') attributes['gen_ai.usage.input_tokens'] = input;
       if (typeof output === 'number') attributes['gen_ai.usage.output_tokens'] = output;
       if (this.#content) attributes['gen_ai.output.messages'] = json([reply.message]);

@@ -115,6 +115,7 @@ export class ToolBox {
     const record = { id: call.id, name: call.function.name, arguments: args, node: ctx.node };
     ctx.emit?.({ type: 'tool_call', id: call.id, name: record.name, arguments: args });
     const span = ctx.trace?.tool(call, args);
+    let thrown;
     try {
       if (!tool) throw new Error(`there is no tool named '${record.name}'`);
       // The tool never runs on arguments its schema refuses; it gets the schema's output (defaults, transforms).
@@ -127,12 +128,13 @@ export class ToolBox {
     } catch (e) {
       record.error = e?.message ?? String(e);
       record.status = 'error';
-      // A tool's own infrastructure gone (an MCP server unreachable) ends the node, typed: no model can fix it.
-      if (e?.failsRun) { span?.end(record, e); return { record, thrown: e }; }
+      // A tool's own infrastructure gone (an MCP server unreachable): no answer for the model (keepFinished).
+      if (e?.failsRun) thrown = e;
     }
     record.durationMs = Date.now() - started;
-    span?.end(record);
+    span?.end(record, thrown);
     ctx.emit?.({ type: 'tool_result', id: call.id, name: record.name, status: record.status, durationMs: record.durationMs });
+    if (thrown) return { record, thrown };
     const content = record.status === 'ok' ? stringify(record.result) : `Error: ${record.error}`;
     return { record, message: { role: 'tool', tool_call_id: call.id, content } };
   }

@@ -10,10 +10,12 @@ import { EventChannel } from './events.js';
 import { toMermaid } from './mermaid.js';
 import { subgraphHandler } from './subgraph.js';
 import { Checkpointer, checkThreadId } from './checkpointer.js';
+import { threadBusy } from './records.js';
 import { CoreObject } from './handle.js';
 import { Run } from './run.js';
 import { HistoryView } from './history-view.js';
 import { isThreadRef, openThread } from './thread.js';
+import { migrateState } from './migrate.js';
 import { anySignal } from './timing.js';
 import { RunTracing } from './tracing.js';
 import { ENGINE_OPTIONS, LIMIT_OPTIONS, RUN_OPTIONS, RESUME_OPTIONS, checkOptions } from './options.js';
@@ -25,6 +27,21 @@ const CHECKPOINT_FORMAT = 'edgegraph-checkpoint';
 let runCounter = 0;
 function newRunId() {
   return `${Date.now().toString(36)}-${(++runCounter).toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/**
+ * The tasks of a checkpoint's step, as getState shows them: a finished task's
+ * writes (not yet in the state when another task of its step failed), a
+ * failed task's error.
+ */
+function taskViews(tasks = []) {
+  return tasks.filter((t) => t.kind !== 'route').map((t) => {
+    const status = t.state ?? 'pending';
+    const view = { node: t.node, status };
+    if (status === 'done') view.writes = t.result;
+    if (status === 'failed') view.error = t.result;
+    return view;
+  });
 }
 
 function isApproval(v) {
@@ -44,6 +61,8 @@ export class GraphEngine extends CoreObject {
   #parts;
   /** The state of the run in progress, or of the last one (getMessagesForLLM's default). */
   #currentState = null;
+  /** The definition's version and migrate(state, fromVersion): checkpoints of other versions are migrated on resume. */
+  #migration;
   /** { tracer, content } when runs make OpenTelemetry spans (tracing.js). */
   #tracing = null;
 
@@ -56,7 +75,7 @@ export class GraphEngine extends CoreObject {
     checkOptions(options, ENGINE_OPTIONS, 'the GraphEngine options');
     checkOptions(options?.limits, LIMIT_OPTIONS, 'options.limits');
     const core = getCore();
-    const { json, handlers, routers, subgraphs } = normalizeDefinition(definition, options ?? {});
+    const { json, handlers, routers, subgraphs, hostReducers } = normalizeDefinition(definition, options ?? {});
     options ??= {};
     const graph = core.graphNew(JSON.stringify(json));
     // What dispose() frees, held apart from `this` (the leak backstop must not
@@ -81,6 +100,7 @@ export class GraphEngine extends CoreObject {
       throw e;
     }
     this.#json = json;
+    this.#migration = { version: json.version ?? 0, migrate: definition.migrate };
     // Retry and timeout policies, checked by the core when it parses the graph.
     const policies = new Map();
     for (const [name, spec] of Object.entries(json.nodes)) {
@@ -97,7 +117,7 @@ export class GraphEngine extends CoreObject {
       tokenizer: options.tokenizer,
     }, owned);
     const partitioned = json.state === 'partitioned' || json.state?.shape === 'partitioned';
-    this.#parts = { core, handlers, routers, policies, partitioned, history: this.#history };
+    this.#parts = { core, handlers, routers, policies, partitioned, history: this.#history, hostReducers };
     if (options.tracer !== undefined && typeof options.tracer?.startSpan !== 'function') throw new EdgegraphError('INVALID_OPTIONS', 'options.tracer must be an OpenTelemetry Tracer (with startSpan)');
     this.#tracing = options.tracer ? { tracer: options.tracer, content: options.traceContent === true } : null;
   }
@@ -147,8 +167,11 @@ export class GraphEngine extends CoreObject {
     const queued = this.#history.takePending();
     if (queued.length) initialState = { ...initialState, messages: [...(initialState?.messages ?? []), ...queued] };
     const input = JSON.stringify(initialState ?? {});
-    const thread = openThread(this.#checkpointer, options.threadId);
     const runId = options.runId ?? newRunId();
+    const thread = openThread(this.#checkpointer, options.threadId);
+    // A thread with state is a conversation: the new input continues it.
+    const prior = thread && await this.#checkpointer.exists(thread.id) ? await this.#loadThread({ threadId: thread.id }, options.recover) : undefined;
+    if (prior) return await this.#continueThread(prior, input, { ...options, runId });
     const handle = this.#core.runNew(this.#graph, input ?? 'null', this.#runOptions({ ...options, runId }));
     // The mirror starts as a copy of the input; the first patch fills in
     // defaults and bookkeeping.
@@ -166,20 +189,20 @@ export class GraphEngine extends CoreObject {
     checkOptions(options, RESUME_OPTIONS, 'the resume() options');
     options ??= {};
     const core = this.#core;
-    let handle, mirror, thread = null, runId = options.runId;
+    let handle, mirror, thread = null, runId = options.runId, restored;
     const opts = this.#runOptions(options);
     if (isThreadRef(saved)) {
       // From a thread's checkpoints: the latest, or any earlier one (time travel; the run forks from it).
-      const loaded = await this.#loadThread(saved);
+      const loaded = await this.#loadThread(saved, options.recover);
       handle = core.runRestore(this.#graph, loaded.checkpoint, opts);
       mirror = loaded.state;
-      thread = openThread(this.#checkpointer, saved.threadId, loaded.id, loaded.depth, loaded.meta);
-      runId ??= JSON.parse(loaded.checkpoint).runId;
+      thread = openThread(this.#checkpointer, saved.threadId, loaded.id, loaded.depth, loaded.meta, loaded.next);
+      restored = { meta: loaded.meta, where: `thread '${saved.threadId}'` };
     } else if (typeof saved === 'string' || saved?.format === CHECKPOINT_FORMAT) {
       const text = typeof saved === 'string' ? saved : JSON.stringify(saved);
       handle = core.runRestore(this.#graph, text, opts);
       mirror = JSON.parse(core.runState(handle));
-      runId ??= JSON.parse(text).runId;
+      restored = { meta: JSON.parse(text), where: 'the checkpoint' };
       thread = openThread(this.#checkpointer, options.threadId);
     } else {
       if (saved === undefined) {
@@ -199,6 +222,12 @@ export class GraphEngine extends CoreObject {
     let update = options.update;
     if (isApproval(input)) { update = { ...update, approval: input }; input = undefined; }
     try {
+      if (restored) {
+        runId ??= restored.meta.runId;
+        const from = restored.meta.graphVersion ?? 0;
+        mirror = await migrateState({ core, handle, thread, where: restored.where, ...this.#migration }, from, mirror);
+        this.#alive();   // dispose() while migrate() ran freed the graph
+      }
       if (update !== undefined) core.runApply(handle, JSON.stringify(update));
       core.runResume(handle, input === undefined ? undefined : JSON.stringify(input));
     } catch (e) {
@@ -208,13 +237,44 @@ export class GraphEngine extends CoreObject {
     return this.#drive(handle, mirror, { ...options, runId }, input, thread);
   }
 
-  /** A thread's checkpoint to resume from; the errors name the thread. */
-  async #loadThread({ threadId, checkpointId }) {
+  /**
+   * A new run on a thread that has state, as LangGraph's invoke on a thread:
+   * from the entry point, on the thread's latest state (whatever its status)
+   * with `input` written through the reducers (a user message is appended).
+   * Its first record follows the thread's latest, as a snapshot.
+   */
+  async #continueThread(prior, input, options) {
+    const core = this.#core;
+    let { currentNode, nextNode, status, ...state } = prior.state;
+    const handle = core.runFromState(this.#graph, JSON.stringify(state), this.#runOptions(options));
+    try {
+      // A thread written under another graph version: migrate() first (the next record is a snapshot anyway).
+      state = await migrateState({ core, handle, where: `thread '${options.threadId}'`, ...this.#migration }, prior.meta?.graphVersion ?? 0, state);
+      this.#alive();
+      core.runApply(handle, input);
+      core.runResume(handle, undefined);
+    } catch (e) {
+      core.runFree(handle);
+      throw e;
+    }
+    const thread = openThread(this.#checkpointer, options.threadId, prior.id, Infinity, undefined, prior.next);
+    return this.#drive(handle, state, options, undefined, thread);
+  }
+
+  /**
+   * A thread's checkpoint to resume from; the errors name the thread. A
+   * latest checkpoint taken mid-run, younger than the lease, is a run in
+   * flight (THREAD_BUSY) unless the caller says its process died (`recover`).
+   */
+  async #loadThread({ threadId, checkpointId }, recover = false) {
     checkThreadId(threadId, 'resume({ threadId })', 'INVALID_INPUT');
     if (!this.#checkpointer) throw new EdgegraphError('INVALID_OPTIONS', 'resume({ threadId }) needs a checkpointer in the engine options');
     const loaded = await this.#checkpointer.load(threadId, checkpointId);
     // dispose() while the store answered freed the graph: the run cannot start on it.
     this.#alive();
+    if (loaded && checkpointId === undefined && !recover && this.#checkpointer.inFlight(threadId, loaded)) {
+      throw threadBusy(threadId, `a run is in flight (its checkpoint ${loaded.id} was taken mid-run); if that run's process died, resume with { recover: true }`);
+    }
     if (loaded) return loaded;
     if (!(await this.#checkpointer.exists(threadId))) throw new EdgegraphError('THREAD_NOT_FOUND', `thread '${threadId}' has no checkpoint in this store`);
     throw new EdgegraphError('INVALID_CHECKPOINT', `thread '${threadId}' has no readable checkpoint${checkpointId !== undefined ? ` ${checkpointId}` : ''}`);
@@ -225,19 +285,34 @@ export class GraphEngine extends CoreObject {
    * { state, status, checkpointId, parentId, createdAt }, or undefined.
    */
   async getState(threadId, checkpointId = undefined) {
-    this.#alive();
-    if (!this.#checkpointer) throw new EdgegraphError('INVALID_OPTIONS', 'getState needs a checkpointer in the engine options');
-    checkThreadId(threadId, 'getState(threadId)', 'INVALID_INPUT');
+    this.#threadCall('getState', threadId);
     const loaded = await this.#checkpointer.load(threadId, checkpointId);
-    return loaded && { state: loaded.state, status: loaded.status, checkpointId: loaded.id, parentId: loaded.parent, createdAt: loaded.createdAt };
+    return loaded && { state: loaded.state, status: loaded.status, checkpointId: loaded.id, parentId: loaded.parent, createdAt: loaded.createdAt, tasks: taskViews(loaded.meta.tasks) };
   }
 
-  /** The checkpoints of a thread, newest first (resume({ threadId, checkpointId }) forks from any). */
-  async getStateHistory(threadId) {
+  /**
+   * The checkpoints of a thread, newest first (resume({ threadId, checkpointId })
+   * forks from any). A page: `limit` of them older than `before` (a
+   * checkpointId); `values: true` adds each one's state.
+   */
+  async getStateHistory(threadId, { limit, before, values } = {}) {
+    this.#threadCall('getStateHistory', threadId);
+    return (await this.#checkpointer.history(threadId, { limit, before, values })).map((r) => ({
+      checkpointId: r.id, parentId: r.parent, createdAt: r.createdAt, status: r.status, superstep: r.superstep,
+      pendingTasks: r.pendingTasks, routing: r.routing, ...(values ? { values: r.values } : {}),
+    }));
+  }
+
+  /** Remove a thread's checkpoints from the store (a run of it in flight fails its next write). */
+  async deleteThread(threadId) {
+    this.#threadCall('deleteThread', threadId);
+    await this.#checkpointer.deleteThread(threadId);
+  }
+
+  #threadCall(name, threadId) {
     this.#alive();
-    if (!this.#checkpointer) throw new EdgegraphError('INVALID_OPTIONS', 'getStateHistory needs a checkpointer in the engine options');
-    checkThreadId(threadId, 'getStateHistory(threadId)', 'INVALID_INPUT');
-    return (await this.#checkpointer.history(threadId)).map((r) => ({ checkpointId: r.id, parentId: r.parent, createdAt: r.createdAt, status: r.status, superstep: r.superstep, pendingTasks: r.pendingTasks, routing: r.routing }));
+    if (!this.#checkpointer) throw new EdgegraphError('INVALID_OPTIONS', `${name} needs a checkpointer in the engine options`);
+    checkThreadId(threadId, `${name}(threadId)`, 'INVALID_INPUT');
   }
 
   /**

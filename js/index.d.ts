@@ -22,7 +22,8 @@ export type ErrorCode =
   | 'PARALLEL_CONFLICT' | 'NODE_TIMEOUT' | 'INVALID_MESSAGE' | 'MESSAGE_NOT_FOUND'
   | 'LLM_HTTP_ERROR' | 'LLM_TIMEOUT' | 'LLM_ABORTED' | 'LLM_NETWORK_ERROR' | 'LLM_BAD_RESPONSE'
   | 'THREAD_NOT_FOUND' | 'CHECKPOINT_WRITE_FAILED' | 'DISPOSED'
-  | 'STRUCTURED_OUTPUT_INVALID' | 'MCP_ERROR';
+  | 'STRUCTURED_OUTPUT_INVALID' | 'MCP_ERROR' | 'THREAD_BUSY' | 'REDUCER_FAILED'
+  | 'MIGRATION_FAILED';
 
 export class EdgegraphError extends Error {
   constructor(code: ErrorCode, message: string, extra?: { node?: string; cause?: unknown });
@@ -209,8 +210,9 @@ export interface StateSchema {
    * GraphState (input read-only; currentNodeId, visitedNodes, iteration kept by the engine);
    * custom (the default for an object): only what is declared here. */
   shape?: 'frame' | 'partitioned' | 'custom';
-  /** Reducers by dotted path, e.g. { 'scratch.messages': 'concat' }. Other paths: last write wins. */
-  reducers?: Record<string, ReducerName>;
+  /** Reducers by dotted path, e.g. { 'scratch.messages': 'concat' }, or JS functions
+   * `(current, update) => next` (folded in branch order; never serialized). Other paths: last write wins. */
+  reducers?: Record<string, ReducerName | ReducerFunction>;
   /** Values filled in at run start when the initial state lacks them. */
   defaults?: Record<string, unknown>;
 }
@@ -225,6 +227,12 @@ export interface GraphDefinition<S extends object = IGraphState> {
   /** "frame" (default): messages/logs append, data/metadata merge. */
   state?: 'frame' | 'partitioned' | StateSchema;
   name?: string;
+  /** The state shape's version (an integer, default 0); checkpoints record it as graphVersion. */
+  version?: number;
+  /** Reshape the state of a checkpoint written under another version, when it resumes (may be async). */
+  migrate?: (state: any, fromVersion: number) => S | Promise<S>;
+  /** Nodes renamed since checkpoints were written: old name -> new name. */
+  renamedNodes?: Record<string, string>;
 }
 
 /** LLM settings (any provider); the key never enters state, checkpoints or events. */
@@ -321,13 +329,18 @@ export interface RunOptions<S extends object = IGraphState> {
   threadId?: string;
   /** The OpenTelemetry context the run's span starts in (default: the active one). */
   traceContext?: OTelContextLike;
+  /** resume({ threadId }) only: the run that wrote the thread's latest (mid-run) checkpoint died; continue it (else THREAD_BUSY within the lease). */
+  recover?: boolean;
 }
 
 /** resume({ threadId }) continues a thread's latest checkpoint; with checkpointId, forks from an earlier one. */
 export interface ThreadRef { threadId: string; checkpointId?: number }
 
-export interface ThreadState<S> { state: S; status: GraphStatus; checkpointId: number; parentId: number | null; createdAt: number }
-export interface CheckpointInfo { checkpointId: number; parentId: number | null; createdAt: number; status: GraphStatus; superstep: number; /** Nodes about to run. */ pendingTasks: string[]; /** Nodes whose routers are about to choose. */ routing: string[] }
+export interface ThreadState<S> { state: S; status: GraphStatus; checkpointId: number; parentId: number | null; createdAt: number; /** The step's tasks: a finished one's writes show here even when a sibling failed (the state then has neither). */ tasks: ThreadTask[] }
+export interface ThreadTask { node: string; status: 'pending' | 'done' | 'failed' | (string & {}); writes?: unknown; error?: unknown }
+export interface CheckpointInfo<S = unknown> { checkpointId: number; parentId: number | null; createdAt: number; status: GraphStatus; superstep: number; /** Nodes about to run. */ pendingTasks: string[]; /** Nodes whose routers are about to choose. */ routing: string[]; /** The state then: with getStateHistory(id, { values: true }). */ values?: S }
+/** A page of a thread's history: `limit` checkpoints older than `before` (a checkpointId), newest first. */
+export interface HistoryOptions { limit?: number; before?: number; values?: boolean }
 
 interface RunResultBase<S> {
   state: S;
@@ -363,7 +376,9 @@ export class GraphEngine<S extends object = IGraphState> {
   /** A thread's latest state, or that of one checkpoint (needs a checkpointer). */
   getState(threadId: string, checkpointId?: number): Promise<ThreadState<S> | undefined>;
   /** A thread's checkpoints, newest first. */
-  getStateHistory(threadId: string): Promise<CheckpointInfo[]>;
+  getStateHistory(threadId: string, options?: HistoryOptions): Promise<CheckpointInfo<S>[]>;
+  /** Remove a thread's checkpoints from the store. */
+  deleteThread(threadId: string): Promise<void>;
   stream(initialState?: Partial<S>, options?: RunOptions<S>): AsyncIterable<GraphEvent<S>>;
   streamResume(saved: Resumable<S>, userInput?: Message | ApprovalDecision, options?: RunOptions<S>): AsyncIterable<GraphEvent<S>>;
   toMermaid(): string;
@@ -715,6 +730,9 @@ export function validateJsonSchema(schema: unknown, value: unknown, path?: strin
 export interface KeyValueStore {
   get(key: string): Promise<string | undefined>;
   put(key: string, value: string): Promise<void>;
+  /** Write only if the key is absent, atomically: true when this call wrote it. Without it (or with exclusive: false) runs of a thread are not exclusive, and edgegraph warns once. */
+  create?(key: string, value: string): Promise<boolean>;
+  exclusive?: boolean;
   delete(key: string): Promise<void>;
   /** Keys with this prefix, sorted. */
   list(prefix?: string): Promise<string[]>;
@@ -723,15 +741,18 @@ export interface KeyValueStore {
 export class MemoryStore implements KeyValueStore {
   get(key: string): Promise<string | undefined>;
   put(key: string, value: string): Promise<void>;
+  create(key: string, value: string): Promise<boolean>;
   delete(key: string): Promise<void>;
   list(prefix?: string): Promise<string[]>;
   /** Bytes held. */
   readonly size: number;
 }
 export class LocalStorageStore implements KeyValueStore {
-  constructor(storage?: Storage, prefix?: string);
+  /** `locks`: navigator.locks (the default), which makes create exclusive across tabs. */
+  constructor(storage?: Storage, prefix?: string, locks?: LockManager);
   get(key: string): Promise<string | undefined>;
   put(key: string, value: string): Promise<void>;
+  create(key: string, value: string): Promise<boolean>;
   delete(key: string): Promise<void>;
   list(prefix?: string): Promise<string[]>;
 }
@@ -739,6 +760,7 @@ export class IndexedDBStore implements KeyValueStore {
   constructor(name?: string, factory?: IDBFactory);
   get(key: string): Promise<string | undefined>;
   put(key: string, value: string): Promise<void>;
+  create(key: string, value: string): Promise<boolean>;
   delete(key: string): Promise<void>;
   list(prefix?: string): Promise<string[]>;
 }
@@ -747,6 +769,7 @@ export class FileStore implements KeyValueStore {
   constructor(dir: string);
   get(key: string): Promise<string | undefined>;
   put(key: string, value: string): Promise<void>;
+  create(key: string, value: string): Promise<boolean>;
   delete(key: string): Promise<void>;
   list(prefix?: string): Promise<string[]>;
 }
@@ -758,15 +781,44 @@ export function kvStore(kv: {
   put(key: string, value: string): Promise<unknown>;
   delete(key: string): Promise<unknown>;
   list(options: { prefix: string }): Promise<Map<string, unknown> | { keys: Array<{ name: string }> } | string[]>;
+  /** Durable Object storage: create-if-absent runs in one transaction. */
+  transaction?: unknown;
 }): KeyValueStore;
+
+/** What SqlStore needs of a database: rows of a query, and a statement run; both with ? bindings. */
+export interface SqlAdapter {
+  all(query: string, ...bindings: unknown[]): Promise<Array<Record<string, any>>>;
+  run(query: string, ...bindings: unknown[]): Promise<unknown>;
+}
+/** Checkpoints in SQLite-flavoured SQL: edgegraph_records, keyed (thread_id, id); a record is one INSERT ... ON CONFLICT DO NOTHING. */
+export class SqlStore implements KeyValueStore {
+  constructor(adapter: SqlAdapter);
+  get(key: string): Promise<string | undefined>;
+  put(key: string, value: string): Promise<void>;
+  create(key: string, value: string): Promise<boolean>;
+  delete(key: string): Promise<void>;
+  list(prefix?: string): Promise<string[]>;
+}
+/** Durable Object SQLite storage (ctx.storage.sql of a class in new_sqlite_classes). */
+export function doSqlStore(sql: { exec(query: string, ...bindings: any[]): { toArray(): any[] } }): SqlStore;
+/** Cloudflare D1 (a D1Database binding). */
+export function d1Store(db: { prepare(query: string): { bind(...values: any[]): { all(): Promise<{ results?: any[] }>; run(): Promise<unknown> } } }): SqlStore;
+/** Node 22.5 and later (the node entry): a SQLite file, or an open node:sqlite DatabaseSync. Without node:sqlite, its first use is INVALID_OPTIONS. */
+export function sqliteStore(pathOrDatabase: string | { prepare(sql: string): any; exec(sql: string): void }): SqlStore;
 
 /** A thread's checkpoints as records: the state's changes, with a full snapshot every snapshotEvery records. */
 export class Checkpointer {
-  constructor(store: KeyValueStore, options?: { snapshotEvery?: number });
+  /**
+   * keepLast: keep a thread's newest N checkpoints (and the older records they are built from);
+   * leaseMs (300000): how long a mid-run latest checkpoint means a run in flight.
+   */
+  constructor(store: KeyValueStore, options?: { snapshotEvery?: number; keepLast?: number; leaseMs?: number });
   readonly store: KeyValueStore;
   readonly snapshotEvery: number;
+  readonly keepLast: number | undefined;
+  readonly leaseMs: number;
   load(threadId: string, id?: number): Promise<{ id: number; parent: number | null; createdAt: number; status: GraphStatus; state: unknown; checkpoint: string } | undefined>;
-  history(threadId: string): Promise<Array<{ id: number; parent: number | null; createdAt: number; status: GraphStatus; superstep: number; pendingTasks: string[]; routing: string[] }>>;
+  history(threadId: string, options?: HistoryOptions): Promise<Array<{ id: number; parent: number | null; createdAt: number; status: GraphStatus; superstep: number; pendingTasks: string[]; routing: string[]; values?: unknown }>>;
   deleteThread(threadId: string): Promise<void>;
 }
 

@@ -111,6 +111,21 @@ const ownPause: PendingAskUser = { kind: 'confirm', text: 'sure?' };   // a node
 const clash: PendingAskUser = { type: 'confirm' };
 console.log(describePause(ownPause), clash);
 
+// Threads that hold: exclusive stores, SQL stores, retention, history pages.
+import { SqlStore, doSqlStore, d1Store, sqliteStore, type CheckpointInfo, type ThreadTask } from '../../js/index.js';
+async function lastingThreads(sql: { exec(q: string, ...b: unknown[]): { toArray(): unknown[] } }): Promise<void> {
+  const engine = new GraphEngine<IGraphState>({ nodes: { a: () => ({}) }, edges: { a: '__end__' }, entryPoint: 'a' }, { checkpointer: new Checkpointer(doSqlStore(sql), { keepLast: 50, leaseMs: 60_000 }) });
+  await engine.execute({}, { threadId: 't' });
+  await engine.resume({ threadId: 't' }, undefined, { recover: true });
+  const page: CheckpointInfo<IGraphState>[] = await engine.getStateHistory('t', { limit: 10, before: 100, values: true });
+  const tasks: ThreadTask[] | undefined = (await engine.getState('t'))?.tasks;
+  console.log(page[0]?.values?.stepCount, tasks?.[0]?.writes);
+  await engine.deleteThread('t');
+  const stores: SqlStore[] = [sqliteStore('threads.sqlite'), d1Store({ prepare: () => ({ bind: () => ({ all: async () => ({ results: [] }), run: async () => ({}) }) }) })];
+  console.log(await stores[0].create('k', 'v'), new MemoryStore().create('k', 'v'));
+}
+void lastingThreads;
+
 // Providers: by name (loaded on first use) or as an imported object; an AI SDK model by its shape; usage in edgegraph's types.
 import { anthropic } from '../../js/provider-anthropic.js';
 import type { RunUsage, ModelCallUsage, LanguageModelLike, LLMError } from '../../js/index.js';
@@ -156,3 +171,13 @@ async function traced(): Promise<void> {
   span.end();
 }
 void traced;
+// Redeploys: a version, a migration of the state, and a renamed node.
+const redeployed = new GraphEngine({
+  version: 2,
+  migrate: (state, fromVersion) => (fromVersion < 2 ? { ...state, data: { ...state.data, migrated: true } } : state),
+  renamedNodes: { ask: 'confirm' },
+  nodes: { confirm: () => ({ pendingAskUser: { question: 'ok?' } }) },
+  edges: { confirm: '__end__' },
+  entryPoint: 'confirm',
+});
+void redeployed;

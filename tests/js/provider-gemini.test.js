@@ -138,7 +138,7 @@ test("gemini: a call's thoughtSignature goes back with it in the next request, a
   } finally { await s.close(); }
 });
 
-test("gemini: a traced chat span carries the provider and Gemini's token counts (usageMetadata, read as edgegraph's tokens)", async () => {
+test("gemini: a traced chat span carries the provider (gcp.gemini) and Gemini's token counts (usageMetadata, read as edgegraph's tokens)", async () => {
   const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
   const exporter = new InMemorySpanExporter();
   const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer('edgegraph-test');
@@ -150,7 +150,7 @@ test("gemini: a traced chat span carries the provider and Gemini's token counts 
     assert.equal(r.status, 'FINISHED');
   } finally { await s.close(); }
   const chat = exporter.getFinishedSpans().find((x) => x.name === 'chat gemini-test');
-  assert.equal(chat.attributes['gen_ai.provider.name'], 'gemini');
+  assert.equal(chat.attributes['gen_ai.provider.name'], 'gcp.gemini');   // the GenAI conventions' well-known name
   assert.equal(chat.attributes['gen_ai.usage.input_tokens'], 30);
   assert.equal(chat.attributes['gen_ai.usage.output_tokens'], 7);
   assert.equal(JSON.stringify(exporter.getFinishedSpans().map((x) => x.attributes)).includes(KEY), false);

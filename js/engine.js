@@ -15,6 +15,7 @@ import { Run } from './run.js';
 import { HistoryView } from './history-view.js';
 import { isThreadRef, openThread } from './thread.js';
 import { anySignal } from './timing.js';
+import { resumeCommand, gotoJSON } from './command.js';
 import { ENGINE_OPTIONS, LIMIT_OPTIONS, RUN_OPTIONS, RESUME_OPTIONS, checkOptions } from './options.js';
 
 const CHECKPOINT_FORMAT = 'edgegraph-checkpoint';
@@ -194,6 +195,14 @@ export class GraphEngine extends CoreObject {
     let update = options.update;
     if (isApproval(input)) { update = { ...update, approval: input }; input = undefined; }
     try {
+      // A Command, or any value while interrupts are pending: data, never a message.
+      const command = resumeCommand(input) ?? (input !== undefined && core.runPendingInterrupts(handle).length ? { resume: input } : null);
+      if (command) {
+        input = undefined;
+        if (command.update !== undefined) update = { ...update, ...command.update };
+        if (command.resume !== undefined) core.runAnswer(handle, JSON.stringify({ resume: command.resume }));
+        if (command.goto !== undefined) core.runGoto(handle, JSON.stringify(gotoJSON(command.goto, 'resume()')));
+      }
       if (update !== undefined) core.runApply(handle, JSON.stringify(update));
       core.runResume(handle, input === undefined ? undefined : JSON.stringify(input));
     } catch (e) {

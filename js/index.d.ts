@@ -21,7 +21,8 @@ export type ErrorCode =
   | 'INVALID_OPTIONS' | 'LIMIT_EXCEEDED' | 'READONLY_PATH' | 'UNKNOWN_HANDLER' | 'NOT_INITIALIZED' | 'ABORTED'
   | 'PARALLEL_CONFLICT' | 'NODE_TIMEOUT' | 'INVALID_MESSAGE' | 'MESSAGE_NOT_FOUND'
   | 'LLM_HTTP_ERROR' | 'LLM_TIMEOUT' | 'LLM_ABORTED' | 'LLM_NETWORK_ERROR' | 'LLM_BAD_RESPONSE'
-  | 'THREAD_NOT_FOUND' | 'CHECKPOINT_WRITE_FAILED' | 'DISPOSED';
+  | 'THREAD_NOT_FOUND' | 'CHECKPOINT_WRITE_FAILED' | 'DISPOSED'
+  | 'UNKNOWN_INTERRUPT' | 'MISSING_RESUME_ANSWER' | 'INTERRUPT_OUTSIDE_NODE';
 
 export class EdgegraphError extends Error {
   constructor(code: ErrorCode, message: string, extra?: { node?: string; cause?: unknown });
@@ -106,8 +107,8 @@ export interface IGraphState {
 export type NodeResult<S> = {
   [K in keyof S]?: K extends 'messages' | 'logs' ? S[K] | (S[K] extends Array<infer T> ? T : never) : S[K];
 } & {
-  /** Go here next, whatever the edges say. */
-  nextNodeOverride?: string | null;
+  /** Go here next, whatever the edges say: a node, or several nodes and Sends (a Command's goto). */
+  nextNodeOverride?: string | null | Array<string | Send>;
   /** Finish the run after this node. */
   shouldEnd?: boolean;
   /** Pause after this node (also set when pendingAskUser is). */
@@ -131,6 +132,13 @@ export interface NodeContext {
   resumeInput?: Message;
   /** Emit an event of your own (it reaches onEvent / stream() with node and taskId). */
   emit?: (event: { type: string; [field: string]: unknown }) => void;
+  /**
+   * Pause the run here with `value` (JSON data) for the caller; on resume the node runs again
+   * from the top and the i-th call returns the i-th answer. Works after any await, in every runtime.
+   */
+  interrupt<T = any>(value?: unknown): T;
+  /** The run's `configurable` option (execute/resume), as given. */
+  configurable?: Record<string, unknown>;
 }
 
 /** A router's answer that runs `node` with its own input (`context.arg`). */
@@ -139,7 +147,7 @@ export function send(node: string, arg: unknown): Send;
 
 /** A node: a function of the state (sync or async). It must not mutate the state it is given. */
 export type GraphNode<S extends object = IGraphState> =
-  (state: Readonly<S>, engine: GraphEngine<S>, context: NodeContext) => NodeResult<S> | void | Promise<NodeResult<S> | void>;
+  (state: Readonly<S>, engine: GraphEngine<S>, context: NodeContext) => NodeResult<S> | Command<S> | void | Promise<NodeResult<S> | Command<S> | void>;
 
 /** A router: picks the next node (or several, to run in parallel). */
 export type Router<S extends object = IGraphState> =
@@ -264,14 +272,14 @@ export interface EngineLimits {
 export type GraphEvent<S extends object = IGraphState> =
   | { type: 'run_start' }
   | { type: 'node_start'; node: string; taskId: string }
-  | { type: 'node_end'; node: string; taskId: string; durationMs: number; error?: string }
+  | { type: 'node_end'; node: string; taskId: string; durationMs: number; error?: string; /** The node called interrupt(). */ interrupted?: true }
   | { type: 'node_retry'; node: string; taskId: string; attempt: number; error: string; delayMs: number }
   | { type: 'llm_token'; node: string; taskId: string; text: string }
   | { type: 'tool_call'; node: string; taskId: string; id: string; name: string; arguments: unknown }
   | { type: 'tool_result'; node: string; taskId: string; id: string; name: string; status: 'ok' | 'error'; durationMs: number }
   | { type: 'route'; node: string; target: unknown }
   | { type: 'state_update'; patch: PatchOp[] }
-  | { type: 'pause'; pendingAskUser: PendingAskUser | null }
+  | { type: 'pause'; pendingAskUser: PendingAskUser | null; interrupts?: Interrupt[] }
   | { type: 'error'; error: RunErrorInfo }
   | { type: 'checkpoint'; threadId: string; checkpointId: number; status: GraphStatus }
   | { type: 'run_end'; status: GraphStatus; result: GraphRunResult<S> };
@@ -291,6 +299,8 @@ export interface RunOptions<S extends object = IGraphState> {
   update?: Record<string, unknown>;
   /** Save a checkpoint at every step (and after each finished parallel task) under this thread. */
   threadId?: string;
+  /** Handed to every node as `context.configurable` (not part of the state or checkpoints). */
+  configurable?: Record<string, unknown>;
 }
 
 /** resume({ threadId }) continues a thread's latest checkpoint; with checkpointId, forks from an earlier one. */
@@ -301,6 +311,10 @@ export interface CheckpointInfo { checkpointId: number; parentId: number | null;
 
 interface RunResultBase<S> {
   state: S;
+  /** PAUSED by interrupt(): what each waiting node asked, with the id to answer it by. */
+  interrupts?: Interrupt[];
+  /** A subgraph's run that ended with a node's Command.PARENT: where the parent goes, and its update. */
+  parentCommand?: { goto?: Goto; update?: Record<string, unknown> };
   /** Alias of `state` (seed API). */
   readonly finalState: S;
 }
@@ -326,14 +340,18 @@ export class GraphEngine<S extends object = IGraphState> {
   readonly llmConfig: AgentLLMConfig | undefined;
   readonly definition: object;
   execute(initialState?: Partial<S>, options?: RunOptions<S>): Promise<GraphRunResult<S>>;
-  /** userInput: a message (appended to messages once) or an approval decision (approve(), reject(), editArguments()). */
-  resume(saved: Resumable<S>, userInput?: Message | ApprovalDecision, options?: RunOptions<S>): Promise<GraphRunResult<S>>;
+  /**
+   * userInput: while interrupts are pending, their answer (a value, or { [id]: answer }: data, never a message);
+   * a Command ({ resume?, update?, goto? }, or a plain object of those keys); else a message
+   * (appended to messages once) or an approval decision (approve(), reject(), editArguments()).
+   */
+  resume(saved: Resumable<S>, userInput?: Message | ApprovalDecision | Command<S> | ResumeCommand<S> | unknown, options?: RunOptions<S>): Promise<GraphRunResult<S>>;
   /** A thread's latest state, or that of one checkpoint (needs a checkpointer). */
   getState(threadId: string, checkpointId?: number): Promise<ThreadState<S> | undefined>;
   /** A thread's checkpoints, newest first. */
   getStateHistory(threadId: string): Promise<CheckpointInfo[]>;
   stream(initialState?: Partial<S>, options?: RunOptions<S>): AsyncIterable<GraphEvent<S>>;
-  streamResume(saved: Resumable<S>, userInput?: Message | ApprovalDecision, options?: RunOptions<S>): AsyncIterable<GraphEvent<S>>;
+  streamResume(saved: Resumable<S>, userInput?: Message | ApprovalDecision | Command<S> | ResumeCommand<S> | unknown, options?: RunOptions<S>): AsyncIterable<GraphEvent<S>>;
   toMermaid(): string;
   /** Queue a message for the next execute() (seed API); a system message becomes the system prompt. */
   addMessage(message: Message): void;
@@ -626,3 +644,45 @@ export function toServerSentEvents(events: AsyncIterable<GraphEvent<any>>, optio
 export function readServerSentEvents(source: Response | ReadableStream<Uint8Array>): AsyncIterable<Record<string, unknown> & { type: string }>;
 /** An event as JSON-safe data (run_end carries status, state, checkpoint and error). */
 export function eventData(event: GraphEvent<any>): Record<string, unknown>;
+
+// ---- interrupts and commands (docs/human-in-the-loop.md) ----
+
+/** A pending interrupt: answer it by `id` (stable: `<node>:<step>.<task>:<call>`, a subgraph's nested with `/`). */
+export interface Interrupt { id: string; value: any; node: string }
+
+/** Thrown by interrupt() to pause the run: a catch-all in a node must rethrow it. */
+export class GraphInterrupt extends Error {
+  readonly interrupts: Array<{ id: string; value: unknown }>;
+}
+/** Whether `error` is a GraphInterrupt (from any copy of edgegraph). */
+export function isGraphInterrupt(error: unknown): error is GraphInterrupt;
+/**
+ * Pause the run from inside a node (see NodeContext.interrupt). Finds the node synchronously during
+ * its call in every runtime, and after an await where AsyncLocalStorage exists; elsewhere it throws
+ * INTERRUPT_OUTSIDE_NODE.
+ */
+export function interrupt<T = any>(value?: unknown): T;
+
+/** Where a Command goes: a node, a Send, or several. */
+export type Goto = string | Send | Array<string | Send>;
+
+/** The fields of a Command; also accepted by resume() as a plain object (resume, update, goto). */
+export interface ResumeCommand<S extends object = IGraphState> {
+  /** The answer to the pending interrupt, or { [interrupt id]: answer } for several. */
+  resume?: unknown;
+  /** A partial state written through the reducers. */
+  update?: NodeResult<S> | Record<string, unknown>;
+  /** What runs next, instead of the edges. */
+  goto?: Goto;
+}
+
+/** A node's result that routes and updates at once; resume()'s answer, update and goto. */
+export class Command<S extends object = IGraphState> implements ResumeCommand<S> {
+  /** graph: Command.PARENT hands goto and update to the graph running this one as a subgraph. */
+  static readonly PARENT: '__parent__';
+  constructor(fields?: ResumeCommand<S> & { graph?: '__parent__' });
+  readonly resume?: unknown;
+  readonly update?: NodeResult<S> | Record<string, unknown>;
+  readonly goto?: Goto;
+  readonly graph?: '__parent__';
+}

@@ -18,3 +18,5 @@ export { Checkpointer } from './checkpointer.js';
 export { MemoryStore, LocalStorageStore, IndexedDBStore, browserStore, kvStore } from './stores.js';
 export { eventStreamResponse, toServerSentEvents, readServerSentEvents, eventData } from './sse.js';
 export { onLeakWarning } from './leaks.js';
+export { interrupt, isGraphInterrupt, GraphInterrupt } from './interrupt.js';
+export { Command } from './command.js';

@@ -6,7 +6,7 @@ import { EdgegraphError } from './errors.js';
 
 export const ENGINE_OPTIONS = ['maxSteps', 'handlers', 'routers', 'checkpointer', 'limits', 'chatHistoryManager', 'maxContextTokens', 'tokenizer'];
 export const LIMIT_OPTIONS = ['maxResultBytes', 'maxInputBytes', 'maxStateBytes', 'maxMessages'];
-export const RUN_OPTIONS = ['signal', 'onEvent', 'maxSteps', 'runId', 'threadId'];
+export const RUN_OPTIONS = ['signal', 'onEvent', 'maxSteps', 'runId', 'threadId', 'configurable'];
 export const RESUME_OPTIONS = [...RUN_OPTIONS, 'update'];
 
 /** Throws INVALID_OPTIONS for a key of `options` not in `known`; `where` names the options in the message. */

@@ -10,6 +10,8 @@ import { now } from './events.js';
 import { deepFreeze } from './objects.js';
 import { resultJSON } from './result-json.js';
 import { sleep } from './timing.js';
+import { inNode, interruptFor, isGraphInterrupt, TASK } from './interrupt.js';
+import { Command, commandResult, isCommand } from './command.js';
 
 function describeThrown(e) {
   if (e instanceof Error) {
@@ -34,6 +36,9 @@ export class Run {
   #aborted = false;
   #wake = null;
   #thrown = new Map();
+  #configurable;
+  /** A node's Command with graph: Command.PARENT: { goto, update } for the parent graph. */
+  #handoff = null;
 
   /**
    * @param {object} engine the GraphEngine (nodes and routers get it as their second argument)
@@ -51,6 +56,7 @@ export class Run {
     this.#emit = options.onEvent;
     this.#signal = options.signal;
     this.#runId = options.runId;
+    this.#configurable = options.configurable;
     this.#resumeInput = resumeInput;
     this.#thread = thread;
   }
@@ -136,7 +142,11 @@ export class Run {
     if (policy) return this.#withPolicy(task, started, fn, policy);
     let value;
     try {
-      value = isRoute ? fn(this.#mirror, this.#engine) : fn(this.#mirror, this.#engine, this.#context(task, 1, this.#signal));
+      if (isRoute) value = fn(this.#mirror, this.#engine);
+      else {
+        const ctx = this.#context(task, 1, this.#signal);
+        value = inNode(ctx, () => fn(this.#mirror, this.#engine, ctx));
+      }
     } catch (e) {
       this.#fail(task, e, started);
       return null;
@@ -153,8 +163,11 @@ export class Run {
     const emit = this.#emit;
     const taskId = this.#taskId(task);
     // Nodes emit their own events (LLM tokens, tool calls) through context.emit.
-    const ctx = { taskId, node: task.node, attempt, emit: emit ? (event) => emit({ ...event, node: task.node, taskId }) : () => {} };
+    const { interrupt, internal } = interruptFor(task);
+    const ctx = { taskId, node: task.node, attempt, emit: emit ? (event) => emit({ ...event, node: task.node, taskId }) : () => {}, interrupt };
+    Object.defineProperty(ctx, TASK, { value: internal });
     if (task.arg !== undefined) ctx.arg = task.arg;
+    if (this.#configurable !== undefined) ctx.configurable = this.#configurable;
     if (signal) ctx.signal = signal;
     if (this.#resumeInput !== undefined) ctx.resumeInput = this.#resumeInput;
     return ctx;
@@ -172,7 +185,8 @@ export class Run {
       this.#signal?.addEventListener('abort', onRunAbort, { once: true });
       let timer;
       try {
-        const work = Promise.resolve().then(() => fn(this.#mirror, this.#engine, this.#context(task, attempt, controller.signal)));
+        const ctx = this.#context(task, attempt, controller.signal);
+        const work = Promise.resolve().then(() => inNode(ctx, () => fn(this.#mirror, this.#engine, ctx)));
         const value = timeoutMs === undefined ? await work : await Promise.race([work, new Promise((_, reject) => {
           timer = setTimeout(() => {
             const e = new EdgegraphError('NODE_TIMEOUT', `timed out after ${timeoutMs} ms`, { node: task.node });
@@ -183,7 +197,8 @@ export class Run {
         this.#submit(task, value, started);
         return;
       } catch (e) {
-        if (attempt >= attempts || this.#aborted || !this.#open) { this.#fail(task, e, started); return; }
+        // An interrupt is not a failure: no retry.
+        if (attempt >= attempts || this.#aborted || !this.#open || isGraphInterrupt(e)) { this.#fail(task, e, started); return; }
         const wait = retry.jitter === false ? delay : delay * (0.5 + Math.random() / 2);
         this.#emit?.({ type: 'node_retry', node: task.node, taskId: this.#taskId(task), attempt, error: describeThrown(e).message, delayMs: wait });
         delay = Math.min(delay * (retry.factor ?? 2), retry.maxBackoffMs ?? Infinity);
@@ -200,6 +215,13 @@ export class Run {
     if (!this.#open || this.#aborted) return;
     let json;
     try {
+      if (isCommand(value) && task.kind !== 'route') {
+        if (value.graph === Command.PARENT) {
+          // This run ends here; the graph running it as a subgraph routes.
+          this.#handoff = { goto: value.goto, update: value.update };
+          value = { shouldEnd: true };
+        } else value = commandResult(value, task.node);
+      }
       json = value === undefined ? '{}' : resultJSON(value, task.node);
     } catch (e) {
       this.#fail(task, e, started);
@@ -215,14 +237,29 @@ export class Run {
 
   #fail(task, error, started) {
     if (!this.#open || this.#aborted) return;
+    if (isGraphInterrupt(error) && task.kind !== 'route') return this.#interrupted(task, error, started);
     this.#thrown.set(task.node, error);
     const { core } = this.#graph;
     naming(task, 'report the failure of', () => core.runFail(this.#handle, task.index, JSON.stringify(describeThrown(error))));
     if (this.#emit && task.kind !== 'route') this.#emit({ type: 'node_end', node: task.node, taskId: this.#taskId(task), durationMs: now() - started, error: describeThrown(error).message });
   }
 
-  #resultOf(status, error) {
+  /** The node called interrupt(): the core keeps its interrupts (and keep) instead of a result. */
+  #interrupted(task, signal, started) {
+    let json;
+    try {
+      json = resultJSON({ interrupts: signal.interrupts, keep: signal.keep }, task.node);
+    } catch (e) {
+      return this.#fail(task, new EdgegraphError('INVALID_RESULT', `node '${task.node}' interrupted with a value JSON cannot keep: ${e.message}`, { node: task.node }), started);
+    }
+    naming(task, 'hand the interrupt of', () => this.#graph.core.runInterruptTask(this.#handle, task.index, json));
+    this.#emit?.({ type: 'node_end', node: task.node, taskId: this.#taskId(task), durationMs: now() - started, interrupted: true });
+  }
+
+  #resultOf(status, error, interrupts) {
     const result = { status, state: this.#mirror };
+    if (interrupts) result.interrupts = interrupts;
+    if (this.#handoff) result.parentCommand = this.#handoff;
     Object.defineProperty(result, 'finalState', { value: this.#mirror, enumerable: false });
     if (error) result.error = error;
     // Anything that can be continued gets a checkpoint, to store or send.
@@ -249,10 +286,10 @@ export class Run {
     let error;
     if (out.error) error = new EdgegraphError(out.error.code, out.error.message, { node: out.error.node, cause: this.#thrown.get(out.error.node) });
     if (this.#aborted && out.status === 'INTERRUPTED') error = new EdgegraphError('ABORTED', 'the run was interrupted by its AbortSignal');
-    const result = this.#resultOf(out.status, error);
+    const result = this.#resultOf(out.status, error, out.interrupts);
     const emit = this.#emit;
     if (emit) {
-      if (out.status === 'PAUSED') emit({ type: 'pause', pendingAskUser: this.#mirror.pendingAskUser ?? null });
+      if (out.status === 'PAUSED') emit({ type: 'pause', pendingAskUser: this.#mirror.pendingAskUser ?? null, ...(out.interrupts ? { interrupts: out.interrupts } : {}) });
       if (out.error) emit({ type: 'error', error: out.error });
       emit({ type: 'run_end', status: out.status, result });
     }

@@ -29,6 +29,9 @@ static cJSON *task_json(const eg_run *run, const eg_task *t) {
         ok = cJSON_AddStringToObject(o, "override", t->override >= 0 ? g->nodes[t->override].name : g->end_name) != NULL;
     if (ok && t->result) ok = eg_set_ref(o, "result", t->result);
     if (ok && t->arg) ok = eg_set_ref(o, "arg", t->arg);
+    if (ok && t->interrupts) ok = eg_set_ref(o, "interrupts", t->interrupts);
+    if (ok && t->answers) ok = eg_set_ref(o, "answers", t->answers);
+    if (ok && t->keep) ok = eg_set_ref(o, "keep", t->keep);
     if (ok && t->n_targets) {
         cJSON *list = cJSON_AddArrayToObject(o, "targets");
         ok = list != NULL;
@@ -67,6 +70,7 @@ static eg_code checkpoint(eg_run *run, bool with_state, const char **json, size_
                  && cJSON_AddNumberToObject(cp, "superstep", run->superstep)
                  && cJSON_AddNumberToObject(cp, "stepsThisCall", run->steps_this_call)
                  && cJSON_AddBoolToObject(cp, "interrupt", run->interrupt)
+                 && (!run->held || eg_set_ref(cp, "held", run->held))
                  && (tasks = cJSON_AddArrayToObject(cp, "tasks")) != NULL;
     if (ok && run->error.code != EG_OK) {
         cJSON *e = cJSON_AddObjectToObject(cp, "error");
@@ -114,11 +118,13 @@ static eg_code load_task(eg_run *run, const cJSON *j, eg_task *t, eg_error *err)
     t->kind = kind && strcmp(kind->valuestring, "route") == 0 ? TASK_ROUTE : TASK_NODE;
     const char *s = state ? state->valuestring : "pending";
     t->state = strcmp(s, "done") == 0 ? T_DONE : strcmp(s, "failed") == 0 ? T_FAILED
-             : strcmp(s, "unresolved") == 0 ? T_UNRESOLVED : T_PENDING;
+             : strcmp(s, "unresolved") == 0 ? T_UNRESOLVED : strcmp(s, "interrupted") == 0 ? T_INTERRUPTED : T_PENDING;
     if (override && find_node(g, override, &t->override)) return bad(err, "a route override names an unknown node");
     if (result && !(t->result = cJSON_Duplicate(result, true))) return eg_nomem(err);
     const cJSON *arg = eg_get(j, "arg");
     if (arg && !(t->arg = cJSON_Duplicate(arg, true))) return eg_nomem(err);
+    eg_code rc = eg_run_load_interrupts_(t, j, err);
+    if (rc) return rc;
     if (cJSON_IsArray(targets)) {
         int n = cJSON_GetArraySize(targets);
         t->targets = eg_malloc(sizeof(int) * (size_t)(n ? n : 1));
@@ -164,6 +170,9 @@ static eg_code load(eg_run *run, cJSON *cp, eg_error *err) {
     run->superstep = (uint32_t)superstep->valuedouble;
     run->steps_this_call = (int)steps->valuedouble;
     run->interrupt = cJSON_IsTrue(eg_get(cp, "interrupt"));
+    const cJSON *held = eg_get(cp, "held");
+    if (held && !eg_run_held_valid_(run->graph, held)) return bad(err, "its held joins are not {node: [source, ...]} of this graph");
+    if (held && !(run->held = cJSON_Duplicate(held, true))) return eg_nomem(err);
     if (cJSON_IsString(id) && !run->run_id && !(run->run_id = eg_strdup(id->valuestring))) return eg_nomem(err);
     const cJSON *e = eg_get(cp, "error");
     if (e) {

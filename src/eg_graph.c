@@ -47,6 +47,7 @@ void eg_graph_free(eg_graph *g) {
     for (size_t i = 0; i < g->n_nodes; i++) {
         eg_free(g->nodes[i].name);
         eg_free(g->nodes[i].handler);
+        eg_free(g->nodes[i].join);
         edge_free(&g->nodes[i].edge);
     }
     eg_free(g->nodes);
@@ -212,14 +213,15 @@ static bool is_number_in(const cJSON *v, double lo, double hi) {
 /* Node options the JS driver acts on (retry, timeoutMs) are checked here so
  * a typo is an error at construction, in every host. */
 static eg_code check_node_fields(const char *name, const cJSON *v, eg_error *err) {
-    static const char *const known[] = { "kind", "handler", "onError", "retry", "timeoutMs", "options", "description", "jumpTarget" };
+    static const char *const known[] = { "kind", "handler", "onError", "retry", "timeoutMs", "options", "description", "jumpTarget", "join", "defer" };
     for (const cJSON *f = v->child; f; f = f->next) {
         size_t k = 0, nk = sizeof known / sizeof *known;
         while (k < nk && strcmp(f->string, known[k]) != 0) k++;
-        if (k == nk) return eg_fail(err, EG_E_DEFINITION, "nodes.%s: unknown field '%s' (expected kind, handler, onError, retry, timeoutMs, options, description, jumpTarget)", name, f->string);
+        if (k == nk) return eg_fail(err, EG_E_DEFINITION, "nodes.%s: unknown field '%s' (expected kind, handler, onError, retry, timeoutMs, options, description, jumpTarget, join, defer)", name, f->string);
     }
-    const cJSON *jump = eg_get(v, "jumpTarget");
+    const cJSON *jump = eg_get(v, "jumpTarget"), *defer = eg_get(v, "defer");
     if (jump && !cJSON_IsBool(jump)) return eg_fail(err, EG_E_DEFINITION, "nodes.%s.jumpTarget must be true or false", name);
+    if (defer && !cJSON_IsBool(defer)) return eg_fail(err, EG_E_DEFINITION, "nodes.%s.defer must be true or false", name);
     const cJSON *timeout = eg_get(v, "timeoutMs"), *retry = eg_get(v, "retry"), *on_error = eg_get(v, "onError");
     if (timeout && !is_number_in(timeout, 1, 2147483647.0)) return eg_fail(err, EG_E_DEFINITION, "nodes.%s.timeoutMs must be a positive number of milliseconds", name);
     if (on_error && !cJSON_IsString(on_error)) return eg_fail(err, EG_E_DEFINITION, "nodes.%s.onError must be a node name", name);
@@ -256,6 +258,7 @@ static eg_code parse_nodes(eg_graph *g, const cJSON *nodes, eg_error *err) {
         const cJSON *kind = eg_get(v, "kind"), *handler = eg_get(v, "handler");
         node->kind = EG_NODE_FUNCTION;
         node->jump_target = cJSON_IsTrue(eg_get(v, "jumpTarget"));
+        node->defer = cJSON_IsTrue(eg_get(v, "defer"));
         node->on_error = EG_TARGET_NONE;
         node->edge.target = node->edge.empty_target = EG_TARGET_NONE;
         eg_code rc = check_node_fields(name, v, err);
@@ -393,10 +396,10 @@ static eg_code build(eg_graph *g, const cJSON *def, eg_error *err) {
     }
     if ((rc = parse_nodes(g, eg_get(def, "nodes"), err))) return rc;
     for (const cJSON *v = eg_get(def, "nodes")->child; v; v = v->next) {
-        const cJSON *on_error = eg_get(v, "onError");
-        if (!on_error) continue;
+        const cJSON *on_error = eg_get(v, "onError"), *join = eg_get(v, "join");
         eg_node *node = &g->nodes[eg_graph_find(g, v->string, strlen(v->string))];
-        if ((rc = resolve_target(g, v->string, on_error->valuestring, &node->on_error, err))) return rc;
+        if (on_error && (rc = resolve_target(g, v->string, on_error->valuestring, &node->on_error, err))) return rc;
+        if (join && (rc = eg_parse_join(g, node, join, err))) return rc;
     }
     const cJSON *entry = eg_get(def, "entryPoint");
     if (!cJSON_IsString(entry)) return eg_fail(err, EG_E_MISSING_ENTRY, "the graph has no 'entryPoint' (a node name)");

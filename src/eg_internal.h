@@ -145,6 +145,9 @@ typedef struct eg_node {
     bool jump_target;        /* reached by nextNodeOverride: counts as reachable */
     int on_error;            /* error edge: where a failure goes instead of ending the run */
     eg_edge edge;
+    int *join;               /* a join: runs once all these sources reached it (eg_join.c) */
+    size_t n_join;
+    bool defer;              /* runs only when nothing else is left to run (eg_join.c) */
 } eg_node;
 
 /* ---- reducers (eg_reduce.c) ---- */
@@ -183,6 +186,9 @@ int eg_graph_target(const eg_graph *g, int node);
 bool eg_is_max_steps(const cJSON *v);
 /* The target a name stands for: a node's, EG_TARGET_END for END's name, EG_TARGET_NONE for no node. */
 int eg_graph_target_by_name(const eg_graph *g, const char *name);
+
+/* nodes.<name>.join: a list of source node names (eg_join.c). */
+eg_code eg_parse_join(const eg_graph *g, eg_node *node, const cJSON *join, eg_error *err);
 
 /* A place where a value lives and the path that leads to it, for emitting
  * patch operations. */

@@ -7,6 +7,30 @@
 #include <stdio.h>
 #include <string.h>
 
+/* nextNodeOverride (a Command's goto): a node name, or a list of names and
+ * Sends {"node", "arg"}; each must name a node. */
+static bool check_goto(eg_run *run, const eg_task *t, const cJSON *f) {
+    const char *name = eg_run_node_name_(run, t->node);
+    if (cJSON_IsNull(f)) return true;
+    bool list = cJSON_IsArray(f);
+    if (!list && !cJSON_IsString(f)) {
+        eg_run_stop_(run, t->node, EG_E_INVALID_RESULT, "node '%s': nextNodeOverride (goto) must be a node name, a list of names or Sends", name);
+        return false;
+    }
+    for (const cJSON *c = list ? f->child : f; c; c = list ? c->next : NULL) {
+        const cJSON *target = cJSON_IsObject(c) ? eg_get(c, "node") : c;
+        if (!cJSON_IsString(target)) {
+            eg_run_stop_(run, t->node, EG_E_INVALID_RESULT, "node '%s': a goto entry must be a node name or a Send {node, arg}", name);
+            return false;
+        }
+        if (eg_graph_target_by_name(run->graph, target->valuestring) == EG_TARGET_NONE) {
+            eg_run_stop_(run, t->node, EG_E_ROUTER_TARGET, "node '%s' set nextNodeOverride (goto) to '%s', which is not a node", name, target->valuestring);
+            return false;
+        }
+    }
+    return true;
+}
+
 /* Check a result before anything is applied, so a bad result changes nothing. */
 static bool validate_result(eg_run *run, const eg_task *t) {
     const char *name = eg_run_node_name_(run, t->node);
@@ -18,14 +42,14 @@ static bool validate_result(eg_run *run, const eg_task *t) {
     }
     for (const cJSON *f = r->child; f; f = f->next) {
         const char *k = f->string;
-        if (eg_run_is_engine_key_(run, k)) { eg_run_stop_(run, t->node, EG_E_RESERVED_KEY, "node '%s' wrote '%s', which the engine owns", name, k); return false; }
+        /* The state handed back as it was given ((state) => state): the
+         * engine's own keys, unchanged, are ignored (and dropped in commit). */
+        if (eg_run_is_engine_key_(run, k) && !cJSON_Compare(f, eg_get(run->state, k), true)) {
+            eg_run_stop_(run, t->node, EG_E_RESERVED_KEY, "node '%s' wrote '%s', which the engine owns", name, k);
+            return false;
+        }
         if (strcmp(k, EG_KEY_NEXT_NODE_OVERRIDE) == 0) {
-            if (cJSON_IsNull(f)) continue;
-            if (!cJSON_IsString(f)) { eg_run_stop_(run, t->node, EG_E_INVALID_RESULT, "node '%s': nextNodeOverride must be a node name", name); return false; }
-            if (eg_graph_target_by_name(run->graph, (f)->valuestring) == EG_TARGET_NONE) {
-                eg_run_stop_(run, t->node, EG_E_ROUTER_TARGET, "node '%s' set nextNodeOverride to '%s', which is not a node", name, f->valuestring);
-                return false;
-            }
+            if (!check_goto(run, t, f)) return false;
         } else if ((strcmp(k, EG_KEY_SHOULD_END) == 0 || strcmp(k, EG_KEY_SHOULD_PAUSE) == 0) && !cJSON_IsBool(f) && !cJSON_IsNull(f)) {
             eg_run_stop_(run, t->node, EG_E_INVALID_RESULT, "node '%s': %s must be a boolean", name, k);
             return false;
@@ -67,6 +91,62 @@ static bool divert_failure(eg_run *run, eg_task *t) {
     return true;
 }
 
+static void free_gotos(cJSON **gotos, size_t n) {
+    for (size_t i = 0; i < n; i++) cJSON_Delete(gotos[i]);
+    eg_free(gotos);
+}
+
+/* After a step's results are applied: bookkeeping, limits, then the end, an
+ * error, or the routes of the next step (paused until resume if asked). */
+static void end_step(eg_run *run, cJSON **gotos, bool pause, bool end, int node_status, int status_node, int wrote_messages) {
+    size_t n = run->n_tasks;
+    /* Bookkeeping: the total count lives in the state, so it survives resume. */
+    const cJSON *count = eg_get(run->state, EG_KEY_STEP_COUNT);
+    double total = (cJSON_IsNumber(count) ? count->valuedouble : 0) + (double)run->n_tasks;
+    if (!eg_run_put_(run, EG_KEY_STEP_COUNT, cJSON_CreateNumber(total))
+        || !eg_run_put_(run, EG_KEY_CURRENT_NODE, cJSON_CreateString(eg_run_node_name_(run, run->tasks[run->n_tasks - 1].node)))
+        || (run->graph->partitioned && !eg_run_record_visits_(run))) {
+        eg_run_fatal_nomem_(run);
+        goto out;
+    }
+    run->steps_this_call += (int)run->n_tasks;
+    eg_error e;
+    int at = -1, rc = eg_run_check_state_(run, wrote_messages, &at, &e);
+    if (rc == EG_E_NOMEM) { eg_run_fatal_nomem_(run); goto out; }
+    if (rc) { eg_run_stop_with_error_(run, at, &e); goto out; }
+
+    /* Precedence: PAUSED > shouldEnd > a status returned by a node. */
+    if (node_status == EG_STATUS_PAUSED) pause = true;
+    int *sources = eg_malloc(sizeof(int) * 2 * n);
+    if (!sources) { eg_run_stop_nomem_(run); goto out; }
+    for (size_t i = 0; i < n; i++) { sources[2 * i] = run->tasks[i].node; sources[2 * i + 1] = run->tasks[i].override; }
+    if (!pause && (end || node_status == EG_STATUS_FINISHED)) { eg_free(sources); eg_run_finish_(run); goto out; }
+    if (!pause && node_status == EG_STATUS_ERROR) {
+        eg_free(sources);
+        eg_run_clear_tasks_(run);
+        eg_run_stop_(run, status_node, EG_E_NODE_STATUS, "node '%s' returned status ERROR", eg_run_node_name_(run, status_node));
+        goto out;
+    }
+    if (!eg_run_new_batch_(run, n, PHASE_ROUTES)) { eg_free(sources); eg_run_stop_nomem_(run); goto out; }
+    for (size_t i = 0; i < n; i++) {
+        eg_task *t = &run->tasks[i];
+        t->kind = TASK_ROUTE;
+        t->state = T_UNRESOLVED;
+        t->node = sources[2 * i];
+        t->override = sources[2 * i + 1];
+        /* A goto list is this route's answer already, as a router's would be. */
+        if (gotos[i]) { t->result = gotos[i]; gotos[i] = NULL; t->state = T_DONE; }
+    }
+    eg_free(sources);
+    if (pause) {
+        /* Routing waits for resume, so routers see the user's answer. */
+        if (!eg_run_record_next_(run)) { eg_run_fatal_nomem_(run); goto out; }
+        eg_run_set_status_(run, EG_STATUS_PAUSED);
+    }
+out:
+    free_gotos(gotos, n);
+}
+
 static void commit_nodes(eg_run *run) {
     for (size_t i = 0; i < run->n_tasks; i++) {
         eg_task *t = &run->tasks[i];
@@ -82,6 +162,13 @@ static void commit_nodes(eg_run *run) {
         /* An invalid result's message already names the node and the path. */
         if (code == EG_E_INVALID_RESULT) eg_run_stop_(run, t->node, code, "%S", text);
         else eg_run_stop_(run, t->node, code, "node '%s' failed: %S", eg_run_node_name_(run, t->node), text);
+        return;
+    }
+    if (eg_run_has_interrupts_(run)) {
+        /* The step waits: finished tasks keep their results, interrupted ones
+         * run again once answered (eg_interrupt.c). */
+        if (!eg_run_record_next_(run)) { eg_run_fatal_nomem_(run); return; }
+        eg_run_set_status_(run, EG_STATUS_PAUSED);
         return;
     }
     for (size_t i = 0; i < run->n_tasks; i++) if (!validate_result(run, &run->tasks[i])) return;
@@ -100,6 +187,10 @@ static void commit_nodes(eg_run *run) {
 
     bool pause = false, end = false;
     int node_status = -1, status_node = -1, wrote_messages = -1;
+    /* A goto list per task: it becomes the task's route, as a router's answer. */
+    cJSON **gotos = eg_malloc(sizeof(cJSON *) * run->n_tasks);
+    if (!gotos) { eg_run_stop_nomem_(run); return; }
+    memset(gotos, 0, sizeof(cJSON *) * run->n_tasks);
     for (size_t i = 0; i < run->n_tasks; i++) {
         eg_task *t = &run->tasks[i];
         t->override = EG_TARGET_NONE;
@@ -107,9 +198,12 @@ static void commit_nodes(eg_run *run) {
         while (t->result->child) {
             cJSON *f = cJSON_DetachItemViaPointer(t->result, t->result->child);
             const char *k = f->string;
-            if (strcmp(k, EG_KEY_NEXT_NODE_OVERRIDE) == 0) {
+            if (eg_run_is_engine_key_(run, k)) {
+                cJSON_Delete(f);   /* handed back unchanged (validate_result) */
+            } else if (strcmp(k, EG_KEY_NEXT_NODE_OVERRIDE) == 0) {
                 if (cJSON_IsString(f)) t->override = eg_graph_target_by_name(run->graph, (f)->valuestring);
-                cJSON_Delete(f);
+                if (cJSON_IsArray(f)) { cJSON_Delete(gotos[i]); gotos[i] = f; }
+                else cJSON_Delete(f);
             } else if (strcmp(k, EG_KEY_SHOULD_END) == 0) {
                 end |= cJSON_IsTrue(f);
                 cJSON_Delete(f);
@@ -123,52 +217,11 @@ static void commit_nodes(eg_run *run) {
                 if (strcmp(k, "messages") == 0) wrote_messages = t->node;
                 eg_error e;
                 eg_code rc = eg_reduce_into(&run->graph->reducers, run->state, &eg_run_root_, f, &run->patch, name, &e);
-                if (rc) { eg_run_stop_with_error_(run, t->node, &e); return; }
+                if (rc) { free_gotos(gotos, run->n_tasks); eg_run_stop_with_error_(run, t->node, &e); return; }
             }
         }
     }
-    /* Bookkeeping: the total count lives in the state, so it survives resume. */
-    const cJSON *count = eg_get(run->state, EG_KEY_STEP_COUNT);
-    double total = (cJSON_IsNumber(count) ? count->valuedouble : 0) + (double)run->n_tasks;
-    if (!eg_run_put_(run, EG_KEY_STEP_COUNT, cJSON_CreateNumber(total))
-        || !eg_run_put_(run, EG_KEY_CURRENT_NODE, cJSON_CreateString(eg_run_node_name_(run, run->tasks[run->n_tasks - 1].node)))
-        || (run->graph->partitioned && !eg_run_record_visits_(run))) {
-        eg_run_fatal_nomem_(run);
-        return;
-    }
-    run->steps_this_call += (int)run->n_tasks;
-    eg_error e;
-    int at = -1, rc = eg_run_check_state_(run, wrote_messages, &at, &e);
-    if (rc == EG_E_NOMEM) { eg_run_fatal_nomem_(run); return; }
-    if (rc) { eg_run_stop_with_error_(run, at, &e); return; }
-
-    /* Precedence: PAUSED > shouldEnd > a status returned by a node. */
-    if (node_status == EG_STATUS_PAUSED) pause = true;
-    size_t n = run->n_tasks;
-    int *sources = eg_malloc(sizeof(int) * 2 * n);
-    if (!sources) { eg_run_stop_nomem_(run); return; }
-    for (size_t i = 0; i < n; i++) { sources[2 * i] = run->tasks[i].node; sources[2 * i + 1] = run->tasks[i].override; }
-    if (!pause && (end || node_status == EG_STATUS_FINISHED)) { eg_free(sources); eg_run_finish_(run); return; }
-    if (!pause && node_status == EG_STATUS_ERROR) {
-        eg_free(sources);
-        eg_run_clear_tasks_(run);
-        eg_run_stop_(run, status_node, EG_E_NODE_STATUS, "node '%s' returned status ERROR", eg_run_node_name_(run, status_node));
-        return;
-    }
-    if (!eg_run_new_batch_(run, n, PHASE_ROUTES)) { eg_free(sources); eg_run_stop_nomem_(run); return; }
-    for (size_t i = 0; i < n; i++) {
-        eg_task *t = &run->tasks[i];
-        t->kind = TASK_ROUTE;
-        t->state = T_UNRESOLVED;
-        t->node = sources[2 * i];
-        t->override = sources[2 * i + 1];
-    }
-    eg_free(sources);
-    if (pause) {
-        /* Routing waits for resume, so routers see the user's answer. */
-        if (!eg_run_record_next_(run)) { eg_run_fatal_nomem_(run); return; }
-        eg_run_set_status_(run, EG_STATUS_PAUSED);
-    }
+    end_step(run, gotos, pause, end, node_status, status_node, wrote_messages);
 }
 
 static bool any_pending(const eg_run *run) {

@@ -15,7 +15,14 @@ void eg_run_task_reset_(eg_task *t) {
 }
 
 void eg_run_clear_tasks_(eg_run *run) {
-    for (size_t i = 0; i < run->n_tasks; i++) { eg_run_task_reset_(&run->tasks[i]); cJSON_Delete(run->tasks[i].arg); }
+    for (size_t i = 0; i < run->n_tasks; i++) {
+        eg_task *t = &run->tasks[i];
+        eg_run_task_reset_(t);
+        cJSON_Delete(t->arg);
+        cJSON_Delete(t->interrupts);
+        cJSON_Delete(t->answers);
+        cJSON_Delete(t->keep);
+    }
     eg_free(run->tasks);
     run->tasks = NULL;
     run->n_tasks = 0;

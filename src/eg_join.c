@@ -1,0 +1,94 @@
+/* eg_join.c: nodes that wait. A join (nodes.<name>.join: [sources]) runs
+ * once, in the step after the last of its sources reached it, however many
+ * steps apart the branches arrive. A deferred node (defer: true) runs once
+ * nothing else is left to run. And so nothing downstream is ever dropped: when
+ * a step would schedule nothing else, every waiting node runs, with the
+ * sources that did arrive (a branch that was routed elsewhere never will).
+ * What waits is run->held, {"node": ["source", ...]}, kept in checkpoints. */
+#include "eg_run_internal.h"
+
+#include <string.h>
+
+eg_code eg_parse_join(const eg_graph *g, eg_node *node, const cJSON *join, eg_error *err) {
+    int n = cJSON_GetArraySize(join);
+    if (!cJSON_IsArray(join) || n < 2)
+        return eg_fail(err, EG_E_DEFINITION, "nodes.%s.join must list two or more source nodes", node->name);
+    if (!(node->join = eg_malloc(sizeof(int) * (size_t)n))) return eg_nomem(err);
+    for (const cJSON *s = join->child; s; s = s->next) {
+        int i = cJSON_IsString(s) ? eg_graph_find(g, s->valuestring, strlen(s->valuestring)) : -1;
+        if (i < 0) return eg_fail(err, EG_E_UNKNOWN_NODE, "nodes.%s.join names '%s', which is not a node", node->name, cJSON_IsString(s) ? s->valuestring : "?");
+        node->join[node->n_join++] = i;
+    }
+    return EG_OK;
+}
+
+static bool waits(const eg_node *n) { return n->defer || n->n_join > 0; }
+
+bool eg_run_held_valid_(const eg_graph *g, const cJSON *held) {
+    if (!cJSON_IsObject(held)) return false;
+    for (const cJSON *h = held->child; h; h = h->next) {
+        int i = eg_graph_find(g, h->string, strlen(h->string));
+        if (i < 0 || !waits(&g->nodes[i]) || !cJSON_IsArray(h)) return false;
+        for (const cJSON *s = h->child; s; s = s->next)
+            if (!cJSON_IsString(s) || eg_graph_find(g, s->valuestring, strlen(s->valuestring)) < 0) return false;
+    }
+    return true;
+}
+
+static bool has_string(const cJSON *list, const char *s) {
+    for (const cJSON *c = list->child; c; c = c->next) if (strcmp(c->valuestring, s) == 0) return true;
+    return false;
+}
+
+/* Record that `source` reached waiting node `target`. */
+static bool arrive(eg_run *run, int target, int source) {
+    const char *name = run->graph->nodes[target].name, *from = eg_run_node_name_(run, source);
+    if (!run->held && !(run->held = cJSON_CreateObject())) return false;
+    cJSON *list = eg_get(run->held, name);
+    if (!list && !(list = cJSON_AddArrayToObject(run->held, name))) return false;
+    if (has_string(list, from)) return true;
+    cJSON *s = cJSON_CreateString(from);
+    return s && cJSON_AddItemToArray(list, s);
+}
+
+static bool complete(const eg_run *run, const eg_node *n, const cJSON *arrived) {
+    if (!n->n_join) return false;
+    for (size_t k = 0; k < n->n_join; k++) if (!has_string(arrived, run->graph->nodes[n->join[k]].name)) return false;
+    return true;
+}
+
+/* next/args (n entries, from sources[i]) lose the entries that must wait and
+ * gain the waiting nodes that may run now. The arrays have room for every
+ * node of the graph beyond the entries. */
+bool eg_run_hold_joins_(eg_run *run, const int *sources, size_t n_sources, int *next, cJSON **args, size_t *n) {
+    const eg_graph *g = run->graph;
+    size_t m = 0;
+    for (size_t i = 0; i < *n; i++) {
+        int t = next[i];
+        /* A Send carries its own input: it never waits. */
+        if (t >= 0 && !args[i] && waits(&g->nodes[t])) {
+            if (i >= n_sources || !arrive(run, t, sources[i])) return false;
+            continue;
+        }
+        next[m] = t;
+        args[m++] = args[i];
+        if (m - 1 != i) args[i] = NULL;
+    }
+    bool others = false;
+    for (size_t i = 0; i < m; i++) others |= next[i] >= 0;
+    /* Joins whose sources all arrived run now; the rest wait while anything
+     * else runs, and run together when nothing else would. */
+    for (int pass = 0; pass < 2 && run->held; pass++) {
+        for (cJSON *h = run->held->child, *after; h; h = after) {
+            after = h->next;
+            int node = eg_graph_find(g, h->string, strlen(h->string));
+            if (pass == 0 ? !complete(run, &g->nodes[node], h) : others) continue;
+            next[m] = node;
+            args[m++] = NULL;
+            others = true;
+            cJSON_Delete(cJSON_DetachItemViaPointer(run->held, h));
+        }
+    }
+    *n = m;
+    return true;
+}

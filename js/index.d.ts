@@ -191,6 +191,14 @@ export interface NodeSpec<S extends object = IGraphState> {
   onError?: string;
   description?: string;
   options?: Record<string, unknown>;
+  /** Where this node's Commands may go (reachable, drawn by toMermaid), as LangGraph's `ends`. */
+  goto?: string[];
+  /** A join: run once, after every one of these source nodes reached this node (docs/parallel-branches.md). */
+  join?: string[];
+  /** Run only when nothing else is left to run (after every pending branch). */
+  defer?: boolean;
+  /** Reached only by nextNodeOverride or a goto: counts as reachable. */
+  jumpTarget?: boolean;
 }
 
 export type Edge<S extends object = IGraphState> =

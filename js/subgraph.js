@@ -53,9 +53,9 @@ export function subgraphHandler(name, spec, child) {
     if (result.status === 'ERROR') {
       throw new EdgegraphError(result.error.code, `subgraph '${name}': ${result.error.message}`, { node: name, cause: result.error });
     }
-    const out = { ...(spec.output ? spec.output(result.state, state) : {}), subgraphs: { [name]: null } };
-    // A handoff: the child's Command.PARENT routes and updates this graph.
+    // A handoff (a child node's Command.PARENT): its update and goto, instead of the output mapping.
     const handoff = result.parentCommand;
-    return handoff ? new Command({ update: { ...out, ...(handoff.update ?? {}) }, goto: handoff.goto }) : out;
+    if (handoff) return new Command({ update: { ...(handoff.update ?? {}), subgraphs: { [name]: null } }, goto: handoff.goto });
+    return { ...(spec.output ? spec.output(result.state, state) : {}), subgraphs: { [name]: null } };
   };
 }

@@ -48,6 +48,7 @@ void eg_graph_free(eg_graph *g) {
         eg_free(g->nodes[i].name);
         eg_free(g->nodes[i].handler);
         eg_free(g->nodes[i].join);
+        eg_free(g->nodes[i].gotos);
         edge_free(&g->nodes[i].edge);
     }
     eg_free(g->nodes);
@@ -213,11 +214,11 @@ static bool is_number_in(const cJSON *v, double lo, double hi) {
 /* Node options the JS driver acts on (retry, timeoutMs) are checked here so
  * a typo is an error at construction, in every host. */
 static eg_code check_node_fields(const char *name, const cJSON *v, eg_error *err) {
-    static const char *const known[] = { "kind", "handler", "onError", "retry", "timeoutMs", "options", "description", "jumpTarget", "join", "defer" };
+    static const char *const known[] = { "kind", "handler", "onError", "retry", "timeoutMs", "options", "description", "jumpTarget", "join", "defer", "goto" };
     for (const cJSON *f = v->child; f; f = f->next) {
         size_t k = 0, nk = sizeof known / sizeof *known;
         while (k < nk && strcmp(f->string, known[k]) != 0) k++;
-        if (k == nk) return eg_fail(err, EG_E_DEFINITION, "nodes.%s: unknown field '%s' (expected kind, handler, onError, retry, timeoutMs, options, description, jumpTarget, join, defer)", name, f->string);
+        if (k == nk) return eg_fail(err, EG_E_DEFINITION, "nodes.%s: unknown field '%s' (expected kind, handler, onError, retry, timeoutMs, options, description, jumpTarget, join, defer, goto)", name, f->string);
     }
     const cJSON *jump = eg_get(v, "jumpTarget"), *defer = eg_get(v, "defer");
     if (jump && !cJSON_IsBool(jump)) return eg_fail(err, EG_E_DEFINITION, "nodes.%s.jumpTarget must be true or false", name);
@@ -358,6 +359,7 @@ static eg_code check_graph(const eg_graph *g, eg_error *err) {
         VISIT(e->target);
         for (size_t k = 0; k < e->n_targets; k++) VISIT(e->targets[k]);
         for (size_t k = 0; k < e->n_cases; k++) VISIT(e->cases[k].target);
+        for (size_t k = 0; k < n->n_gotos; k++) VISIT(n->gotos[k]);
     }
 #undef VISIT
     eg_code rc = EG_OK;
@@ -396,10 +398,11 @@ static eg_code build(eg_graph *g, const cJSON *def, eg_error *err) {
     }
     if ((rc = parse_nodes(g, eg_get(def, "nodes"), err))) return rc;
     for (const cJSON *v = eg_get(def, "nodes")->child; v; v = v->next) {
-        const cJSON *on_error = eg_get(v, "onError"), *join = eg_get(v, "join");
+        const cJSON *on_error = eg_get(v, "onError"), *join = eg_get(v, "join"), *gotos = eg_get(v, "goto");
         eg_node *node = &g->nodes[eg_graph_find(g, v->string, strlen(v->string))];
         if (on_error && (rc = resolve_target(g, v->string, on_error->valuestring, &node->on_error, err))) return rc;
-        if (join && (rc = eg_parse_join(g, node, join, err))) return rc;
+        if (join && (rc = eg_parse_node_list(g, node, "join", join, 2, &node->join, &node->n_join, err))) return rc;
+        if (gotos && (rc = eg_parse_node_list(g, node, "goto", gotos, 1, &node->gotos, &node->n_gotos, err))) return rc;
     }
     const cJSON *entry = eg_get(def, "entryPoint");
     if (!cJSON_IsString(entry)) return eg_fail(err, EG_E_MISSING_ENTRY, "the graph has no 'entryPoint' (a node name)");

@@ -145,6 +145,8 @@ typedef struct eg_node {
     bool jump_target;        /* reached by nextNodeOverride: counts as reachable */
     int on_error;            /* error edge: where a failure goes instead of ending the run */
     eg_edge edge;
+    int *gotos;              /* where a Command's goto may go: reachable (nodes.<name>.goto) */
+    size_t n_gotos;
     int *join;               /* a join: runs once all these sources reached it (eg_join.c) */
     size_t n_join;
     bool defer;              /* runs only when nothing else is left to run (eg_join.c) */
@@ -187,8 +189,8 @@ bool eg_is_max_steps(const cJSON *v);
 /* The target a name stands for: a node's, EG_TARGET_END for END's name, EG_TARGET_NONE for no node. */
 int eg_graph_target_by_name(const eg_graph *g, const char *name);
 
-/* nodes.<name>.join: a list of source node names (eg_join.c). */
-eg_code eg_parse_join(const eg_graph *g, eg_node *node, const cJSON *join, eg_error *err);
+/* nodes.<name>.join / .goto: a list of node names (eg_join.c); `min` entries at least. */
+eg_code eg_parse_node_list(const eg_graph *g, eg_node *node, const char *field, const cJSON *list, int min, int **out, size_t *n, eg_error *err);
 
 /* A place where a value lives and the path that leads to it, for emitting
  * patch operations. */

@@ -9,15 +9,17 @@
 
 #include <string.h>
 
-eg_code eg_parse_join(const eg_graph *g, eg_node *node, const cJSON *join, eg_error *err) {
-    int n = cJSON_GetArraySize(join);
-    if (!cJSON_IsArray(join) || n < 2)
-        return eg_fail(err, EG_E_DEFINITION, "nodes.%s.join must list two or more source nodes", node->name);
-    if (!(node->join = eg_malloc(sizeof(int) * (size_t)n))) return eg_nomem(err);
-    for (const cJSON *s = join->child; s; s = s->next) {
+eg_code eg_parse_node_list(const eg_graph *g, eg_node *node, const char *field, const cJSON *list, int min, int **out, size_t *n, eg_error *err) {
+    int count = cJSON_GetArraySize(list);
+    if (!cJSON_IsArray(list) || count < min)
+        return eg_fail(err, EG_E_DEFINITION, "nodes.%s.%s must list %s node names", node->name, field, min > 1 ? "two or more" : "one or more");
+    if (!(*out = eg_malloc(sizeof(int) * (size_t)count))) return eg_nomem(err);
+    for (const cJSON *s = list->child; s; s = s->next) {
         int i = cJSON_IsString(s) ? eg_graph_find(g, s->valuestring, strlen(s->valuestring)) : -1;
-        if (i < 0) return eg_fail(err, EG_E_UNKNOWN_NODE, "nodes.%s.join names '%s', which is not a node", node->name, cJSON_IsString(s) ? s->valuestring : "?");
-        node->join[node->n_join++] = i;
+        /* A goto may go to END; a join waits for nodes. */
+        if (i < 0 && cJSON_IsString(s) && strcmp(s->valuestring, g->end_name) == 0 && strcmp(field, "goto") == 0) i = EG_TARGET_END;
+        if (i == -1) return eg_fail(err, EG_E_UNKNOWN_NODE, "nodes.%s.%s names '%s', which is not a node", node->name, field, cJSON_IsString(s) ? s->valuestring : "?");
+        (*out)[(*n)++] = i;
     }
     return EG_OK;
 }

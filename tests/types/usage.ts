@@ -110,3 +110,31 @@ const ownPause: PendingAskUser = { kind: 'confirm', text: 'sure?' };   // a node
 // @ts-expect-error `type` is edgegraph's: 'tool_approval' or 'question'
 const clash: PendingAskUser = { type: 'confirm' };
 console.log(describePause(ownPause), clash);
+
+// Interrupts and commands (issue 15).
+import { Command, interrupt, isGraphInterrupt, send as sendTo } from '../../js/index.js';
+import type { Interrupt, ResumeCommand } from '../../js/index.js';
+async function interrupts(): Promise<void> {
+  const engine = new GraphEngine<IGraphState>({
+    nodes: {
+      ask: (state, _engine, context) => {
+        const answer = context.interrupt<string>({ question: 'ok?' });
+        const tenant = context.configurable?.tenant;
+        return { data: { answer: answer.toUpperCase(), tenant, global: interrupt<number>('n?') + 1 } };
+      },
+      route: { handler: () => new Command<IGraphState>({ update: { logs: ['x'] }, goto: ['done', sendTo('done', 1)] }), goto: ['done'] },
+      up: () => new Command({ graph: Command.PARENT, goto: 'done' }),
+      done: { handler: () => ({}), join: ['route', 'up'], defer: false },
+    },
+    edges: { ask: 'route', route: '__end__', up: 'done', done: '__end__' },
+    entryPoint: 'ask',
+  });
+  const paused = await engine.execute({}, { configurable: { tenant: 't1' } });
+  const pending: Interrupt[] = paused.interrupts ?? [];
+  const byId: ResumeCommand = { resume: Object.fromEntries(pending.map((i) => [i.id, 'yes'])) };
+  await engine.resume(paused.checkpoint ?? '', byId);
+  await engine.resume(paused.checkpoint ?? '', new Command({ resume: 'yes', update: { data: { x: 1 } }, goto: 'done' }));
+  await engine.resume(paused.checkpoint ?? '', 'yes');
+  try { interrupt('outside'); } catch (e) { if (isGraphInterrupt(e)) console.log(e.interrupts[0].id); }
+}
+void interrupts;

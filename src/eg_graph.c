@@ -220,7 +220,8 @@ static eg_code check_node_fields(const char *name, const cJSON *v, eg_error *err
         while (k < nk && strcmp(f->string, known[k]) != 0) k++;
         if (k == nk) return eg_fail(err, EG_E_DEFINITION, "nodes.%s: unknown field '%s' (expected kind, handler, onError, retry, timeoutMs, options, description, jumpTarget, join, defer, goto)", name, f->string);
     }
-    const cJSON *jump = eg_get(v, "jumpTarget"), *defer = eg_get(v, "defer");
+    const cJSON *jump = eg_get(v, "jumpTarget"), *defer = eg_get(v, "defer"), *join = eg_get(v, "join");
+    if (join && !cJSON_IsArray(join) && !cJSON_IsFalse(join)) return eg_fail(err, EG_E_DEFINITION, "nodes.%s.join must be a list of source nodes, or false", name);
     if (jump && !cJSON_IsBool(jump)) return eg_fail(err, EG_E_DEFINITION, "nodes.%s.jumpTarget must be true or false", name);
     if (defer && !cJSON_IsBool(defer)) return eg_fail(err, EG_E_DEFINITION, "nodes.%s.defer must be true or false", name);
     const cJSON *timeout = eg_get(v, "timeoutMs"), *retry = eg_get(v, "retry"), *on_error = eg_get(v, "onError");
@@ -401,7 +402,8 @@ static eg_code build(eg_graph *g, const cJSON *def, eg_error *err) {
         const cJSON *on_error = eg_get(v, "onError"), *join = eg_get(v, "join"), *gotos = eg_get(v, "goto");
         eg_node *node = &g->nodes[eg_graph_find(g, v->string, strlen(v->string))];
         if (on_error && (rc = resolve_target(g, v->string, on_error->valuestring, &node->on_error, err))) return rc;
-        if (join && (rc = eg_parse_node_list(g, node, "join", join, 2, &node->join, &node->n_join, err))) return rc;
+        node->no_join = cJSON_IsFalse(join);
+        if (join && !node->no_join && (rc = eg_parse_node_list(g, node, "join", join, 2, &node->join, &node->n_join, err))) return rc;
         if (gotos && (rc = eg_parse_node_list(g, node, "goto", gotos, 1, &node->gotos, &node->n_gotos, err))) return rc;
     }
     const cJSON *entry = eg_get(def, "entryPoint");
@@ -421,6 +423,7 @@ static eg_code build(eg_graph *g, const cJSON *def, eg_error *err) {
     }
     if ((rc = parse_state(g, def, err))) return rc;
     if ((rc = check_graph(g, err))) return rc;
+    if (!eg_graph_infer_joins(g)) return eg_nomem(err);
     return EG_OK;
 }
 

@@ -150,6 +150,7 @@ typedef struct eg_node {
     int *join;               /* a join: runs once all these sources reached it (eg_join.c) */
     size_t n_join;
     bool defer;              /* runs only when nothing else is left to run (eg_join.c) */
+    bool no_join;            /* join: false: never an implicit join */
 } eg_node;
 
 /* ---- reducers (eg_reduce.c) ---- */
@@ -189,6 +190,9 @@ bool eg_is_max_steps(const cJSON *v);
 /* The target a name stands for: a node's, EG_TARGET_END for END's name, EG_TARGET_NONE for no node. */
 int eg_graph_target_by_name(const eg_graph *g, const char *name);
 
+/* Nodes with plain edges from two or more sources are joins of those sources
+ * unless declared otherwise (eg_join.c). False: out of memory. */
+bool eg_graph_infer_joins(eg_graph *g);
 /* nodes.<name>.join / .goto: a list of node names (eg_join.c); `min` entries at least. */
 eg_code eg_parse_node_list(const eg_graph *g, eg_node *node, const char *field, const cJSON *list, int min, int **out, size_t *n, eg_error *err);
 

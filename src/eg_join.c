@@ -24,6 +24,27 @@ eg_code eg_parse_node_list(const eg_graph *g, eg_node *node, const char *field, 
     return EG_OK;
 }
 
+/* Whether node `from`'s edge is plain (static or a fan-out list) and reaches `to`. */
+static bool plain_edge(const eg_node *from, int to) {
+    const eg_edge *e = &from->edge;
+    if (e->kind == EG_EDGE_STATIC) return e->target == to;
+    for (size_t k = 0; e->kind == EG_EDGE_FANOUT && k < e->n_targets; k++) if (e->targets[k] == to) return true;
+    return false;
+}
+
+bool eg_graph_infer_joins(eg_graph *g) {
+    for (size_t i = 0; i < g->n_nodes; i++) {
+        eg_node *n = &g->nodes[i];
+        if (n->n_join || n->no_join || n->kind == EG_NODE_END) continue;
+        size_t count = 0;
+        for (size_t k = 0; k < g->n_nodes; k++) count += plain_edge(&g->nodes[k], (int)i);
+        if (count < 2) continue;
+        if (!(n->join = eg_malloc(sizeof(int) * count))) return false;
+        for (size_t k = 0; k < g->n_nodes; k++) if (plain_edge(&g->nodes[k], (int)i)) n->join[n->n_join++] = (int)k;
+    }
+    return true;
+}
+
 static bool waits(const eg_node *n) { return n->defer || n->n_join > 0; }
 
 bool eg_run_held_valid_(const eg_graph *g, const cJSON *held) {
@@ -78,18 +99,21 @@ bool eg_run_hold_joins_(eg_run *run, const int *sources, size_t n_sources, int *
     }
     bool others = false;
     for (size_t i = 0; i < m; i++) others |= next[i] >= 0;
-    /* Joins whose sources all arrived run now; the rest wait while anything
-     * else runs, and run together when nothing else would. */
-    for (int pass = 0; pass < 2 && run->held; pass++) {
+    /* Joins whose sources all arrived run now; joins still missing one wait
+     * while anything else runs, and run when nothing else would; deferred
+     * nodes wait for all of those too. */
+    for (int pass = 0; pass < 3 && run->held; pass++) {
         for (cJSON *h = run->held->child, *after; h; h = after) {
             after = h->next;
             int node = eg_graph_find(g, h->string, strlen(h->string));
-            if (pass == 0 ? !complete(run, &g->nodes[node], h) : others) continue;
+            const eg_node *w = &g->nodes[node];
+            bool go = pass == 0 ? !w->defer && complete(run, w, h) : pass == 1 ? !w->defer && !others : !others;
+            if (!go) continue;
             next[m] = node;
             args[m++] = NULL;
-            others = true;
             cJSON_Delete(cJSON_DetachItemViaPointer(run->held, h));
         }
+        for (size_t i = 0; i < m; i++) others |= next[i] >= 0;
     }
     *n = m;
     return true;

@@ -161,6 +161,10 @@ export class Core {
   runInterrupt(r) { this.x.eg_run_interrupt(r); }
   /** The pending interrupts: [{ id, value, node }]. */
   runPendingInterrupts(r) { return JSON.parse(this.lent(this.x.eg_run_pending_interrupts(r, this.outPtr, this.lenPtr, this.errPtr))); }
+  runRouteFrom(r, node) {
+    const [p, n] = this.write(node);
+    this.check(this.x.eg_run_route_from(r, p, n, this.errPtr));
+  }
   runGoto(r, json) {
     const [p, n] = this.write(json);
     this.check(this.x.eg_run_goto(r, p, n, this.errPtr));

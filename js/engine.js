@@ -14,6 +14,7 @@ import { CoreObject } from './handle.js';
 import { Run } from './run.js';
 import { HistoryView } from './history-view.js';
 import { isThreadRef, openThread } from './thread.js';
+import { applyPatch } from './patch.js';
 import { anySignal } from './timing.js';
 import { resumeCommand, gotoJSON } from './command.js';
 import { ENGINE_OPTIONS, LIMIT_OPTIONS, RUN_OPTIONS, RESUME_OPTIONS, checkOptions } from './options.js';
@@ -40,6 +41,7 @@ export class GraphEngine extends CoreObject {
   #llmConfig;
   #checkpointer = null;
   #history;
+  #breakpoints;
   /** What a Run needs of the graph: core, handlers, routers, policies, partitioned, history. */
   #parts;
   /** The state of the run in progress, or of the last one (getMessagesForLLM's default). */
@@ -85,6 +87,7 @@ export class GraphEngine extends CoreObject {
       if (spec.retry || spec.timeoutMs) policies.set(name, { retry: spec.retry, timeoutMs: spec.timeoutMs });
     }
     this.#maxSteps = options.maxSteps;
+    this.#breakpoints = { interruptBefore: options.interruptBefore, interruptAfter: options.interruptAfter };
     this.#limits = {};
     for (const k of LIMIT_OPTIONS) if (options.limits?.[k] !== undefined) this.#limits[k] = options.limits[k];
     this.#llmConfig = llmConfig;
@@ -212,6 +215,47 @@ export class GraphEngine extends CoreObject {
     return this.#drive(handle, mirror, { ...options, runId }, input, thread);
   }
 
+  /**
+   * Write `values` into a stopped run's state through the reducers, as a node
+   * would; with `asNode`, the run then goes on as if that node had just run
+   * (its edge decides what runs next). `saved` is a thread ({ threadId,
+   * checkpointId? }: a new checkpoint is written to it) or a checkpoint.
+   * Returns { state, checkpoint, checkpointId? } (checkpointId for a thread).
+   */
+  async updateState(saved, values, asNode = undefined) {
+    this.#alive();
+    const core = this.#core;
+    let loaded = null, text;
+    if (isThreadRef(saved)) ({ checkpoint: text } = loaded = await this.#loadThread(saved));
+    else if (typeof saved === 'string' || saved?.format === CHECKPOINT_FORMAT) text = typeof saved === 'string' ? saved : JSON.stringify(saved);
+    else throw new EdgegraphError('INVALID_INPUT', 'updateState() takes a thread ({ threadId }) or a checkpoint');
+    if (asNode !== undefined && typeof asNode !== 'string') throw new EdgegraphError('INVALID_INPUT', 'updateState(): asNode must be a node name');
+    const handle = core.runRestore(this.#graph, text, this.#runOptions({}));
+    const release = this.retain();   // dispose() meanwhile frees the graph after the run
+    try {
+      const mirror = loaded ? loaded.state : JSON.parse(core.runState(handle));
+      // A record written mid-run (status RUNNING) stops first, without running anything.
+      core.runInterrupt(handle);
+      const ops = core.runNext(handle).patch;
+      if (values !== undefined && values !== null) core.runApply(handle, JSON.stringify(values));
+      if (asNode !== undefined) core.runRouteFrom(handle, asNode);
+      ops.push(...core.runNext(handle).patch);
+      applyPatch(mirror, ops);
+      const result = { state: mirror, checkpoint: core.runCheckpoint(handle) };
+      if (loaded) {
+        const thread = openThread(this.#checkpointer, saved.threadId, loaded.id, loaded.depth, loaded.meta);
+        thread.ops.push(...ops);
+        await thread.save(JSON.parse(core.runCheckpointMeta(handle)), mirror);
+        if (thread.error) throw new EdgegraphError('CHECKPOINT_WRITE_FAILED', `could not write the updated state of thread '${saved.threadId}': ${thread.error?.message ?? thread.error}`, { cause: thread.error });
+        result.checkpointId = thread.parentId;
+      }
+      return result;
+    } finally {
+      core.runFree(handle);
+      release();
+    }
+  }
+
   /** A thread's checkpoint to resume from; the errors name the thread. */
   async #loadThread({ threadId, checkpointId }) {
     checkThreadId(threadId, 'resume({ threadId })', 'INVALID_INPUT');
@@ -279,6 +323,11 @@ export class GraphEngine extends CoreObject {
     const max = options.maxSteps ?? this.#maxSteps;
     if (max !== undefined) o.maxSteps = max;
     if (options.runId !== undefined) o.runId = options.runId;
+    // Breakpoints: the call's own, else the engine's.
+    for (const key of ['interruptBefore', 'interruptAfter']) {
+      const list = options[key] ?? this.#breakpoints[key];
+      if (list !== undefined) o[key] = list;
+    }
     return JSON.stringify(o);
   }
 

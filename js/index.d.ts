@@ -264,6 +264,10 @@ export interface EngineOptions<S extends object = IGraphState> {
   routers?: Record<string, Router<S>>;
   /** Size limits; past one a run stops with LIMIT_EXCEEDED and keeps its partial state. */
   limits?: EngineLimits;
+  /** Pause before these nodes run (every run's default; a run's own option replaces it). */
+  interruptBefore?: string[];
+  /** Pause after these nodes ran, before routing (every run's default). */
+  interruptAfter?: string[];
 }
 
 export interface EngineLimits {
@@ -309,6 +313,10 @@ export interface RunOptions<S extends object = IGraphState> {
   threadId?: string;
   /** Handed to every node as `context.configurable` (not part of the state or checkpoints). */
   configurable?: Record<string, unknown>;
+  /** Pause before these nodes run; resume runs them. */
+  interruptBefore?: string[];
+  /** Pause after these nodes ran, before routing; resume routes on. */
+  interruptAfter?: string[];
 }
 
 /** resume({ threadId }) continues a thread's latest checkpoint; with checkpointId, forks from an earlier one. */
@@ -354,6 +362,11 @@ export class GraphEngine<S extends object = IGraphState> {
    * (appended to messages once) or an approval decision (approve(), reject(), editArguments()).
    */
   resume(saved: Resumable<S>, userInput?: Message | ApprovalDecision | Command<S> | ResumeCommand<S> | unknown, options?: RunOptions<S>): Promise<GraphRunResult<S>>;
+  /**
+   * Write `values` through the reducers into a stopped run (a thread: a new checkpoint is written to it;
+   * or a checkpoint: a new one is returned); with `asNode`, the run goes on as if that node had just run.
+   */
+  updateState(saved: ThreadRef | string | object, values: NodeResult<S> | Record<string, unknown> | null, asNode?: string): Promise<{ state: S; checkpoint: string; checkpointId?: number }>;
   /** A thread's latest state, or that of one checkpoint (needs a checkpointer). */
   getState(threadId: string, checkpointId?: number): Promise<ThreadState<S> | undefined>;
   /** A thread's checkpoints, newest first. */

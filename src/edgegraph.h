@@ -211,6 +211,14 @@ eg_code eg_run_pending_interrupts(eg_run *run, const char **json, size_t *len, e
  * unchanged. */
 eg_code eg_run_goto(eg_run *run, const char *json, size_t len, eg_error *err);
 
+/* Route next as if node `node` (len bytes) had just run (updateState's
+ * asNode): what would run next is dropped, and that node's edge is followed
+ * on resume. A FINISHED run becomes PAUSED, to be resumed. Not for a run
+ * stopped in the middle of a step.
+ * Returns EG_OK, EG_E_NOMEM, EG_E_DISPOSED, EG_E_BAD_STATE or
+ * EG_E_UNKNOWN_NODE (naming it); on an error the run is unchanged. */
+eg_code eg_run_route_from(eg_run *run, const char *node, size_t len, eg_error *err);
+
 /* Stop at the next step boundary with status INTERRUPTED. Tasks not yet
  * submitted stay pending and run again on resume. Cannot fail. */
 void eg_run_interrupt(eg_run *run);

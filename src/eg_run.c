@@ -33,6 +33,7 @@ static eg_code parse_options(eg_run *run, const char *options, size_t len, eg_er
         else run->max_steps = (int)max->valuedouble;
     }
     if (!rc) rc = eg_run_read_limits_(run, o, err);
+    if (!rc) rc = eg_run_read_breakpoints_(run, o, err);
     if (!rc && id && !cJSON_IsNull(id)) {
         if (!cJSON_IsString(id)) rc = eg_fail(err, EG_E_INVALID_OPTIONS, "options.runId must be a string");
         else if (!(run->run_id = eg_strdup(id->valuestring))) rc = eg_nomem(err);
@@ -358,5 +359,6 @@ void eg_run_free(eg_run *run) {
     eg_buf_free(&run->out);
     eg_free(run->run_id);
     cJSON_Delete(run->held);
+    eg_free(run->breaks);
     eg_free(run);
 }

@@ -49,6 +49,8 @@ struct eg_run {
     size_t state_bytes_bound;  /* >= the state's JSON size: inputs and results merged so far */
     bool interrupt;
     cJSON *held;           /* joins and deferred nodes waiting: {"node": ["source", ...]} (eg_join.c) */
+    unsigned char *breaks; /* per node: interruptBefore / interruptAfter bits (eg_breakpoints.c) */
+    bool has_breaks;
     char *run_id;
     eg_buf out;            /* the last JSON handed out (next/state/checkpoint), reused */
 };
@@ -103,6 +105,10 @@ void eg_run_schedule_(eg_run *run, const int *targets, cJSON **args, size_t n);
 /* Routing (eg_route.c): evaluate the routes C can decide; turn resolved routes into the next batch. */
 void eg_run_resolve_routes_(eg_run *run);
 void eg_run_commit_routes_(eg_run *run);
+/* interruptBefore / interruptAfter run options (eg_breakpoints.c). */
+eg_code eg_run_read_breakpoints_(eg_run *run, const cJSON *options, eg_error *err);
+bool eg_run_breaks_before_(const eg_run *run);   /* the current batch holds a node to pause before */
+bool eg_run_breaks_after_(const eg_run *run);    /* the current batch ran a node to pause after */
 /* Interrupts (eg_interrupt.c). */
 bool eg_run_has_interrupts_(const eg_run *run);
 /* A checkpoint's task fields interrupts, answers and keep, checked. */

@@ -116,7 +116,7 @@ static void end_step(eg_run *run, cJSON **gotos, bool pause, bool end, int node_
     if (rc) { eg_run_stop_with_error_(run, at, &e); goto out; }
 
     /* Precedence: PAUSED > shouldEnd > a status returned by a node. */
-    if (node_status == EG_STATUS_PAUSED) pause = true;
+    if (node_status == EG_STATUS_PAUSED || eg_run_breaks_after_(run)) pause = true;
     int *sources = eg_malloc(sizeof(int) * 2 * n);
     if (!sources) { eg_run_stop_nomem_(run); goto out; }
     for (size_t i = 0; i < n; i++) { sources[2 * i] = run->tasks[i].node; sources[2 * i + 1] = run->tasks[i].override; }

@@ -289,3 +289,34 @@ static int interrupt_scenario(void) {
 }
 
 TEST(alloc_failure_sweep_interrupts_joins_goto) { sweep_scenario("interrupts", interrupt_scenario); }
+
+/* Breakpoints (run options) and updateState's route_from under the sweep. */
+static int breakpoint_scenario(void) {
+    const char *def = "{\"nodes\":{\"a\":{},\"b\":{},\"c\":{}},\"edges\":{\"a\":\"b\",\"b\":\"c\",\"c\":\"__end__\"},\"entryPoint\":\"a\"}";
+    const char *opts = "{\"interruptBefore\":[\"b\"],\"interruptAfter\":[\"b\",\"c\"]}";
+    eg_error e;
+    eg_graph *g = NULL;
+    eg_run *r = NULL;
+    const char *out;
+    arm(true);
+    eg_code rc = eg_graph_new(def, strlen(def), &g, &e);
+    if (!rc) rc = eg_run_new(g, "{}", 2, opts, strlen(opts), &r, &e);
+    if (!rc) rc = run_rc(r, eg_run_next(r, &out, NULL, &e));
+    if (!rc) rc = eg_run_submit(r, 0, "{}", 2, &e);
+    if (!rc) rc = run_rc(r, eg_run_next(r, &out, NULL, &e));          /* paused before b */
+    if (!rc && eg_run_status(r) != EG_STATUS_PAUSED) rc = EG_E_BAD_STATE;
+    if (!rc) rc = eg_run_resume(r, NULL, 0, &e);
+    if (!rc) rc = run_rc(r, eg_run_next(r, &out, NULL, &e));
+    if (!rc) rc = eg_run_submit(r, 0, "{}", 2, &e);
+    if (!rc) rc = run_rc(r, eg_run_next(r, &out, NULL, &e));          /* paused after b */
+    if (!rc && eg_run_status(r) != EG_STATUS_PAUSED) rc = EG_E_BAD_STATE;
+    if (!rc) rc = eg_run_apply(r, "{\"x\":1}", 7, &e);
+    if (!rc) rc = eg_run_route_from(r, "a", 1, &e);
+    if (!rc) rc = run_rc(r, eg_run_next(r, &out, NULL, &e));
+    arm(false);
+    eg_run_free(r);
+    eg_graph_free(g);
+    return rc;
+}
+
+TEST(alloc_failure_sweep_breakpoints_and_update_state) { sweep_scenario("breakpoints", breakpoint_scenario); }

@@ -138,3 +138,11 @@ async function interrupts(): Promise<void> {
   try { interrupt('outside'); } catch (e) { if (isGraphInterrupt(e)) console.log(e.interrupts[0].id); }
 }
 void interrupts;
+async function parity(): Promise<void> {
+  const engine = new GraphEngine<IGraphState>({ nodes: { a: (s) => s, b: () => ({}) }, edges: { a: 'b', b: '__end__' }, entryPoint: 'a' }, { interruptBefore: ['b'], checkpointer: new MemoryStore() });
+  await engine.execute({}, { threadId: 'p', interruptAfter: ['a'], configurable: { user: 'ann' } });
+  const { state, checkpointId } = await engine.updateState({ threadId: 'p' }, { data: { x: 1 } }, 'a');
+  const fromCheckpoint = await engine.updateState('{}', null);
+  console.log(state.stepCount, checkpointId, fromCheckpoint.checkpoint.length);
+}
+void parity;

@@ -277,7 +277,10 @@ export class GraphEngine extends CoreObject {
     if (!this.#checkpointer) throw new EdgegraphError('INVALID_OPTIONS', 'getState needs a checkpointer in the engine options');
     checkThreadId(threadId, 'getState(threadId)', 'INVALID_INPUT');
     const loaded = await this.#checkpointer.load(threadId, checkpointId);
-    return loaded && { state: loaded.state, status: loaded.status, checkpointId: loaded.id, parentId: loaded.parent, createdAt: loaded.createdAt };
+    if (!loaded) return undefined;
+    // The interrupts waiting for an answer, as result.interrupts has them.
+    const interrupts = (loaded.meta.tasks ?? []).filter((t) => t.state === 'interrupted').flatMap((t) => t.interrupts.map((i) => ({ ...i, node: t.node })));
+    return { state: loaded.state, status: loaded.status, checkpointId: loaded.id, parentId: loaded.parent, createdAt: loaded.createdAt, interrupts };
   }
 
   /** The checkpoints of a thread, newest first (resume({ threadId, checkpointId }) forks from any). */

@@ -322,7 +322,7 @@ export interface RunOptions<S extends object = IGraphState> {
 /** resume({ threadId }) continues a thread's latest checkpoint; with checkpointId, forks from an earlier one. */
 export interface ThreadRef { threadId: string; checkpointId?: number }
 
-export interface ThreadState<S> { state: S; status: GraphStatus; checkpointId: number; parentId: number | null; createdAt: number }
+export interface ThreadState<S> { state: S; status: GraphStatus; checkpointId: number; parentId: number | null; createdAt: number; /** Waiting for an answer ([] when none). */ interrupts: Interrupt[] }
 export interface CheckpointInfo { checkpointId: number; parentId: number | null; createdAt: number; status: GraphStatus; superstep: number; /** Nodes about to run. */ pendingTasks: string[]; /** Nodes whose routers are about to choose. */ routing: string[] }
 
 interface RunResultBase<S> {

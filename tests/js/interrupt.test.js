@@ -96,7 +96,9 @@ test('parallel branches: two interrupt, one finishes and never runs again; a map
   await refused('yes', 'MISSING_RESUME_ANSWER', /2 interrupts are pending \('left:2.0:0', 'right:2.1:0'\)/);
   await refused({ 'left:2.0:0': 'a' }, 'MISSING_RESUME_ANSWER', /no answer for interrupt 'right:2.1:0' of node 'right'/);
   await refused({ 'left:2.0:0': 'a', 'right:2.1:0': 'b', 'nope:9.9:9': 'c' }, 'UNKNOWN_INTERRUPT', /'nope:9.9:9', which is not pending/);
-  assert.equal((await engine.getState('p')).status, 'PAUSED', 'the thread is as it was');
+  const thread = await engine.getState('p');
+  assert.equal(thread?.status, 'PAUSED', 'the thread is as it was');
+  assert.deepEqual(thread?.interrupts, paused.interrupts, 'getState lists what waits for an answer');
 
   const done = await new GraphEngine(definition, { checkpointer: store }).resume({ threadId: 'p' }, new Command({ resume: { 'left:2.0:0': 'L', 'right:2.1:0': 'R' } }));
   assert.equal(done.status, 'FINISHED');

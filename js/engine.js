@@ -58,6 +58,11 @@ export class GraphEngine extends CoreObject {
     const core = getCore();
     const { json, handlers, routers, subgraphs } = normalizeDefinition(definition, options ?? {});
     options ??= {};
+    // options.retry: the default of every node without its own (checked by the core as theirs;
+    // not part of the graph's identity, as a node's retry is not).
+    if (options?.retry !== undefined) {
+      for (const spec of Object.values(json.nodes)) if (spec.kind !== 'end' && spec.retry === undefined) spec.retry = options.retry;
+    }
     const graph = core.graphNew(JSON.stringify(json));
     // What dispose() frees, held apart from `this` (the leak backstop must not
     // keep the engine alive): the graph, the engine's own history, and the
@@ -83,8 +88,10 @@ export class GraphEngine extends CoreObject {
     this.#json = json;
     // Retry and timeout policies, checked by the core when it parses the graph.
     const policies = new Map();
+    const errorEdges = new Set();
     for (const [name, spec] of Object.entries(json.nodes)) {
       if (spec.retry || spec.timeoutMs) policies.set(name, { retry: spec.retry, timeoutMs: spec.timeoutMs });
+      if (spec.onError !== undefined) errorEdges.add(name);
     }
     this.#maxSteps = options.maxSteps;
     this.#breakpoints = { interruptBefore: options.interruptBefore, interruptAfter: options.interruptAfter };
@@ -98,7 +105,7 @@ export class GraphEngine extends CoreObject {
       tokenizer: options.tokenizer,
     }, owned);
     const partitioned = json.state === 'partitioned' || json.state?.shape === 'partitioned';
-    this.#parts = { core, handlers, routers, policies, partitioned, history: this.#history };
+    this.#parts = { core, handlers, routers, policies, errorEdges, partitioned, history: this.#history };
   }
 
   /** A hash of the definition; checkpoints carry it. */
@@ -322,6 +329,8 @@ export class GraphEngine extends CoreObject {
   #usable() { if (!this.busy) this.assertAlive(); }
 
   #runOptions(options) {
+    const width = options.maxConcurrency;
+    if (width !== undefined && !(Number.isInteger(width) && width >= 1)) throw new EdgegraphError('INVALID_OPTIONS', 'options.maxConcurrency must be an integer of at least 1');
     const o = { ...this.#limits };
     const max = options.maxSteps ?? this.#maxSteps;
     if (max !== undefined) o.maxSteps = max;

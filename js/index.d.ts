@@ -126,8 +126,8 @@ export interface NodeContext {
   arg?: any;
   /** 1 on the first try; higher when the node's retry policy runs it again. */
   attempt: number;
-  /** Aborted when the run is interrupted or the node's timeout passes. */
-  signal?: AbortSignal;
+  /** Aborted when the run is interrupted, the node's timeout passes, or a task of the same step fails for good. */
+  signal: AbortSignal;
   /** In the first step after resume(): the user input given to resume. */
   resumeInput?: Message;
   /** Emit an event of your own (it reaches onEvent / stream() with node and taskId). */
@@ -264,6 +264,8 @@ export interface EngineOptions<S extends object = IGraphState> {
   routers?: Record<string, Router<S>>;
   /** Size limits; past one a run stops with LIMIT_EXCEEDED and keeps its partial state. */
   limits?: EngineLimits;
+  /** The retry policy of every node that has none of its own. */
+  retry?: RetryPolicy;
   /** Pause before these nodes run (every run's default; a run's own option replaces it). */
   interruptBefore?: string[];
   /** Pause after these nodes ran, before routing (every run's default). */
@@ -313,6 +315,8 @@ export interface RunOptions<S extends object = IGraphState> {
   threadId?: string;
   /** Handed to every node as `context.configurable` (not part of the state or checkpoints). */
   configurable?: Record<string, unknown>;
+  /** Run at most this many tasks of a step at once (default: all). */
+  maxConcurrency?: number;
   /** Pause before these nodes run; resume runs them. */
   interruptBefore?: string[];
   /** Pause after these nodes ran, before routing; resume routes on. */

@@ -9,7 +9,7 @@ import { applyPatch, copyJSON } from './patch.js';
 import { now } from './events.js';
 import { deepFreeze } from './objects.js';
 import { resultJSON } from './result-json.js';
-import { sleep } from './timing.js';
+import { anySignal, sleep } from './timing.js';
 import { inNode, interruptFor, isGraphInterrupt, TASK } from './interrupt.js';
 import { Command, commandResult, isCommand } from './command.js';
 
@@ -37,6 +37,10 @@ export class Run {
   #wake = null;
   #thrown = new Map();
   #configurable;
+  #maxConcurrency;
+  /** This step's cancellation: aborted when a task of it fails for good (nodes see it in context.signal). */
+  #step = null;
+  #stepSignal = null;
   /** A node's Command with graph: Command.PARENT: { goto, update } for the parent graph. */
   #handoff = null;
 
@@ -57,6 +61,7 @@ export class Run {
     this.#signal = options.signal;
     this.#runId = options.runId;
     this.#configurable = options.configurable;
+    this.#maxConcurrency = options.maxConcurrency;
     this.#resumeInput = resumeInput;
     this.#thread = thread;
   }
@@ -97,10 +102,19 @@ export class Run {
         // In a parallel step, each finished task is checkpointed too, so a
         // crash re-runs only the tasks that had not finished.
         const perTask = this.#thread && out.tasks.length > 1;
-        for (const task of out.tasks) {
-          let p = this.#start(task);
-          if (perTask) p = (p ?? Promise.resolve()).then(() => { if (this.#open && !this.#aborted) return this.#checkpoint(); });
-          if (p) (pending ??= []).push(p);
+        this.#step = new AbortController();
+        this.#stepSignal = this.#signal ? anySignal([this.#signal, this.#step.signal]) : this.#step.signal;
+        const runTask = (task) => {
+          const p = this.#start(task);
+          return perTask ? (p ?? Promise.resolve()).then(() => { if (this.#open && !this.#aborted) return this.#checkpoint(); }) : p;
+        };
+        const limit = this.#maxConcurrency;
+        if (limit && out.tasks.length > limit) pending = [this.#pool(out.tasks, limit, runTask)];
+        else {
+          for (const task of out.tasks) {
+            const p = runTask(task);
+            if (p) (pending ??= []).push(p);
+          }
         }
         if (out.tasks.length && out.tasks[0].kind === 'node') this.#resumeInput = undefined;
         if (pending) await this.#settle(pending);
@@ -120,6 +134,15 @@ export class Run {
   /** A task's id: stable across retries and restores (an idempotency key). */
   #taskId(task) {
     return this.#runId ? `${this.#runId}:${task.id}` : task.id;
+  }
+
+  /** Run tasks at most `limit` at a time (maxConcurrency), in task order. */
+  async #pool(tasks, limit, runTask) {
+    let next = 0;
+    const worker = async () => {
+      while (next < tasks.length && !this.#aborted && this.#open) await runTask(tasks[next++]);
+    };
+    await Promise.all(Array.from({ length: limit }, worker));
   }
 
   /** Wait for every task of the step, or for an abort. */
@@ -144,7 +167,7 @@ export class Run {
     try {
       if (isRoute) value = fn(this.#mirror, this.#engine);
       else {
-        const ctx = this.#context(task, 1, this.#signal);
+        const ctx = this.#context(task, 1, this.#stepSignal);
         value = inNode(ctx, () => fn(this.#mirror, this.#engine, ctx));
       }
     } catch (e) {
@@ -181,8 +204,10 @@ export class Run {
     for (let attempt = 1; ; attempt++) {
       // Each try gets its own signal: aborted by the run's signal or the timeout.
       const controller = new AbortController();
-      const onRunAbort = () => controller.abort(this.#signal.reason);
-      this.#signal?.addEventListener('abort', onRunAbort, { once: true });
+      const stepSignal = this.#stepSignal;
+      const onRunAbort = () => controller.abort(stepSignal.reason);
+      if (stepSignal.aborted) onRunAbort();
+      else stepSignal.addEventListener('abort', onRunAbort, { once: true });
       let timer;
       try {
         const ctx = this.#context(task, attempt, controller.signal);
@@ -206,7 +231,7 @@ export class Run {
         await sleep(wait, this.#signal);
       } finally {
         clearTimeout(timer);
-        this.#signal?.removeEventListener('abort', onRunAbort);
+        stepSignal.removeEventListener('abort', onRunAbort);
       }
     }
   }
@@ -240,7 +265,14 @@ export class Run {
     if (isGraphInterrupt(error) && task.kind !== 'route') return this.#interrupted(task, error, started);
     this.#thrown.set(task.node, error);
     const { core } = this.#graph;
-    naming(task, 'report the failure of', () => core.runFail(this.#handle, task.index, JSON.stringify(describeThrown(error))));
+    const failure = describeThrown(error);
+    if (task.kind !== 'route' && !this.#graph.errorEdges.has(task.node)) {
+      // The step fails: its other tasks are told (context.signal), and a task
+      // that fails after that was cancelled: the first failure is the step's.
+      if (this.#step.signal.aborted) failure.code = 'ABORTED';
+      else this.#step.abort(new EdgegraphError('ABORTED', `task '${task.node}' of this step failed: ${failure.message}`, { node: task.node, cause: error }));
+    }
+    naming(task, 'report the failure of', () => core.runFail(this.#handle, task.index, JSON.stringify(failure)));
     if (this.#emit && task.kind !== 'route') this.#emit({ type: 'node_end', node: task.node, taskId: this.#taskId(task), durationMs: now() - started, error: describeThrown(error).message });
   }
 

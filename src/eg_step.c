@@ -91,6 +91,11 @@ static bool divert_failure(eg_run *run, eg_task *t) {
     return true;
 }
 
+static bool cancelled(const eg_task *t) {
+    const cJSON *code = eg_get(t->result, "code");
+    return cJSON_IsString(code) && strcmp(code->valuestring, eg_code_name(EG_E_ABORTED)) == 0;
+}
+
 static void free_gotos(cJSON **gotos, size_t n) {
     for (size_t i = 0; i < n; i++) cJSON_Delete(gotos[i]);
     eg_free(gotos);
@@ -153,7 +158,12 @@ static void commit_nodes(eg_run *run) {
         if (t->state != T_FAILED || run->graph->nodes[t->node].on_error == EG_TARGET_NONE) continue;
         if (!divert_failure(run, t)) { eg_run_stop_nomem_(run); return; }
     }
-    for (size_t i = 0; i < run->n_tasks; i++) {
+    /* A task the host cancelled because a sibling failed ("code": "ABORTED")
+     * does not stand for the step's failure while the sibling's does. */
+    size_t first = run->n_tasks;
+    for (size_t i = 0; i < run->n_tasks; i++)
+        if (run->tasks[i].state == T_FAILED && (first == run->n_tasks || (cancelled(&run->tasks[first]) && !cancelled(&run->tasks[i])))) first = i;
+    for (size_t i = first; i < run->n_tasks; i++) {
         const eg_task *t = &run->tasks[i];
         if (t->state != T_FAILED) continue;
         const cJSON *msg = eg_get(t->result, "message");

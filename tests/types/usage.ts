@@ -146,3 +146,8 @@ async function parity(): Promise<void> {
   console.log(state.stepCount, checkpointId, fromCheckpoint.checkpoint.length);
 }
 void parity;
+async function concurrency(): Promise<void> {
+  const engine = new GraphEngine<IGraphState>({ nodes: { a: async (s, e, ctx) => { await fetch('http://x', { signal: ctx.signal }); return {}; } }, edges: { a: '__end__' }, entryPoint: 'a' }, { retry: { attempts: 3, backoffMs: 10 } });
+  await engine.execute({}, { maxConcurrency: 4 });
+}
+void concurrency;

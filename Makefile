@@ -38,6 +38,8 @@ JS_SRC    := $(wildcard js/*.js)
 # (8 ms of a cold start). The .wasm is a separate file, copied beside them:
 # the entries load it from beside the module (./edgegraph.wasm).
 DIST      := dist/node.js dist/browser.js dist/workerd.js dist/index.js dist/tokenizer.js dist/testing.js dist/edgegraph.wasm
+# The providers other than OpenAI chat: loaded on first use, never inlined (llm.js)
+DIST      += dist/provider-anthropic.js dist/provider-gemini.js dist/provider-responses.js dist/provider-ai-sdk.js
 # Exact BPE tables, generated from the js-tiktoken npm package at build time.
 ENCODINGS := dist/encodings/o200k_base.js dist/encodings/cl100k_base.js
 
@@ -54,7 +56,7 @@ BUNDLE := --bundle --format=esm --target=es2022
 # no runtime assumed: each entry picks its own (node:fs only in the node entry)
 BUNDLE += --platform=neutral --external:node:fs --external:node:path
 # loaded at run time from beside the bundle, never inlined
-BUNDLE += --external:./edgegraph.wasm --external:./encodings/*
+BUNDLE += --external:./edgegraph.wasm --external:./encodings/* --external:./provider-*
 # (no --minify: a stack trace shows a line of code and the function's name, not
 # kilobytes of one-line bundle; costs ~6 KB gzip on browser.js, see make size)
 # a source map per bundle: frames name js/ files and lines (node --enable-source-maps,

@@ -50,6 +50,7 @@ export function researchDefinition(llm) {
       signal: ctx.signal,
       onToken: ctx.emit ? (text) => ctx.emit({ type: 'llm_token', text }) : undefined,
     });
+    ctx.recordUsage?.(r); // its tokens into result.usage
     return r.content;
   };
   return {

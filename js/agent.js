@@ -6,9 +6,11 @@
 // also after the state went through JSON and another process.
 
 import { createChatClient } from './llm.js';
-import { ToolBox, checkTools } from './tools.js';
+import { ToolBox, toolsForModel } from './tools.js';
 import { END } from './definition.js';
 import { EdgegraphError } from './errors.js';
+import { responseFormat as structured } from './structured-output.js';
+import { tracedChat } from './tracing.js';
 
 /** Declare a tool (returned as given; createAgentNode checks it). In TypeScript its run() gets typed arguments. */
 export const tool = (definition) => definition;
@@ -37,7 +39,8 @@ function systemPrompt({ agentInfo = {}, tools, mode, extra }) {
  *   systemPrompt?: string, maxToolRounds?: number, stream?: boolean, request?: object }} config
  */
 export function createAgentNode(config) {
-  const { llm, mode = 'react', agentInfo, tools = [], maxToolRounds = 8, stream = true, request = {} } = config ?? {};
+  const { llm, mode = 'react', agentInfo, tools = [], maxToolRounds = 8, stream = true, request = {}, responseFormat } = config ?? {};
+  const format = responseFormat ? structured(responseFormat) : null;
   if (mode !== 'chat' && mode !== 'react') throw new EdgegraphError('INVALID_OPTIONS', `agent mode must be 'chat' or 'react', not '${mode}'`);
   const box = new ToolBox(tools);
   let client = null; // built on first use, so a definition can be made before keys are at hand
@@ -62,17 +65,20 @@ export function createAgentNode(config) {
     if (roundsSoFar(state.messages) >= maxToolRounds) {
       return { lastModelOutput: state.lastModelOutput ?? null, logs: [`${ctx.node}: stopped after ${maxToolRounds} tool rounds`], ...clearApproval };
     }
-    const reply = await client.chat({
+    const reply = await tracedChat(ctx, client, {
       ...request,
+      ...(format ? { responseFormat: format.request } : {}),
       messages: conversation,
-      tools: mode === 'react' && tools.length ? tools : undefined,
+      tools: mode === 'react' && tools.length ? box.forModel : undefined,
       signal: ctx.signal,
       stream,
       onToken: ctx.emit ? (text) => ctx.emit({ type: 'llm_token', text }) : undefined,
     });
+    ctx.recordUsage?.(reply);
     const calls = reply.message.tool_calls ?? [];
     if (mode === 'chat' || calls.length === 0) {
-      return { messages: [reply.message], lastModelOutput: reply.content, ...(reply.usage ? { metadata: { lastUsage: reply.usage } } : {}), ...clearApproval };
+      const parsed = format ? { structuredResponse: await format.parse(reply.content, ctx.node) } : {};
+      return { messages: [reply.message], lastModelOutput: reply.content, ...parsed, ...(reply.usage ? { metadata: { lastUsage: reply.usage } } : {}), ...clearApproval };
     }
     if (box.waiting(calls).length) return { messages: [reply.message], ...box.pause(calls, ctx.node, clearApproval) };
     return recordRound([reply.message], await box.answer(calls, ctx, state, undefined), ctx, clearApproval);
@@ -151,16 +157,20 @@ export function createAskUserNode({ question, answerKey = 'answer' } = {}) {
  * with any tool calls, is appended to messages. Pair it with
  * routeOnToolCalls() and createToolsNode() for an explicit tool loop.
  */
-export function createLLMNode({ llm, tools = [], systemPrompt, stream = true, request = {} } = {}) {
-  checkTools(tools);
+export function createLLMNode({ llm, tools = [], systemPrompt, stream = true, request = {}, responseFormat } = {}) {
+  const forModel = toolsForModel(tools);
+  const format = responseFormat ? structured(responseFormat) : null;
   let client = null;
   return async (state, engine, ctx = {}) => {
     client ??= createChatClient(llm ?? engine?.llmConfig);
     const history = engine.getMessagesForLLM(state);
     const system = [systemPrompt, ...history.filter((m) => m.role === 'system').map((m) => m.content)].filter(Boolean).join('\n\n');
     const messages = [...(system ? [{ role: 'system', content: system }] : []), ...history.filter((m) => m.role !== 'system')];
-    const reply = await client.chat({ ...request, messages, tools: tools.length ? tools : undefined, signal: ctx.signal, stream, onToken: ctx.emit ? (text) => ctx.emit({ type: 'llm_token', text }) : undefined });
-    return { messages: [reply.message], lastModelOutput: reply.content };
+    const reply = await tracedChat(ctx, client, { ...request, ...(format ? { responseFormat: format.request } : {}), messages, tools: tools.length ? forModel : undefined, signal: ctx.signal, stream, onToken: ctx.emit ? (text) => ctx.emit({ type: 'llm_token', text }) : undefined });
+    ctx.recordUsage?.(reply);
+    // A reply that calls tools is not the structured answer yet: that comes after the tools ran.
+    const parsed = format && !reply.message.tool_calls?.length ? { structuredResponse: await format.parse(reply.content, ctx.node) } : {};
+    return { messages: [reply.message], lastModelOutput: reply.content, ...parsed };
   };
 }
 

@@ -2,6 +2,7 @@
 
 import { EdgegraphError } from './errors.js';
 import { END } from './definition.js';
+import { hasOwn } from './objects.js';
 
 export class GraphBuilder {
   #nodes = {};
@@ -11,7 +12,7 @@ export class GraphBuilder {
 
   /** @param {string} name @param {Function | object} node */
   addNode(name, node) {
-    if (Object.prototype.hasOwnProperty.call(this.#nodes, name)) throw new EdgegraphError('DUPLICATE_NODE', `node '${name}' is added twice`, { node: name });
+    if (hasOwn(this.#nodes, name)) throw new EdgegraphError('DUPLICATE_NODE', `node '${name}' is added twice`, { node: name });
     this.#nodes[name] = node;
     return this;
   }
@@ -48,7 +49,7 @@ export class GraphBuilder {
   }
 
   #claim(from) {
-    if (Object.prototype.hasOwnProperty.call(this.#edges, from)) {
+    if (hasOwn(this.#edges, from)) {
       throw new EdgegraphError('INVALID_DEFINITION', `node '${from}' already has an outgoing edge`, { node: from });
     }
   }

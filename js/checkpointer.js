@@ -4,121 +4,155 @@
 // `snapshotEvery` records, and at the start of a chain, the full state. So
 // a 100-step run stores 100 small records, not 100 copies of the state.
 //
-// Keys: <thread>/head -> the latest record's id; <thread>/r/<id> -> record.
-// A record is written before head moves, and carries its own checksum: a
-// crash mid-write leaves the previous checkpoint as the readable latest.
-// Head is the commit: a record above it (written, then the head's put
-// failed) is not a checkpoint, and the thread's next record replaces it.
+// Keys: <thread>/r/<id> -> record; <thread>/head -> a recent record's id (a
+// hint: the thread's latest record is the highest id present at or above it).
+// Records are written with create-if-absent and numbered one after another:
+// a run continuing record n of a thread whose highest id is h writes h+1,
+// h+2, ... and a second run that read the same h finds h+1 taken
+// (THREAD_BUSY). A record is committed when it exists: a crash at any point
+// leaves the thread's latest record readable and resumable.
 //
 // Record fields (short: a thread holds many): p parent id, t time (ms),
 // d records since the last snapshot, s state (snapshots) or x patch (deltas),
 // m the checkpoint without its state (snapshots) or the fields of it that
-// changed since the parent (deltas).
+// changed since the parent, always with status, superstep and tasks (deltas),
+// v the record format when it is not 1.
 
 import { applyPatch } from './patch.js';
 import { EdgegraphError } from './errors.js';
+import { createOnce, recordKey, seal, threadBusy, unseal } from './records.js';
 
-const pad = (n) => String(n).padStart(10, '0');
-
-/** FNV-1a over the text: enough to notice a torn or truncated write. */
-function sum(text) {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) { h ^= text.charCodeAt(i); h = Math.imul(h, 0x01000193); }
-  return (h >>> 0).toString(16).padStart(8, '0');
-}
-
-function seal(record) {
-  const body = JSON.stringify(record);
-  return `${sum(body)}${body}`;
-}
-
-function unseal(text) {
-  if (typeof text !== 'string' || text.length < 9) return undefined;
-  const body = text.slice(8);
-  if (sum(body) !== text.slice(0, 8)) return undefined;
-  try { return JSON.parse(body); } catch { return undefined; }
-}
-
-/** The fields of `next` that differ from `prev` (a shallow diff). */
+/** The fields of `next` that differ from `prev`, and those a history entry shows. */
 function changed(prev, next) {
   if (!prev) return next;
-  const out = {};
-  for (const [k, v] of Object.entries(next)) if (JSON.stringify(prev[k]) !== JSON.stringify(v)) out[k] = v;
+  const out = { status: next.status, superstep: next.superstep, tasks: next.tasks };
+  for (const [k, v] of Object.entries(next)) if (!(k in out) && JSON.stringify(prev[k]) !== JSON.stringify(v)) out[k] = v;
   return out;
 }
 
+const idOf = (key) => Number(key.slice(key.lastIndexOf('/') + 1));
+
+/**
+ * Per store, the threads whose run ended in this process at a mid-run
+ * record (a failed write, a listener that threw): store -> Map(thread -> id).
+ * Such a record is no run in flight, though it looks like one from outside.
+ */
+const stopped = new WeakMap();
+
 export class Checkpointer {
   /**
-   * @param {{ get: Function, put: Function, delete: Function, list: Function }} store
-   * @param {{ snapshotEvery?: number }} [options]
+   * @param {{ get: Function, put: Function, delete: Function, list: Function, create?: Function }} store
+   * @param {{ snapshotEvery?: number, keepLast?: number, leaseMs?: number }} [options]
+   *   keepLast: keep the thread's newest N records (and the older ones they
+   *   are built from); leaseMs: how long a mid-run latest record means a run
+   *   is in flight (resume is THREAD_BUSY) rather than a run that died.
    */
-  constructor(store, { snapshotEvery = 100 } = {}) {
+  constructor(store, { snapshotEvery = 100, keepLast = undefined, leaseMs = 300_000 } = {}) {
+    if (keepLast !== undefined && !(Number.isInteger(keepLast) && keepLast >= 1)) throw new EdgegraphError('INVALID_OPTIONS', `Checkpointer keepLast: a whole number >= 1 (got ${keepLast})`);
     this.store = store;
     this.snapshotEvery = snapshotEvery;
+    this.keepLast = keepLast;
+    this.leaseMs = leaseMs;
   }
 
   /**
-   * Append a record to a thread. `parent`: the id it follows (null starts a
-   * chain); `state` is stored whole when a snapshot is due, otherwise `patch`.
-   * @returns {Promise<number>} the record's id
+   * Write record `id` of a thread, only if no record has that id. `parent`:
+   * the id it follows (null starts a chain); `state` is stored whole when a
+   * snapshot is due, otherwise `patch`. THREAD_BUSY when the id is taken.
    */
-  async save(threadId, { parent, meta, patch, state, depth, previousMeta }) {
-    const head = await this.#head(threadId);
-    const id = (head ?? 0) + 1;
+  async save(threadId, { id, parent, meta, patch, state, depth, previousMeta }) {
     const record = { p: parent, t: Date.now(), d: depth };
     if (state !== undefined) { record.s = state(); record.m = meta; } else { record.x = patch; record.m = changed(previousMeta, meta); }
-    await this.store.put(`${threadId}/r/${pad(id)}`, seal(record));
-    await this.store.put(`${threadId}/head`, String(id));
+    if (!(await createOnce(this.store, recordKey(threadId, id), seal(threadId, id, record)))) {
+      throw threadBusy(threadId, `another run wrote its record ${id} first`);
+    }
+    // The record is committed: a failure from here on says so (`written`), so the run knows it holds the thread.
+    try {
+      await this.store.put(`${threadId}/head`, String(id));
+    } catch (e) {
+      throw Object.assign(new Error(e?.message ?? String(e), { cause: e }), { written: id });
+    }
+    if (this.keepLast !== undefined && id % Math.max(this.keepLast, 16) === 0) await this.#prune(threadId, id);
     return { id, depth };
   }
 
-  /** Whether the thread has a committed checkpoint (a head), readable or not. */
-  async exists(threadId) {
-    return (await this.#head(threadId)) !== undefined;
+  /** The highest record id of a thread (0 when it has none): the head hint, then the records above it. */
+  async top(threadId) {
+    const hint = Number(await this.store.get(`${threadId}/head`));
+    let top = Number.isInteger(hint) && hint > 0 ? hint : 0;
+    // Above the hint: the records whose head write was lost or raced, a few
+    // at most. A store that answers every key is broken, and says so.
+    for (let n = 0; (await this.store.get(recordKey(threadId, top + 1))) != null; n++, top++) {
+      if (n === 1000) throw new EdgegraphError('INVALID_CHECKPOINT', `thread '${threadId}': the store has records past ${top} that its head (${hint}) does not account for: it returns values for keys never written`);
+    }
+    return top;
   }
 
-  /** The latest readable record id of a thread, or undefined. */
-  async #head(threadId) {
-    const h = Number(await this.store.get(`${threadId}/head`));
-    return Number.isFinite(h) && h > 0 ? h : undefined;
-  }
-
-  async #record(threadId, id) {
-    const r = unseal(await this.store.get(`${threadId}/r/${pad(id)}`));
-    if (r) r.id = id;
-    return r;
+  /** A run of this process ended at record `id` of the thread, which was taken mid-run. */
+  markStopped(threadId, id) {
+    if (!stopped.has(this.store)) stopped.set(this.store, new Map());
+    stopped.get(this.store).set(threadId, id);
   }
 
   /**
-   * A full checkpoint (JSON text the engine restores from) with its state.
-   * Without an id: the latest; a damaged latest record falls back to the one before.
+   * Whether `loaded` (the thread's latest checkpoint) belongs to a run in
+   * flight: taken mid-run, within the lease, by a run not known to have ended.
+   */
+  inFlight(threadId, loaded) {
+    return loaded.status === 'RUNNING' && Date.now() - loaded.createdAt < this.leaseMs && stopped.get(this.store)?.get(threadId) !== loaded.id;
+  }
+
+  /** Whether the thread has any record, readable or not. */
+  async exists(threadId) {
+    return (await this.top(threadId)) > 0;
+  }
+
+  async #read(threadId, id) {
+    return unseal(threadId, id, await this.store.get(recordKey(threadId, id)));
+  }
+
+  /** Record ids of a thread below `below`, newest first (one list: the slow path). */
+  async #idsBelow(threadId, below) {
+    return (await this.store.list(`${threadId}/r/`)).map(idOf).filter((n) => n < below).sort((a, b) => b - a);
+  }
+
+  /**
+   * A full checkpoint (JSON text the engine restores from) with its state,
+   * and `next`, the id the thread's next record takes. Without an id: the
+   * latest that reads; a damaged or missing latest record falls back to the
+   * one before, and the thread continues from there.
    */
   async load(threadId, id) {
-    const head = await this.#head(threadId);
-    if (head === undefined) return undefined;
-    if (id !== undefined) return id <= head ? this.#build(threadId, id) : undefined;
-    // Only the last write can be torn: if the head record does not read, the
-    // newest record before it is the latest. A chain broken further back is
-    // lost data, and says so (undefined) rather than falling back further.
-    if (await this.#record(threadId, head)) return this.#build(threadId, head);
-    const ids = (await this.store.list(`${threadId}/r/`)).map((k) => Number(k.slice(k.lastIndexOf('/') + 1))).filter((n) => n < head).sort((a, b) => b - a);
-    for (const n of ids) if (await this.#record(threadId, n)) return this.#build(threadId, n);
+    const top = await this.top(threadId);
+    if (top === 0) return undefined;
+    if (id !== undefined) return id <= top ? { ...(await this.#build(threadId, id)), next: top + 1 } : undefined;
+    let first = await this.#read(threadId, top);
+    if (first.record) return { ...(await this.#build(threadId, top)), next: top + 1 };
+    // A newer edgegraph wrote the latest: continuing an older one would drop its work.
+    if (first.error?.code === 'CHECKPOINT_VERSION') throw first.error;
+    for (const n of await this.#idsBelow(threadId, top)) {
+      const r = await this.#read(threadId, n);
+      if (r.record) return { ...(await this.#build(threadId, n)), next: top + 1 };
+      if (first.missing) first = r;
+    }
+    if (first.error) throw first.error;
     return undefined;
   }
 
+  /** The checkpoint of record `id`, rebuilt from its chain; a typed error names a broken link. */
   async #build(threadId, id) {
     const chain = [];
-    for (let at = id; at !== null && at !== undefined;) {
-      const r = await this.#record(threadId, at);
-      if (!r) return undefined;
-      chain.push(r);
-      if (r.s !== undefined) break;
+    for (let at = id; ;) {
+      const { record, error } = await this.#read(threadId, at);
+      if (error) throw error;
+      if (!record) throw new EdgegraphError('INVALID_CHECKPOINT', `record ${at} of thread '${threadId}' is missing${at === id ? '' : `: record ${id} is built from it`}`);
+      chain.push(record);
+      if (record.s !== undefined) break;
       // A parent is always an earlier record: anything else is a broken chain, not a loop.
-      if (!(r.p < at)) return undefined;
-      at = r.p;
+      if (!(record.p < at)) throw new EdgegraphError('INVALID_CHECKPOINT', `record ${at} of thread '${threadId}' has no snapshot to be built from (parent ${record.p})`);
+      at = record.p;
     }
     const base = chain.at(-1);
-    if (!base || base.s === undefined) return undefined;
     // Each record was parsed afresh: the snapshot is ours to patch.
     const state = base.s;
     let meta = base.m;
@@ -133,32 +167,67 @@ export class Checkpointer {
   }
 
   /**
-   * Records of a thread, newest first: { id, parent, createdAt, status, superstep, ... }.
-   * Oldest first, each record's metadata is its parent's plus what changed: one
-   * read per record, no state rebuilt. A record that does not read, or whose
-   * parent does not, is left out (as load() would not read it).
+   * Records of a thread, newest first: { id, parent, createdAt, status,
+   * superstep, pendingTasks, routing, values? }. `limit` records with ids
+   * below `before`: one read per record (and, with `values`, the reads that
+   * rebuild the oldest entry's state). A record that does not read is left out.
    */
-  async history(threadId) {
+  async history(threadId, { limit = Infinity, before = Infinity, values = false } = {}) {
     const out = [];
-    const head = await this.#head(threadId);
-    if (head === undefined) return out;
-    const ids = (await this.store.list(`${threadId}/r/`)).map((k) => Number(k.slice(k.lastIndexOf('/') + 1))).filter((id) => id <= head).sort((a, b) => a - b);
-    const metas = new Map();
-    for (const id of ids) {
-      const r = await this.#record(threadId, id);
-      const base = !r ? undefined : r.s !== undefined ? {} : r.p < id ? metas.get(r.p) : undefined;
-      if (!base) continue;
-      const m = { ...base, ...r.m };
-      metas.set(id, m);
-      const open = m.tasks.filter((t) => (t.state ?? 'pending') !== 'done');
-      out.push({ id, parent: r.p, createdAt: r.t, status: m.status, superstep: m.superstep,
-        pendingTasks: open.filter((t) => t.kind !== 'route').map((t) => t.node), routing: open.filter((t) => t.kind === 'route').map((t) => t.node) });
+    let ids = null;
+    for (let id = Math.min(await this.top(threadId), before - 1); id > 0 && out.length < limit;) {
+      const { record: r, missing } = await this.#read(threadId, id);
+      if (r) {
+        const open = (r.m.tasks ?? []).filter((t) => (t.state ?? 'pending') !== 'done');
+        out.push({ id, parent: r.p, createdAt: r.t, status: r.m.status, superstep: r.m.superstep,
+          pendingTasks: open.filter((t) => t.kind !== 'route').map((t) => t.node), routing: open.filter((t) => t.kind === 'route').map((t) => t.node), record: r });
+      }
+      // Records below a gap (retention, a lost write) are found by one list, not by probing.
+      if (missing && !ids) ids = await this.#idsBelow(threadId, id);
+      id = ids ? ids.find((n) => n < id) ?? 0 : id - 1;
     }
-    return out.reverse();
+    if (values) await this.#values(threadId, out);
+    for (const entry of out) delete entry.record;
+    return out;
   }
 
-  /** Remove a thread's records. */
+  /** Each entry's state: the oldest rebuilt from its chain, the others patched from their parent's when it is in the page. */
+  async #values(threadId, entries) {
+    const states = new Map();
+    for (const entry of [...entries].reverse()) {
+      const parent = states.get(entry.record.p);
+      let state;
+      if (entry.record.s !== undefined) state = entry.record.s;
+      else if (parent !== undefined) { state = structuredClone(parent); applyPatch(state, entry.record.x ?? []); }
+      else state = (await this.#build(threadId, entry.id)).state;
+      states.set(entry.id, state);
+      entry.values = state;
+    }
+  }
+
+  /**
+   * Retention: delete the records older than the newest `keepLast` that no
+   * kept record is built from (its chain back to a snapshot, fork points included).
+   */
+  async #prune(threadId, top) {
+    const oldest = top - this.keepLast + 1;
+    const needed = new Set();
+    for (let id = top; id >= oldest; id--) {
+      for (let at = id; at > 0 && !needed.has(at);) {
+        needed.add(at);
+        const { record } = await this.#read(threadId, at);
+        if (!record || record.s !== undefined || !(record.p < at)) break;
+        at = record.p;
+      }
+    }
+    for (const id of (await this.#idsBelow(threadId, oldest)).reverse()) {
+      if (!needed.has(id)) await this.store.delete(recordKey(threadId, id));
+    }
+  }
+
+  /** Remove a thread's records, newest first (a crash part-way leaves a shorter, readable thread), then its head. */
   async deleteThread(threadId) {
+    for (const id of await this.#idsBelow(threadId, Infinity)) await this.store.delete(recordKey(threadId, id));
     for (const key of await this.store.list(`${threadId}/`)) await this.store.delete(key);
   }
 }

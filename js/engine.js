@@ -10,12 +10,14 @@ import { EventChannel } from './events.js';
 import { toMermaid } from './mermaid.js';
 import { subgraphHandler } from './subgraph.js';
 import { Checkpointer, checkThreadId } from './checkpointer.js';
+import { threadBusy } from './records.js';
 import { CoreObject } from './handle.js';
 import { Run } from './run.js';
 import { HistoryView } from './history-view.js';
 import { isThreadRef, openThread } from './thread.js';
 import { applyPatch } from './patch.js';
 import { anySignal } from './timing.js';
+import { RunTracing } from './tracing.js';
 import { resumeCommand, gotoJSON } from './command.js';
 import { ENGINE_OPTIONS, LIMIT_OPTIONS, RUN_OPTIONS, RESUME_OPTIONS, checkOptions } from './options.js';
 
@@ -26,6 +28,21 @@ const CHECKPOINT_FORMAT = 'edgegraph-checkpoint';
 let runCounter = 0;
 function newRunId() {
   return `${Date.now().toString(36)}-${(++runCounter).toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/**
+ * The tasks of a checkpoint's step, as getState shows them: a finished task's
+ * writes (not yet in the state when another task of its step failed), a
+ * failed task's error.
+ */
+function taskViews(tasks = []) {
+  return tasks.filter((t) => t.kind !== 'route').map((t) => {
+    const status = t.state ?? 'pending';
+    const view = { node: t.node, status };
+    if (status === 'done') view.writes = t.result;
+    if (status === 'failed') view.error = t.result;
+    return view;
+  });
 }
 
 function isApproval(v) {
@@ -46,6 +63,8 @@ export class GraphEngine extends CoreObject {
   #parts;
   /** The state of the run in progress, or of the last one (getMessagesForLLM's default). */
   #currentState = null;
+  /** { tracer, content } when runs make OpenTelemetry spans (tracing.js). */
+  #tracing = null;
 
   /**
    * @param {object} definition nodes, edges, entryPoint (see index.d.ts)
@@ -106,6 +125,8 @@ export class GraphEngine extends CoreObject {
     }, owned);
     const partitioned = json.state === 'partitioned' || json.state?.shape === 'partitioned';
     this.#parts = { core, handlers, routers, policies, errorEdges, partitioned, history: this.#history };
+    if (options.tracer !== undefined && typeof options.tracer?.startSpan !== 'function') throw new EdgegraphError('INVALID_OPTIONS', 'options.tracer must be an OpenTelemetry Tracer (with startSpan)');
+    this.#tracing = options.tracer ? { tracer: options.tracer, content: options.traceContent === true } : null;
   }
 
   /** A hash of the definition; checkpoints carry it. */
@@ -153,8 +174,11 @@ export class GraphEngine extends CoreObject {
     const queued = this.#history.takePending();
     if (queued.length) initialState = { ...initialState, messages: [...(initialState?.messages ?? []), ...queued] };
     const input = JSON.stringify(initialState ?? {});
-    const thread = openThread(this.#checkpointer, options.threadId);
     const runId = options.runId ?? newRunId();
+    const thread = openThread(this.#checkpointer, options.threadId);
+    // A thread with state is a conversation: the new input continues it.
+    const prior = thread && await this.#checkpointer.exists(thread.id) ? await this.#loadThread({ threadId: thread.id }, options.recover) : undefined;
+    if (prior) return this.#continueThread(prior, input, { ...options, runId });
     const handle = this.#core.runNew(this.#graph, input ?? 'null', this.#runOptions({ ...options, runId }));
     // The mirror starts as a copy of the input; the first patch fills in
     // defaults and bookkeeping.
@@ -176,10 +200,10 @@ export class GraphEngine extends CoreObject {
     const opts = this.#runOptions(options);
     if (isThreadRef(saved)) {
       // From a thread's checkpoints: the latest, or any earlier one (time travel; the run forks from it).
-      const loaded = await this.#loadThread(saved);
+      const loaded = await this.#loadThread(saved, options.recover);
       handle = core.runRestore(this.#graph, loaded.checkpoint, opts);
       mirror = loaded.state;
-      thread = openThread(this.#checkpointer, saved.threadId, loaded.id, loaded.depth, loaded.meta);
+      thread = openThread(this.#checkpointer, saved.threadId, loaded.id, loaded.depth, loaded.meta, loaded.next);
       runId ??= JSON.parse(loaded.checkpoint).runId;
     } else if (typeof saved === 'string' || saved?.format === CHECKPOINT_FORMAT) {
       const text = typeof saved === 'string' ? saved : JSON.stringify(saved);
@@ -250,7 +274,7 @@ export class GraphEngine extends CoreObject {
       applyPatch(mirror, ops);
       const result = { state: mirror, checkpoint: core.runCheckpoint(handle) };
       if (loaded) {
-        const thread = openThread(this.#checkpointer, saved.threadId, loaded.id, loaded.depth, loaded.meta);
+        const thread = openThread(this.#checkpointer, saved.threadId, loaded.id, loaded.depth, loaded.meta, loaded.next);
         thread.ops.push(...ops);
         await thread.save(JSON.parse(core.runCheckpointMeta(handle)), mirror);
         if (thread.error) throw new EdgegraphError('CHECKPOINT_WRITE_FAILED', `could not write the updated state of thread '${saved.threadId}': ${thread.error?.message ?? thread.error}`, { cause: thread.error });
@@ -263,13 +287,41 @@ export class GraphEngine extends CoreObject {
     }
   }
 
-  /** A thread's checkpoint to resume from; the errors name the thread. */
-  async #loadThread({ threadId, checkpointId }) {
+  /**
+   * A new run on a thread that has state, as LangGraph's invoke on a thread:
+   * from the entry point, on the thread's latest state (whatever its status)
+   * with `input` written through the reducers (a user message is appended).
+   * Its first record follows the thread's latest, as a snapshot.
+   */
+  #continueThread(prior, input, options) {
+    const core = this.#core;
+    const { currentNode, nextNode, status, ...state } = prior.state;
+    const handle = core.runFromState(this.#graph, JSON.stringify(state), this.#runOptions(options));
+    try {
+      core.runApply(handle, input);
+      core.runResume(handle, undefined);
+    } catch (e) {
+      core.runFree(handle);
+      throw e;
+    }
+    const thread = openThread(this.#checkpointer, options.threadId, prior.id, Infinity, undefined, prior.next);
+    return this.#drive(handle, state, options, undefined, thread);
+  }
+
+  /**
+   * A thread's checkpoint to resume from; the errors name the thread. A
+   * latest checkpoint taken mid-run, younger than the lease, is a run in
+   * flight (THREAD_BUSY) unless the caller says its process died (`recover`).
+   */
+  async #loadThread({ threadId, checkpointId }, recover = false) {
     checkThreadId(threadId, 'resume({ threadId })', 'INVALID_INPUT');
     if (!this.#checkpointer) throw new EdgegraphError('INVALID_OPTIONS', 'resume({ threadId }) needs a checkpointer in the engine options');
     const loaded = await this.#checkpointer.load(threadId, checkpointId);
     // dispose() while the store answered freed the graph: the run cannot start on it.
     this.#alive();
+    if (loaded && checkpointId === undefined && !recover && this.#checkpointer.inFlight(threadId, loaded)) {
+      throw threadBusy(threadId, `a run is in flight (its checkpoint ${loaded.id} was taken mid-run); if that run's process died, resume with { recover: true }`);
+    }
     if (loaded) return loaded;
     if (!(await this.#checkpointer.exists(threadId))) throw new EdgegraphError('THREAD_NOT_FOUND', `thread '${threadId}' has no checkpoint in this store`);
     throw new EdgegraphError('INVALID_CHECKPOINT', `thread '${threadId}' has no readable checkpoint${checkpointId !== undefined ? ` ${checkpointId}` : ''}`);
@@ -280,22 +332,37 @@ export class GraphEngine extends CoreObject {
    * { state, status, checkpointId, parentId, createdAt }, or undefined.
    */
   async getState(threadId, checkpointId = undefined) {
-    this.#alive();
-    if (!this.#checkpointer) throw new EdgegraphError('INVALID_OPTIONS', 'getState needs a checkpointer in the engine options');
-    checkThreadId(threadId, 'getState(threadId)', 'INVALID_INPUT');
+    this.#threadCall('getState', threadId);
     const loaded = await this.#checkpointer.load(threadId, checkpointId);
     if (!loaded) return undefined;
     // The interrupts waiting for an answer, as result.interrupts has them.
     const interrupts = (loaded.meta.tasks ?? []).filter((t) => t.state === 'interrupted').flatMap((t) => t.interrupts.map((i) => ({ ...i, node: t.node })));
-    return { state: loaded.state, status: loaded.status, checkpointId: loaded.id, parentId: loaded.parent, createdAt: loaded.createdAt, interrupts };
+    return { state: loaded.state, status: loaded.status, checkpointId: loaded.id, parentId: loaded.parent, createdAt: loaded.createdAt, tasks: taskViews(loaded.meta.tasks), interrupts };
   }
 
-  /** The checkpoints of a thread, newest first (resume({ threadId, checkpointId }) forks from any). */
-  async getStateHistory(threadId) {
+  /**
+   * The checkpoints of a thread, newest first (resume({ threadId, checkpointId })
+   * forks from any). A page: `limit` of them older than `before` (a
+   * checkpointId); `values: true` adds each one's state.
+   */
+  async getStateHistory(threadId, { limit, before, values } = {}) {
+    this.#threadCall('getStateHistory', threadId);
+    return (await this.#checkpointer.history(threadId, { limit, before, values })).map((r) => ({
+      checkpointId: r.id, parentId: r.parent, createdAt: r.createdAt, status: r.status, superstep: r.superstep,
+      pendingTasks: r.pendingTasks, routing: r.routing, ...(values ? { values: r.values } : {}),
+    }));
+  }
+
+  /** Remove a thread's checkpoints from the store (a run of it in flight fails its next write). */
+  async deleteThread(threadId) {
+    this.#threadCall('deleteThread', threadId);
+    await this.#checkpointer.deleteThread(threadId);
+  }
+
+  #threadCall(name, threadId) {
     this.#alive();
-    if (!this.#checkpointer) throw new EdgegraphError('INVALID_OPTIONS', 'getStateHistory needs a checkpointer in the engine options');
-    checkThreadId(threadId, 'getStateHistory(threadId)', 'INVALID_INPUT');
-    return (await this.#checkpointer.history(threadId)).map((r) => ({ checkpointId: r.id, parentId: r.parent, createdAt: r.createdAt, status: r.status, superstep: r.superstep, pendingTasks: r.pendingTasks, routing: r.routing }));
+    if (!this.#checkpointer) throw new EdgegraphError('INVALID_OPTIONS', `${name} needs a checkpointer in the engine options`);
+    checkThreadId(threadId, `${name}(threadId)`, 'INVALID_INPUT');
   }
 
   /**
@@ -359,11 +426,15 @@ export class GraphEngine extends CoreObject {
   /** Drive a run; dispose() during it frees the graph only when it has closed. */
   async #drive(handle, mirror, options, resumeInput, thread) {
     const release = this.retain();
+    // Spans come from the run's events, and from ctx.trace for model and tool calls.
+    const tracing = this.#tracing && new RunTracing(this.#tracing.tracer, { content: this.#tracing.content, parent: options.traceContext, runId: options.runId, threadId: options.threadId });
+    if (tracing) options = { ...options, onEvent: tracing.observe(options.onEvent), tracing };
     const run = new Run(this, this.#parts, handle, mirror, options, resumeInput, thread);
     this.#currentState = mirror;
     try {
       return await run.drive();
     } finally {
+      tracing?.finish();
       release();
     }
   }

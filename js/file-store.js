@@ -1,12 +1,15 @@
 // file-store.js: checkpoints as files in a folder (Node, Deno, Bun). Each
 // put writes a temporary file and renames it over the key's file, so a crash
-// mid-write leaves the previous value intact.
+// mid-write leaves the previous value intact. create writes a temporary file
+// and hard-links it to the key's name: link fails when the name exists (in
+// every process on the machine at once), and the file it makes is complete.
 
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 
 const encode = (key) => encodeURIComponent(key).replace(/\./g, '%2E');
 const decode = (name) => decodeURIComponent(name);
+let counter = 0;
 
 export class FileStore {
   constructor(dir) { this.dir = dir; this.ready = fs.mkdir(dir, { recursive: true }); }
@@ -15,11 +18,28 @@ export class FileStore {
     try { return await fs.readFile(join(this.dir, encode(key)), 'utf8'); } catch (e) { if (e.code === 'ENOENT') return undefined; throw e; }
   }
   async put(key, value) {
+    const [file, tmp] = await this.#temp(key, value);
+    await fs.rename(tmp, file);
+  }
+  async create(key, value) {
+    const [file, tmp] = await this.#temp(key, value);
+    try {
+      await fs.link(tmp, file);
+      return true;
+    } catch (e) {
+      if (e.code === 'EEXIST') return false;
+      throw e;
+    } finally {
+      await fs.rm(tmp, { force: true });
+    }
+  }
+  /** The value written in full under a name of its own: [the key's file, the temporary file]. */
+  async #temp(key, value) {
     await this.ready;
     const file = join(this.dir, encode(key));
-    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+    const tmp = `${file}.${process.pid}.${++counter}.tmp`;
     await fs.writeFile(tmp, String(value));
-    await fs.rename(tmp, file);
+    return [file, tmp];
   }
   async delete(key) { await this.ready; await fs.rm(join(this.dir, encode(key)), { force: true }); }
   async list(prefix = '') {

@@ -22,6 +22,7 @@ export type ErrorCode =
   | 'PARALLEL_CONFLICT' | 'NODE_TIMEOUT' | 'INVALID_MESSAGE' | 'MESSAGE_NOT_FOUND'
   | 'LLM_HTTP_ERROR' | 'LLM_TIMEOUT' | 'LLM_ABORTED' | 'LLM_NETWORK_ERROR' | 'LLM_BAD_RESPONSE'
   | 'THREAD_NOT_FOUND' | 'CHECKPOINT_WRITE_FAILED' | 'DISPOSED'
+  | 'STRUCTURED_OUTPUT_INVALID' | 'MCP_ERROR' | 'THREAD_BUSY'
   | 'UNKNOWN_INTERRUPT' | 'MISSING_RESUME_ANSWER' | 'INTERRUPT_OUTSIDE_NODE';
 
 export class EdgegraphError extends Error {
@@ -97,6 +98,8 @@ export interface IGraphState {
   shouldPause?: boolean;
   lastToolCall?: any;
   lastModelOutput?: any;
+  /** The parsed reply of an agent or LLM node with a responseFormat. */
+  structuredResponse?: any;
   /** Tool calls made by agent nodes (id, name, arguments, status, result or error). */
   toolCalls?: any[];
   /** Other keys a node writes: any JSON. */
@@ -132,6 +135,8 @@ export interface NodeContext {
   resumeInput?: Message;
   /** Emit an event of your own (it reaches onEvent / stream() with node and taskId). */
   emit?: (event: { type: string; [field: string]: unknown }) => void;
+  /** Count a model call this node made itself (a chat() reply): into result.usage and an llm_usage event. Agent and LLM nodes do it for you. */
+  recordUsage?: (reply: Pick<ChatResult, 'tokens' | 'provider' | 'model'>) => void;
   /**
    * Pause the run here with `value` (JSON data) for the caller; on resume the node runs again
    * from the top and the i-th call returns the i-th answer. Works after any await, in every runtime.
@@ -238,9 +243,10 @@ export interface GraphDefinition<S extends object = IGraphState> {
   name?: string;
 }
 
-/** OpenAI-compatible LLM settings; the key never enters state, checkpoints or events. */
+/** LLM settings (any provider); the key never enters state, checkpoints or events. */
 export interface AgentLLMConfig {
   model: string;
+  provider?: ProviderName | Provider;
   apiKey?: string;
   baseURL?: string;
   defaults?: Record<string, unknown>;
@@ -270,6 +276,27 @@ export interface EngineOptions<S extends object = IGraphState> {
   interruptBefore?: string[];
   /** Pause after these nodes ran, before routing (every run's default). */
   interruptAfter?: string[];
+  /** OpenTelemetry spans for every run: the run, its nodes, model calls and tool calls (docs/tracing.md). */
+  tracer?: OTelTracerLike;
+  /** Put prompts, replies, tool arguments and results in the spans (default false). */
+  traceContent?: boolean;
+}
+
+/** An OpenTelemetry Tracer, by shape (@opentelemetry/api's Tracer fits); nothing of OpenTelemetry is imported. */
+export interface OTelTracerLike {
+  startSpan(name: string, options?: { kind?: number; attributes?: Record<string, unknown> }, context?: OTelContextLike): {
+    setAttribute(key: string, value: any): unknown;
+    setAttributes(attributes: Record<string, any>): unknown;
+    setStatus(status: { code: number; message?: string }): unknown;
+    recordException(exception: any): void;
+    end(): void;
+  };
+}
+/** An OpenTelemetry Context (e.g. trace.setSpan(context.active(), span)). */
+export interface OTelContextLike {
+  getValue(key: symbol): unknown;
+  setValue(key: symbol, value: unknown): OTelContextLike;
+  deleteValue(key: symbol): OTelContextLike;
 }
 
 export interface EngineLimits {
@@ -286,9 +313,10 @@ export interface EngineLimits {
 export type GraphEvent<S extends object = IGraphState> =
   | { type: 'run_start' }
   | { type: 'node_start'; node: string; taskId: string }
-  | { type: 'node_end'; node: string; taskId: string; durationMs: number; error?: string; /** The node called interrupt(). */ interrupted?: true }
+  | { type: 'node_end'; node: string; taskId: string; durationMs: number; error?: string; /** With error: the thrown error's code, else NODE_FAILED. */ errorCode?: string; /** The node called interrupt(). */ interrupted?: true }
   | { type: 'node_retry'; node: string; taskId: string; attempt: number; error: string; delayMs: number }
   | { type: 'llm_token'; node: string; taskId: string; text: string }
+  | ({ type: 'llm_usage'; taskId: string } & ModelCallUsage)
   | { type: 'tool_call'; node: string; taskId: string; id: string; name: string; arguments: unknown }
   | { type: 'tool_result'; node: string; taskId: string; id: string; name: string; status: 'ok' | 'error'; durationMs: number }
   | { type: 'route'; node: string; target: unknown }
@@ -313,6 +341,10 @@ export interface RunOptions<S extends object = IGraphState> {
   update?: Record<string, unknown>;
   /** Save a checkpoint at every step (and after each finished parallel task) under this thread. */
   threadId?: string;
+  /** The OpenTelemetry context the run's span starts in (default: the active one). */
+  traceContext?: OTelContextLike;
+  /** resume({ threadId }) only: the run that wrote the thread's latest (mid-run) checkpoint died; continue it (else THREAD_BUSY within the lease). */
+  recover?: boolean;
   /** Handed to every node as `context.configurable` (not part of the state or checkpoints). */
   configurable?: Record<string, unknown>;
   /** Run at most this many tasks of a step at once (default: all). */
@@ -326,8 +358,11 @@ export interface RunOptions<S extends object = IGraphState> {
 /** resume({ threadId }) continues a thread's latest checkpoint; with checkpointId, forks from an earlier one. */
 export interface ThreadRef { threadId: string; checkpointId?: number }
 
-export interface ThreadState<S> { state: S; status: GraphStatus; checkpointId: number; parentId: number | null; createdAt: number; /** Waiting for an answer ([] when none). */ interrupts: Interrupt[] }
-export interface CheckpointInfo { checkpointId: number; parentId: number | null; createdAt: number; status: GraphStatus; superstep: number; /** Nodes about to run. */ pendingTasks: string[]; /** Nodes whose routers are about to choose. */ routing: string[] }
+export interface ThreadState<S> { state: S; status: GraphStatus; checkpointId: number; parentId: number | null; createdAt: number; /** The step's tasks: a finished one's writes show here even when a sibling failed (the state then has neither). */ tasks: ThreadTask[]; /** Waiting for an answer ([] when none). */ interrupts: Interrupt[] }
+export interface ThreadTask { node: string; status: 'pending' | 'done' | 'failed' | (string & {}); writes?: unknown; error?: unknown }
+export interface CheckpointInfo<S = unknown> { checkpointId: number; parentId: number | null; createdAt: number; status: GraphStatus; superstep: number; /** Nodes about to run. */ pendingTasks: string[]; /** Nodes whose routers are about to choose. */ routing: string[]; /** The state then: with getStateHistory(id, { values: true }). */ values?: S }
+/** A page of a thread's history: `limit` checkpoints older than `before` (a checkpointId), newest first. */
+export interface HistoryOptions { limit?: number; before?: number; values?: boolean }
 
 interface RunResultBase<S> {
   state: S;
@@ -337,6 +372,8 @@ interface RunResultBase<S> {
   parentCommand?: { goto?: Goto; update?: Record<string, unknown> };
   /** Alias of `state` (seed API). */
   readonly finalState: S;
+  /** The tokens of this run's model calls (a resumed run counts its own), whichever provider answered. */
+  usage: RunUsage;
 }
 /** A run's outcome; narrow on `status`: every status but FINISHED has a checkpoint to resume from. */
 export type GraphRunResult<S extends object = IGraphState> =
@@ -374,7 +411,9 @@ export class GraphEngine<S extends object = IGraphState> {
   /** A thread's latest state, or that of one checkpoint (needs a checkpointer). */
   getState(threadId: string, checkpointId?: number): Promise<ThreadState<S> | undefined>;
   /** A thread's checkpoints, newest first. */
-  getStateHistory(threadId: string): Promise<CheckpointInfo[]>;
+  getStateHistory(threadId: string, options?: HistoryOptions): Promise<CheckpointInfo<S>[]>;
+  /** Remove a thread's checkpoints from the store. */
+  deleteThread(threadId: string): Promise<void>;
   stream(initialState?: Partial<S>, options?: RunOptions<S>): AsyncIterable<GraphEvent<S>>;
   streamResume(saved: Resumable<S>, userInput?: Message | ApprovalDecision | Command<S> | ResumeCommand<S> | unknown, options?: RunOptions<S>): AsyncIterable<GraphEvent<S>>;
   toMermaid(): string;
@@ -474,13 +513,67 @@ export function applyPatch(root: object, ops: PatchOp[]): void;
 
 // ---- LLM client ----
 
+/** Token counts in edgegraph's own shape, whatever the provider calls them. */
+export interface TokenCounts {
+  /** All input tokens, cached ones included. */
+  inputTokens: number;
+  outputTokens: number;
+  /** Input tokens read from the provider's prompt cache. */
+  cachedTokens: number;
+  totalTokens: number;
+}
+/** One model call of a run. */
+export interface ModelCallUsage {
+  node: string;
+  provider: string;
+  model: string | null;
+  inputTokens: number;
+  outputTokens: number;
+  cachedTokens: number;
+}
+/** result.usage: the totals and each call. */
+export interface RunUsage extends TokenCounts {
+  calls: ModelCallUsage[];
+}
+
+/** The wire protocol of a ChatClient; or a provider object from edgegraph/providers/<name>. */
+export type ProviderName = 'openai' | 'openai-responses' | 'anthropic' | 'gemini';
+/** A provider's translation between edgegraph's messages and its API (see docs/providers.md). */
+export interface Provider {
+  readonly name: string;
+  readonly baseURL: string;
+  path(model: string, stream: boolean): string;
+  headers(apiKey: string | undefined): Record<string, string>;
+  body(request: object): object;
+  reply(json: unknown, fail: (what: string) => never, failHttp?: (message: string) => never): object;
+  decoder(fail: (what: string) => never, failHttp: (message: string) => never): { push(event: unknown): object[]; end(): object };
+}
+
+/**
+ * An AI SDK language model (specification v2, v3 or v4 of @ai-sdk/provider), accepted by its shape:
+ * pass it as `llm`. edgegraph has no dependency on the AI SDK.
+ */
+export interface LanguageModelLike {
+  readonly specificationVersion: string;
+  readonly provider: string;
+  readonly modelId: string;
+  doGenerate(options: any): PromiseLike<any>;
+  doStream?(options: any): PromiseLike<any>;
+}
+
 export interface ChatClientConfig {
   model: string;
-  /** Default https://api.openai.com/v1; any server speaking /chat/completions. An http(s) URL
+  /** The wire protocol (default 'openai', chat completions). 'openai-responses', 'anthropic' and
+   *  'gemini' are loaded on first use; a provider object imported from edgegraph/providers/<name> works too. */
+  provider?: ProviderName | Provider;
+  /** Anthropic needs max_tokens: the default when neither this nor the request's max_tokens is set (4096). */
+  maxTokens?: number;
+  /** Default: the provider's (https://api.openai.com/v1, https://api.anthropic.com/v1,
+   *  https://generativelanguage.googleapis.com/v1beta). For 'openai', any server speaking /chat/completions. An http(s) URL
    *  (or, in a page, a root path such as '/v1'), checked when the client is made; its query is
    *  kept (Azure's ?api-version=). */
   baseURL?: string;
-  /** Sent as a Bearer token; never written to state, checkpoints, events or errors. */
+  /** Sent as the provider's credential (Bearer token, x-api-key, x-goog-api-key); never written to state, checkpoints, events or errors. */
   apiKey?: string;
   /** Request body defaults (temperature, max_tokens, ...). */
   defaults?: Record<string, unknown>;
@@ -496,11 +589,36 @@ export interface ChatClientConfig {
   streamUsage?: boolean;
 }
 
+/**
+ * A Standard Schema (https://standardschema.dev: Zod, Valibot, ArkType...), by
+ * shape: the library is never imported. `~standard.jsonSchema` is the Standard
+ * JSON Schema interface, where the library implements it.
+ */
+export interface StandardSchemaLike<Input = unknown, Output = Input> {
+  readonly '~standard': {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (value: unknown) =>
+      | { readonly value: Output; readonly issues?: undefined }
+      | { readonly issues: ReadonlyArray<{ readonly message: string; readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> }> }
+      | Promise<{ readonly value: Output; readonly issues?: undefined } | { readonly issues: ReadonlyArray<{ readonly message: string; readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> }> }>;
+    readonly types?: { readonly input: Input; readonly output: Output } | undefined;
+    readonly jsonSchema?: { readonly input: (options: { target: string }) => Record<string, unknown> };
+  };
+}
+/** The value a Standard Schema gives after validation. */
+export type InferSchemaOutput<S> = S extends StandardSchemaLike<any, infer O> ? O : any;
+
 export interface ToolDefinition<A = any> {
   name: string;
   description?: string;
-  /** JSON Schema of the arguments; they are validated before run(). */
-  parameters?: Record<string, unknown>;
+  /**
+   * The arguments' schema: JSON Schema, or a Standard Schema (Zod 4, Valibot...)
+   * whose own validator checks them before run() (which gets its output).
+   */
+  parameters?: Record<string, unknown> | StandardSchemaLike<unknown, A>;
+  /** The JSON Schema the model gets, for a Standard Schema whose library cannot convert itself (Valibot). */
+  jsonSchema?: Record<string, unknown>;
   run(args: A, context: { signal?: AbortSignal; toolCallId: string; state: unknown }): unknown | Promise<unknown>;
   /** Pause the run for a human decision before calling. */
   needsApproval?: boolean | ((args: A) => boolean);
@@ -510,12 +628,15 @@ export interface ToolDefinition<A = any> {
  * Declare a tool: returns it as given. Its `run` and `needsApproval` get typed
  * arguments (`A`, default any) where a plain object literal would leave them untyped.
  */
+export function tool<S extends StandardSchemaLike<any, any>>(definition: Omit<ToolDefinition<InferSchemaOutput<S>>, 'parameters'> & { parameters: S }): ToolDefinition<InferSchemaOutput<S>>;
 export function tool<A = any>(definition: ToolDefinition<A>): ToolDefinition<A>;
 
 export interface ChatRequest {
   messages: Message[];
   tools?: ToolDefinition[];
   toolChoice?: unknown;
+  /** Structured output (structured-output.js makes it strict for OpenAI); mapped to each provider's own field (docs/providers.md). */
+  responseFormat?: { name?: string; schema: Record<string, unknown>; strict?: boolean; description?: string };
   signal?: AbortSignal;
   stream?: boolean;
   onToken?: (text: string) => void;
@@ -528,13 +649,18 @@ export interface ChatResult {
   content: string | null;
   toolCalls: ToolCall[];
   finishReason: string | null;
-  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | null;
+  /** The usage as the provider sent it (OpenAI's prompt_tokens, Anthropic's input_tokens, Gemini's usageMetadata, ...). */
+  usage: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number; [field: string]: unknown } | null;
+  /** The same in edgegraph's shape, for every provider. */
+  tokens: TokenCounts | null;
   model: string | null;
+  provider: string;
 }
 
 export class ChatClient {
   constructor(config: ChatClientConfig);
   readonly model: string;
+  readonly provider: string;
   readonly baseURL: string;
   chat(request: ChatRequest): Promise<ChatResult>;
   stream(request: ChatRequest): AsyncIterable<
@@ -543,6 +669,8 @@ export class ChatClient {
     | { type: 'done'; result: ChatResult }>;
 }
 export function createChatClient(config: ChatClientConfig | ChatClient): ChatClient;
+/** An AI SDK model as a client: chat() only. */
+export function createChatClient(model: LanguageModelLike): { readonly provider: string; readonly model: string; chat(request: ChatRequest): Promise<ChatResult> };
 
 export class LLMError extends EdgegraphError {
   readonly status?: number;
@@ -552,13 +680,15 @@ export class LLMError extends EdgegraphError {
   readonly url?: string;
   /** For LLM_NETWORK_ERROR: the system error under it, e.g. 'ECONNREFUSED', 'ENOTFOUND'. */
   readonly causeCode?: string;
+  /** The provider that answered (or failed to): 'openai', 'anthropic', 'gemini', 'openai-responses', an AI SDK model's provider. */
+  readonly provider?: string;
 }
 
 // ---- agents ----
 
 export interface AgentNodeConfig {
-  /** A client config, or a client; default: the engine's llmConfig. */
-  llm?: ChatClientConfig | ChatClient;
+  /** A client config, a client, or an AI SDK language model; default: the engine's llmConfig. */
+  llm?: ChatClientConfig | ChatClient | LanguageModelLike;
   mode?: 'chat' | 'react';
   agentInfo?: { name?: string; goal?: string; backstory?: string };
   tools?: ToolDefinition[];
@@ -569,11 +699,28 @@ export interface AgentNodeConfig {
   stream?: boolean;
   /** Extra request body fields (temperature, ...). */
   request?: Record<string, unknown>;
+  /** Ask for JSON of a schema; the parsed, validated reply goes to state.structuredResponse. */
+  responseFormat?: ResponseFormat;
+}
+
+/**
+ * Structured output: the model answers JSON of `schema` (JSON Schema or a
+ * Standard Schema, validated by its own library). strict (default true) sends
+ * the schema in OpenAI's strict form (every property required, optional ones
+ * nullable, additionalProperties false).
+ */
+export interface ResponseFormat {
+  name: string;
+  schema: Record<string, unknown> | StandardSchemaLike<any, any>;
+  /** The JSON Schema to send, for a Standard Schema whose library cannot convert itself (Valibot). */
+  jsonSchema?: Record<string, unknown>;
+  strict?: boolean;
+  description?: string;
 }
 
 export function createAgentNode<S extends object = IGraphState>(config: AgentNodeConfig): GraphNode<S>;
 /** One LLM call with the trimmed history (seed 004's LLM node). */
-export function createLLMNode<S extends object = IGraphState>(config: { llm?: ChatClientConfig | ChatClient; tools?: ToolDefinition[]; systemPrompt?: string; stream?: boolean; request?: Record<string, unknown> }): GraphNode<S>;
+export function createLLMNode<S extends object = IGraphState>(config: { llm?: ChatClientConfig | ChatClient | LanguageModelLike; tools?: ToolDefinition[]; systemPrompt?: string; stream?: boolean; request?: Record<string, unknown>; responseFormat?: ResponseFormat }): GraphNode<S>;
 /** Runs the last assistant message's tool calls, with approvals (seed 004's tools node). */
 export function createToolsNode<S extends object = IGraphState>(config: { tools: ToolDefinition[] }): GraphNode<S>;
 /** An edge: to `toolsNode` when the last message asks for tools, else to `end`. */
@@ -590,6 +737,25 @@ export function approve(toolCallId?: string): ApprovalDecision;
 export function reject(reason?: string, toolCallId?: string): ApprovalDecision;
 export function editArguments(args: unknown, toolCallId?: string): ApprovalDecision;
 
+// ---- MCP ----
+
+/** A connected MCP client, by shape: the official SDK's Client fits. */
+export interface McpClientLike {
+  listTools(params?: { cursor?: string }): Promise<{ tools: Array<{ name: string; title?: string; description?: string; inputSchema?: object }>; nextCursor?: string }>;
+  callTool(params: { name: string; arguments?: Record<string, unknown> }, resultSchema?: any, options?: { signal?: AbortSignal }): Promise<unknown>;
+  getServerVersion?(): { name: string } | undefined;
+}
+export interface McpToolsOptions {
+  /** Pause for approval: every tool (true), these tool names, or per call. */
+  needsApproval?: boolean | string[] | ((name: string, args: any) => boolean);
+  /** Put before each tool name (to keep two servers' tools apart). */
+  prefix?: string;
+  /** The server's name in MCP_ERROR messages (default: the name it gave when connecting). */
+  serverName?: string;
+}
+/** The tools of an MCP server (every page of tools/list) as agent tools. */
+export function mcpTools(client: McpClientLike, options?: McpToolsOptions): Promise<ToolDefinition[]>;
+
 /** The JSON Schema subset tools use; returns the problems, each naming its path. */
 export function validateJsonSchema(schema: unknown, value: unknown, path?: string): string[];
 
@@ -599,6 +765,9 @@ export function validateJsonSchema(schema: unknown, value: unknown, path?: strin
 export interface KeyValueStore {
   get(key: string): Promise<string | undefined>;
   put(key: string, value: string): Promise<void>;
+  /** Write only if the key is absent, atomically: true when this call wrote it. Without it (or with exclusive: false) runs of a thread are not exclusive, and edgegraph warns once. */
+  create?(key: string, value: string): Promise<boolean>;
+  exclusive?: boolean;
   delete(key: string): Promise<void>;
   /** Keys with this prefix, sorted. */
   list(prefix?: string): Promise<string[]>;
@@ -607,15 +776,18 @@ export interface KeyValueStore {
 export class MemoryStore implements KeyValueStore {
   get(key: string): Promise<string | undefined>;
   put(key: string, value: string): Promise<void>;
+  create(key: string, value: string): Promise<boolean>;
   delete(key: string): Promise<void>;
   list(prefix?: string): Promise<string[]>;
   /** Bytes held. */
   readonly size: number;
 }
 export class LocalStorageStore implements KeyValueStore {
-  constructor(storage?: Storage, prefix?: string);
+  /** `locks`: navigator.locks (the default), which makes create exclusive across tabs. */
+  constructor(storage?: Storage, prefix?: string, locks?: LockManager);
   get(key: string): Promise<string | undefined>;
   put(key: string, value: string): Promise<void>;
+  create(key: string, value: string): Promise<boolean>;
   delete(key: string): Promise<void>;
   list(prefix?: string): Promise<string[]>;
 }
@@ -623,6 +795,7 @@ export class IndexedDBStore implements KeyValueStore {
   constructor(name?: string, factory?: IDBFactory);
   get(key: string): Promise<string | undefined>;
   put(key: string, value: string): Promise<void>;
+  create(key: string, value: string): Promise<boolean>;
   delete(key: string): Promise<void>;
   list(prefix?: string): Promise<string[]>;
 }
@@ -631,6 +804,7 @@ export class FileStore implements KeyValueStore {
   constructor(dir: string);
   get(key: string): Promise<string | undefined>;
   put(key: string, value: string): Promise<void>;
+  create(key: string, value: string): Promise<boolean>;
   delete(key: string): Promise<void>;
   list(prefix?: string): Promise<string[]>;
 }
@@ -642,15 +816,44 @@ export function kvStore(kv: {
   put(key: string, value: string): Promise<unknown>;
   delete(key: string): Promise<unknown>;
   list(options: { prefix: string }): Promise<Map<string, unknown> | { keys: Array<{ name: string }> } | string[]>;
+  /** Durable Object storage: create-if-absent runs in one transaction. */
+  transaction?: unknown;
 }): KeyValueStore;
+
+/** What SqlStore needs of a database: rows of a query, and a statement run; both with ? bindings. */
+export interface SqlAdapter {
+  all(query: string, ...bindings: unknown[]): Promise<Array<Record<string, any>>>;
+  run(query: string, ...bindings: unknown[]): Promise<unknown>;
+}
+/** Checkpoints in SQLite-flavoured SQL: edgegraph_records, keyed (thread_id, id); a record is one INSERT ... ON CONFLICT DO NOTHING. */
+export class SqlStore implements KeyValueStore {
+  constructor(adapter: SqlAdapter);
+  get(key: string): Promise<string | undefined>;
+  put(key: string, value: string): Promise<void>;
+  create(key: string, value: string): Promise<boolean>;
+  delete(key: string): Promise<void>;
+  list(prefix?: string): Promise<string[]>;
+}
+/** Durable Object SQLite storage (ctx.storage.sql of a class in new_sqlite_classes). */
+export function doSqlStore(sql: { exec(query: string, ...bindings: any[]): { toArray(): any[] } }): SqlStore;
+/** Cloudflare D1 (a D1Database binding). */
+export function d1Store(db: { prepare(query: string): { bind(...values: any[]): { all(): Promise<{ results?: any[] }>; run(): Promise<unknown> } } }): SqlStore;
+/** Node 22.5 and later (the node entry): a SQLite file, or an open node:sqlite DatabaseSync. Without node:sqlite, its first use is INVALID_OPTIONS. */
+export function sqliteStore(pathOrDatabase: string | { prepare(sql: string): any; exec(sql: string): void }): SqlStore;
 
 /** A thread's checkpoints as records: the state's changes, with a full snapshot every snapshotEvery records. */
 export class Checkpointer {
-  constructor(store: KeyValueStore, options?: { snapshotEvery?: number });
+  /**
+   * keepLast: keep a thread's newest N checkpoints (and the older records they are built from);
+   * leaseMs (300000): how long a mid-run latest checkpoint means a run in flight.
+   */
+  constructor(store: KeyValueStore, options?: { snapshotEvery?: number; keepLast?: number; leaseMs?: number });
   readonly store: KeyValueStore;
   readonly snapshotEvery: number;
+  readonly keepLast: number | undefined;
+  readonly leaseMs: number;
   load(threadId: string, id?: number): Promise<{ id: number; parent: number | null; createdAt: number; status: GraphStatus; state: unknown; checkpoint: string } | undefined>;
-  history(threadId: string): Promise<Array<{ id: number; parent: number | null; createdAt: number; status: GraphStatus; superstep: number; pendingTasks: string[]; routing: string[] }>>;
+  history(threadId: string, options?: HistoryOptions): Promise<Array<{ id: number; parent: number | null; createdAt: number; status: GraphStatus; superstep: number; pendingTasks: string[]; routing: string[]; values?: unknown }>>;
   deleteThread(threadId: string): Promise<void>;
 }
 

@@ -1,4 +1,4 @@
-// llm-url.js: the chat-completions URL from a baseURL, the same URL fit to
+// llm-url.js: a provider's endpoint URL from a baseURL, the same URL fit to
 // print (secret query values hidden), and the system error under a failed
 // fetch. Kept apart from llm.js: this is what decides what an error may show.
 
@@ -19,12 +19,12 @@ export function redactURL(text) {
 }
 
 /**
- * The URL to POST to: the baseURL's path + /chat/completions, its query kept
+ * The URL to POST to: the baseURL's path + `path` (chat completions' by default), its query kept
  * (Azure's ?api-version=), its fragment dropped. An absolute http(s) URL; in a
  * page or a worker also a root path ('/v1': a same-origin proxy that holds the key).
  * @returns {string}
  */
-export function endpointURL(baseURL) {
+export function endpointURL(baseURL, path = '/chat/completions') {
   const raw = String(baseURL);
   const pageOrigin = /^\/(?!\/)/.test(raw) ? originOfPage() : undefined;
   const shown = redactURL(raw).replace(USERINFO, '$1');
@@ -37,7 +37,7 @@ export function endpointURL(baseURL) {
   try { url = new URL(raw, pageOrigin); } catch { throw new EdgegraphError('INVALID_OPTIONS', `baseURL '${shown}' is not a valid URL`); }
   // fetch refuses such URLs, and the password would be printed with every error.
   if (url.username || url.password) throw new EdgegraphError('INVALID_OPTIONS', `baseURL '${shown}' holds a user name or password: pass the key as apiKey (or in headers)`);
-  url.pathname = `${url.pathname.replace(/\/+$/, '')}/chat/completions`;
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}${path}`;
   url.hash = '';
   return url.href;
 }

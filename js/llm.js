@@ -1,104 +1,84 @@
-// llm.js: an OpenAI-compatible chat-completions client over fetch (no SDK).
-// Works with OpenAI, Ollama, vLLM, OpenRouter, LM Studio, Groq and any
-// server speaking POST {baseURL}/chat/completions.
+// llm.js: the chat client over fetch (no SDK). One client, several wire
+// protocols: `provider` picks the translation (provider-*.js) between
+// edgegraph's messages (llm-messages.js) and the provider's API.
+//   'openai'            chat completions: OpenAI, Ollama, vLLM, OpenRouter, LM Studio, Groq (built in)
+//   'openai-responses'  OpenAI's Responses API
+//   'anthropic'         Anthropic's Messages API
+//   'gemini'            Google's Gemini API (generateContent)
+// The three others are loaded on first use by dynamic import, so a bundle
+// that never names them does not carry them; a provider object imported from
+// edgegraph/providers/<name> works too. An AI SDK language model, passed as
+// `llm` itself, is driven through its doGenerate / doStream (provider-ai-sdk.js).
 //
-// The API key lives in this object only: it goes into the Authorization
-// header and nowhere else (not in errors, events, results or state).
+// The API key lives in this object only: it goes into the provider's
+// authentication header and nowhere else (not in errors, events, results or state).
 
 import { EdgegraphError } from './errors.js';
-import { SseDecoder } from './sse.js';
-import { sleep } from './timing.js';
-import { endpointURL, redactURL, secretsOf, networkCause } from './llm-url.js';
+import { endpointURL, redactURL } from './llm-url.js';
+import { LLMError, Transport } from './llm-transport.js';
+import { openai } from './llm-openai.js';
+import { argumentsObject } from './llm-messages.js';
 
-export class LLMError extends EdgegraphError {
-  /**
-   * @param {string} code LLM_HTTP_ERROR | LLM_TIMEOUT | LLM_ABORTED | LLM_NETWORK_ERROR | LLM_BAD_RESPONSE
-   * @param {string} message
-   * @param {{ status?: number, providerMessage?: string, attempts?: number, url?: string, causeCode?: string, cause?: unknown }} [extra]
-   */
-  constructor(code, message, extra = {}) {
-    super(code, message, { cause: extra.cause });
-    this.name = 'LLMError';
-    if (extra.status !== undefined) this.status = extra.status;
-    if (extra.providerMessage !== undefined) this.providerMessage = extra.providerMessage;
-    if (extra.attempts !== undefined) this.attempts = extra.attempts;
-    if (extra.url !== undefined) this.url = extra.url;
-    if (extra.causeCode !== undefined) this.causeCode = extra.causeCode;
-  }
-}
+export { LLMError };
 
-// Only these message fields go to the server: some providers reject others
-// (edgegraph's history adds an `id` to every message).
-const MESSAGE_FIELDS = ['role', 'content', 'name', 'tool_calls', 'tool_call_id'];
+const LOADERS = {
+  'openai-responses': () => import('./provider-responses.js').then((m) => m.openaiResponses),
+  anthropic: () => import('./provider-anthropic.js').then((m) => m.anthropic),
+  gemini: () => import('./provider-gemini.js').then((m) => m.gemini),
+};
+const PROVIDER_NAMES = ['openai', ...Object.keys(LOADERS)];
 
-function wireMessage(m) {
-  const out = {};
-  for (const k of MESSAGE_FIELDS) if (m[k] !== undefined) out[k] = m[k];
-  if (out.role === 'assistant' && out.content === undefined) out.content = null;
-  return out;
-}
-
-function wireTool(t) {
-  if (t?.type === 'function' && t.function) return t;
-  return { type: 'function', function: { name: t.name, description: t.description ?? '', parameters: t.parameters ?? { type: 'object', properties: {} } } };
-}
-
-/** Seconds or an HTTP date, to milliseconds (capped); undefined when absent or unreadable. */
-function retryAfterMs(headers, capMs) {
-  const v = headers?.get?.('retry-after');
-  if (!v) return undefined;
-  const s = Number(v);
-  const ms = Number.isFinite(s) ? s * 1000 : Date.parse(v) - Date.now();
-  return Number.isFinite(ms) ? Math.min(Math.max(0, ms), capMs) : undefined;
+/** A provider object, or its name (checked now: a typo is one clear error). */
+function providerOf(provider) {
+  if (provider === undefined || provider === 'openai') return openai;
+  if (typeof provider === 'object' && provider && typeof provider.body === 'function') return provider;
+  if (typeof provider === 'string' && LOADERS[provider]) return provider;
+  throw new EdgegraphError('INVALID_OPTIONS', `llm.provider must be one of ${PROVIDER_NAMES.map((n) => `'${n}'`).join(', ')} or a provider object, not ${JSON.stringify(provider)}`);
 }
 
 export class ChatClient {
   #apiKey;
-  #fetch;
   #headers;
-  #url;
-  #shownURL;
-  #secrets;
+  #provider;
+  #transport;
 
   /**
-   * @param {{ baseURL?: string, apiKey?: string, model: string, defaults?: object, headers?: Record<string,string>,
+   * @param {{ provider?: string | object, baseURL?: string, apiKey?: string, model: string, defaults?: object, headers?: Record<string,string>,
    *   fetch?: typeof fetch, timeoutMs?: number, maxRetries?: number, retryBaseMs?: number, retryMaxMs?: number,
-   *   streamUsage?: boolean }} config
+   *   streamUsage?: boolean, maxTokens?: number }} config
    */
   constructor(config = {}) {
     if (!config.model) throw new EdgegraphError('INVALID_OPTIONS', 'an LLM config needs a model');
     this.model = config.model;
-    const baseURL = config.baseURL ?? 'https://api.openai.com/v1';
+    this.#provider = providerOf(config.provider);
+    this.provider = typeof this.#provider === 'string' ? this.#provider : this.#provider.name;
+    const baseURL = config.baseURL ?? (typeof this.#provider === 'object' ? this.#provider.baseURL : DEFAULT_BASE[this.provider]);
     // Checked here, not at the first request: a typo is one clear error, not three retries.
-    this.#url = endpointURL(baseURL);
-    this.#shownURL = redactURL(this.#url);
+    const secretURL = endpointURL(baseURL, '');
+    this.#base = secretURL;
     // Public, so printed by console.log(client): secret query values hidden.
     this.baseURL = redactURL(String(baseURL).replace(/\/+(?=[?#]|$)/, ''));
     this.defaults = config.defaults ?? {};
     // Private like the key: Azure's api-key and other credentials travel as headers.
     this.#headers = config.headers ?? {};
-    this.timeoutMs = config.timeoutMs ?? 60_000;
-    this.maxRetries = config.maxRetries ?? 2;
-    this.retryBaseMs = config.retryBaseMs ?? 500;
-    this.retryMaxMs = config.retryMaxMs ?? 20_000;
     this.streamUsage = config.streamUsage ?? true;
-    // A reply larger than this, or a stream longer than this, is LLM_BAD_RESPONSE / LLM_TIMEOUT:
-    // a server (or a man in the middle) cannot make the client read forever.
-    this.maxResponseBytes = config.maxResponseBytes ?? 16 * 1024 * 1024;
-    this.maxStreamMs = config.maxStreamMs ?? 10 * 60_000;
+    this.maxTokens = config.maxTokens;
     this.#apiKey = config.apiKey;
-    this.#fetch = config.fetch ?? ((...a) => globalThis.fetch(...a));
-    // Whatever a server or a proxy might echo back: the key, secret query values, secret headers.
-    this.#secrets = secretsOf({ apiKey: this.#apiKey, url: this.#url, headers: this.#headers });
+    this.#transport = new Transport(config, { secretURL, apiKey: config.apiKey, headers: this.#headers, provider: this.provider });
+    for (const key of ['timeoutMs', 'maxRetries', 'retryBaseMs', 'retryMaxMs', 'maxResponseBytes', 'maxStreamMs']) {
+      Object.defineProperty(this, key, { get: () => this.#transport[key], set: (v) => { this.#transport[key] = v; }, enumerable: true });
+    }
   }
 
+  #base;
+
   /** Never print the key (nor a secret query value), even by accident. */
-  toJSON() { return { model: this.model, baseURL: this.baseURL }; }
+  toJSON() { return { provider: this.provider, model: this.model, baseURL: this.baseURL }; }
 
   /**
-   * One chat completion. With `stream` (or an onToken callback) the reply is
+   * One model call. With `stream` (or an onToken callback) the reply is
    * read as server-sent events and each piece of text goes to onToken.
-   * @returns {Promise<{ message: object, content: string|null, toolCalls: object[], finishReason: string|null, usage: object|null, model: string|null }>}
+   * @returns {Promise<{ message: object, content: string|null, toolCalls: object[], finishReason: string|null, usage: object|null, tokens: object|null, model: string|null, provider: string }>}
    */
   async chat(request) {
     let result;
@@ -109,215 +89,114 @@ export class ChatClient {
   /** The same request as an async iterator of { type: 'token' | 'tool_call_delta' | 'done', ... }. */
   stream(request) { return this.#events({ ...request, stream: true }); }
 
+  async #dialect() {
+    if (typeof this.#provider === 'string') this.#provider = await LOADERS[this.#provider]();
+    return this.#provider;
+  }
+
   async *#events(request) {
-    const { messages, tools, toolChoice, signal, onToken, stream: wantStream, model, ...extra } = request ?? {};
+    const { messages, tools, toolChoice, responseFormat, signal, onToken, stream: wantStream, model, ...extra } = request ?? {};
     delete extra.onEvent;
     if (!Array.isArray(messages)) throw new EdgegraphError('INVALID_INPUT', 'chat() needs messages');
+    const dialect = await this.#dialect();
     const stream = wantStream ?? typeof onToken === 'function';
-    const body = { ...this.defaults, ...extra, model: model ?? this.model, messages: messages.map(wireMessage) };
-    if (tools?.length) body.tools = tools.map(wireTool);
-    // Tool options (from shared defaults) without tools: OpenAI answers 400 ("only allowed when 'tools' are specified").
-    else { delete body.tool_choice; delete body.parallel_tool_calls; }
-    if (toolChoice !== undefined) body.tool_choice = toolChoice;
-    if (stream) {
-      body.stream = true;
-      if (this.streamUsage) body.stream_options = { include_usage: true, ...(body.stream_options ?? {}) };
-    }
-    const response = await this.#send(body, signal, stream);
+    const modelName = model ?? this.model;
+    const body = dialect.body({ messages, tools, toolChoice, responseFormat, model: modelName, stream, streamUsage: this.streamUsage, maxTokens: this.maxTokens, options: { ...this.defaults, ...extra } });
+    const url = joinPath(this.#base, dialect.path(modelName, stream));
+    const headers = { 'content-type': 'application/json', accept: stream ? 'text/event-stream' : 'application/json', ...dialect.headers(this.#apiKey), ...this.#headers };
+    const transport = this.#transport;
+    const fail = (what) => { throw transport.badReply(what); };
+    const failHttp = (message) => { throw new LLMError('LLM_HTTP_ERROR', transport.redact(message), { provider: this.provider }); };
+    const sent = await transport.send(url, headers, body, signal);
     // A server that ignores `stream` answers with one JSON body: read it as such.
-    const jsonAnyway = stream && /application\/json/.test(response.res.headers?.get?.('content-type') ?? '');
+    const jsonAnyway = stream && /application\/json/.test(sent.res.headers?.get?.('content-type') ?? '');
+    let result;
     if (!stream || jsonAnyway) {
-      const result = await this.#readJson(response);
-      if (result.message.content) onToken?.(result.message.content);
-      yield { type: 'done', result };
-      return;
-    }
-    yield* this.#readStream(response, onToken);
-  }
-
-  /** POST with retries; resolves to { res, controller, timer, signal } once headers say 2xx. */
-  async #send(body, userSignal, stream) {
-    const url = this.#url;
-    const where = { url: this.#shownURL };
-    const headers = { 'content-type': 'application/json', accept: stream ? 'text/event-stream' : 'application/json', ...this.#headers };
-    if (this.#apiKey) headers.authorization = `Bearer ${this.#apiKey}`;
-    const payload = JSON.stringify(body);
-    for (let attempt = 1; ; attempt++) {
-      const controller = new AbortController();
-      const onAbort = () => controller.abort(userSignal.reason);
-      if (userSignal?.aborted) throw new LLMError('LLM_ABORTED', 'the LLM request was aborted', { attempts: attempt - 1, ...where });
-      userSignal?.addEventListener('abort', onAbort, { once: true });
-      let timedOut = false;
-      const timer = setTimeout(() => { timedOut = true; controller.abort(); }, this.timeoutMs);
-      const release = () => { clearTimeout(timer); userSignal?.removeEventListener('abort', onAbort); };
-      let failure;
-      try {
-        const res = await this.#fetch(url, { method: 'POST', headers, body: payload, signal: controller.signal });
-        if (res.ok) return { res, controller, timer, release, isTimedOut: () => timedOut, userSignal, reset: null };
-        const text = await res.text().catch(() => '');
-        release();
-        const provider = this.#redact(providerMessage(text));
-        const retryable = res.status === 429 || res.status >= 500;
-        failure = new LLMError('LLM_HTTP_ERROR', `the LLM server answered ${res.status} at ${this.#shownURL}${provider ? `: ${provider}` : ''}`, { status: res.status, providerMessage: provider, attempts: attempt, ...where });
-        if (retryable && attempt <= this.maxRetries) {
-          await sleep(retryAfterMs(res.headers, this.retryMaxMs) ?? this.#backoff(attempt), userSignal);
-          if (!userSignal?.aborted) continue;
-          throw new LLMError('LLM_ABORTED', 'the LLM request was aborted', { attempts: attempt, ...where });
+      result = dialect.reply(await transport.readJson(sent), fail, failHttp);
+      if (result.message.content) onToken?.(textOfMessage(result.message));
+    } else {
+      const decoder = dialect.decoder(fail, failHttp);
+      for await (const event of transport.events(sent)) {
+        for (const delta of decoder.push(event)) {
+          if (delta.type === 'token') onToken?.(delta.text);
+          yield delta;
         }
-        throw failure;
-      } catch (e) {
-        release();
-        if (e === failure) throw e;
-        if (e instanceof LLMError) throw e;
-        if (userSignal?.aborted) throw new LLMError('LLM_ABORTED', 'the LLM request was aborted', { attempts: attempt, cause: userSignal.reason, ...where });
-        const error = timedOut
-          ? new LLMError('LLM_TIMEOUT', `no answer from the LLM server at ${this.#shownURL} within ${this.timeoutMs} ms`, { attempts: attempt, ...where })
-          : this.#networkError('could not reach the LLM server', e, attempt);
-        if (attempt <= this.maxRetries) { await sleep(this.#backoff(attempt), userSignal); if (!userSignal?.aborted) continue; }
-        throw error;
       }
+      result = decoder.end();
     }
+    const toolCalls = result.message.tool_calls ?? [];
+    // Nothing runs on the strength of a malformed call (OpenAI chat's own are left to the tools, which answer the model).
+    if (dialect !== openai) toolCalls.forEach((c) => checkCall(c, fail));
+    yield { type: 'done', result: { ...result, content: result.message.content, toolCalls, provider: this.provider } };
+  }
+}
+
+const DEFAULT_BASE = {
+  'openai-responses': 'https://api.openai.com/v1',
+  anthropic: 'https://api.anthropic.com/v1',
+  gemini: 'https://generativelanguage.googleapis.com/v1beta',
+};
+
+const textOfMessage = (m) => (typeof m.content === 'string' ? m.content : '');
+
+/** The endpoint: the base URL's path + the provider's path (which may carry a query), the base's query kept. */
+function joinPath(base, path) {
+  const url = new URL(base);
+  const [pathname, query] = path.split('?');
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}${pathname}`;
+  // Only then: setting a parameter re-encodes the whole query (and the base's may be a signed one).
+  if (query) for (const [k, v] of new URLSearchParams(query)) url.searchParams.set(k, v);
+  return url.href;
+}
+
+function checkCall(call, fail) {
+  const name = call.function?.name;
+  if (!call.id || !name) fail(`has a tool call without ${call.id ? 'a name' : 'an id'}`);
+  argumentsObject(call.function.arguments, fail, `tool call '${name}' (${call.id})`);
+}
+
+/** A client from a config object (or an AI SDK language model), or the client itself. */
+export function createChatClient(config) {
+  if (config instanceof ChatClient) return config;
+  if (isLanguageModel(config)) return new LanguageModelClient(config);
+  return new ChatClient(config);
+}
+
+/** An object implementing the AI SDK's language-model specification (duck-typed: no dependency). */
+function isLanguageModel(m) {
+  return m !== null && typeof m === 'object' && typeof m.specificationVersion === 'string' && typeof m.doGenerate === 'function';
+}
+
+/** An AI SDK model as a chat client; the adapter (provider-ai-sdk.js) is loaded on first use. */
+class LanguageModelClient {
+  #model;
+  #adapter = null;
+  constructor(model) {
+    this.#model = model;
+    this.provider = String(model.provider ?? 'ai-sdk');
+    this.model = String(model.modelId ?? '');
   }
 
-  #backoff(attempt) {
-    // Exponential with full jitter between half and all of the step.
-    const step = Math.min(this.retryMaxMs, this.retryBaseMs * 2 ** (attempt - 1));
-    return step / 2 + Math.random() * (step / 2);
-  }
+  toJSON() { return { provider: this.provider, model: this.model }; }
 
-  #redact(text) {
-    if (!text) return text;
-    let out = redactURL(String(text));
-    for (const secret of this.#secrets) out = out.split(secret).join('[redacted]');
-    return out.length > 500 ? `${out.slice(0, 500)}...` : out;
-  }
-
-  /**
-   * A failed fetch or read as LLM_NETWORK_ERROR naming the URL and the system error under
-   * it: undici says only "fetch failed" and keeps ECONNREFUSED / ENOTFOUND in its causes.
-   * The cause itself is not attached: its messages may hold the URL's secrets.
-   */
-  #networkError(what, e, attempts) {
-    const { code, detail } = networkCause(e);
-    const why = this.#redact(code && !detail.includes(code) ? `${code}: ${detail}` : detail);
-    const tries = attempts > 1 ? `, after ${attempts} attempts` : '';
-    return new LLMError('LLM_NETWORK_ERROR', `${what} at ${this.#shownURL} (${why})${tries}`, { attempts, url: this.#shownURL, causeCode: code });
-  }
-
-  async #readJson(sent) {
-    const { res, release, isTimedOut, userSignal } = sent;
-    let text;
+  /** The same request and result as ChatClient.chat; the model's own errors become LLMErrors. */
+  async chat(request) {
+    const { signal, onToken, stream } = request ?? {};
+    if (!Array.isArray(request?.messages)) throw new EdgegraphError('INVALID_INPUT', 'chat() needs messages');
+    this.#adapter ??= await import('./provider-ai-sdk.js');
+    const fail = (what) => { throw new LLMError('LLM_BAD_RESPONSE', `the ${this.provider} reply ${what}`, { provider: this.provider }); };
+    let result;
     try {
-      const declared = Number(res.headers?.get?.('content-length'));
-      if (declared > this.maxResponseBytes) throw new LLMError('LLM_BAD_RESPONSE', `the LLM reply is ${declared} bytes, more than maxResponseBytes (${this.maxResponseBytes})`);
-      text = await res.text();
-      if (text.length > this.maxResponseBytes) throw new LLMError('LLM_BAD_RESPONSE', `the LLM reply is larger than maxResponseBytes (${this.maxResponseBytes})`);
+      result = await this.#adapter.generate(this.#model, request, { fail, onToken, stream: stream ?? typeof onToken === 'function' });
     } catch (e) {
       if (e instanceof LLMError) throw e;
-      throw this.#readFailure(e, isTimedOut(), userSignal);
-    } finally { release(); }
-    let data;
-    try { data = JSON.parse(text); } catch { throw new LLMError('LLM_BAD_RESPONSE', 'the LLM server sent a body that is not JSON'); }
-    const choice = data?.choices?.[0];
-    if (!choice?.message) throw new LLMError('LLM_BAD_RESPONSE', 'the LLM reply has no choices[0].message');
-    const m = choice.message;
-    const message = { role: 'assistant', content: m.content ?? null };
-    if (m.tool_calls?.length) message.tool_calls = m.tool_calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.function?.name ?? '', arguments: c.function?.arguments ?? '' } }));
-    return { message, content: message.content, toolCalls: message.tool_calls ?? [], finishReason: choice.finish_reason ?? null, usage: data.usage ?? null, model: data.model ?? null };
-  }
-
-  #readFailure(e, timedOut, userSignal) {
-    const where = { url: this.#shownURL };
-    if (userSignal?.aborted) return new LLMError('LLM_ABORTED', 'the LLM request was aborted', { cause: userSignal.reason, ...where });
-    if (timedOut) return new LLMError('LLM_TIMEOUT', `the LLM stream from ${this.#shownURL} stalled for ${this.timeoutMs} ms`, where);
-    return this.#networkError('the connection broke while reading the reply', e);
-  }
-
-  /** Server-sent events: text deltas, tool-call deltas by index, usage, finish reason. */
-  async *#readStream(sent, onToken) {
-    const { res, controller, release, isTimedOut, userSignal } = sent;
-    let timer = null;
-    let stalled = false;
-    // The request timer covered the headers; from here a stall is a gap between chunks.
-    const arm = () => { clearTimeout(timer); timer = setTimeout(() => { stalled = true; controller.abort(); }, this.timeoutMs); };
-    release();
-    arm();
-    const reader = res.body.getReader();
-    const sse = new SseDecoder();
-    let content = '', sawContent = false, done = false;
-    let finishReason = null, usage = null, model = null;
-    const calls = [];
-    const onAbort = () => controller.abort(userSignal.reason);
-    userSignal?.addEventListener('abort', onAbort, { once: true });
-    let received = 0, tooLong = false;
-    const longest = setTimeout(() => { tooLong = true; controller.abort(); }, this.maxStreamMs);
-    try {
-      for (;;) {
-        let chunk;
-        try { chunk = await reader.read(); } catch (e) {
-          if (tooLong) throw new LLMError('LLM_TIMEOUT', `the LLM stream went on longer than maxStreamMs (${this.maxStreamMs} ms)`);
-          throw this.#readFailure(e, stalled || isTimedOut(), userSignal);
-        }
-        if (chunk.done) break;
-        received += chunk.value.byteLength;
-        if (received > this.maxResponseBytes) {
-          controller.abort();
-          throw new LLMError('LLM_BAD_RESPONSE', `the LLM stream sent more than maxResponseBytes (${this.maxResponseBytes})`);
-        }
-        arm();
-        for (const payload of sse.push(chunk.value)) {
-          if (payload === '[DONE]') { done = true; continue; }
-          let event;
-          try { event = JSON.parse(payload); } catch { throw new LLMError('LLM_BAD_RESPONSE', 'the LLM stream sent an event that is not JSON'); }
-          if (event.error) throw new LLMError('LLM_HTTP_ERROR', `the LLM server reported an error mid-stream: ${this.#redact(event.error.message ?? JSON.stringify(event.error))}`);
-          model ??= event.model ?? null;
-          if (event.usage) usage = event.usage;
-          const choice = event.choices?.[0];
-          if (!choice) continue;
-          if (choice.finish_reason) finishReason = choice.finish_reason;
-          const delta = choice.delta ?? {};
-          if (typeof delta.content === 'string' && delta.content) {
-            content += delta.content;
-            sawContent = true;
-            onToken?.(delta.content);
-            yield { type: 'token', text: delta.content };
-          }
-          for (const d of delta.tool_calls ?? []) {
-            const i = d.index ?? calls.length;
-            const slot = (calls[i] ??= { id: '', type: 'function', function: { name: '', arguments: '' } });
-            if (d.id) slot.id = d.id;
-            if (d.function?.name) slot.function.name += d.function.name;
-            if (d.function?.arguments) slot.function.arguments += d.function.arguments;
-            yield { type: 'tool_call_delta', index: i, id: slot.id, name: slot.function.name, argumentsDelta: d.function?.arguments ?? '' };
-          }
-        }
-      }
-    } finally {
-      clearTimeout(timer);
-      clearTimeout(longest);
-      userSignal?.removeEventListener('abort', onAbort);
-      reader.releaseLock?.();
+      if (signal?.aborted) throw new LLMError('LLM_ABORTED', 'the LLM request was aborted', { provider: this.provider, cause: signal.reason });
+      // Not the cause itself: an SDK error may hold the request, and with it a credential.
+      const status = typeof e?.statusCode === 'number' ? e.statusCode : undefined;
+      throw new LLMError(status ? 'LLM_HTTP_ERROR' : 'LLM_NETWORK_ERROR', `the ${this.provider} model '${this.model}' failed${status ? ` with ${status}` : ''}: ${String(e?.message ?? e).slice(0, 500)}`, { provider: this.provider, status });
     }
-    if (!done && !finishReason) throw new LLMError('LLM_BAD_RESPONSE', 'the LLM stream ended before [DONE] (truncated)');
-    const message = { role: 'assistant', content: sawContent ? content : null };
-    const toolCalls = calls.filter(Boolean);
-    if (toolCalls.length) message.tool_calls = toolCalls;
-    yield { type: 'done', result: { message, content: message.content, toolCalls, finishReason, usage, model } };
+    const toolCalls = result.message.tool_calls ?? [];
+    toolCalls.forEach((c) => checkCall(c, fail));
+    return { ...result, content: result.message.content, toolCalls, provider: this.provider };
   }
-}
-
-function providerMessage(text) {
-  if (!text) return '';
-  try {
-    const j = JSON.parse(text);
-    const m = j?.error?.message ?? j?.error ?? j?.message;
-    if (typeof m === 'string') return m;
-    if (m) return JSON.stringify(m);
-  } catch { /* not JSON: the text itself */ }
-  return text.trim();
-}
-
-/** A client from a config object, or the client itself. */
-export function createChatClient(config) {
-  return config instanceof ChatClient ? config : new ChatClient(config);
 }

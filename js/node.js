@@ -8,3 +8,4 @@ initSync(readFileSync(new URL('./edgegraph.wasm', import.meta.url)));
 
 export * from './index.js';
 export { FileStore } from './file-store.js';
+export { sqliteStore } from './node-sqlite-store.js';

@@ -81,6 +81,19 @@
 // - tool_choice and parallel_tool_calls only with tools: "Invalid value for
 //   'parallel_tool_calls': 'parallel_tool_calls' is only allowed when 'tools'
 //   are specified.", param 'parallel_tool_calls' (Upsonic/Upsonic#323).
+// Response format
+// - response_format.type is text, json_object or json_schema [spec
+//   CreateChatCompletionRequest.response_format]; json_schema has a name
+//   (^[a-zA-Z0-9_-]+$, at most 64) and a schema [spec ResponseFormatJsonSchema].
+// - with strict: true, every object of the schema has additionalProperties
+//   false and lists every property in required: "Invalid schema for
+//   response_format 'json_schema': In context=('properties', 'etymology'),
+//   'additionalProperties' is required to be supplied and to be false.",
+//   param 'response_format', code null (moeru-ai/xsai#202, Part-DB/Part-DB-server#1540);
+//   "... In context=(), 'required' is required to be supplied and to be an
+//   array including every key in properties. Missing 'x'." (docker/docker-agent#1871).
+//   Keywords outside the strict subset (allOf, not, if/then/else,
+//   patternProperties, dependent*) are refused: "... 'allOf' is not permitted."
 
 const ROLES = ['developer', 'system', 'user', 'assistant', 'tool', 'function'];
 const MESSAGE_FIELDS = {
@@ -198,6 +211,45 @@ function checkTools(body) {
   });
 }
 
+const STRICT_REFUSED = ['allOf', 'not', 'if', 'then', 'else', 'dependentRequired', 'dependentSchemas', 'patternProperties'];
+
+/** Strict mode's rules over every schema node; `context` is OpenAI's path, printed as a Python tuple. */
+function checkStrictSchema(schema, name, context = []) {
+  if (!isObject(schema)) return;
+  const fail = (what) => {
+    const tuple = context.map((c) => `'${c}'`).join(', ') + (context.length === 1 ? ',' : '');
+    throw new Rejection(`Invalid schema for response_format '${name}': In context=(${tuple}), ${what}`, 'response_format');
+  };
+  for (const key of STRICT_REFUSED) if (schema[key] !== undefined) fail(`'${key}' is not permitted.`);
+  if (schema.type === 'object' || schema.properties !== undefined) {
+    if (schema.additionalProperties !== false) fail("'additionalProperties' is required to be supplied and to be false.");
+    const missing = Object.keys(schema.properties ?? {}).filter((k) => !(schema.required ?? []).includes(k));
+    if (missing.length) fail(`'required' is required to be supplied and to be an array including every key in properties. Missing '${missing[0]}'.`);
+  }
+  for (const [k, s] of Object.entries(schema.properties ?? {})) checkStrictSchema(s, name, [...context, 'properties', k]);
+  if (schema.items) checkStrictSchema(schema.items, name, [...context, 'items']);
+  for (const key of ['anyOf', '$defs', 'definitions']) {
+    for (const [k, s] of Object.entries(schema[key] ?? {})) checkStrictSchema(s, name, [...context, key, Array.isArray(schema[key]) ? Number(k) : k]);
+  }
+}
+
+function checkResponseFormat(format) {
+  if (format === undefined) return;
+  if (!isObject(format) || !['text', 'json_object', 'json_schema'].includes(format.type)) {
+    throw new Rejection(`Invalid value: '${format?.type}'. Supported values are: 'text', 'json_object', and 'json_schema'.`, 'response_format.type', 'invalid_value');
+  }
+  if (format.type !== 'json_schema') return;
+  const spec = format.json_schema;
+  if (!isObject(spec)) throw new Rejection("Missing required parameter: 'response_format.json_schema'.", 'response_format.json_schema', 'missing_required_parameter');
+  if (typeof spec.name !== 'string') throw new Rejection("Missing required parameter: 'response_format.json_schema.name'.", 'response_format.json_schema.name', 'missing_required_parameter');
+  if (!NAME.test(spec.name) || spec.name.length > 64) throw new Rejection("Invalid 'response_format.json_schema.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.", 'response_format.json_schema.name', 'invalid_value');
+  if (spec.schema !== undefined && !isObject(spec.schema)) throw new Rejection(`Invalid type for 'response_format.json_schema.schema': expected an object, but got ${typeName(spec.schema)} instead.`, 'response_format.json_schema.schema', 'invalid_type');
+  if (spec.strict === true) {
+    if (spec.schema?.type !== 'object') throw new Rejection(`Invalid schema for response_format '${spec.name}': schema must be a JSON Schema of 'type: "object"', got 'type: "${spec.schema?.type ?? 'None'}"'.`, 'response_format');
+    checkStrictSchema(spec.schema, spec.name);
+  }
+}
+
 /** Sampling parameters within their documented ranges (null means the default). */
 const RANGES = { temperature: [0, 2], top_p: [0, 1], presence_penalty: [-2, 2], frequency_penalty: [-2, 2], n: [1, 128], top_logprobs: [0, 20] };
 
@@ -233,6 +285,7 @@ export function validateChatRequest(body) {
   });
   checkPairing(body.messages);
   checkTools(body);
+  checkResponseFormat(body.response_format);
   checkRanges(body);
   if (body.stream !== undefined && typeof body.stream !== 'boolean') throw new Rejection(`Invalid type for 'stream': expected a boolean, but got ${typeName(body.stream)} instead.`, 'stream', 'invalid_type');
   if (body.stream_options !== undefined && body.stream_options !== null && body.stream !== true) throw new Rejection("The 'stream_options' parameter is only allowed when 'stream' is enabled.", 'stream_options');

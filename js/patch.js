@@ -11,10 +11,10 @@
 // Sharing them once made a checkpoint's stored patch disagree with its
 // checksum, and let a caller's copy of the state write into the run's own.
 
-const hasOwn = Object.prototype.hasOwnProperty;
+import { hasOwn } from './objects.js';
 
 function child(parent, key) {
-  return hasOwn.call(parent, key) ? parent[key] : undefined;
+  return hasOwn(parent, key) ? parent[key] : undefined;
 }
 
 function assign(parent, key, value) {
@@ -31,7 +31,7 @@ export function copyJSON(value) {
     return out;
   }
   const out = {};
-  for (const key in value) if (hasOwn.call(value, key)) assign(out, key, copyJSON(value[key]));
+  for (const key in value) if (hasOwn(value, key)) assign(out, key, copyJSON(value[key]));
   return out;
 }
 

@@ -7,6 +7,7 @@
 import { EdgegraphError } from './errors.js';
 import { applyPatch, copyJSON } from './patch.js';
 import { now } from './events.js';
+import { usageOf, usageRecord } from './usage.js';
 import { deepFreeze } from './objects.js';
 import { resultJSON } from './result-json.js';
 import { anySignal, sleep } from './timing.js';
@@ -36,6 +37,8 @@ export class Run {
   #aborted = false;
   #wake = null;
   #thrown = new Map();
+  #usage = [];     // one record per model call of this run (usage.js)
+  #tracing;        // a RunTracing (tracing.js) when the engine has a tracer
   #configurable;
   #maxConcurrency;
   /** This step's cancellation: aborted when a task of it fails for good (nodes see it in context.signal). */
@@ -64,6 +67,7 @@ export class Run {
     this.#maxConcurrency = options.maxConcurrency;
     this.#resumeInput = resumeInput;
     this.#thread = thread;
+    this.#tracing = options.tracing;
   }
 
   get state() { return this.#mirror; }
@@ -123,6 +127,7 @@ export class Run {
       this.#open = false;
       this.#signal?.removeEventListener('abort', onAbort);
       core.runFree(this.#handle);
+      await this.#thread?.close();
     }
   }
 
@@ -189,10 +194,19 @@ export class Run {
     const { interrupt, internal } = interruptFor(task);
     const ctx = { taskId, node: task.node, attempt, emit: emit ? (event) => emit({ ...event, node: task.node, taskId }) : () => {}, interrupt };
     Object.defineProperty(ctx, TASK, { value: internal });
+    // A model call's reply (agent and LLM nodes report theirs): into result.usage, and as an llm_usage event.
+    ctx.recordUsage = (reply) => {
+      const call = usageRecord(reply);
+      if (!call) return;
+      const record = { node: task.node, ...call };
+      this.#usage.push(record);
+      emit?.({ type: 'llm_usage', ...record, taskId });
+    };
     if (task.arg !== undefined) ctx.arg = task.arg;
     if (this.#configurable !== undefined) ctx.configurable = this.#configurable;
     if (signal) ctx.signal = signal;
     if (this.#resumeInput !== undefined) ctx.resumeInput = this.#resumeInput;
+    if (this.#tracing) ctx.trace = this.#tracing.forTask(taskId);
     return ctx;
   }
 
@@ -273,7 +287,7 @@ export class Run {
       else this.#step.abort(new EdgegraphError('ABORTED', `task '${task.node}' of this step failed: ${failure.message}`, { node: task.node, cause: error }));
     }
     naming(task, 'report the failure of', () => core.runFail(this.#handle, task.index, JSON.stringify(failure)));
-    if (this.#emit && task.kind !== 'route') this.#emit({ type: 'node_end', node: task.node, taskId: this.#taskId(task), durationMs: now() - started, error: describeThrown(error).message });
+    if (this.#emit && task.kind !== 'route') this.#emit({ type: 'node_end', node: task.node, taskId: this.#taskId(task), durationMs: now() - started, error: failure.message, errorCode: describeThrown(error).code ?? 'NODE_FAILED' });
   }
 
   /** The node called interrupt(): the core keeps its interrupts (and keep) instead of a result. */
@@ -289,7 +303,7 @@ export class Run {
   }
 
   #resultOf(status, error, interrupts) {
-    const result = { status, state: this.#mirror };
+    const result = { status, state: this.#mirror, usage: usageOf(this.#usage) };
     if (interrupts) result.interrupts = interrupts;
     if (this.#handoff) result.parentCommand = this.#handoff;
     Object.defineProperty(result, 'finalState', { value: this.#mirror, enumerable: false });
@@ -307,7 +321,10 @@ export class Run {
   #writeFailed() {
     const thread = this.#thread;
     const cause = thread.error;
-    const error = new EdgegraphError('CHECKPOINT_WRITE_FAILED', `could not write a checkpoint of thread '${thread.id}': ${cause?.message ?? String(cause)}; the run stopped, and the thread's last written checkpoint is still readable`, { cause });
+    // Another run holds the thread: before this run's first record nothing
+    // ran, and the caller gets the error itself; after it, the run stops.
+    if (cause?.code === 'THREAD_BUSY' && !thread.claimed) throw cause;
+    const error = cause?.code === 'THREAD_BUSY' ? cause : new EdgegraphError('CHECKPOINT_WRITE_FAILED', `could not write a checkpoint of thread '${thread.id}': ${cause?.message ?? String(cause)}; the run stopped, and the thread's last written checkpoint is still readable`, { cause });
     const result = this.#resultOf('ERROR', error);
     this.#emit?.({ type: 'error', error: { code: error.code, message: error.message } });
     this.#emit?.({ type: 'run_end', status: 'ERROR', result });

@@ -3,6 +3,8 @@
 // (length, items, value), pattern, anyOf, oneOf, allOf. Returns a list of
 // problems, each naming the path; empty when the value fits.
 
+import { hasOwn } from './objects.js';
+
 const typeOf = (v) => (v === null ? 'null' : Array.isArray(v) ? 'array' : Number.isInteger(v) ? 'integer' : typeof v);
 
 function fits(type, v) {
@@ -39,9 +41,9 @@ export function validate(schema, value, path = '$') {
   }
   if (typeOf(value) === 'object') {
     const props = schema.properties ?? {};
-    for (const key of schema.required ?? []) if (!Object.hasOwn(value, key)) problems.push(`${path}.${key}: is required`);
+    for (const key of schema.required ?? []) if (!hasOwn(value, key)) problems.push(`${path}.${key}: is required`);
     for (const [key, v] of Object.entries(value)) {
-      if (Object.hasOwn(props, key)) problems.push(...validate(props[key], v, `${path}.${key}`));
+      if (hasOwn(props, key)) problems.push(...validate(props[key], v, `${path}.${key}`));
       else if (schema.additionalProperties === false) problems.push(`${path}.${key}: is not an allowed property`);
       else if (typeof schema.additionalProperties === 'object') problems.push(...validate(schema.additionalProperties, v, `${path}.${key}`));
     }

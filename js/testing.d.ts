@@ -1,6 +1,6 @@
 // Types for edgegraph/testing: a scripted offline stand-in for an OpenAI-compatible server.
 
-export interface ScriptedRequest { messages: Array<Record<string, unknown>>; tools?: unknown[]; model: string }
+export interface ScriptedRequest { messages: Array<Record<string, unknown>>; tools?: unknown[]; model: string; /** The request's response_format, when it asks for JSON of a schema. */ responseFormat?: { type: string; json_schema?: { name: string; schema?: Record<string, unknown>; strict?: boolean } } }
 export type ScriptedAnswer = string | { content?: string | null; toolCalls?: Array<{ id?: string; name: string; arguments: object | string }> };
 
 /** A `fetch` that answers chat completions (JSON or streamed) from `respond`. */

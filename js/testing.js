@@ -27,7 +27,7 @@ export function createScriptedFetch(respond, { chunkSize = 4, delayMs = 0 } = {}
       const rejection = e instanceof Rejection ? e : new Rejection('We could not parse the JSON body of your request.');
       return new Response(errorBody(rejection), { status: rejection.status, headers: { 'content-type': 'application/json' } });
     }
-    let answer = await respond({ messages: body.messages, tools: body.tools, model: body.model });
+    let answer = await respond({ messages: body.messages, tools: body.tools, model: body.model, responseFormat: body.response_format });
     if (typeof answer === 'string') answer = { content: answer };
     const toolCalls = (answer.toolCalls ?? []).map((c, i) => ({
       id: c.id ?? `call_${++calls}_${i}`,

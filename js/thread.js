@@ -30,14 +30,20 @@ export class ThreadWriter {
    * @param {number|null} parentId the record this run continues (null starts a chain)
    * @param {number} depth records since the last snapshot
    * @param {object} [meta] the parent record's checkpoint metadata (deltas are written against it)
+   * @param {number} [nextId] the id of the run's first record: one above the thread's
+   *   highest when the run's start was read (undefined: read it at the first write)
    */
-  constructor(checkpointer, id, parentId, depth, meta) {
+  constructor(checkpointer, id, parentId, depth, meta, nextId) {
     this.checkpointer = checkpointer;
     this.id = id;
     this.parentId = parentId;
     this.depth = depth;
     this.meta = meta;
+    this.nextId = nextId;
   }
+
+  /** Whether the run's first record is written: the thread is this run's until it ends. */
+  claimed = false;
 
   /**
    * Queue a record of the run as it is now: `meta` from the core, `mirror`
@@ -56,24 +62,37 @@ export class ThreadWriter {
     this.#queue = this.#queue.then(async () => {
       let id;
       try {
-        ({ id } = await this.checkpointer.save(this.id, { parent: this.parentId, meta, previousMeta, patch: ops, state: state === undefined ? undefined : () => state, depth }));
+        // Each record takes the next id with create-if-absent: a second run on
+        // the thread finds it taken (THREAD_BUSY) before its first node runs.
+        this.nextId ??= (await this.checkpointer.top(this.id)) + 1;
+        ({ id } = await this.checkpointer.save(this.id, { id: this.nextId, parent: this.parentId, meta, previousMeta, patch: ops, state: state === undefined ? undefined : () => state, depth }));
+        this.nextId = id + 1;
+        this.claimed = true;
       } catch (e) {
         this.error ??= e;
+        if (e?.written) { this.claimed = true; this.parentId = e.written; this.lastStatus = meta.status; }
         return;
       }
       this.parentId = id;
+      this.lastStatus = meta.status;
       // Outside the catch: a listener that throws is the caller's error, as for
       // any other event, not a failed write.
       emit?.({ type: 'checkpoint', threadId: this.id, checkpointId: id, status: meta.status });
     });
     return this.#queue;
   }
+
+  /** The run ended (whatever way): a last record taken mid-run is not a run in flight. */
+  async close() {
+    await this.#queue.catch(() => {});   // a listener's error is the run's, already thrown
+    if (this.claimed && this.lastStatus === 'RUNNING') this.checkpointer.markStopped(this.id, this.parentId);
+  }
 }
 
 /** A writer for `threadId`, or null without one; a thread needs a checkpointer. */
-export function openThread(checkpointer, threadId, parentId = null, depth = 0, meta = undefined) {
+export function openThread(checkpointer, threadId, parentId = null, depth = 0, meta = undefined, nextId = undefined) {
   if (threadId === undefined || threadId === null) return null;
   if (!checkpointer) throw new EdgegraphError('INVALID_OPTIONS', 'a threadId needs a checkpointer in the engine options');
   checkThreadId(threadId);
-  return new ThreadWriter(checkpointer, threadId, parentId, depth, meta);
+  return new ThreadWriter(checkpointer, threadId, parentId, depth, meta, nextId);
 }

@@ -2,10 +2,11 @@
 // agent node and a tools node share. Arguments are parsed and validated
 // against the tool's JSON Schema, calls that need approval wait for a decision
 // (approve, reject, edit), calls run concurrently and come back in call
-// order, and every call is recorded. A failure of any kind becomes the call's
+// order, and every call is recorded. `parameters` is JSON Schema or a
+// Standard Schema (Zod, Valibot...), validated by its own library. A failure of any kind becomes the call's
 // result ("Error: ..."), which goes back to the model instead of ending the run.
 
-import { validate } from './schema.js';
+import { check, jsonSchemaOf } from './standard-schema.js';
 import { EdgegraphError } from './errors.js';
 
 /** Tool names are what OpenAI accepts; each tool needs run(). */
@@ -17,6 +18,12 @@ export function checkTools(tools) {
     if (seen.has(t.name)) throw new EdgegraphError('INVALID_DEFINITION', `two tools are named '${t.name}'`);
     seen.add(t.name);
   }
+}
+
+/** What the model is told of each tool: name, description, JSON Schema parameters (a Standard Schema converted). */
+export function toolsForModel(tools) {
+  checkTools(tools);
+  return tools.map((t) => ({ name: t.name, description: t.description ?? '', parameters: jsonSchemaOf(t.parameters ?? { type: 'object', properties: {} }, t.jsonSchema, `tool '${t.name}'`) }));
 }
 
 const stringify = (v) => {
@@ -39,7 +46,8 @@ export class ToolBox {
   #byName;
 
   constructor(tools) {
-    checkTools(tools);
+    /** The tools as the model sees them (JSON Schema parameters). */
+    this.forModel = toolsForModel(tools);
     this.tools = tools;
     this.#byName = new Map(tools.map((t) => [t.name, t]));
   }
@@ -89,18 +97,24 @@ export class ToolBox {
     const started = Date.now();
     const record = { id: call.id, name: call.function.name, arguments: args, node: ctx.node };
     ctx.emit?.({ type: 'tool_call', id: call.id, name: record.name, arguments: args });
+    const span = ctx.trace?.tool(call, args);
     try {
       if (!tool) throw new Error(`there is no tool named '${record.name}'`);
-      const problems = validate(tool.parameters ?? { type: 'object' }, args);
-      if (problems.length) throw new Error(`invalid arguments: ${problems.join('; ')}`);
+      // The tool never runs on arguments its schema refuses; it gets the schema's output (defaults, transforms).
+      const checked = await check(tool.parameters, args);
+      if (checked.problems) throw new Error(`invalid arguments: ${checked.problems.join('; ')}`);
+      args = checked.value;
       const result = await tool.run(args, { signal: ctx.signal, toolCallId: call.id, state });
       record.result = result === undefined ? null : typeof result === 'string' ? result : JSON.parse(stringify(result));
       record.status = 'ok';
     } catch (e) {
       record.error = e?.message ?? String(e);
       record.status = 'error';
+      // A tool's own infrastructure gone (an MCP server unreachable) ends the node, typed: no model can fix it.
+      if (e?.failsRun) { span?.end(record, e); throw e; }
     }
     record.durationMs = Date.now() - started;
+    span?.end(record);
     ctx.emit?.({ type: 'tool_result', id: call.id, name: record.name, status: record.status, durationMs: record.durationMs });
     const content = record.status === 'ok' ? stringify(record.result) : `Error: ${record.error}`;
     return { record, message: { role: 'tool', tool_call_id: call.id, content } };

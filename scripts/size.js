@@ -15,3 +15,10 @@ for (const f of files) {
   if (f === 'dist/edgegraph.wasm' || f === 'dist/browser.js') { rawSum += data.length; gzSum += gz; }
 }
 console.log(`${'browser total (.wasm + browser.js)'.padEnd(24)} ${kb(rawSum)}${kb(gzSum)}`);
+
+// The providers other than OpenAI chat: each its own file, fetched only when a
+// run names it (llm.provider) or a bundle imports edgegraph/providers/<name>.
+for (const f of ['dist/provider-anthropic.js', 'dist/provider-gemini.js', 'dist/provider-responses.js', 'dist/provider-ai-sdk.js']) {
+  const data = readFileSync(new URL(`../${f}`, import.meta.url));
+  console.log(`${f.padEnd(27)}${kb(data.length)}${kb(gzipSync(data, { level: 9 }).length)}  (on demand)`);
+}

@@ -160,7 +160,7 @@ static eg_code load(eg_run *run, cJSON *cp, eg_error *err) {
                        cJSON_IsString(graph) ? graph->valuestring : "?", run->graph->hash);
     const cJSON *status = eg_get(cp, "status"), *phase = eg_get(cp, "phase"), *tasks = eg_get(cp, "tasks");
     const cJSON *superstep = eg_get(cp, "superstep"), *steps = eg_get(cp, "stepsThisCall"), *id = eg_get(cp, "runId");
-    run->status = cJSON_IsString(status) ? eg_status_parse_(status->valuestring) : -1;
+    run->status = cJSON_IsString(status) ? eg_status_parse(status->valuestring) : -1;
     if (run->status < 0 || !cJSON_IsString(phase) || !cJSON_IsArray(tasks) || !cJSON_IsNumber(superstep) || !cJSON_IsNumber(steps))
         return bad(err, "a required field is missing or of the wrong type");
     /* A checkpoint may be forged with a valid checksum: check ranges before converting. */
@@ -215,7 +215,5 @@ static eg_code restore(eg_run *run, const char *checkpoint, size_t len, eg_error
 
 eg_code eg_run_restore(const eg_graph *g, const char *checkpoint, size_t len,
                        const char *options, size_t options_len, eg_run **out, eg_error *err) {
-    eg_run *run;
-    eg_code rc = eg_run_alloc_(g, options, options_len, &run, err);
-    return rc ? rc : eg_run_created_(run, restore(run, checkpoint, len, err), out, err);
+    return eg_run_create_(g, options, options_len, restore, checkpoint, len, out, err);
 }

@@ -99,3 +99,8 @@ eg_code eg_nomem(eg_error *err) { return eg_fail(err, EG_E_NOMEM, "out of memory
 eg_code eg_disposed(eg_error *err, const char *what) {
     return eg_fail(err, EG_E_DISPOSED, "the %s is NULL (freed, or never created)", what);
 }
+
+int eg_status_parse(const char *name) {
+    for (int s = 0; s < EG_STATUS_COUNT_; s++) if (name && strcmp(name, eg_status_name(s)) == 0) return s;
+    return -1;
+}

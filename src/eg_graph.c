@@ -31,17 +31,6 @@ static const char frame_state[] =
     "{\"reducers\":{\"messages\":\"concat\",\"data\":\"merge\",\"metadata\":\"merge\",\"logs\":\"concat\",\"subgraphs\":\"merge\",\"toolCalls\":\"concat\"},"
     "\"defaults\":{\"messages\":[],\"data\":{},\"metadata\":{},\"logs\":[]}}";
 
-static void edge_free(eg_edge *e) {
-    for (size_t i = 0; i < e->path_len; i++) eg_free(e->path[i]);
-    eg_free(e->path);
-    eg_free(e->path_text);
-    for (size_t i = 0; i < e->n_cases; i++) eg_free(e->cases[i].value);
-    eg_free(e->cases);
-    eg_free(e->router);
-    eg_free(e->targets);
-    memset(e, 0, sizeof *e);
-}
-
 void eg_graph_free(eg_graph *g) {
     if (!g) return;
     for (size_t i = 0; i < g->n_nodes; i++) {
@@ -49,7 +38,7 @@ void eg_graph_free(eg_graph *g) {
         eg_free(g->nodes[i].handler);
         eg_free(g->nodes[i].join);
         eg_free(g->nodes[i].gotos);
-        edge_free(&g->nodes[i].edge);
+        eg_edge_free(&g->nodes[i].edge);
     }
     eg_free(g->nodes);
     eg_reducers_free(&g->reducers);
@@ -60,151 +49,9 @@ void eg_graph_free(eg_graph *g) {
 
 const char *eg_graph_hash(const eg_graph *g) { return g ? g->hash : ""; }
 
-int eg_graph_find(const eg_graph *g, const char *name, size_t len) {
-    for (size_t i = 0; i < g->n_nodes; i++)
-        if (strncmp(g->nodes[i].name, name, len) == 0 && g->nodes[i].name[len] == '\0') return (int)i;
-    return -1;
-}
-
-int eg_graph_target(const eg_graph *g, int node) {
-    if (node < 0) return node;
-    return g->nodes[node].kind == EG_NODE_END ? EG_TARGET_END : node;
-}
-
-/* Resolve a target name: a node (END-kind nodes resolve to END) or END's name. */
+/* maxSteps, in a definition or in run options: an integer from 1 to 1e9. */
 bool eg_is_max_steps(const cJSON *v) {
     return cJSON_IsNumber(v) && v->valuedouble >= 1 && v->valuedouble <= 1e9 && v->valuedouble == (double)(int)v->valuedouble;
-}
-
-int eg_graph_target_by_name(const eg_graph *g, const char *name) {
-    if (strcmp(name, g->end_name) == 0) return EG_TARGET_END;
-    int i = eg_graph_find(g, name, strlen(name));
-    return i < 0 ? EG_TARGET_NONE : eg_graph_target(g, i);
-}
-
-static eg_code resolve_target(const eg_graph *g, const char *from, const char *name, int *out, eg_error *err) {
-    if ((*out = eg_graph_target_by_name(g, name)) != EG_TARGET_NONE) return EG_OK;
-    /* END spelt another way (END, end, __END__) is the usual slip. */
-    if (strcmp(name, "END") == 0 || strcmp(name, "end") == 0 || strcmp(name, "__END__") == 0 || strcmp(name, "End") == 0)
-        return eg_fail(err, EG_E_UNKNOWN_NODE, "edge from '%s' goes to '%s', which is not a node; did you mean '%s'?", from, name, g->end_name);
-    return eg_fail(err, EG_E_UNKNOWN_NODE, "edge from '%s' goes to '%s', which is not a node", from, name);
-}
-
-static eg_code parse_targets(const eg_graph *g, const char *from, const cJSON *list, eg_edge *e, eg_error *err) {
-    int n = cJSON_GetArraySize(list);
-    if (n == 0) return eg_fail(err, EG_E_DEFINITION, "edges.%s: a target list must not be empty", from);
-    e->targets = eg_malloc(sizeof(int) * (size_t)n);
-    if (!e->targets) return eg_nomem(err);
-    for (const cJSON *t = list->child; t; t = t->next) {
-        if (!cJSON_IsString(t))
-            return eg_fail(err, EG_E_DEFINITION, "edges.%s: targets must be node names (strings)", from);
-        eg_code rc = resolve_target(g, from, t->valuestring, &e->targets[e->n_targets], err);
-        if (rc) return rc;
-        e->n_targets++;
-    }
-    return EG_OK;
-}
-
-static eg_code split_path(const char *from, const char *text, eg_edge *e, eg_error *err) {
-    /* edges.X.path and edges.X.map share this: the message names "path". */
-    size_t n = 1;
-    for (const char *p = text; *p; p++) n += (*p == '.');
-    if (!*text || n > 32) return eg_fail(err, EG_E_DEFINITION, "edges.%s.path: '%s' is not a dotted path of 1 to 32 keys", from, text);
-    e->path = eg_malloc(sizeof(char *) * n);
-    e->path_text = eg_strdup(text);
-    if (!e->path || !e->path_text) return eg_nomem(err);
-    const char *start = text;
-    for (const char *p = text;; p++) {
-        if (*p == '.' || *p == '\0') {
-            if (p == start) return eg_fail(err, EG_E_DEFINITION, "edges.%s.path: '%s' has an empty key", from, text);
-            e->path[e->path_len] = eg_strndup(start, (size_t)(p - start));
-            if (!e->path[e->path_len]) return eg_nomem(err);
-            e->path_len++;
-            if (!*p) break;
-            start = p + 1;
-        }
-    }
-    return EG_OK;
-}
-
-static eg_code parse_edge(const eg_graph *g, const char *from, const cJSON *v, eg_edge *e, eg_error *err) {
-    e->target = e->empty_target = EG_TARGET_NONE;
-    if (cJSON_IsString(v)) {
-        e->kind = EG_EDGE_STATIC;
-        return resolve_target(g, from, v->valuestring, &e->target, err);
-    }
-    if (cJSON_IsArray(v)) {
-        e->kind = EG_EDGE_FANOUT;
-        return parse_targets(g, from, v, e, err);
-    }
-    if (!cJSON_IsObject(v))
-        return eg_fail(err, EG_E_DEFINITION, "edges.%s must be a node name, a list of names or an object", from);
-    const cJSON *path = NULL, *cases = NULL, *dflt = NULL, *router = NULL, *targets = NULL;
-    const cJSON *map = NULL, *to = NULL, *empty = NULL;
-    for (const cJSON *f = v->child; f; f = f->next) {
-        if (strcmp(f->string, "map") == 0) map = f;
-        else if (strcmp(f->string, "to") == 0) to = f;
-        else if (strcmp(f->string, "empty") == 0) empty = f;
-        else if (strcmp(f->string, "path") == 0) path = f;
-        else if (strcmp(f->string, "cases") == 0) cases = f;
-        else if (strcmp(f->string, "default") == 0) dflt = f;
-        else if (strcmp(f->string, "router") == 0) router = f;
-        else if (strcmp(f->string, "targets") == 0) targets = f;
-        else return eg_fail(err, EG_E_DEFINITION, "edges.%s: unknown field '%s' (expected path, cases, default, router, targets, map, to, empty)", from, f->string);
-    }
-    eg_code rc;
-    if (map || to || empty) {
-        if (!cJSON_IsString(map) || !cJSON_IsString(to) || path || cases || dflt || router || targets)
-            return eg_fail(err, EG_E_DEFINITION, "edges.%s: a map edge is { map: 'state.path', to: 'node', empty?: 'node' }", from);
-        e->kind = EG_EDGE_MAP;
-        if ((rc = split_path(from, map->valuestring, e, err))) return rc;
-        if ((rc = resolve_target(g, from, to->valuestring, &e->target, err))) return rc;
-        if (e->target < 0) return eg_fail(err, EG_E_DEFINITION, "edges.%s: a map edge must go to a node, not END", from);
-        if (empty && !cJSON_IsString(empty)) return eg_fail(err, EG_E_DEFINITION, "edges.%s.empty must be a node name", from);
-        if (empty && (rc = resolve_target(g, from, empty->valuestring, &e->empty_target, err))) return rc;
-        return EG_OK;
-    }
-    if (dflt) {
-        if (!cJSON_IsString(dflt)) return eg_fail(err, EG_E_DEFINITION, "edges.%s.default must be a node name", from);
-        if ((rc = resolve_target(g, from, dflt->valuestring, &e->target, err))) return rc;
-    }
-    if (router) {
-        if (!cJSON_IsString(router) || !*router->valuestring)
-            return eg_fail(err, EG_E_DEFINITION, "edges.%s.router must be a non-empty string", from);
-        if (path || cases || dflt) return eg_fail(err, EG_E_DEFINITION, "edges.%s: a router edge takes only 'targets' besides 'router'", from);
-        e->kind = EG_EDGE_ROUTER;
-        if (!(e->router = eg_strdup(router->valuestring))) return eg_nomem(err);
-        if (targets) {
-            if (!cJSON_IsArray(targets)) return eg_fail(err, EG_E_DEFINITION, "edges.%s.targets must be a list of node names", from);
-            e->targets_declared = true;
-            return parse_targets(g, from, targets, e, err);
-        }
-        return EG_OK;
-    }
-    if (targets) return eg_fail(err, EG_E_DEFINITION, "edges.%s: 'targets' belongs to router edges", from);
-    if (!path) {
-        if (cases) return eg_fail(err, EG_E_DEFINITION, "edges.%s: 'cases' needs a 'path'", from);
-        if (!dflt) return eg_fail(err, EG_E_DEFINITION, "edges.%s: an edge object needs 'default', 'path' or 'router'", from);
-        e->kind = EG_EDGE_STATIC; /* the seed's { default: 'end' } */
-        return EG_OK;
-    }
-    if (!cJSON_IsString(path)) return eg_fail(err, EG_E_DEFINITION, "edges.%s.path must be a dotted path string", from);
-    e->kind = EG_EDGE_COND;
-    if ((rc = split_path(from, path->valuestring, e, err))) return rc;
-    if (cases) {
-        if (!cJSON_IsObject(cases)) return eg_fail(err, EG_E_DEFINITION, "edges.%s.cases must map values to node names", from);
-        int n = cJSON_GetArraySize(cases);
-        e->cases = eg_malloc(sizeof(eg_case) * (size_t)(n ? n : 1));
-        if (!e->cases) return eg_nomem(err);
-        for (const cJSON *c = cases->child; c; c = c->next) {
-            if (!cJSON_IsString(c)) return eg_fail(err, EG_E_DEFINITION, "edges.%s.cases.%s must be a node name", from, c->string);
-            eg_case *k = &e->cases[e->n_cases];
-            if ((rc = resolve_target(g, from, c->valuestring, &k->target, err))) return rc;
-            if (!(k->value = eg_strdup(c->string))) return eg_nomem(err);
-            e->n_cases++;
-        }
-    }
-    return EG_OK;
 }
 
 static bool is_number_in(const cJSON *v, double lo, double hi) {
@@ -401,7 +248,7 @@ static eg_code build(eg_graph *g, const cJSON *def, eg_error *err) {
     for (const cJSON *v = eg_get(def, "nodes")->child; v; v = v->next) {
         const cJSON *on_error = eg_get(v, "onError"), *join = eg_get(v, "join"), *gotos = eg_get(v, "goto");
         eg_node *node = &g->nodes[eg_graph_find(g, v->string, strlen(v->string))];
-        if (on_error && (rc = resolve_target(g, v->string, on_error->valuestring, &node->on_error, err))) return rc;
+        if (on_error && (rc = eg_edge_target(g, v->string, on_error->valuestring, &node->on_error, err))) return rc;
         node->no_join = cJSON_IsFalse(join);
         if (join && !node->no_join && (rc = eg_parse_node_list(g, node, "join", join, 2, &node->join, &node->n_join, err))) return rc;
         if (gotos && (rc = eg_parse_node_list(g, node, "goto", gotos, 1, &node->gotos, &node->n_gotos, err))) return rc;
@@ -419,7 +266,7 @@ static eg_code build(eg_graph *g, const cJSON *def, eg_error *err) {
         if (i < 0) return eg_fail(err, EG_E_UNKNOWN_NODE, "edges name a source '%s' that is not a node", e->string);
         if (g->nodes[i].kind == EG_NODE_END) return eg_fail(err, EG_E_END_HAS_EDGES, "end node '%s' cannot have outgoing edges", e->string);
         if (g->nodes[i].edge.kind != EG_EDGE_NONE) return eg_fail(err, EG_E_DEFINITION, "node '%s' has two edge entries", e->string);
-        if ((rc = parse_edge(g, e->string, e, &g->nodes[i].edge, err))) return rc;
+        if ((rc = eg_edge_parse(g, e->string, e, &g->nodes[i].edge, err))) return rc;
     }
     if ((rc = parse_state(g, def, err))) return rc;
     if ((rc = check_graph(g, err))) return rc;

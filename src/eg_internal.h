@@ -1,4 +1,7 @@
-/* eg_internal.h: structures shared by the core's source files. Not installed. */
+/* eg_internal.h: structures and functions shared by the core's source files.
+ * Not installed. Each function is named eg_<module>_<what> and says which
+ * file defines it; the step machine's own private header is
+ * eg_run_internal.h (its names end in an underscore). */
 #ifndef EG_INTERNAL_H
 #define EG_INTERNAL_H
 
@@ -17,6 +20,9 @@
 #else
 #define EG_ASSERT(c) ((void)0)
 #endif
+
+/* (eg_error.c) The status a name stands for (eg_status_name reversed), or -1. */
+int eg_status_parse(const char *name);
 
 /* ---- memory (eg_alloc.c) ---- */
 void *eg_malloc(size_t n);
@@ -189,6 +195,13 @@ int eg_graph_target(const eg_graph *g, int node);
 bool eg_is_max_steps(const cJSON *v);
 /* The target a name stands for: a node's, EG_TARGET_END for END's name, EG_TARGET_NONE for no node. */
 int eg_graph_target_by_name(const eg_graph *g, const char *name);
+/* (eg_edge.c) Parse the edge leaving node `from` (`v`: its definition) into *e;
+ * on an error *e may hold parts: eg_edge_free frees them. */
+eg_code eg_edge_parse(const eg_graph *g, const char *from, const cJSON *v, eg_edge *e, eg_error *err);
+void eg_edge_free(eg_edge *e);
+/* (eg_edge.c) The target `name` stands for in an edge (or onError) leaving
+ * `from`: UNKNOWN_NODE naming both, with a hint for END spelt another way. */
+eg_code eg_edge_target(const eg_graph *g, const char *from, const char *name, int *out, eg_error *err);
 
 /* Nodes with plain edges from two or more sources are joins of those sources
  * unless declared otherwise (eg_join.c). False: out of memory. */
@@ -248,5 +261,15 @@ int eg_check_conflicts(const eg_reducers *rs, cJSON *const *results, const char 
  * NULL, `index` negative for none, `value` NULL for none (it is copied). */
 bool eg_patch_op(eg_patch *patch, const char *op, const eg_path *path,
                  const char *key, int index, const cJSON *value);
+/* obj[key] = value (taken, also on failure), recorded as a "set" op at
+ * `path`: both or neither. Not through any reducer. False: out of memory. */
+bool eg_patch_put(eg_patch *patch, cJSON *obj, const eg_path *path, const char *key, cJSON *value);
+
+/* (eg_visits.c) The partitioned shape's visit bookkeeping, one rule for a
+ * run's step and the state manager: visitedNodes += names (created when
+ * absent; the caller checks that a present one is a list), iteration += n,
+ * currentNodeId = the last name. Changes are recorded in `patch` (NULL:
+ * none). False: out of memory. */
+bool eg_record_visits(cJSON *state, const char *const *names, size_t n, eg_patch *patch);
 
 #endif /* EG_INTERNAL_H */

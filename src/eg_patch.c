@@ -24,3 +24,21 @@ bool eg_patch_op(eg_patch *patch, const char *op, const eg_path *path,
     patch->count++;
     return true;
 }
+
+bool eg_patch_put(eg_patch *patch, cJSON *obj, const eg_path *path, const char *key, cJSON *value) {
+    if (!value) return false;
+    char *name = eg_strdup(key);
+    if (!name || !eg_patch_op(patch, "set", path, key, -1, value)) {
+        eg_free(name);
+        cJSON_Delete(value);
+        return false;
+    }
+    /* No allocation from here on. */
+    if (value->string && !(value->type & cJSON_StringIsConst)) cJSON_free(value->string);
+    value->string = name;
+    value->type &= ~cJSON_StringIsConst;
+    cJSON *old = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (old) cJSON_ReplaceItemViaPointer(obj, old, value);
+    else cJSON_AddItemToArray(obj, value);
+    return true;
+}

@@ -12,11 +12,6 @@ const char *eg_task_state_name_(int s) {
     return s == T_DONE ? "done" : s == T_FAILED ? "failed" : s == T_UNRESOLVED ? "unresolved" : s == T_INTERRUPTED ? "interrupted" : "pending";
 }
 
-int eg_status_parse_(const char *name) {
-    for (int s = 0; s < EG_STATUS_COUNT_; s++) if (name && strcmp(name, eg_status_name(s)) == 0) return s;
-    return -1;
-}
-
 /* ---- creation ---- */
 
 static eg_code parse_options(eg_run *run, const char *options, size_t len, eg_error *err) {
@@ -42,7 +37,7 @@ static eg_code parse_options(eg_run *run, const char *options, size_t len, eg_er
     return rc;
 }
 
-eg_code eg_run_alloc_(const eg_graph *g, const char *options, size_t len, eg_run **out, eg_error *err) {
+static eg_code alloc_run(const eg_graph *g, const char *options, size_t len, eg_run **out, eg_error *err) {
     eg_clear(err);
     if (!g) return eg_disposed(err, "graph");
     eg_init_json();
@@ -62,9 +57,15 @@ static eg_code too_big(const eg_run *run, const char *what, size_t len, eg_error
     return eg_fail(err, EG_E_LIMIT, "%s is %zu bytes, more than maxInputBytes (%zu)", what, len, run->max_input_bytes);
 }
 
-/* The end of a creation: an error frees the half-made run; after setup,
- * anything that failed to allocate means the run is unusable. */
-eg_code eg_run_created_(eg_run *run, eg_code rc, eg_run **out, eg_error *err) {
+/* Creation: allocate with options, fill the run with `setup`, then hand it
+ * out. An error frees the half-made run; after setup, anything that failed
+ * to allocate means the run is unusable. */
+eg_code eg_run_create_(const eg_graph *g, const char *options, size_t options_len, eg_run_setup_ setup,
+                       const char *text, size_t len, eg_run **out, eg_error *err) {
+    eg_run *run;
+    eg_code rc = alloc_run(g, options, options_len, &run, err);
+    if (rc) return rc;
+    rc = setup(run, text, len, err);
     if (!rc && run->status == EG_STATUS_ERROR && run->error.code == EG_E_NOMEM) rc = eg_nomem(err);
     if (rc) { eg_run_free(run); return rc; }
     *out = run;
@@ -93,9 +94,7 @@ static eg_code start(eg_run *run, const char *input, size_t input_len, eg_error 
 
 eg_code eg_run_new(const eg_graph *g, const char *input, size_t input_len,
                    const char *options, size_t options_len, eg_run **out, eg_error *err) {
-    eg_run *run;
-    eg_code rc = eg_run_alloc_(g, options, options_len, &run, err);
-    return rc ? rc : eg_run_created_(run, start(run, input, input_len, err), out, err);
+    return eg_run_create_(g, options, options_len, start, input, input_len, out, err);
 }
 
 static eg_code continue_from(eg_run *run, const char *state, size_t len, eg_error *err) {
@@ -105,7 +104,7 @@ static eg_code continue_from(eg_run *run, const char *state, size_t len, eg_erro
     if (rc) return rc;
     run->state_bytes_bound = len;
     const cJSON *st = eg_get(run->state, EG_KEY_STATUS), *next = eg_get(run->state, EG_KEY_NEXT_NODE), *cur = eg_get(run->state, EG_KEY_CURRENT_NODE);
-    int status = cJSON_IsString(st) ? eg_status_parse_(st->valuestring) : -1;
+    int status = cJSON_IsString(st) ? eg_status_parse(st->valuestring) : -1;
     if (status == EG_STATUS_FINISHED) { run->status = EG_STATUS_FINISHED; return EG_OK; }
     /* Continue at nextNode, else route from currentNode, else start over. */
     size_t n = cJSON_IsArray(next) ? (size_t)cJSON_GetArraySize(next) : cJSON_IsString(next) ? 1 : 0;
@@ -149,9 +148,7 @@ static eg_code continue_from(eg_run *run, const char *state, size_t len, eg_erro
 
 eg_code eg_run_from_state(const eg_graph *g, const char *state, size_t len,
                           const char *options, size_t options_len, eg_run **out, eg_error *err) {
-    eg_run *run;
-    eg_code rc = eg_run_alloc_(g, options, options_len, &run, err);
-    return rc ? rc : eg_run_created_(run, continue_from(run, state, len, err), out, err);
+    return eg_run_create_(g, options, options_len, continue_from, state, len, out, err);
 }
 
 /* ---- driving ---- */

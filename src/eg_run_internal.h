@@ -1,7 +1,11 @@
 /* eg_run_internal.h: the run structure, shared by the files of the step
- * machine: eg_run.c (the API and one step), eg_run_write.c (the run's own
- * state writes), eg_checkpoint.c and eg_run_limits.c. Private names end in
- * an underscore. */
+ * machine: eg_run.c (the API), eg_step.c (one step), eg_route.c (routing),
+ * eg_tasks.c (task batches), eg_run_write.c (the run's own state writes),
+ * eg_run_limits.c (size limits) and eg_checkpoint.c. Naming: the step
+ * machine's private functions are eg_run_* (eg_task_* for task names) and
+ * end in an underscore; the core's shared internals (eg_internal.h) have a
+ * module prefix and no underscore; file-local functions are static with no
+ * prefix. */
 #ifndef EG_RUN_INTERNAL_H
 #define EG_RUN_INTERNAL_H
 
@@ -55,12 +59,13 @@ struct eg_run {
     eg_buf out;            /* the last JSON handed out (next/state/checkpoint), reused */
 };
 
-/* Creation in two halves: allocate with options, then (whatever filled the
- * run) hand it out, or free it on an error or a setup that ran out of memory. */
-eg_code eg_run_alloc_(const eg_graph *g, const char *options, size_t len, eg_run **out, eg_error *err);
-eg_code eg_run_created_(eg_run *run, eg_code rc, eg_run **out, eg_error *err);
+/* Creation: allocate a run with `options`, fill it from `text` with `setup`
+ * (a start, a restore, a bare state), and hand it out; on any error the
+ * half-made run is freed and *out is untouched. */
+typedef eg_code (*eg_run_setup_)(eg_run *run, const char *text, size_t len, eg_error *err);
+eg_code eg_run_create_(const eg_graph *g, const char *options, size_t options_len, eg_run_setup_ setup,
+                       const char *text, size_t len, eg_run **out, eg_error *err);
 void eg_run_clear_tasks_(eg_run *run);
-int eg_status_parse_(const char *name);
 const char *eg_task_kind_name_(int kind);
 const char *eg_task_state_name_(int state);
 /* Size limits (eg_run_limits.c). */

@@ -7,8 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-
-
 /* ---- small state writers: every change goes through the patch ---- */
 
 eg_path eg_run_root_ = { { NULL }, 0 };
@@ -17,21 +15,7 @@ eg_path eg_run_root_ = { { NULL }, 0 };
  * the state and recorded in the patch, both or neither. Not through the
  * reducers: these keys have none. */
 bool eg_run_put_(eg_run *run, const char *key, cJSON *value) {
-    if (!value) return false;
-    char *name = eg_strdup(key);
-    if (!name || !eg_patch_op(&run->patch, "set", &eg_run_root_, key, -1, value)) {
-        eg_free(name);
-        cJSON_Delete(value);
-        return false;
-    }
-    /* No allocation from here on. */
-    if (value->string && !(value->type & cJSON_StringIsConst)) cJSON_free(value->string);
-    value->string = name;
-    value->type &= ~cJSON_StringIsConst;
-    cJSON *old = cJSON_GetObjectItemCaseSensitive(run->state, key);
-    if (old) cJSON_ReplaceItemViaPointer(run->state, old, value);
-    else cJSON_AddItemToArray(run->state, value);
-    return true;
+    return eg_patch_put(&run->patch, run->state, &eg_run_root_, key, value);
 }
 
 /* Memory ran out while recording state: stop without allocating anything.
@@ -153,29 +137,16 @@ void eg_run_stop_(eg_run *run, int node, int code, const char *fmt, ...) {
     eg_run_stop_with_error_(run, node, &e);
 }
 
-
 bool eg_run_is_engine_key_(const eg_run *run, const char *k) {
     return eg_is_engine_key(k, run->graph->partitioned);
 }
 
-/* Partitioned state: visitedNodes += the step's nodes, iteration += their
- * count, currentNodeId = the last of them. */
+/* Partitioned state: the step's nodes are visited, in task order. */
 bool eg_run_record_visits_(eg_run *run) {
-    static eg_reducer bookkeeping[] = { { EG_KEY_VISITED_NODES, EG_R_CONCAT }, { EG_KEY_ITERATION, EG_R_SUM } };
-    static const eg_reducers rs = { bookkeeping, 2 };
-    cJSON *names = cJSON_CreateArray();
-    char *key = names ? eg_strdup(EG_KEY_VISITED_NODES) : NULL;
-    if (!key) { cJSON_Delete(names); return false; }
-    names->string = key;
-    for (size_t i = 0; i < run->n_tasks; i++) {
-        cJSON *n = cJSON_CreateString(eg_run_node_name_(run, run->tasks[i].node));
-        if (!n) { cJSON_Delete(names); return false; }
-        cJSON_AddItemToArray(names, n);
-    }
-    eg_error e;
-    if (eg_reduce_into(&rs, run->state, &eg_run_root_, names, &run->patch, "engine", &e)) return false;
-    cJSON *count = cJSON_CreateNumber((double)run->n_tasks);
-    if (!count || !(count->string = eg_strdup(EG_KEY_ITERATION))) { cJSON_Delete(count); return false; }
-    if (eg_reduce_into(&rs, run->state, &eg_run_root_, count, &run->patch, "engine", &e)) return false;
-    return eg_run_put_(run, EG_KEY_CURRENT_NODE_ID, cJSON_CreateString(eg_run_node_name_(run, run->tasks[run->n_tasks - 1].node)));
+    const char **names = eg_malloc(sizeof(char *) * run->n_tasks);
+    if (!names) return false;
+    for (size_t i = 0; i < run->n_tasks; i++) names[i] = eg_run_node_name_(run, run->tasks[i].node);
+    bool ok = eg_record_visits(run->state, names, run->n_tasks, &run->patch);
+    eg_free(names);
+    return ok;
 }

@@ -105,14 +105,9 @@ eg_code eg_sm_visit(eg_sm *sm, const char *state, size_t len, const char *node,
     cJSON *visited = cJSON_GetObjectItemCaseSensitive(s, EG_KEY_VISITED_NODES);
     if (visited && !cJSON_IsArray(visited))
         return hand_out(sm, eg_fail(err, EG_E_INVALID_INPUT, "state.visitedNodes must be a list"), s, json, out_len, err);
-    const cJSON *iteration = cJSON_GetObjectItemCaseSensitive(s, EG_KEY_ITERATION);
-    double next = (cJSON_IsNumber(iteration) ? iteration->valuedouble : 0) + 1;
     char *id = eg_strndup(node, node_len);
-    bool ok = id != NULL;
-    if (ok && !visited) { ok = eg_set(s, EG_KEY_VISITED_NODES, cJSON_CreateArray()); visited = cJSON_GetObjectItemCaseSensitive(s, EG_KEY_VISITED_NODES); }
-    cJSON *name = ok ? cJSON_CreateString(id) : NULL;
-    ok = ok && name && cJSON_AddItemToArray(visited, name);
-    ok = ok && eg_set(s, EG_KEY_CURRENT_NODE_ID, cJSON_CreateString(id)) && eg_set(s, EG_KEY_ITERATION, cJSON_CreateNumber(next));
+    const char *names[] = { id };
+    bool ok = id && eg_record_visits(s, names, 1, NULL);
     eg_free(id);
     return hand_out(sm, ok ? EG_OK : eg_nomem(err), s, json, out_len, err);
 }

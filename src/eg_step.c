@@ -43,7 +43,7 @@ static bool validate_result(eg_run *run, const eg_task *t) {
     for (const cJSON *f = r->child; f; f = f->next) {
         const char *k = f->string;
         /* The state handed back as it was given ((state) => state): the
-         * engine's own keys, unchanged, are ignored (and dropped in commit). */
+         * engine's own keys, unchanged, are ignored (and dropped when applied). */
         if (eg_run_is_engine_key_(run, k) && !cJSON_Compare(f, eg_get(run->state, k), true)) {
             eg_run_stop_(run, t->node, EG_E_RESERVED_KEY, "node '%s' wrote '%s', which the engine owns", name, k);
             return false;
@@ -53,7 +53,7 @@ static bool validate_result(eg_run *run, const eg_task *t) {
         } else if ((strcmp(k, EG_KEY_SHOULD_END) == 0 || strcmp(k, EG_KEY_SHOULD_PAUSE) == 0) && !cJSON_IsBool(f) && !cJSON_IsNull(f)) {
             eg_run_stop_(run, t->node, EG_E_INVALID_RESULT, "node '%s': %s must be a boolean", name, k);
             return false;
-        } else if (strcmp(k, EG_KEY_STATUS) == 0 && !cJSON_IsNull(f) && (!cJSON_IsString(f) || eg_status_parse_(f->valuestring) < 0)) {
+        } else if (strcmp(k, EG_KEY_STATUS) == 0 && !cJSON_IsNull(f) && (!cJSON_IsString(f) || eg_status_parse(f->valuestring) < 0)) {
             eg_run_stop_(run, t->node, EG_E_INVALID_RESULT, "node '%s': status must be RUNNING, PAUSED, FINISHED, ERROR or INTERRUPTED", name);
             return false;
         }
@@ -91,75 +91,30 @@ static bool divert_failure(eg_run *run, eg_task *t) {
     return true;
 }
 
+/* What a step's results said about control, carried from apply to decide. */
+typedef struct step_outcome {
+    bool pause, end;
+    int node_status, status_node;   /* the first status a node returned, and that node */
+    int wrote_messages;             /* a node that wrote `messages`, or -1 */
+    cJSON **gotos;                  /* per task: a goto list, which becomes its route's answer */
+} step_outcome;
+
+/* A task the host cancelled because a sibling failed ("code": "ABORTED"). */
 static bool cancelled(const eg_task *t) {
     const cJSON *code = eg_get(t->result, "code");
     return cJSON_IsString(code) && strcmp(code->valuestring, eg_code_name(EG_E_ABORTED)) == 0;
 }
 
-static void free_gotos(cJSON **gotos, size_t n) {
-    for (size_t i = 0; i < n; i++) cJSON_Delete(gotos[i]);
-    eg_free(gotos);
-}
-
-/* After a step's results are applied: bookkeeping, limits, then the end, an
- * error, or the routes of the next step (paused until resume if asked). */
-static void end_step(eg_run *run, cJSON **gotos, bool pause, bool end, int node_status, int status_node, int wrote_messages) {
-    size_t n = run->n_tasks;
-    /* Bookkeeping: the total count lives in the state, so it survives resume. */
-    const cJSON *count = eg_get(run->state, EG_KEY_STEP_COUNT);
-    double total = (cJSON_IsNumber(count) ? count->valuedouble : 0) + (double)run->n_tasks;
-    if (!eg_run_put_(run, EG_KEY_STEP_COUNT, cJSON_CreateNumber(total))
-        || !eg_run_put_(run, EG_KEY_CURRENT_NODE, cJSON_CreateString(eg_run_node_name_(run, run->tasks[run->n_tasks - 1].node)))
-        || (run->graph->partitioned && !eg_run_record_visits_(run))) {
-        eg_run_fatal_nomem_(run);
-        goto out;
-    }
-    run->steps_this_call += (int)run->n_tasks;
-    eg_error e;
-    int at = -1, rc = eg_run_check_state_(run, wrote_messages, &at, &e);
-    if (rc == EG_E_NOMEM) { eg_run_fatal_nomem_(run); goto out; }
-    if (rc) { eg_run_stop_with_error_(run, at, &e); goto out; }
-
-    /* Precedence: PAUSED > shouldEnd > a status returned by a node. */
-    if (node_status == EG_STATUS_PAUSED || eg_run_breaks_after_(run)) pause = true;
-    int *sources = eg_malloc(sizeof(int) * 2 * n);
-    if (!sources) { eg_run_stop_nomem_(run); goto out; }
-    for (size_t i = 0; i < n; i++) { sources[2 * i] = run->tasks[i].node; sources[2 * i + 1] = run->tasks[i].override; }
-    if (!pause && (end || node_status == EG_STATUS_FINISHED)) { eg_free(sources); eg_run_finish_(run); goto out; }
-    if (!pause && node_status == EG_STATUS_ERROR) {
-        eg_free(sources);
-        eg_run_clear_tasks_(run);
-        eg_run_stop_(run, status_node, EG_E_NODE_STATUS, "node '%s' returned status ERROR", eg_run_node_name_(run, status_node));
-        goto out;
-    }
-    if (!eg_run_new_batch_(run, n, PHASE_ROUTES)) { eg_free(sources); eg_run_stop_nomem_(run); goto out; }
-    for (size_t i = 0; i < n; i++) {
-        eg_task *t = &run->tasks[i];
-        t->kind = TASK_ROUTE;
-        t->state = T_UNRESOLVED;
-        t->node = sources[2 * i];
-        t->override = sources[2 * i + 1];
-        /* A goto list is this route's answer already, as a router's would be. */
-        if (gotos[i]) { t->result = gotos[i]; gotos[i] = NULL; t->state = T_DONE; }
-    }
-    eg_free(sources);
-    if (pause) {
-        /* Routing waits for resume, so routers see the user's answer. */
-        if (!eg_run_record_next_(run)) { eg_run_fatal_nomem_(run); goto out; }
-        eg_run_set_status_(run, EG_STATUS_PAUSED);
-    }
-out:
-    free_gotos(gotos, n);
-}
-
-static void commit_nodes(eg_run *run) {
+/* Phase 1: failed tasks. One with an error edge becomes a result that goes
+ * there; any other stops the run naming its node. False: the run stopped. */
+static bool apply_failures(eg_run *run) {
     for (size_t i = 0; i < run->n_tasks; i++) {
         eg_task *t = &run->tasks[i];
         if (t->state != T_FAILED || run->graph->nodes[t->node].on_error == EG_TARGET_NONE) continue;
-        if (!divert_failure(run, t)) { eg_run_stop_nomem_(run); return; }
+        if (!divert_failure(run, t)) { eg_run_stop_nomem_(run); return false; }
     }
-    /* A task the host cancelled because a sibling failed ("code": "ABORTED")
-     * does not stand for the step's failure while the sibling's does. */
+    /* A cancelled task does not stand for the step's failure while the
+     * sibling's failure that cancelled it does. */
     size_t first = run->n_tasks;
     for (size_t i = 0; i < run->n_tasks; i++)
         if (run->tasks[i].state == T_FAILED && (first == run->n_tasks || (cancelled(&run->tasks[first]) && !cancelled(&run->tasks[i])))) first = i;
@@ -172,35 +127,41 @@ static void commit_nodes(eg_run *run) {
         /* An invalid result's message already names the node and the path. */
         if (code == EG_E_INVALID_RESULT) eg_run_stop_(run, t->node, code, "%S", text);
         else eg_run_stop_(run, t->node, code, "node '%s' failed: %S", eg_run_node_name_(run, t->node), text);
-        return;
+        return false;
     }
-    if (eg_run_has_interrupts_(run)) {
-        /* The step waits: finished tasks keep their results, interrupted ones
-         * run again once answered (eg_interrupt.c). */
-        if (!eg_run_record_next_(run)) { eg_run_fatal_nomem_(run); return; }
-        eg_run_set_status_(run, EG_STATUS_PAUSED);
-        return;
-    }
-    for (size_t i = 0; i < run->n_tasks; i++) if (!validate_result(run, &run->tasks[i])) return;
-    if (run->n_tasks > 1) {
-        /* Parallel branches: detect conflicting writes before applying any. */
-        cJSON **results = eg_malloc(sizeof(cJSON *) * run->n_tasks);
-        const char **who = eg_malloc(sizeof(char *) * run->n_tasks);
-        if (!results || !who) { eg_free(results); eg_free(who); eg_run_stop_nomem_(run); return; }
-        for (size_t i = 0; i < run->n_tasks; i++) { results[i] = run->tasks[i].result; who[i] = eg_run_node_name_(run, run->tasks[i].node); }
-        eg_error e;
-        eg_code rc = eg_check_conflicts(&run->graph->reducers, results, who, run->n_tasks, &e);
-        eg_free(results);
-        eg_free(who);
-        if (rc) { eg_run_stop_with_error_(run, -1, &e); return; }
-    }
+    return true;
+}
 
-    bool pause = false, end = false;
-    int node_status = -1, status_node = -1, wrote_messages = -1;
-    /* A goto list per task: it becomes the task's route, as a router's answer. */
-    cJSON **gotos = eg_malloc(sizeof(cJSON *) * run->n_tasks);
-    if (!gotos) { eg_run_stop_nomem_(run); return; }
-    memset(gotos, 0, sizeof(cJSON *) * run->n_tasks);
+/* Phase 1b: a step with interrupted tasks waits: finished tasks keep their
+ * results, interrupted ones run again once answered (eg_interrupt.c). False:
+ * the run paused (or stopped). */
+static bool wait_for_answers(eg_run *run) {
+    if (!eg_run_has_interrupts_(run)) return true;
+    if (!eg_run_record_next_(run)) eg_run_fatal_nomem_(run);
+    else eg_run_set_status_(run, EG_STATUS_PAUSED);
+    return false;
+}
+
+/* Phase 2: every result is acceptable, and parallel branches do not write one
+ * path differently without a reducer, before any of them is applied. */
+static bool validate_results(eg_run *run) {
+    for (size_t i = 0; i < run->n_tasks; i++) if (!validate_result(run, &run->tasks[i])) return false;
+    if (run->n_tasks < 2) return true;
+    cJSON **results = eg_malloc(sizeof(cJSON *) * run->n_tasks);
+    const char **who = eg_malloc(sizeof(char *) * run->n_tasks);
+    if (!results || !who) { eg_free(results); eg_free(who); eg_run_stop_nomem_(run); return false; }
+    for (size_t i = 0; i < run->n_tasks; i++) { results[i] = run->tasks[i].result; who[i] = eg_run_node_name_(run, run->tasks[i].node); }
+    eg_error e;
+    eg_code rc = eg_check_conflicts(&run->graph->reducers, results, who, run->n_tasks, &e);
+    eg_free(results);
+    eg_free(who);
+    if (rc) { eg_run_stop_with_error_(run, -1, &e); return false; }
+    return true;
+}
+
+/* Phase 3: apply the results in task order: control fields into `o`, the
+ * rest through the reducers into the state (each change a patch op). */
+static bool apply_results(eg_run *run, step_outcome *o) {
     for (size_t i = 0; i < run->n_tasks; i++) {
         eg_task *t = &run->tasks[i];
         t->override = EG_TARGET_NONE;
@@ -211,27 +172,91 @@ static void commit_nodes(eg_run *run) {
             if (eg_run_is_engine_key_(run, k)) {
                 cJSON_Delete(f);   /* handed back unchanged (validate_result) */
             } else if (strcmp(k, EG_KEY_NEXT_NODE_OVERRIDE) == 0) {
-                if (cJSON_IsString(f)) t->override = eg_graph_target_by_name(run->graph, (f)->valuestring);
-                if (cJSON_IsArray(f)) { cJSON_Delete(gotos[i]); gotos[i] = f; }
+                if (cJSON_IsString(f)) t->override = eg_graph_target_by_name(run->graph, f->valuestring);
+                if (cJSON_IsArray(f)) { cJSON_Delete(o->gotos[i]); o->gotos[i] = f; }
                 else cJSON_Delete(f);
             } else if (strcmp(k, EG_KEY_SHOULD_END) == 0) {
-                end |= cJSON_IsTrue(f);
+                o->end |= cJSON_IsTrue(f);
                 cJSON_Delete(f);
             } else if (strcmp(k, EG_KEY_STATUS) == 0) {
-                int s = cJSON_IsString(f) ? eg_status_parse_(f->valuestring) : -1;
-                if (s >= 0 && node_status < 0) { node_status = s; status_node = t->node; }
+                int s = cJSON_IsString(f) ? eg_status_parse(f->valuestring) : -1;
+                if (s >= 0 && o->node_status < 0) { o->node_status = s; o->status_node = t->node; }
                 cJSON_Delete(f);
             } else {
-                if (strcmp(k, EG_KEY_SHOULD_PAUSE) == 0) pause |= cJSON_IsTrue(f);
-                if (strcmp(k, EG_KEY_PENDING_ASK_USER) == 0) pause |= !cJSON_IsNull(f);
-                if (strcmp(k, "messages") == 0) wrote_messages = t->node;
+                if (strcmp(k, EG_KEY_SHOULD_PAUSE) == 0) o->pause |= cJSON_IsTrue(f);
+                if (strcmp(k, EG_KEY_PENDING_ASK_USER) == 0) o->pause |= !cJSON_IsNull(f);
+                if (strcmp(k, "messages") == 0) o->wrote_messages = t->node;
                 eg_error e;
                 eg_code rc = eg_reduce_into(&run->graph->reducers, run->state, &eg_run_root_, f, &run->patch, name, &e);
-                if (rc) { free_gotos(gotos, run->n_tasks); eg_run_stop_with_error_(run, t->node, &e); return; }
+                if (rc) { eg_run_stop_with_error_(run, t->node, &e); return false; }
             }
         }
     }
-    end_step(run, gotos, pause, end, node_status, status_node, wrote_messages);
+    return true;
+}
+
+/* Phase 4: the run's own bookkeeping (the step count lives in the state, so
+ * it survives resume), then the size limits on the state as it now is. */
+static bool bookkeep(eg_run *run, const step_outcome *o) {
+    const cJSON *count = eg_get(run->state, EG_KEY_STEP_COUNT);
+    double total = (cJSON_IsNumber(count) ? count->valuedouble : 0) + (double)run->n_tasks;
+    if (!eg_run_put_(run, EG_KEY_STEP_COUNT, cJSON_CreateNumber(total))
+        || !eg_run_put_(run, EG_KEY_CURRENT_NODE, cJSON_CreateString(eg_run_node_name_(run, run->tasks[run->n_tasks - 1].node)))
+        || (run->graph->partitioned && !eg_run_record_visits_(run))) {
+        eg_run_fatal_nomem_(run);
+        return false;
+    }
+    run->steps_this_call += (int)run->n_tasks;
+    eg_error e;
+    int at = -1, rc = eg_run_check_state_(run, o->wrote_messages, &at, &e);
+    if (rc == EG_E_NOMEM) { eg_run_fatal_nomem_(run); return false; }
+    if (rc) { eg_run_stop_with_error_(run, at, &e); return false; }
+    return true;
+}
+
+/* Phase 5: what comes next. Precedence: PAUSED > shouldEnd > a status
+ * returned by a node; otherwise each task's node routes (now, or after the
+ * resume when the step paused, so routers see the user's answer). */
+static void decide(eg_run *run, step_outcome *o) {
+    if (o->node_status == EG_STATUS_PAUSED || eg_run_breaks_after_(run)) o->pause = true;
+    if (!o->pause && (o->end || o->node_status == EG_STATUS_FINISHED)) { eg_run_finish_(run); return; }
+    if (!o->pause && o->node_status == EG_STATUS_ERROR) {
+        eg_run_clear_tasks_(run);
+        eg_run_stop_(run, o->status_node, EG_E_NODE_STATUS, "node '%s' returned status ERROR", eg_run_node_name_(run, o->status_node));
+        return;
+    }
+    size_t n = run->n_tasks;
+    int *sources = eg_malloc(sizeof(int) * 2 * n);
+    if (!sources) { eg_run_stop_nomem_(run); return; }
+    for (size_t i = 0; i < n; i++) { sources[2 * i] = run->tasks[i].node; sources[2 * i + 1] = run->tasks[i].override; }
+    if (!eg_run_new_batch_(run, n, PHASE_ROUTES)) { eg_free(sources); eg_run_stop_nomem_(run); return; }
+    for (size_t i = 0; i < n; i++) {
+        eg_task *t = &run->tasks[i];
+        t->kind = TASK_ROUTE;
+        t->state = T_UNRESOLVED;
+        t->node = sources[2 * i];
+        t->override = sources[2 * i + 1];
+        /* A goto list is this route's answer already, as a router's would be. */
+        if (o->gotos[i]) { t->result = o->gotos[i]; o->gotos[i] = NULL; t->state = T_DONE; }
+    }
+    eg_free(sources);
+    if (o->pause) {
+        if (!eg_run_record_next_(run)) { eg_run_fatal_nomem_(run); return; }
+        eg_run_set_status_(run, EG_STATUS_PAUSED);
+    }
+}
+
+/* Commit a step whose node tasks have all finished, phase by phase; a phase
+ * that stops the run (an error, memory running out) ends the commit. */
+static void commit_nodes(eg_run *run) {
+    step_outcome o = { false, false, -1, -1, -1, NULL };
+    if (!apply_failures(run) || !wait_for_answers(run) || !validate_results(run)) return;
+    size_t n = run->n_tasks;
+    if (!(o.gotos = eg_malloc(sizeof(cJSON *) * n))) { eg_run_stop_nomem_(run); return; }
+    memset(o.gotos, 0, sizeof(cJSON *) * n);
+    if (apply_results(run, &o) && bookkeep(run, &o)) decide(run, &o);
+    for (size_t i = 0; i < n; i++) cJSON_Delete(o.gotos[i]);
+    eg_free(o.gotos);
 }
 
 static bool any_pending(const eg_run *run) {

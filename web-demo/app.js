@@ -29,7 +29,12 @@ let controller = null;
 
 function llm() {
   const settings = currentSettings();
-  if (settings) return { baseURL: settings.baseURL || 'https://api.openai.com/v1', model: settings.model || 'gpt-4o-mini', apiKey: settings.apiKey || undefined };
+  if (settings) {
+    const provider = settings.provider ?? 'openai';
+    // Anthropic answers a page's request (CORS) only when it says it means to call from a browser.
+    const headers = provider === 'anthropic' ? { 'anthropic-dangerous-direct-browser-access': 'true' } : undefined;
+    return { provider, baseURL: settings.baseURL || undefined, model: settings.model || 'gpt-4o-mini', apiKey: settings.apiKey || undefined, headers };
+  }
   return { model: 'offline-simulator', fetch: createScriptedFetch(example.offline, { delayMs: SIM_DELAY, chunkSize: 3 }) };
 }
 
@@ -57,6 +62,13 @@ function buildEngine(json = edited) {
 
 const timeline = () => renderTimeline(engine, target?.threadId);
 
+/** One model call's tokens, as its own line under the steps. */
+function showUsage(e) {
+  const li = document.createElement('li');
+  li.textContent = `${e.node}: ${e.inputTokens} in${e.cachedTokens ? ` (${e.cachedTokens} cached)` : ''}, ${e.outputTokens} out · ${e.provider}`;
+  $('usage').append(li);
+}
+
 // ---- running ----
 
 const options = () => ({
@@ -67,6 +79,7 @@ const options = () => ({
     else if (e.type === 'node_end') diagram.visited(e.node);
     else if (e.type === 'state_update') { applyPatch(view, e.patch); renderChat(view); }
     else if (e.type === 'llm_token') streamToken(e.text);
+    else if (e.type === 'llm_usage') showUsage(e);
     else if (e.type === 'checkpoint') timeline();
   },
 });
@@ -128,6 +141,7 @@ function selectExample(id, json = null) {
   view = {};
   renderChat(view);
   $('timeline').replaceChildren();
+  $('usage').replaceChildren();
   $('inspector').hidden = true;
   showError(null);
   hidePending();

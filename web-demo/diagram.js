@@ -2,14 +2,14 @@
 // (longest path from the start, back edges drawn as loops on the side).
 // No layout library: graphs here are small, and this keeps the page light.
 
-import { graphEdges, isEndNode } from 'edgegraph';
+import { END, graphEdges, isEndNode } from 'edgegraph';
 
 const NS = 'http://www.w3.org/2000/svg';
 const W = 150, H = 40, GAP_X = 40, GAP_Y = 70;
 
 /** Nodes and labelled edges of a (JSON) definition; END nodes become one. */
 export function graphOf(def) {
-  const nodes = ['__start__', ...Object.keys(def.nodes).filter((n) => !isEndNode(def, n)), '__end__'];
+  const nodes = ['__start__', ...Object.keys(def.nodes).filter((n) => !isEndNode(def, n)), END];
   // The package's own walk of the edge kinds: the same arrows as toMermaid().
   const edges = graphEdges(def);
   // Several conditions that lead to the same node: one arrow, labels joined.
@@ -47,8 +47,8 @@ function layers({ nodes, edges }) {
       if (layer.get(e.to) < layer.get(e.from) + 1) { layer.set(e.to, layer.get(e.from) + 1); changed = true; }
     }
   }
-  const last = Math.max(...[...layer.entries()].filter(([n]) => n !== '__end__').map(([, l]) => l)) + 1;
-  layer.set('__end__', Math.max(layer.get('__end__'), last));
+  const last = Math.max(...[...layer.entries()].filter(([n]) => n !== END).map(([, l]) => l)) + 1;
+  layer.set(END, Math.max(layer.get(END), last));
   return { layer, back };
 }
 
@@ -106,18 +106,18 @@ export function drawDiagram(container, def) {
   }
   for (const n of g.nodes) {
     const p = pos.get(n);
-    const special = n === '__start__' || n === '__end__';
+    const special = n === '__start__' || n === END;
     const group = el('g', { class: `node${special ? ' terminal' : ''}`, 'data-node': n, transform: `translate(${p.x},${p.y})`, tabindex: '0', role: 'img', 'aria-label': special ? n.replace(/_/g, '') : `node ${n}` });
     el('rect', { width: W, height: H, rx: special ? 20 : 8 }, group);
     const label = el('text', { x: W / 2, y: H / 2 + 5, 'text-anchor': 'middle' }, group);
-    label.textContent = n === '__start__' ? 'start' : n === '__end__' ? 'end' : n;
+    label.textContent = n === '__start__' ? 'start' : n === END ? 'end' : n;
   }
   container.replaceChildren(svg);
   const find = (n) => svg.querySelector(`[data-node="${CSS.escape(n)}"]`);
   return {
     highlight(n) { svg.querySelectorAll('.running').forEach((x) => x.classList.remove('running')); find(n)?.classList.add('running'); },
     visited(n) { find(n)?.classList.remove('running'); find(n)?.classList.add('visited'); },
-    finish(status) { svg.querySelectorAll('.running').forEach((x) => x.classList.remove('running')); if (status === 'FINISHED') find('__end__')?.classList.add('visited'); },
+    finish(status) { svg.querySelectorAll('.running').forEach((x) => x.classList.remove('running')); if (status === 'FINISHED') find(END)?.classList.add('visited'); },
     reset() { svg.querySelectorAll('.running, .visited').forEach((x) => x.classList.remove('running', 'visited')); },
   };
 }

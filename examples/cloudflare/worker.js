@@ -49,6 +49,16 @@ export class ThreadRunner {
   }
 
   async fetch(request) {
+    try {
+      return await this.handle(request);
+    } catch (e) {
+      // Two requests for one thread at once (a double-click, a retry): the second is THREAD_BUSY, and nothing ran twice.
+      if (e.code === 'THREAD_BUSY') return Response.json({ error: e.code, message: e.message }, { status: 409 });
+      throw e;
+    }
+  }
+
+  async handle(request) {
     const url = new URL(request.url);
     const [, , threadId, action] = url.pathname.split('/');
     const summary = (r) => Response.json({ status: r.status, approval: r.state.pendingAskUser ?? null, output: r.state.lastModelOutput ?? null, error: r.error?.message ?? null });

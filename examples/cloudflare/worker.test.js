@@ -74,3 +74,38 @@ for (const endpoint of [false, true]) test(`a thread pauses for approval, surviv
     await llm?.close();
   }
 });
+
+test('two approvals of one paused thread reach its Durable Object at once, during the LLM call: the email is sent once, the other request is 409 THREAD_BUSY', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'eg-cf-busy-'));
+  // The model's reply after the tool result is held until the test lets it go.
+  let release, reached;
+  const gate = new Promise((r) => { release = r; });
+  const inCall = new Promise((r) => { reached = r; });
+  const llm = await startServer(fromPolicy(async (request) => {
+    if (request.messages.at(-1).role === 'tool') { reached(); await gate; }
+    return model(request);
+  }), { apiKey: 'sk-worker-test' });
+  try {
+    await bundle(dir);
+    const mf = start(dir, join(dir, 'storage'), { OPENAI_API_KEY: 'sk-worker-test', OPENAI_BASE_URL: llm.baseURL });
+    const post = (path, body) => mf.dispatchFetch(`http://worker${path}`, { method: 'POST', body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+    assert.equal((await post('/threads/t1/run', { message: 'Deploy is done' })).body.status, 'PAUSED');
+    const answers = [post('/threads/t1/resume', { decision: 'approve' }), post('/threads/t1/resume', { decision: 'approve' })];
+    const first = await Promise.race(answers);
+    await inCall;
+    assert.equal(first.status, 409, JSON.stringify(first.body));
+    assert.equal(first.body.error, 'THREAD_BUSY');
+    assert.match(first.body.message, /'t1'/);
+    release();
+    const both = await Promise.all(answers);
+    assert.deepEqual(both.map((a) => a.body.status ?? a.body.error).sort(), ['FINISHED', 'THREAD_BUSY']);
+    const state = await (await mf.dispatchFetch('http://worker/threads/t1')).json();
+    assert.equal(state.status, 'FINISHED');
+    assert.equal(state.outbox.length, 1, 'the email went out once');
+    assert.equal(llm.requests.length, 2, 'the run and one resume asked the model');
+    await mf.dispose();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    await llm.close();
+  }
+});

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GraphEngine, MemoryStore, Checkpointer, kvStore } from 'edgegraph';
 import { definition as crashGraph } from './support/crash-graph.js';
+import { sqliteNode } from './support/store-of.js';
 
 const counter = () => ({
   nodes: { inc: (s) => ({ data: { n: (s.data.n ?? 0) + 1 } }), ask: () => ({ pendingAskUser: { question: 'more?' } }) },
@@ -116,15 +117,17 @@ async function reference() {
   return r.state;
 }
 
-for (const mode of ['between-steps', 'mid-parallel']) {
-  test(`a run killed ${mode.replace('-', ' ')} finishes in a new process with the same state, re-running only unfinished work`, async () => {
+for (const [kind, mode] of [['file', 'between-steps'], ['file', 'mid-parallel'], ['sqlite', 'between-steps'], ['sqlite', 'mid-parallel']]) {
+  test(`a run killed ${mode.replace('-', ' ')} finishes in a new process with the same state, re-running only unfinished work (${kind === 'file' ? 'FileStore' : 'node:sqlite'})`, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'eg-crash-'));
     const log = join(dir, 'log.txt');
+    const node = kind === 'file' ? process.execPath : sqliteNode;
+    const store = join(dir, kind === 'file' ? 'store' : 'threads.sqlite');
     try {
-      const killed = spawnSync(process.execPath, [child, join(dir, 'store'), log, mode], { encoding: 'utf8' });
+      const killed = spawnSync(node, [child, store, log, mode, kind], { encoding: 'utf8' });
       assert.equal(killed.signal, 'SIGKILL', killed.stderr);
       const before = readFileSync(log, 'utf8').trim().split('\n');
-      const out = execFileSync(process.execPath, [child, join(dir, 'store'), log, 'resume'], { encoding: 'utf8' });
+      const out = execFileSync(node, [child, store, log, 'resume', kind], { encoding: 'utf8' });
       const { status, state } = JSON.parse(out);
       assert.equal(status, 'FINISHED');
       const want = await reference();

@@ -116,22 +116,20 @@ test('a store failing during a resume and during a parallel step resolves with t
   engine.dispose();
 });
 
-test('a record whose head did not move is no checkpoint: not in the history, not a fork point, replaced by the next write', async () => {
+test('a record is the commit: one whose head did not move is the latest checkpoint, and the thread continues from it', async () => {
   const store = flakyStore(4);   // record 2 is written, its head put fails
   const engine = new GraphEngine(chain(), { checkpointer: store });
   const r = await engine.execute({}, { threadId: 'torn' });
   assert.equal(r.error?.code, 'CHECKPOINT_WRITE_FAILED');
   store.healed = true;
-  assert.ok(await store.get('torn/r/0000000002'), 'the record itself was written');
-  assert.deepEqual((await engine.getStateHistory('torn')).map((h) => h.checkpointId), [1]);
-  assert.equal((await engine.getState('torn')).checkpointId, 1);
-  assert.equal(await engine.getState('torn', 2), undefined);
-  // Forking from it once wrote a record that was its own parent: every later read looped forever.
-  await assert.rejects(engine.resume({ threadId: 'torn', checkpointId: 2 }), (e) => e.code === 'INVALID_CHECKPOINT' && e.message.includes("'torn'"));
+  assert.equal(await store.get('torn/head'), '1', 'the head put failed');
+  assert.deepEqual((await engine.getStateHistory('torn')).map((h) => h.checkpointId), [2, 1]);
+  assert.equal((await engine.getState('torn')).checkpointId, 2);
   const again = await engine.resume({ threadId: 'torn' });
   assert.equal(again.status, 'FINISHED', again.error?.message);
   const history = await engine.getStateHistory('torn');
   assert.equal(history[0].status, 'FINISHED');
+  assert.equal(history.at(-2).parentId, 1);
   for (const { checkpointId, parentId } of history) assert.ok(parentId === null || parentId < checkpointId, `checkpoint ${checkpointId} follows ${parentId}`);
   engine.dispose();
 });
@@ -140,18 +138,19 @@ test('a record whose parent is not an earlier record is a broken chain, not an e
   const store = new MemoryStore();
   const engine = new GraphEngine(chain(), { checkpointer: store });
   await engine.execute({}, { threadId: 'loop' });
-  // Forge record 3 (a delta) to name itself as its parent, with a valid record checksum.
+  // Forge record 3 (a delta) to name itself as its parent, with a valid record checksum (over thread/id and text).
   const text = await store.get('loop/r/0000000003');
   const record = JSON.parse(text.slice(8));
   assert.equal(record.s, undefined, 'record 3 is a delta');
   record.p = 3;
   const body = JSON.stringify(record);
+  const signed = `loop/3\n${body}`;
   let h = 0x811c9dc5;
-  for (let i = 0; i < body.length; i++) { h ^= body.charCodeAt(i); h = Math.imul(h, 0x01000193); }
+  for (let i = 0; i < signed.length; i++) { h ^= signed.charCodeAt(i); h = Math.imul(h, 0x01000193); }
   await store.put('loop/r/0000000003', `${(h >>> 0).toString(16).padStart(8, '0')}${body}`);
-  assert.equal(await engine.getState('loop', 3), undefined);
-  assert.ok(!(await engine.getStateHistory('loop')).some((c) => c.checkpointId === 3));
-  await assert.rejects(engine.resume({ threadId: 'loop', checkpointId: 3 }), { code: 'INVALID_CHECKPOINT' });
+  const named = (e) => e.code === 'INVALID_CHECKPOINT' && /record 3 of thread 'loop'/.test(e.message);
+  await assert.rejects(engine.getState('loop', 3), named);
+  await assert.rejects(engine.resume({ threadId: 'loop', checkpointId: 3 }), named);
   engine.dispose();
 });
 

@@ -111,6 +111,66 @@ const ownPause: PendingAskUser = { kind: 'confirm', text: 'sure?' };   // a node
 const clash: PendingAskUser = { type: 'confirm' };
 console.log(describePause(ownPause), clash);
 
+// Threads that hold: exclusive stores, SQL stores, retention, history pages.
+import { SqlStore, doSqlStore, d1Store, sqliteStore, type CheckpointInfo, type ThreadTask } from '../../js/index.js';
+async function lastingThreads(sql: { exec(q: string, ...b: unknown[]): { toArray(): unknown[] } }): Promise<void> {
+  const engine = new GraphEngine<IGraphState>({ nodes: { a: () => ({}) }, edges: { a: '__end__' }, entryPoint: 'a' }, { checkpointer: new Checkpointer(doSqlStore(sql), { keepLast: 50, leaseMs: 60_000 }) });
+  await engine.execute({}, { threadId: 't' });
+  await engine.resume({ threadId: 't' }, undefined, { recover: true });
+  const page: CheckpointInfo<IGraphState>[] = await engine.getStateHistory('t', { limit: 10, before: 100, values: true });
+  const tasks: ThreadTask[] | undefined = (await engine.getState('t'))?.tasks;
+  console.log(page[0]?.values?.stepCount, tasks?.[0]?.writes);
+  await engine.deleteThread('t');
+  const stores: SqlStore[] = [sqliteStore('threads.sqlite'), d1Store({ prepare: () => ({ bind: () => ({ all: async () => ({ results: [] }), run: async () => ({}) }) }) })];
+  console.log(await stores[0].create('k', 'v'), new MemoryStore().create('k', 'v'));
+}
+void lastingThreads;
+
+// Providers: by name (loaded on first use) or as an imported object; an AI SDK model by its shape; usage in edgegraph's types.
+import { anthropic } from '../../js/provider-anthropic.js';
+import type { RunUsage, ModelCallUsage, LanguageModelLike, LLMError } from '../../js/index.js';
+async function providers(model: LanguageModelLike): Promise<void> {
+  const claude = createChatClient({ provider: 'anthropic', model: 'claude-sonnet-4-5', apiKey: 'k', maxTokens: 1024 });
+  const gem = createChatClient({ provider: 'gemini', model: 'gemini-2.5-flash', apiKey: 'k' });
+  const own = createChatClient({ provider: anthropic, model: 'claude-sonnet-4-5' });
+  const reply = await claude.chat({ messages: [{ role: 'user', content: 'hi' }], responseFormat: { name: 'out', schema: { type: 'object' } } });
+  const counts: number = (reply.tokens?.inputTokens ?? 0) + (reply.tokens?.cachedTokens ?? 0);
+  const fromSdk = await createChatClient(model).chat({ messages: [{ role: 'user', content: 'hi' }] });
+  const agent = createAgentNode({ llm: model });
+  const r = await new GraphEngine<IGraphState>({ nodes: { agent }, edges: { agent: '__end__' }, entryPoint: 'agent' }).execute({});
+  const usage: RunUsage = r.usage;
+  const first: ModelCallUsage | undefined = usage.calls[0];
+  const failed = r.error?.cause as LLMError | undefined;
+  console.log(gem.provider, own.model, counts, fromSdk.provider, first?.node, usage.totalTokens, failed?.provider);
+}
+void providers;
+// A Standard Schema tool: run() gets the schema's output type (Zod here), checked by tsc.
+import * as z from 'zod';
+import { tool } from '../../js/index.js';
+const zodTool = tool({ name: 'forecast', parameters: z.object({ city: z.string(), days: z.number().default(1) }), run: ({ city, days }) => `${city.toUpperCase()} ${days.toFixed(0)}` });
+// @ts-expect-error `town` is not in the schema
+tool({ name: 'bad', parameters: z.object({ city: z.string() }), run: ({ town }) => town });
+console.log(zodTool.name);
+const structuredAgent = createAgentNode({ llm: { model: 'm' }, responseFormat: { name: 'review', schema: z.object({ score: z.number() }) } });
+void structuredAgent;
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { mcpTools } from '../../js/index.js';
+async function mcp(): Promise<void> {
+  const client = new Client({ name: 'c', version: '1' });
+  const tools = await mcpTools(client, { needsApproval: (name) => name.startsWith('send'), prefix: 'mail_' });
+  createAgentNode({ llm: { model: 'm' }, tools });
+}
+void mcp;
+import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
+import { trace, context } from '@opentelemetry/api';
+async function traced(): Promise<void> {
+  const tracer = new BasicTracerProvider().getTracer('app');
+  const engine = new GraphEngine({ nodes: { a: () => ({}) }, edges: { a: '__end__' }, entryPoint: 'a' }, { tracer, traceContent: false });
+  const span = tracer.startSpan('request');
+  await engine.execute({}, { traceContext: trace.setSpan(context.active(), span) });
+  span.end();
+}
+void traced;
 // Interrupts and commands (issue 15).
 import { Command, interrupt, isGraphInterrupt, send as sendTo } from '../../js/index.js';
 import type { Interrupt, ResumeCommand } from '../../js/index.js';

@@ -12,6 +12,7 @@ import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.js';
 import { startServer as startModelServer, reply, fromPolicy } from '../js/support/openai-server.js';
+import { startAnthropicServer, message, textBlock } from '../js/support/anthropic-server.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const shots = `${root}build/screenshots`;
@@ -267,6 +268,39 @@ test('the tool agent against an OpenAI-compatible endpoint: streamed tool calls,
     assert.equal(posts.length, 3);
     assert.ok(posts.every((r) => r.body.stream === true), 'the page streams, tool calls arrive as deltas');
     assert.deepEqual(posts.at(-1).body.messages.map((m) => m.role), ['system', 'user', 'assistant', 'tool', 'assistant', 'tool']);
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  } finally {
+    await model.close();
+  }
+});
+
+test('Anthropic from the settings: the strict Messages server accepts every request, and each model call shows its tokens', async () => {
+  const KEY = 'sk-ant-demo-SECRET-777';
+  const model = await startAnthropicServer(({ body }) => {
+    const last = body.messages.at(-1).content;
+    const prompt = typeof last === 'string' ? last : last.map((b) => b.text ?? '').join('');
+    const content = prompt.includes('TASK: classify') ? '{"stage":"complete"}' : prompt.includes('TASK: review') ? '{"status":"approved","justification":"fine","improvements":[]}' : '{}';
+    return { reply: message([textBlock(content)]) };
+  }, { apiKey: KEY, cors: true });
+  try {
+    const { page, ctx, errors } = await open();
+    await page.click('#settings-open');
+    await page.selectOption('#s-provider', 'anthropic');
+    await page.fill('#s-base', model.baseURL);
+    await page.fill('#s-model', 'claude-test');
+    await page.fill('#s-key', KEY);
+    await page.click('#settings button[value="save"]');
+    await page.waitForFunction(() => document.getElementById('model-badge').textContent.includes('claude-test'));
+    await page.click('#run');
+    await settled(page);
+    assert.equal(await status(page), 'FINISHED');
+    const posts = model.requests.filter((r) => r.method === 'POST');
+    assert.ok(posts.length >= 2 && posts.every((r) => r.headers['x-api-key'] === KEY && r.headers['anthropic-version'] === '2023-06-01'));
+    const lines = await page.$$eval('#usage li', (items) => items.map((li) => li.textContent));
+    assert.equal(lines.length, posts.length, 'one line per model call');
+    assert.ok(lines.every((l) => /^\w+: 32 in \(12 cached\), 8 out · anthropic$/.test(l)), lines.join(' | '));
+    assert.equal((await page.textContent('body')).includes(KEY), false);
     assert.deepEqual(errors, []);
     await ctx.close();
   } finally {

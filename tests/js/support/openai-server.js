@@ -40,7 +40,7 @@ export const call = (id, name, args) => ({ id, type: 'function', function: { nam
 export function fromPolicy(respond) {
   let calls = 0;
   return async ({ body }) => {
-    let answer = await respond({ messages: body.messages, tools: body.tools, model: body.model });
+    let answer = await respond({ messages: body.messages, tools: body.tools, model: body.model, responseFormat: body.response_format });
     if (typeof answer === 'string') answer = { content: answer };
     const toolCalls = (answer.toolCalls ?? []).map((c) => call(c.id ?? `call_${++calls}`, c.name, c.arguments ?? {}));
     return { json: reply(answer.content ?? null, toolCalls.length ? toolCalls : undefined) };

@@ -1,0 +1,3 @@
+// edgegraph/providers/openai-responses: pass it as llm.provider; only this provider's code is bundled.
+import type { Provider } from './index.js';
+export const openaiResponses: Provider;

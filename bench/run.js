@@ -10,6 +10,7 @@ import { build } from 'esbuild';
 import { measure, fmtTime, fmtBytes, row } from './lib.js';
 import { benchHistory } from './history.js';
 import { benchResultCheck } from './result-check.js';
+import { benchLangGraphCompat } from './langgraph-compat.js';
 import { onLeakWarning } from 'edgegraph';
 
 // Benchmarks build engines and drop them; the leak backstop's warnings are noise here.
@@ -80,6 +81,7 @@ function coldStart(which) {
 }
 console.log('cold start: import + instantiate + first result of a one-node graph (fresh node process, median of 7)');
 row('cold start', coldStart('edgegraph'), coldStart('langgraph'), (ms) => `${ms.toFixed(1)} ms`, '<= 15 ms');
+row('cold start, the LangGraph program on edgegraph/langgraph', coldStart('compat'), coldStart('langgraph'), (ms) => `${ms.toFixed(1)} ms`);
 console.log();
 
 // ---- bundle size: minified browser bundles, gzip ----
@@ -101,5 +103,7 @@ const theirs = await bundle("export { StateGraph, Annotation, START, END, Memory
 console.log('browser bundle, minified + gzip (esbuild)');
 row('JS + .wasm', ourJs + ourWasm, theirs, fmtBytes, '<= 60 KB');
 console.log(`  ${'of which edgegraph JS / .wasm'.padEnd(44)} ${fmtBytes(ourJs).padStart(10)} / ${fmtBytes(ourWasm)}`);
+console.log();
+await benchLangGraphCompat();
 console.log();
 console.log(`summary: per-step ${r1.toFixed(0)}x lower than LangGraph.js`);

@@ -75,7 +75,7 @@ export class GraphEngine extends CoreObject {
     checkOptions(options, ENGINE_OPTIONS, 'the GraphEngine options');
     checkOptions(options?.limits, LIMIT_OPTIONS, 'options.limits');
     const core = getCore();
-    const { json, handlers, routers, subgraphs } = normalizeDefinition(definition, options ?? {});
+    const { json, handlers, routers, subgraphs, hostReducers } = normalizeDefinition(definition, options ?? {});
     options ??= {};
     // options.retry: the default of every node without its own (checked by the core as theirs;
     // not part of the graph's identity, as a node's retry is not).
@@ -124,7 +124,7 @@ export class GraphEngine extends CoreObject {
       tokenizer: options.tokenizer,
     }, owned);
     const partitioned = json.state === 'partitioned' || json.state?.shape === 'partitioned';
-    this.#parts = { core, handlers, routers, policies, errorEdges, partitioned, history: this.#history };
+    this.#parts = { core, handlers, routers, policies, errorEdges, partitioned, history: this.#history, hostReducers };
     if (options.tracer !== undefined && typeof options.tracer?.startSpan !== 'function') throw new EdgegraphError('INVALID_OPTIONS', 'options.tracer must be an OpenTelemetry Tracer (with startSpan)');
     this.#tracing = options.tracer ? { tracer: options.tracer, content: options.traceContent === true } : null;
   }

@@ -22,7 +22,7 @@ export type ErrorCode =
   | 'PARALLEL_CONFLICT' | 'NODE_TIMEOUT' | 'INVALID_MESSAGE' | 'MESSAGE_NOT_FOUND'
   | 'LLM_HTTP_ERROR' | 'LLM_TIMEOUT' | 'LLM_ABORTED' | 'LLM_NETWORK_ERROR' | 'LLM_BAD_RESPONSE'
   | 'THREAD_NOT_FOUND' | 'CHECKPOINT_WRITE_FAILED' | 'DISPOSED'
-  | 'STRUCTURED_OUTPUT_INVALID' | 'MCP_ERROR' | 'THREAD_BUSY'
+  | 'STRUCTURED_OUTPUT_INVALID' | 'MCP_ERROR' | 'THREAD_BUSY' | 'REDUCER_FAILED'
   | 'UNKNOWN_INTERRUPT' | 'MISSING_RESUME_ANSWER' | 'INTERRUPT_OUTSIDE_NODE';
 
 export class EdgegraphError extends Error {
@@ -225,8 +225,9 @@ export interface StateSchema {
    * GraphState (input read-only; currentNodeId, visitedNodes, iteration kept by the engine);
    * custom (the default for an object): only what is declared here. */
   shape?: 'frame' | 'partitioned' | 'custom';
-  /** Reducers by dotted path, e.g. { 'scratch.messages': 'concat' }. Other paths: last write wins. */
-  reducers?: Record<string, ReducerName>;
+  /** Reducers by dotted path, e.g. { 'scratch.messages': 'concat' }, or JS functions
+   * `(current, update) => next` (folded in branch order; never serialized). Other paths: last write wins. */
+  reducers?: Record<string, ReducerName | ReducerFunction>;
   /** Values filled in at run start when the initial state lacks them. */
   defaults?: Record<string, unknown>;
 }

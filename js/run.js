@@ -13,6 +13,7 @@ import { resultJSON } from './result-json.js';
 import { anySignal, sleep } from './timing.js';
 import { inNode, interruptFor, isGraphInterrupt, TASK } from './interrupt.js';
 import { Command, commandResult, isCommand } from './command.js';
+import { foldWrites, writesHostPath } from './host-reducers.js';
 
 function describeThrown(e) {
   if (e instanceof Error) {
@@ -39,6 +40,8 @@ export class Run {
   #thrown = new Map();
   #usage = [];     // one record per model call of this run (usage.js)
   #tracing;        // a RunTracing (tracing.js) when the engine has a tracer
+  #stepSize = 0;   // tasks in the current step
+  #held = null;    // results writing a path with a JS reducer, folded when the step's tasks are done
   #configurable;
   #maxConcurrency;
   /** This step's cancellation: aborted when a task of it fails for good (nodes see it in context.signal). */
@@ -106,6 +109,7 @@ export class Run {
         // In a parallel step, each finished task is checkpointed too, so a
         // crash re-runs only the tasks that had not finished.
         const perTask = this.#thread && out.tasks.length > 1;
+        this.#stepSize = out.tasks.length;
         this.#step = new AbortController();
         this.#stepSignal = this.#signal ? anySignal([this.#signal, this.#step.signal]) : this.#step.signal;
         const runTask = (task) => {
@@ -122,6 +126,7 @@ export class Run {
         }
         if (out.tasks.length && out.tasks[0].kind === 'node') this.#resumeInput = undefined;
         if (pending) await this.#settle(pending);
+        if (this.#held) this.#submitHeld();
       }
     } finally {
       this.#open = false;
@@ -252,15 +257,55 @@ export class Run {
 
   #submit(task, value, started) {
     if (!this.#open || this.#aborted) return;
+    if (isCommand(value) && task.kind !== 'route') {
+      try {
+        value = this.#fromCommand(value, task);
+      } catch (e) {
+        this.#fail(task, e, started);
+        return;
+      }
+    }
+    const hostReducers = this.#graph.hostReducers;
+    if (hostReducers && task.kind !== 'route' && writesHostPath(hostReducers, value)) {
+      // Parallel writes fold in branch order once every task is done.
+      if (this.#stepSize > 1) { (this.#held ??= []).push({ task, value, started }); return; }
+      try { [value] = foldWrites(hostReducers, this.#mirror, [{ node: task.node, value }]); } catch (e) { this.#fail(task, e, started); return; }
+    }
+    this.#submitFolded(task, value, started);
+  }
+
+  /** A node's Command as the result the core reads. */
+  #fromCommand(command, task) {
+    if (command.graph !== Command.PARENT) return commandResult(command, task.node);
+    // This run ends here; the graph running it as a subgraph routes.
+    this.#handoff = { goto: command.goto, update: command.update };
+    return { shouldEnd: true };
+  }
+
+  /**
+   * The held results of a parallel step, folded in branch order. If a reducer
+   * throws, every held task fails with its error: none of them has its write
+   * in the core, so a resume runs them all again and folds afresh.
+   */
+  #submitHeld() {
+    const held = this.#held.sort((a, b) => a.task.index - b.task.index);
+    this.#held = null;
+    let values;
+    try {
+      values = foldWrites(this.#graph.hostReducers, this.#mirror, held.map((h) => ({ node: h.task.node, value: h.value })));
+    } catch (e) {
+      const culprit = held[e.index];
+      this.#fail(culprit.task, e, culprit.started);
+      for (const h of held) if (h !== culprit) this.#fail(h.task, e, h.started);
+      return;
+    }
+    held.forEach((h, i) => this.#submitFolded(h.task, values[i], h.started));
+  }
+
+  #submitFolded(task, value, started) {
+    if (!this.#open || this.#aborted) return;
     let json;
     try {
-      if (isCommand(value) && task.kind !== 'route') {
-        if (value.graph === Command.PARENT) {
-          // This run ends here; the graph running it as a subgraph routes.
-          this.#handoff = { goto: value.goto, update: value.update };
-          value = { shouldEnd: true };
-        } else value = commandResult(value, task.node);
-      }
       json = value === undefined ? '{}' : resultJSON(value, task.node);
     } catch (e) {
       this.#fail(task, e, started);

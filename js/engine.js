@@ -231,6 +231,9 @@ export class GraphEngine extends CoreObject {
     try {
       // A Command, or any value while interrupts are pending: data, never a message.
       const command = resumeCommand(input) ?? (input !== undefined && core.runPendingInterrupts(handle).length ? { resume: input } : null);
+      if (!command && input !== undefined && (input === null || typeof input !== 'object')) {
+        throw new EdgegraphError('INVALID_INPUT', `resume() got ${typeof input} input, but no interrupt is pending to answer: pass a message ({ role: 'user', content }) to append one, or new Command({ update }) to write the state`);
+      }
       if (command) {
         input = undefined;
         if (command.update !== undefined) update = { ...update, ...command.update };

@@ -10,7 +10,7 @@ import { now } from './events.js';
 import { usageOf, usageRecord } from './usage.js';
 import { deepFreeze } from './objects.js';
 import { resultJSON } from './result-json.js';
-import { anySignal, sleep } from './timing.js';
+import { anySignal, eachLimited, sleep } from './timing.js';
 import { inNode, interruptFor, isGraphInterrupt, TASK } from './interrupt.js';
 import { Command, commandResult, isCommand } from './command.js';
 import { foldWrites, writesHostPath } from './host-reducers.js';
@@ -117,7 +117,7 @@ export class Run {
           return perTask ? (p ?? Promise.resolve()).then(() => { if (this.#open && !this.#aborted) return this.#checkpoint(); }) : p;
         };
         const limit = this.#maxConcurrency;
-        if (limit && out.tasks.length > limit) pending = [this.#pool(out.tasks, limit, runTask)];
+        if (limit && out.tasks.length > limit) pending = [eachLimited(out.tasks, limit, runTask, () => this.#open && !this.#aborted)];
         else {
           for (const task of out.tasks) {
             const p = runTask(task);
@@ -144,15 +144,6 @@ export class Run {
   /** A task's id: stable across retries and restores (an idempotency key). */
   #taskId(task) {
     return this.#runId ? `${this.#runId}:${task.id}` : task.id;
-  }
-
-  /** Run tasks at most `limit` at a time (maxConcurrency), in task order. */
-  async #pool(tasks, limit, runTask) {
-    let next = 0;
-    const worker = async () => {
-      while (next < tasks.length && !this.#aborted && this.#open) await runTask(tasks[next++]);
-    };
-    await Promise.all(Array.from({ length: limit }, worker));
   }
 
   /** Wait for every task of the step, or for an abort. */

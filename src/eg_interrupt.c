@@ -209,7 +209,7 @@ eg_code eg_run_load_interrupts_(eg_task *t, const cJSON *task, eg_error *err) {
     const cJSON *list = eg_get(task, "interrupts"), *answers = eg_get(task, "answers"), *keep = eg_get(task, "keep");
     bool ok = t->state == T_INTERRUPTED ? cJSON_IsArray(list) && list->child : !list;
     for (const cJSON *in = list ? list->child : NULL; ok && in; in = in->next) ok = entry_id(in) != NULL;
-    if (!ok || (answers && !cJSON_IsObject(answers)) || ((answers || keep) && t->kind != TASK_NODE))
+    if (!ok || (answers && !cJSON_IsObject(answers)) || ((answers || keep || list) && t->kind != TASK_NODE))
         return eg_fail(err, EG_E_CHECKPOINT, "invalid checkpoint: a task's interrupts, answers or keep are not what the run wrote");
     if ((list && !(t->interrupts = cJSON_Duplicate(list, true))) || (answers && !(t->answers = cJSON_Duplicate(answers, true)))
         || (keep && !(t->keep = cJSON_Duplicate(keep, true))))

@@ -183,3 +183,39 @@ test('resume without an answer runs the node again, which asks again; an answer 
   const p = await other.execute({});
   await assert.rejects(other.resume(p.checkpoint, new Command({ resume: 'x' })), (e) => e.code === 'UNKNOWN_INTERRUPT' && /no interrupt is pending/.test(e.message));
 });
+
+test('two subgraphs in parallel branches both interrupt: one pause, ids told apart by the parent task; a map answers both; stream() shows the pause', async () => {
+  const child = (label) => ({
+    nodes: { ask: (s, e, ctx) => ({ data: { answer: `${label}:${ctx.interrupt(`${label}?`)}` } }) },
+    edges: { ask: '__end__' },
+    entryPoint: 'ask',
+  });
+  const definition = {
+    nodes: {
+      split: () => ({}),
+      left: { kind: 'subgraph', graph: child('L'), output: (c) => ({ got: [c.data.answer] }) },
+      right: { kind: 'subgraph', graph: child('R'), output: (c) => ({ got: [c.data.answer] }) },
+    },
+    edges: { split: ['left', 'right'], left: '__end__', right: '__end__' },
+    entryPoint: 'split',
+    state: { shape: 'frame', reducers: { got: 'concat' }, defaults: { got: [] } },
+  };
+  const engine = new GraphEngine(definition);
+  const events = [];
+  for await (const event of engine.stream({})) events.push(event);
+  const pause = events.find((e) => e.type === 'pause');
+  assert.deepEqual(pause?.interrupts?.map((i) => i.id), ['left:2.0/ask:1.0:0', 'right:2.1/ask:1.0:0']);
+  const interruptedEnds = events.filter((e) => e.type === 'node_end' && e.interrupted).map((e) => e.node);
+  assert.deepEqual(interruptedEnds, ['left', 'right']);
+  const last = events.at(-1);
+  assert.equal(last?.type, 'run_end');
+  const paused = last.type === 'run_end' ? last.result : undefined;
+  const done = await engine.resume(paused?.checkpoint, { 'left:2.0/ask:1.0:0': 'yes', 'right:2.1/ask:1.0:0': 'no' });
+  assert.deepEqual(done.state.got, ['L:yes', 'R:no']);
+});
+
+test('resume with a bare value when no interrupt is pending is INVALID_INPUT saying what to pass', async () => {
+  const engine = new GraphEngine({ nodes: { ask: () => ({ shouldPause: true }) }, edges: { ask: '__end__' }, entryPoint: 'ask' });
+  const paused = await engine.execute({});
+  await assert.rejects(engine.resume(paused.checkpoint, 'yes'), (e) => e.code === 'INVALID_INPUT' && /no interrupt is pending/.test(e.message) && /role: 'user'/.test(e.message));
+});

@@ -887,7 +887,7 @@ export class GraphInterrupt extends Error {
 export function isGraphInterrupt(error: unknown): error is GraphInterrupt;
 /**
  * Pause the run from inside a node (see NodeContext.interrupt). Finds the node synchronously during
- * its call in every runtime, and after an await where AsyncLocalStorage exists; elsewhere it throws
+ * its call in every runtime, and after an await in an async node function where AsyncLocalStorage exists; elsewhere it throws
  * INTERRUPT_OUTSIDE_NODE.
  */
 export function interrupt<T = any>(value?: unknown): T;

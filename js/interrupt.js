@@ -8,7 +8,8 @@
 //
 // The node's context carries interrupt(); the global interrupt() finds the
 // node's context synchronously during a node's call everywhere, and across
-// awaits where AsyncLocalStorage exists (Node, Bun, Deno; workerd with nodejs_als).
+// the awaits of an async node function where AsyncLocalStorage exists (Node,
+// Bun, Deno; workerd with nodejs_als).
 
 import { EdgegraphError } from './errors.js';
 import { hasOwn } from './objects.js';
@@ -57,11 +58,17 @@ const stack = [];
 const ALS = globalThis.AsyncLocalStorage ?? globalThis.process?.getBuiltinModule?.('node:async_hooks')?.AsyncLocalStorage;
 const storage = typeof ALS === 'function' ? new ALS() : null;
 
-/** Call fn (a node) with `ctx` as the current node's context. */
-export function inNode(ctx, fn) {
+const AsyncFunction = (async () => {}).constructor;
+
+/**
+ * Call `node(state, engine, ctx)` with `ctx` as the current node's context: on the stack
+ * while it runs synchronously, and in AsyncLocalStorage for an async
+ * function's awaits (only then: storage.run costs a few microseconds a call).
+ */
+export function inNode(ctx, node, state, engine) {
   stack.push(ctx);
   try {
-    return storage ? storage.run(ctx, fn) : fn();
+    return storage && node instanceof AsyncFunction ? storage.run(ctx, node, state, engine, ctx) : node(state, engine, ctx);
   } finally {
     stack.pop();
   }

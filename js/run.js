@@ -12,6 +12,7 @@ import { deepFreeze } from './objects.js';
 import { resultJSON } from './result-json.js';
 import { anySignal, eachLimited, sleep } from './timing.js';
 import { inNode, interruptFor, isGraphInterrupt, TASK } from './interrupt.js';
+import { NodeContext } from './context.js';
 import { Command, commandResult, isCommand } from './command.js';
 import { foldWrites, writesHostPath } from './host-reducers.js';
 
@@ -44,9 +45,10 @@ export class Run {
   #held = null;    // results writing a path with a JS reducer, folded when the step's tasks are done
   #configurable;
   #maxConcurrency;
-  /** This step's cancellation: aborted when a task of it fails for good (nodes see it in context.signal). */
+  /** This step's cancellation, made when a node reads context.signal: aborted when a task of it fails for good. */
   #step = null;
   #stepSignal = null;
+  #stepFailed = false;
   /** A node's Command with graph: Command.PARENT: { goto, update } for the parent graph. */
   #handoff = null;
 
@@ -110,8 +112,8 @@ export class Run {
         // crash re-runs only the tasks that had not finished.
         const perTask = this.#thread && out.tasks.length > 1;
         this.#stepSize = out.tasks.length;
-        this.#step = new AbortController();
-        this.#stepSignal = this.#signal ? anySignal([this.#signal, this.#step.signal]) : this.#step.signal;
+        this.#step = null;
+        this.#stepFailed = false;
         const runTask = (task) => {
           const p = this.#start(task);
           return perTask ? (p ?? Promise.resolve()).then(() => { if (this.#open && !this.#aborted) return this.#checkpoint(); }) : p;
@@ -168,8 +170,8 @@ export class Run {
     try {
       if (isRoute) value = fn(this.#mirror, this.#engine);
       else {
-        const ctx = this.#context(task, 1, this.#stepSignal);
-        value = inNode(ctx, () => fn(this.#mirror, this.#engine, ctx));
+        const ctx = this.#context(task, 1, this.#stepSignalOf);
+        value = inNode(ctx, fn, this.#mirror, this.#engine);
       }
     } catch (e) {
       this.#fail(task, e, started);
@@ -182,14 +184,29 @@ export class Run {
     return null;
   }
 
+  /** The step's signal (made on first use): the run's abort, or a task of the step failing for good. */
+  #stepSignalOf = () => {
+    if (!this.#step) {
+      this.#step = new AbortController();
+      if (this.#stepFailed) this.#step.abort(this.#stepFailed);
+      this.#stepSignal = this.#signal ? anySignal([this.#signal, this.#step.signal]) : this.#step.signal;
+    }
+    return this.#stepSignal;
+  };
+
   /** A node's third argument. */
   #context(task, attempt, signal) {
     const emit = this.#emit;
     const taskId = this.#taskId(task);
     // Nodes emit their own events (LLM tokens, tool calls) through context.emit.
     const { interrupt, internal } = interruptFor(task);
-    const ctx = { taskId, node: task.node, attempt, emit: emit ? (event) => emit({ ...event, node: task.node, taskId }) : () => {}, interrupt };
-    Object.defineProperty(ctx, TASK, { value: internal });
+    const ctx = new NodeContext(signal);
+    ctx.taskId = taskId;
+    ctx.node = task.node;
+    ctx.attempt = attempt;
+    ctx.emit = emit ? (event) => emit({ ...event, node: task.node, taskId }) : () => {};
+    ctx.interrupt = interrupt;
+    ctx[TASK] = internal;
     // A model call's reply (agent and LLM nodes report theirs): into result.usage, and as an llm_usage event.
     ctx.recordUsage = (reply) => {
       const call = usageRecord(reply);
@@ -200,7 +217,6 @@ export class Run {
     };
     if (task.arg !== undefined) ctx.arg = task.arg;
     if (this.#configurable !== undefined) ctx.configurable = this.#configurable;
-    if (signal) ctx.signal = signal;
     if (this.#resumeInput !== undefined) ctx.resumeInput = this.#resumeInput;
     if (this.#tracing) ctx.trace = this.#tracing.forTask(taskId);
     return ctx;
@@ -214,14 +230,14 @@ export class Run {
     for (let attempt = 1; ; attempt++) {
       // Each try gets its own signal: aborted by the run's signal or the timeout.
       const controller = new AbortController();
-      const stepSignal = this.#stepSignal;
+      const stepSignal = this.#stepSignalOf();
       const onRunAbort = () => controller.abort(stepSignal.reason);
       if (stepSignal.aborted) onRunAbort();
       else stepSignal.addEventListener('abort', onRunAbort, { once: true });
       let timer;
       try {
         const ctx = this.#context(task, attempt, controller.signal);
-        const work = Promise.resolve().then(() => inNode(ctx, () => fn(this.#mirror, this.#engine, ctx)));
+        const work = Promise.resolve().then(() => inNode(ctx, fn, this.#mirror, this.#engine));
         const value = timeoutMs === undefined ? await work : await Promise.race([work, new Promise((_, reject) => {
           timer = setTimeout(() => {
             const e = new EdgegraphError('NODE_TIMEOUT', `timed out after ${timeoutMs} ms`, { node: task.node });
@@ -319,8 +335,11 @@ export class Run {
     if (task.kind !== 'route' && !this.#graph.errorEdges.has(task.node)) {
       // The step fails: its other tasks are told (context.signal), and a task
       // that fails after that was cancelled: the first failure is the step's.
-      if (this.#step.signal.aborted) failure.code = 'ABORTED';
-      else this.#step.abort(new EdgegraphError('ABORTED', `task '${task.node}' of this step failed: ${failure.message}`, { node: task.node, cause: error }));
+      if (this.#stepFailed) failure.code = 'ABORTED';
+      else {
+        this.#stepFailed = new EdgegraphError('ABORTED', `task '${task.node}' of this step failed: ${failure.message}`, { node: task.node, cause: error });
+        this.#step?.abort(this.#stepFailed);
+      }
     }
     naming(task, 'report the failure of', () => core.runFail(this.#handle, task.index, JSON.stringify(failure)));
     if (this.#emit && task.kind !== 'route') this.#emit({ type: 'node_end', node: task.node, taskId: this.#taskId(task), durationMs: now() - started, error: failure.message, errorCode: describeThrown(error).code ?? 'NODE_FAILED' });

@@ -81,8 +81,9 @@ static bool complete(const eg_run *run, const eg_node *n, const cJSON *arrived) 
 }
 
 /* next/args (n entries, from sources[i]) lose the entries that must wait and
- * gain the waiting nodes that may run now. The arrays have room for every
- * node of the graph beyond the entries. */
+ * gain the waiting nodes that may run now. The arrays have room for the
+ * entries plus every node held before this call (an entry that waits frees
+ * its own slot). */
 bool eg_run_hold_joins_(eg_run *run, const int *sources, size_t n_sources, int *next, cJSON **args, size_t *n) {
     const eg_graph *g = run->graph;
     size_t m = 0;

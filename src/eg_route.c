@@ -134,8 +134,8 @@ static void plain_before_sends(int *next, cJSON **args, size_t n) {
 }
 
 void eg_run_commit_routes_(eg_run *run) {
-    /* Room for every entry, plus every node of the graph (waiting joins released). */
-    size_t cap = run->graph->n_nodes;
+    /* Room for every entry, plus every waiting node (released joins). */
+    size_t cap = run->held ? (size_t)cJSON_GetArraySize(run->held) + 1 : 1;
     for (size_t i = 0; i < run->n_tasks; i++) {
         const eg_task *t = &run->tasks[i];
         cap += t->result ? (cJSON_IsArray(t->result) ? (size_t)cJSON_GetArraySize(t->result) : 1) : t->n_targets;

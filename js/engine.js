@@ -15,6 +15,7 @@ import { CoreObject } from './handle.js';
 import { Run } from './run.js';
 import { HistoryView } from './history-view.js';
 import { isThreadRef, openThread } from './thread.js';
+import { migrateState } from './migrate.js';
 import { applyPatch } from './patch.js';
 import { anySignal } from './timing.js';
 import { RunTracing } from './tracing.js';
@@ -63,6 +64,8 @@ export class GraphEngine extends CoreObject {
   #parts;
   /** The state of the run in progress, or of the last one (getMessagesForLLM's default). */
   #currentState = null;
+  /** The definition's version and migrate(state, fromVersion): checkpoints of other versions are migrated on resume. */
+  #migration;
   /** { tracer, content } when runs make OpenTelemetry spans (tracing.js). */
   #tracing = null;
 
@@ -105,6 +108,7 @@ export class GraphEngine extends CoreObject {
       throw e;
     }
     this.#json = json;
+    this.#migration = { version: json.version ?? 0, migrate: definition.migrate };
     // Retry and timeout policies, checked by the core when it parses the graph.
     const policies = new Map();
     const errorEdges = new Set();
@@ -177,8 +181,8 @@ export class GraphEngine extends CoreObject {
     const runId = options.runId ?? newRunId();
     const thread = openThread(this.#checkpointer, options.threadId);
     // A thread with state is a conversation: the new input continues it.
-    const prior = thread && await this.#checkpointer.exists(thread.id) ? await this.#loadThread({ threadId: thread.id }, options.recover) : undefined;
-    if (prior) return this.#continueThread(prior, input, { ...options, runId });
+    const prior = thread ? await this.#latest(thread.id, options.recover) : undefined;
+    if (prior) return await this.#continueThread(prior, input, { ...options, runId });
     const handle = this.#core.runNew(this.#graph, input ?? 'null', this.#runOptions({ ...options, runId }));
     // The mirror starts as a copy of the input; the first patch fills in
     // defaults and bookkeeping.
@@ -196,7 +200,7 @@ export class GraphEngine extends CoreObject {
     checkOptions(options, RESUME_OPTIONS, 'the resume() options');
     options ??= {};
     const core = this.#core;
-    let handle, mirror, thread = null, runId = options.runId;
+    let handle, mirror, thread = null, runId = options.runId, restored;
     const opts = this.#runOptions(options);
     if (isThreadRef(saved)) {
       // From a thread's checkpoints: the latest, or any earlier one (time travel; the run forks from it).
@@ -204,12 +208,12 @@ export class GraphEngine extends CoreObject {
       handle = core.runRestore(this.#graph, loaded.checkpoint, opts);
       mirror = loaded.state;
       thread = openThread(this.#checkpointer, saved.threadId, loaded.id, loaded.depth, loaded.meta, loaded.next);
-      runId ??= JSON.parse(loaded.checkpoint).runId;
+      restored = { meta: loaded.meta, where: `thread '${saved.threadId}'` };
     } else if (typeof saved === 'string' || saved?.format === CHECKPOINT_FORMAT) {
       const text = typeof saved === 'string' ? saved : JSON.stringify(saved);
       handle = core.runRestore(this.#graph, text, opts);
       mirror = JSON.parse(core.runState(handle));
-      runId ??= JSON.parse(text).runId;
+      restored = { meta: JSON.parse(text), where: 'the checkpoint' };
       thread = openThread(this.#checkpointer, options.threadId);
     } else {
       if (saved === undefined) {
@@ -229,6 +233,12 @@ export class GraphEngine extends CoreObject {
     let update = options.update;
     if (isApproval(input)) { update = { ...update, approval: input }; input = undefined; }
     try {
+      if (restored) {
+        runId ??= restored.meta.runId;
+        const from = restored.meta.graphVersion ?? 0;
+        mirror = await migrateState({ core, handle, thread, where: restored.where, ...this.#migration }, from, mirror);
+        this.#alive();   // dispose() while migrate() ran freed the graph
+      }
       // A Command, or any value while interrupts are pending: data, never a message.
       const command = resumeCommand(input) ?? (input !== undefined && core.runPendingInterrupts(handle).length ? { resume: input } : null);
       if (!command && input !== undefined && (input === null || typeof input !== 'object')) {
@@ -296,11 +306,14 @@ export class GraphEngine extends CoreObject {
    * with `input` written through the reducers (a user message is appended).
    * Its first record follows the thread's latest, as a snapshot.
    */
-  #continueThread(prior, input, options) {
+  async #continueThread(prior, input, options) {
     const core = this.#core;
-    const { currentNode, nextNode, status, ...state } = prior.state;
+    let { currentNode, nextNode, status, ...state } = prior.state;
     const handle = core.runFromState(this.#graph, JSON.stringify(state), this.#runOptions(options));
     try {
+      // A thread written under another graph version: migrate() first (the next record is a snapshot anyway).
+      state = await migrateState({ core, handle, where: `thread '${options.threadId}'`, ...this.#migration }, prior.meta?.graphVersion ?? 0, state);
+      this.#alive();
       core.runApply(handle, input);
       core.runResume(handle, undefined);
     } catch (e) {
@@ -319,15 +332,21 @@ export class GraphEngine extends CoreObject {
   async #loadThread({ threadId, checkpointId }, recover = false) {
     checkThreadId(threadId, 'resume({ threadId })', 'INVALID_INPUT');
     if (!this.#checkpointer) throw new EdgegraphError('INVALID_OPTIONS', 'resume({ threadId }) needs a checkpointer in the engine options');
-    const loaded = await this.#checkpointer.load(threadId, checkpointId);
+    const loaded = checkpointId === undefined ? await this.#latest(threadId, recover) : await this.#checkpointer.load(threadId, checkpointId);
     // dispose() while the store answered freed the graph: the run cannot start on it.
     this.#alive();
-    if (loaded && checkpointId === undefined && !recover && this.#checkpointer.inFlight(threadId, loaded)) {
-      throw threadBusy(threadId, `a run is in flight (its checkpoint ${loaded.id} was taken mid-run); if that run's process died, resume with { recover: true }`);
-    }
     if (loaded) return loaded;
     if (!(await this.#checkpointer.exists(threadId))) throw new EdgegraphError('THREAD_NOT_FOUND', `thread '${threadId}' has no checkpoint in this store`);
     throw new EdgegraphError('INVALID_CHECKPOINT', `thread '${threadId}' has no readable checkpoint${checkpointId !== undefined ? ` ${checkpointId}` : ''}`);
+  }
+
+  /** A thread's latest readable checkpoint (undefined: none), unless a run of it is in flight. */
+  async #latest(threadId, recover) {
+    const loaded = await this.#checkpointer.load(threadId);
+    if (loaded && !recover && this.#checkpointer.inFlight(threadId, loaded)) {
+      throw threadBusy(threadId, `a run is in flight (its checkpoint ${loaded.id} was taken mid-run); if that run's process died, resume with { recover: true }`);
+    }
+    return loaded;
   }
 
   /**
@@ -356,7 +375,7 @@ export class GraphEngine extends CoreObject {
     }));
   }
 
-  /** Remove a thread's checkpoints from the store (a run of it in flight fails its next write). */
+  /** Remove a thread's checkpoints from the store (with no run of it in flight: a later write would start a broken chain). */
   async deleteThread(threadId) {
     this.#threadCall('deleteThread', threadId);
     await this.#checkpointer.deleteThread(threadId);

@@ -23,6 +23,7 @@ export type ErrorCode =
   | 'LLM_HTTP_ERROR' | 'LLM_TIMEOUT' | 'LLM_ABORTED' | 'LLM_NETWORK_ERROR' | 'LLM_BAD_RESPONSE'
   | 'THREAD_NOT_FOUND' | 'CHECKPOINT_WRITE_FAILED' | 'DISPOSED'
   | 'STRUCTURED_OUTPUT_INVALID' | 'MCP_ERROR' | 'THREAD_BUSY' | 'REDUCER_FAILED'
+  | 'MIGRATION_FAILED'
   | 'UNKNOWN_INTERRUPT' | 'MISSING_RESUME_ANSWER' | 'INTERRUPT_OUTSIDE_NODE';
 
 export class EdgegraphError extends Error {
@@ -242,6 +243,12 @@ export interface GraphDefinition<S extends object = IGraphState> {
   /** "frame" (default): messages/logs append, data/metadata merge. */
   state?: 'frame' | 'partitioned' | StateSchema;
   name?: string;
+  /** The state shape's version (an integer, default 0); checkpoints record it as graphVersion. */
+  version?: number;
+  /** Reshape the state of a checkpoint written under another version, when it resumes (may be async). */
+  migrate?: (state: any, fromVersion: number) => S | Promise<S>;
+  /** Nodes renamed since checkpoints were written: old name -> new name. */
+  renamedNodes?: Record<string, string>;
 }
 
 /** LLM settings (any provider); the key never enters state, checkpoints or events. */
@@ -826,15 +833,11 @@ export interface SqlAdapter {
   all(query: string, ...bindings: unknown[]): Promise<Array<Record<string, any>>>;
   run(query: string, ...bindings: unknown[]): Promise<unknown>;
 }
-/** Checkpoints in SQLite-flavoured SQL: edgegraph_records, keyed (thread_id, id); a record is one INSERT ... ON CONFLICT DO NOTHING. */
-export class SqlStore implements KeyValueStore {
+/** Checkpoints in SQLite-flavoured SQL: edgegraph_records, keyed (thread_id, id); a record is one INSERT ... ON CONFLICT DO NOTHING. The node and workerd entries (not the browser one). */
+export class SqlStore {
   constructor(adapter: SqlAdapter);
-  get(key: string): Promise<string | undefined>;
-  put(key: string, value: string): Promise<void>;
-  create(key: string, value: string): Promise<boolean>;
-  delete(key: string): Promise<void>;
-  list(prefix?: string): Promise<string[]>;
 }
+export interface SqlStore extends KeyValueStore { create(key: string, value: string): Promise<boolean> }
 /** Durable Object SQLite storage (ctx.storage.sql of a class in new_sqlite_classes). */
 export function doSqlStore(sql: { exec(query: string, ...bindings: any[]): { toArray(): any[] } }): SqlStore;
 /** Cloudflare D1 (a D1Database binding). */
@@ -845,13 +848,15 @@ export function sqliteStore(pathOrDatabase: string | { prepare(sql: string): any
 /** A thread's checkpoints as records: the state's changes, with a full snapshot every snapshotEvery records. */
 export class Checkpointer {
   /**
-   * keepLast: keep a thread's newest N checkpoints (and the older records they are built from);
+   * keepLast: keep a thread's newest N checkpoints; keepFor: those younger than this many ms (with
+   * both, either keeps one); and the older records they are built from.
    * leaseMs (300000): how long a mid-run latest checkpoint means a run in flight.
    */
-  constructor(store: KeyValueStore, options?: { snapshotEvery?: number; keepLast?: number; leaseMs?: number });
+  constructor(store: KeyValueStore, options?: { snapshotEvery?: number; keepLast?: number; keepFor?: number; leaseMs?: number });
   readonly store: KeyValueStore;
   readonly snapshotEvery: number;
   readonly keepLast: number | undefined;
+  readonly keepFor: number | undefined;
   readonly leaseMs: number;
   load(threadId: string, id?: number): Promise<{ id: number; parent: number | null; createdAt: number; status: GraphStatus; state: unknown; checkpoint: string } | undefined>;
   history(threadId: string, options?: HistoryOptions): Promise<Array<{ id: number; parent: number | null; createdAt: number; status: GraphStatus; superstep: number; pendingTasks: string[]; routing: string[]; values?: unknown }>>;

@@ -114,7 +114,7 @@ console.log(describePause(ownPause), clash);
 // Threads that hold: exclusive stores, SQL stores, retention, history pages.
 import { SqlStore, doSqlStore, d1Store, sqliteStore, type CheckpointInfo, type ThreadTask } from '../../js/index.js';
 async function lastingThreads(sql: { exec(q: string, ...b: unknown[]): { toArray(): unknown[] } }): Promise<void> {
-  const engine = new GraphEngine<IGraphState>({ nodes: { a: () => ({}) }, edges: { a: '__end__' }, entryPoint: 'a' }, { checkpointer: new Checkpointer(doSqlStore(sql), { keepLast: 50, leaseMs: 60_000 }) });
+  const engine = new GraphEngine<IGraphState>({ nodes: { a: () => ({}) }, edges: { a: '__end__' }, entryPoint: 'a' }, { checkpointer: new Checkpointer(doSqlStore(sql), { keepLast: 50, keepFor: 86_400_000, leaseMs: 60_000 }) });
   await engine.execute({}, { threadId: 't' });
   await engine.resume({ threadId: 't' }, undefined, { recover: true });
   const page: CheckpointInfo<IGraphState>[] = await engine.getStateHistory('t', { limit: 10, before: 100, values: true });
@@ -171,6 +171,16 @@ async function traced(): Promise<void> {
   span.end();
 }
 void traced;
+// Redeploys: a version, a migration of the state, and a renamed node.
+const redeployed = new GraphEngine({
+  version: 2,
+  migrate: (state, fromVersion) => (fromVersion < 2 ? { ...state, data: { ...state.data, migrated: true } } : state),
+  renamedNodes: { ask: 'confirm' },
+  nodes: { confirm: () => ({ pendingAskUser: { question: 'ok?' } }) },
+  edges: { confirm: '__end__' },
+  entryPoint: 'confirm',
+});
+void redeployed;
 // Interrupts and commands (issue 15).
 import { Command, interrupt, isGraphInterrupt, send as sendTo } from '../../js/index.js';
 import type { Interrupt, ResumeCommand } from '../../js/index.js';

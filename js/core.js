@@ -165,20 +165,24 @@ export class Core {
   runInterrupt(r) { this.x.eg_run_interrupt(r); }
   /** The pending interrupts: [{ id, value, node }]. */
   runPendingInterrupts(r) { return JSON.parse(this.lent(this.x.eg_run_pending_interrupts(r, this.outPtr, this.lenPtr, this.errPtr))); }
-  /** A call on run `r` that takes one text and hands nothing out: fn(r, ptr, len, err). */
-  runWithText(fn, r, text) {
-    const [p, n] = this.write(text);
-    this.check(fn(r, p, n, this.errPtr));
+  runRouteFrom(r, node) {
+    const [p, n] = this.write(node);
+    this.check(this.x.eg_run_route_from(r, p, n, this.errPtr));
   }
-  runRouteFrom(r, node) { this.runWithText(this.x.eg_run_route_from, r, node); }
-  runGoto(r, json) { this.runWithText(this.x.eg_run_goto, r, json); }
+  runGoto(r, json) {
+    const [p, n] = this.write(json);
+    this.check(this.x.eg_run_goto(r, p, n, this.errPtr));
+  }
   /** Task `index` paused itself: {"interrupts": [{id, value}], "keep"?}. */
   runInterruptTask(r, index, json) {
     const [p, n] = this.write(json);
     this.check(this.x.eg_run_interrupt_task(r, index, p, n, this.errPtr));
   }
   /** Answer the pending interrupts: {"resume": value or {id: value}}. */
-  runAnswer(r, json) { this.runWithText(this.x.eg_run_answer, r, json); }
+  runAnswer(r, json) {
+    const [p, n] = this.write(json);
+    this.check(this.x.eg_run_answer(r, p, n, this.errPtr));
+  }
   runCheckpoint(r) { return this.lent(this.x.eg_run_checkpoint(r, this.outPtr, this.lenPtr, this.errPtr)); }
   runCheckpointMeta(r) { return this.lent(this.x.eg_run_checkpoint_meta(r, this.outPtr, this.lenPtr, this.errPtr)); }
   runState(r) { return this.lent(this.x.eg_run_state(r, this.outPtr, this.lenPtr, this.errPtr)); }

@@ -6,6 +6,7 @@
 import { getCore } from './loader.js';
 import { EdgegraphError } from './errors.js';
 import { normalizeDefinition } from './definition.js';
+import { foldWrites } from './host-reducers.js';
 import { EventChannel } from './events.js';
 import { toMermaid } from './mermaid.js';
 import { subgraphHandler } from './subgraph.js';
@@ -250,6 +251,8 @@ export class GraphEngine extends CoreObject {
         if (command.resume !== undefined) core.runAnswer(handle, JSON.stringify({ resume: command.resume }));
         if (command.goto !== undefined) core.runGoto(handle, JSON.stringify(gotoJSON(command.goto, 'resume()')));
       }
+      // Paths with a JS reducer fold here; the core applies the rest.
+      if (update !== undefined && this.#parts.hostReducers) [update] = foldWrites(this.#parts.hostReducers, mirror, [{ node: 'resume', value: update }]);
       if (update !== undefined) core.runApply(handle, JSON.stringify(update));
       core.runResume(handle, input === undefined ? undefined : JSON.stringify(input));
     } catch (e) {
@@ -281,6 +284,8 @@ export class GraphEngine extends CoreObject {
       // A record written mid-run (status RUNNING) stops first, without running anything.
       core.runInterrupt(handle);
       const ops = core.runNext(handle).patch;
+      // Paths with a JS reducer fold here, as for a node's result; the core applies the rest.
+      if (values !== undefined && values !== null && this.#parts.hostReducers) [values] = foldWrites(this.#parts.hostReducers, mirror, [{ node: asNode ?? 'updateState', value: values }]);
       if (values !== undefined && values !== null) core.runApply(handle, JSON.stringify(values));
       if (asNode !== undefined) core.runRouteFrom(handle, asNode);
       ops.push(...core.runNext(handle).patch);

@@ -106,3 +106,16 @@ test('configurable: per-run values reach every node (and a subgraph\'s) through 
   await engine.resume(paused.checkpoint, undefined, { configurable: { user: 'bob' } });
   assert.deepEqual(seen, ['a ann', 'child bob']);
 });
+
+test('updateState folds a path with a JS reducer as a node\'s write would be', async () => {
+  const engine = new GraphEngine({
+    nodes: { a: () => ({ notes: 'a', shouldPause: true }), b: () => ({ notes: 'b' }) },
+    edges: { a: 'b', b: '__end__' },
+    entryPoint: 'a',
+    state: { reducers: { notes: (x, y) => `${x}+${y}` }, defaults: { notes: '>' } },
+  });
+  const paused = await engine.execute({});
+  const edited = await engine.updateState(paused.checkpoint, { notes: 'hand' });
+  assert.equal(edited.state.notes, '>+a+hand');
+  assert.equal((await engine.resume(edited.checkpoint)).state.notes, '>+a+hand+b');
+});

@@ -7,20 +7,19 @@ import { getCore } from './loader.js';
 import { EdgegraphError } from './errors.js';
 import { normalizeDefinition } from './definition.js';
 import { foldWrites } from './host-reducers.js';
-import { EventChannel } from './events.js';
+import { streamOf } from './events.js';
 import { toMermaid } from './mermaid.js';
 import { subgraphHandler } from './subgraph.js';
-import { Checkpointer, checkThreadId } from './checkpointer.js';
-import { threadBusy } from './records.js';
+import { Checkpointer } from './checkpointer.js';
+import { loadThread, latestOf, stateView, historyView, checkThreadCall } from './thread-view.js';
 import { CoreObject } from './handle.js';
 import { Run } from './run.js';
 import { HistoryView } from './history-view.js';
 import { isThreadRef, openThread } from './thread.js';
 import { migrateState } from './migrate.js';
 import { applyPatch } from './patch.js';
-import { anySignal } from './timing.js';
 import { resumeCommand, gotoJSON } from './command.js';
-import { ENGINE_OPTIONS, LIMIT_OPTIONS, RUN_OPTIONS, RESUME_OPTIONS, checkOptions } from './options.js';
+import { ENGINE_OPTIONS, LIMIT_OPTIONS, RUN_OPTIONS, RESUME_OPTIONS, checkOptions, coreRunOptions } from './options.js';
 
 const CHECKPOINT_FORMAT = 'edgegraph-checkpoint';
 
@@ -29,21 +28,6 @@ const CHECKPOINT_FORMAT = 'edgegraph-checkpoint';
 let runCounter = 0;
 function newRunId() {
   return `${Date.now().toString(36)}-${(++runCounter).toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
-}
-
-/**
- * The tasks of a checkpoint's step, as getState shows them: a finished task's
- * writes (not yet in the state when another task of its step failed), a
- * failed task's error.
- */
-function taskViews(tasks = []) {
-  return tasks.filter((t) => t.kind !== 'route').map((t) => {
-    const status = t.state ?? 'pending';
-    const view = { node: t.node, status };
-    if (status === 'done') view.writes = t.result;
-    if (status === 'failed') view.error = t.result;
-    return view;
-  });
 }
 
 function isApproval(v) {
@@ -181,7 +165,7 @@ export class GraphEngine extends CoreObject {
     const runId = options.runId ?? newRunId();
     const thread = openThread(this.#checkpointer, options.threadId);
     // A thread with state is a conversation: the new input continues it.
-    const prior = thread ? await this.#latest(thread.id, options.recover) : undefined;
+    const prior = thread ? await latestOf(this.#checkpointer, thread.id, options.recover) : undefined;
     if (prior) return await this.#continueThread(prior, input, { ...options, runId });
     const handle = this.#core.runNew(this.#graph, input ?? 'null', this.#runOptions({ ...options, runId }));
     // The mirror starts as a copy of the input; the first patch fills in
@@ -328,28 +312,11 @@ export class GraphEngine extends CoreObject {
     return this.#drive(handle, state, options, undefined, thread);
   }
 
-  /**
-   * A thread's checkpoint to resume from; the errors name the thread. A
-   * latest checkpoint taken mid-run, younger than the lease, is a run in
-   * flight (THREAD_BUSY) unless the caller says its process died (`recover`).
-   */
-  async #loadThread({ threadId, checkpointId }, recover = false) {
-    checkThreadId(threadId, 'resume({ threadId })', 'INVALID_INPUT');
-    if (!this.#checkpointer) throw new EdgegraphError('INVALID_OPTIONS', 'resume({ threadId }) needs a checkpointer in the engine options');
-    const loaded = checkpointId === undefined ? await this.#latest(threadId, recover) : await this.#checkpointer.load(threadId, checkpointId);
+  /** A thread's checkpoint to resume from (thread-view.js); the errors name the thread. */
+  async #loadThread(ref, recover = false) {
+    const loaded = await loadThread(this.#checkpointer, ref, recover);
     // dispose() while the store answered freed the graph: the run cannot start on it.
     this.#alive();
-    if (loaded) return loaded;
-    if (!(await this.#checkpointer.exists(threadId))) throw new EdgegraphError('THREAD_NOT_FOUND', `thread '${threadId}' has no checkpoint in this store`);
-    throw new EdgegraphError('INVALID_CHECKPOINT', `thread '${threadId}' has no readable checkpoint${checkpointId !== undefined ? ` ${checkpointId}` : ''}`);
-  }
-
-  /** A thread's latest readable checkpoint (undefined: none), unless a run of it is in flight. */
-  async #latest(threadId, recover) {
-    const loaded = await this.#checkpointer.load(threadId);
-    if (loaded && !recover && this.#checkpointer.inFlight(threadId, loaded)) {
-      throw threadBusy(threadId, `a run is in flight (its checkpoint ${loaded.id} was taken mid-run); if that run's process died, resume with { recover: true }`);
-    }
     return loaded;
   }
 
@@ -359,11 +326,7 @@ export class GraphEngine extends CoreObject {
    */
   async getState(threadId, checkpointId = undefined) {
     this.#threadCall('getState', threadId);
-    const loaded = await this.#checkpointer.load(threadId, checkpointId);
-    if (!loaded) return undefined;
-    // The interrupts waiting for an answer, as result.interrupts has them.
-    const interrupts = (loaded.meta.tasks ?? []).filter((t) => t.state === 'interrupted').flatMap((t) => t.interrupts.map((i) => ({ ...i, node: t.node })));
-    return { state: loaded.state, status: loaded.status, checkpointId: loaded.id, parentId: loaded.parent, createdAt: loaded.createdAt, tasks: taskViews(loaded.meta.tasks), interrupts };
+    return stateView(await this.#checkpointer.load(threadId, checkpointId));
   }
 
   /**
@@ -373,10 +336,7 @@ export class GraphEngine extends CoreObject {
    */
   async getStateHistory(threadId, { limit, before, values } = {}) {
     this.#threadCall('getStateHistory', threadId);
-    return (await this.#checkpointer.history(threadId, { limit, before, values })).map((r) => ({
-      checkpointId: r.id, parentId: r.parent, createdAt: r.createdAt, status: r.status, superstep: r.superstep,
-      pendingTasks: r.pendingTasks, routing: r.routing, ...(values ? { values: r.values } : {}),
-    }));
+    return historyView(await this.#checkpointer.history(threadId, { limit, before, values }), values);
   }
 
   /** Remove a thread's checkpoints from the store (with no run of it in flight: a later write would start a broken chain). */
@@ -387,8 +347,7 @@ export class GraphEngine extends CoreObject {
 
   #threadCall(name, threadId) {
     this.#alive();
-    if (!this.#checkpointer) throw new EdgegraphError('INVALID_OPTIONS', `${name} needs a checkpointer in the engine options`);
-    checkThreadId(threadId, `${name}(threadId)`, 'INVALID_INPUT');
+    checkThreadCall(this.#checkpointer, name, threadId);
   }
 
   /**
@@ -399,7 +358,7 @@ export class GraphEngine extends CoreObject {
     this.#alive();
     checkOptions(options, RUN_OPTIONS, 'the stream() options');
     options ??= {};
-    return this.#streamOf((onEvent, signal) => this.execute(initialState, { ...options, onEvent, signal }), options);
+    return streamOf((onEvent, signal) => this.execute(initialState, { ...options, onEvent, signal }), options);
   }
 
   /** Like stream(), for resume(). */
@@ -407,7 +366,7 @@ export class GraphEngine extends CoreObject {
     this.#alive();
     checkOptions(options, RESUME_OPTIONS, 'the streamResume() options');
     options ??= {};
-    return this.#streamOf((onEvent, signal) => this.resume(saved, userInput, { ...options, onEvent, signal }), options);
+    return streamOf((onEvent, signal) => this.resume(saved, userInput, { ...options, onEvent, signal }), options);
   }
 
   // dispose() and [Symbol.dispose]() come from CoreObject: runs in flight
@@ -421,33 +380,9 @@ export class GraphEngine extends CoreObject {
   /** Calls a node may make while its run is in flight, even after dispose(). */
   #usable() { if (!this.busy) this.assertAlive(); }
 
-  #runOptions(options) {
-    const width = options.maxConcurrency;
-    if (width !== undefined && !(Number.isInteger(width) && width >= 1)) throw new EdgegraphError('INVALID_OPTIONS', 'options.maxConcurrency must be an integer of at least 1');
-    const o = { ...this.#limits };
-    const max = options.maxSteps ?? this.#maxSteps;
-    if (max !== undefined) o.maxSteps = max;
-    if (options.runId !== undefined) o.runId = options.runId;
-    // Breakpoints: the call's own, else the engine's.
-    for (const key of ['interruptBefore', 'interruptAfter']) {
-      const list = options[key] ?? this.#breakpoints[key];
-      if (list !== undefined) o[key] = list;
-    }
-    return JSON.stringify(o);
-  }
+  /** The core's run options: this call's, else the engine's (options.js). */
+  #runOptions(options) { return coreRunOptions({ limits: this.#limits, maxSteps: this.#maxSteps, breakpoints: this.#breakpoints }, options); }
 
-  /**
-   * Events as an async iterator. Leaving the loop (break, return, a throw, a
-   * cancelled SSE stream) aborts the run: nothing after it runs unobserved.
-   */
-  #streamOf(start, options) {
-    const stop = new AbortController();
-    const channel = new EventChannel({ onReturn: () => stop.abort(new EdgegraphError('ABORTED', 'the event stream was closed by its consumer')) });
-    const user = options.onEvent;
-    const signal = options.signal ? anySignal([options.signal, stop.signal]) : stop.signal;
-    start((event) => { user?.(event); channel.push(event); }, signal).then(() => channel.close(), (e) => channel.close(e));
-    return channel;
-  }
 
   /** Drive a run; dispose() during it frees the graph only when it has closed. */
   async #drive(handle, mirror, options, resumeInput, thread) {

@@ -1,5 +1,8 @@
 // events.js: run events as a callback and as an async iterator.
 
+import { EdgegraphError } from './errors.js';
+import { anySignal } from './timing.js';
+
 /** An async-iterable queue: push events, close (or fail) at the end. */
 export class EventChannel {
   #queue = [];
@@ -52,3 +55,18 @@ export class EventChannel {
 }
 
 export const now = typeof performance !== 'undefined' && performance.now ? () => performance.now() : () => Date.now();
+
+/**
+ * A run's events as an async iterator: `start(onEvent, signal)` starts the
+ * run. Leaving the loop (break, return, a throw, a cancelled SSE stream)
+ * aborts the run: nothing after it runs unobserved. `options.onEvent` still
+ * hears every event, and `options.signal` still aborts.
+ */
+export function streamOf(start, options) {
+  const stop = new AbortController();
+  const channel = new EventChannel({ onReturn: () => stop.abort(new EdgegraphError('ABORTED', 'the event stream was closed by its consumer')) });
+  const user = options.onEvent;
+  const signal = options.signal ? anySignal([options.signal, stop.signal]) : stop.signal;
+  start((event) => { user?.(event); channel.push(event); }, signal).then(() => channel.close(), (e) => channel.close(e));
+  return channel;
+}

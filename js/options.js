@@ -17,3 +17,22 @@ export function checkOptions(options, known, where) {
     if (!known.includes(key)) throw new EdgegraphError('INVALID_OPTIONS', `unknown option '${key}' in ${where}; the known options are ${known.join(', ')}`);
   }
 }
+
+/**
+ * The run options the core reads, as JSON: the engine's limits, the call's
+ * maxSteps (else the engine's), runId, and breakpoints (the call's, else the
+ * engine's `breakpoints`). maxConcurrency is checked here: the JS side uses it.
+ */
+export function coreRunOptions({ limits, maxSteps, breakpoints }, options) {
+  const width = options.maxConcurrency;
+  if (width !== undefined && !(Number.isInteger(width) && width >= 1)) throw new EdgegraphError('INVALID_OPTIONS', 'options.maxConcurrency must be an integer of at least 1');
+  const o = { ...limits };
+  const max = options.maxSteps ?? maxSteps;
+  if (max !== undefined) o.maxSteps = max;
+  if (options.runId !== undefined) o.runId = options.runId;
+  for (const key of ['interruptBefore', 'interruptAfter']) {
+    const list = options[key] ?? breakpoints[key];
+    if (list !== undefined) o[key] = list;
+  }
+  return JSON.stringify(o);
+}

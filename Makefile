@@ -33,11 +33,11 @@ CORE_SRC  := $(wildcard src/*.c)
 CORE_HDR  := $(wildcard src/*.h) src/eg_codes.def
 TEST_SRC  := $(wildcard tests/c/*.c)
 WASM      := wasm/edgegraph.wasm
-JS_SRC    := $(wildcard js/*.js)
+JS_SRC    := $(wildcard js/*.js js/langgraph/*.js)
 # One bundled file per entry point: Node loads one module instead of nine
 # (8 ms of a cold start). The .wasm is a separate file, copied beside them:
 # the entries load it from beside the module (./edgegraph.wasm).
-DIST      := dist/node.js dist/browser.js dist/workerd.js dist/index.js dist/tokenizer.js dist/testing.js dist/edgegraph.wasm
+DIST      := dist/node.js dist/browser.js dist/workerd.js dist/index.js dist/tokenizer.js dist/testing.js dist/langgraph.js dist/edgegraph.wasm
 # The providers other than OpenAI chat: loaded on first use, never inlined (llm.js)
 DIST      += dist/provider-anthropic.js dist/provider-gemini.js dist/provider-responses.js dist/provider-ai-sdk.js
 # Exact BPE tables, generated from the js-tiktoken npm package at build time.
@@ -57,6 +57,8 @@ BUNDLE := --bundle --format=esm --target=es2022
 BUNDLE += --platform=neutral --external:node:fs --external:node:path
 # loaded at run time from beside the bundle, never inlined
 BUNDLE += --external:./edgegraph.wasm --external:./encodings/* --external:./provider-*
+# edgegraph/langgraph imports the package's own entry (its runtime condition), never a copy
+BUNDLE += --external:edgegraph
 # (no --minify: a stack trace shows a line of code and the function's name, not
 # kilobytes of one-line bundle; costs ~6 KB gzip on browser.js, see make size)
 # a source map per bundle: frames name js/ files and lines (node --enable-source-maps,
@@ -141,7 +143,7 @@ test-c: $(TEST_BIN)
 test-js: $(WASM) $(DIST) $(ENCODINGS) $(CJSON_DIR)/cJSON.c npm
 	$(Q)scripts/need.sh apt chromium chromium
 	@echo "==> JS tests (node --test, real .wasm) and the runtime matrix from the packed tarball"
-	$(Q)node --test tests/js/ tests/runtimes/ tests/web-demo/ tests/bundlers/ tests/typescript/ tests/docs/ examples/cloudflare/
+	$(Q)node --test tests/js/ tests/langgraph/ tests/runtimes/ tests/web-demo/ tests/bundlers/ tests/typescript/ tests/docs/ examples/cloudflare/
 
 # Fuzzing: libFuzzer with ASan and UBSan over the same sources. `make fuzz`
 # runs each target FUZZ_SECONDS (60); `make test` runs each 5 seconds.

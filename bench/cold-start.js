@@ -1,6 +1,6 @@
 // bench/cold-start.js: run in a fresh process; prints ms from process start
 // to the first result of a one-node graph (import + instantiate + run).
-// Usage: node bench/cold-start.js edgegraph|langgraph
+// Usage: node bench/cold-start.js edgegraph|langgraph|compat
 
 const which = process.argv[2];
 const start = performance.now();
@@ -10,7 +10,8 @@ if (which === 'edgegraph') {
   const r = await engine.execute({});
   if (r.state.data.ok !== 1) throw new Error('wrong result');
 } else {
-  const { StateGraph, Annotation, START, END } = await import('@langchain/langgraph');
+  // The same LangGraph program; `compat` runs it on edgegraph/langgraph.
+  const { StateGraph, Annotation, START, END } = await import(which === 'compat' ? 'edgegraph/langgraph' : '@langchain/langgraph');
   const State = Annotation.Root({ data: Annotation({ reducer: (a, b) => ({ ...a, ...b }), default: () => ({}) }) });
   const app = new StateGraph(State).addNode('a', () => ({ data: { ok: 1 } })).addEdge(START, 'a').addEdge('a', END).compile();
   const r = await app.invoke({});

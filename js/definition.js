@@ -4,6 +4,7 @@
 
 import { EdgegraphError } from './errors.js';
 import { hasOwn, isPlainObject } from './objects.js';
+import { splitStateReducers } from './host-reducers.js';
 
 export const END = '__end__';
 const KIND = Symbol.for('edgegraph.nodeKind');
@@ -29,7 +30,7 @@ export function send(node, arg) {
 }
 
 
-const DEFINITION_KEYS = ['nodes', 'edges', 'entryPoint', 'end', 'state', 'name', 'maxSteps'];
+const DEFINITION_KEYS = ['nodes', 'edges', 'entryPoint', 'end', 'state', 'name', 'maxSteps', 'version', 'renamedNodes', 'migrate'];
 
 
 /**
@@ -50,8 +51,12 @@ export function normalizeDefinition(definition, options = {}) {
     }
   }
   const json = {};
-  for (const key of ['entryPoint', 'end', 'state', 'name']) if (definition[key] !== undefined) json[key] = definition[key];
+  for (const key of ['entryPoint', 'end', 'state', 'name', 'version', 'renamedNodes']) if (definition[key] !== undefined) json[key] = definition[key];
+  if (definition.migrate !== undefined && typeof definition.migrate !== 'function') throw new EdgegraphError('INVALID_DEFINITION', "'migrate' must be a function (state, fromVersion) => state");
   if (definition.maxSteps !== undefined) json.maxSteps = definition.maxSteps;
+  // Reducers written in JS: the core gets 'last', the JS layer folds (host-reducers.js).
+  const split = splitStateReducers(json.state);
+  if (split.reducers) json.state = split.state;
 
   const nodes = definition.nodes;
   if (!isPlainObject(nodes)) throw new EdgegraphError('INVALID_DEFINITION', "'nodes' must be an object of node name -> node function");
@@ -115,5 +120,5 @@ export function normalizeDefinition(definition, options = {}) {
   if (subgraphs.size && isPlainObject(json.state)) {
     json.state = { ...json.state, reducers: { subgraphs: 'merge', ...(json.state.reducers ?? {}) } };
   }
-  return { json, handlers, routers, subgraphs };
+  return { json, handlers, routers, subgraphs, hostReducers: split.reducers };
 }

@@ -11,6 +11,7 @@ import { usageOf, usageRecord } from './usage.js';
 import { deepFreeze } from './objects.js';
 import { resultJSON } from './result-json.js';
 import { sleep } from './timing.js';
+import { foldWrites, writesHostPath } from './host-reducers.js';
 
 function describeThrown(e) {
   if (e instanceof Error) {
@@ -37,6 +38,8 @@ export class Run {
   #thrown = new Map();
   #usage = [];     // one record per model call of this run (usage.js)
   #tracing;        // a RunTracing (tracing.js) when the engine has a tracer
+  #stepSize = 0;   // tasks in the current step
+  #held = null;    // results writing a path with a JS reducer, folded when the step's tasks are done
 
   /**
    * @param {object} engine the GraphEngine (nodes and routers get it as their second argument)
@@ -95,6 +98,7 @@ export class Run {
         // In a parallel step, each finished task is checkpointed too, so a
         // crash re-runs only the tasks that had not finished.
         const perTask = this.#thread && out.tasks.length > 1;
+        this.#stepSize = out.tasks.length;
         for (const task of out.tasks) {
           let p = this.#start(task);
           if (perTask) p = (p ?? Promise.resolve()).then(() => { if (this.#open && !this.#aborted) return this.#checkpoint(); });
@@ -102,6 +106,7 @@ export class Run {
         }
         if (out.tasks.length && out.tasks[0].kind === 'node') this.#resumeInput = undefined;
         if (pending) await this.#settle(pending);
+        if (this.#held) this.#submitHeld();
       }
     } finally {
       this.#open = false;
@@ -113,7 +118,7 @@ export class Run {
 
   #checkpoint() {
     const meta = JSON.parse(this.#graph.core.runCheckpointMeta(this.#handle));
-    return this.#thread.save(meta, this.#mirror, this.#emit);
+    return this.#thread.save(meta, () => this.#graph.core.runState(this.#handle), this.#emit);
   }
 
   /** A task's id: stable across retries and restores (an idempotency key). */
@@ -211,6 +216,37 @@ export class Run {
   }
 
   #submit(task, value, started) {
+    if (!this.#open || this.#aborted) return;
+    const hostReducers = this.#graph.hostReducers;
+    if (hostReducers && task.kind !== 'route' && writesHostPath(hostReducers, value)) {
+      // Parallel writes fold in branch order once every task is done.
+      if (this.#stepSize > 1) { (this.#held ??= []).push({ task, value, started }); return; }
+      try { [value] = foldWrites(hostReducers, this.#mirror, [{ node: task.node, value }]); } catch (e) { this.#fail(task, e, started); return; }
+    }
+    this.#submitFolded(task, value, started);
+  }
+
+  /**
+   * The held results of a parallel step, folded in branch order. If a reducer
+   * throws, every held task fails with its error: none of them has its write
+   * in the core, so a resume runs them all again and folds afresh.
+   */
+  #submitHeld() {
+    const held = this.#held.sort((a, b) => a.task.index - b.task.index);
+    this.#held = null;
+    let values;
+    try {
+      values = foldWrites(this.#graph.hostReducers, this.#mirror, held.map((h) => ({ node: h.task.node, value: h.value })));
+    } catch (e) {
+      const culprit = held[e.index];
+      this.#fail(culprit.task, e, culprit.started);
+      for (const h of held) if (h !== culprit) this.#fail(h.task, e, h.started);
+      return;
+    }
+    held.forEach((h, i) => this.#submitFolded(h.task, values[i], h.started));
+  }
+
+  #submitFolded(task, value, started) {
     if (!this.#open || this.#aborted) return;
     let json;
     try {

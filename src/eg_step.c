@@ -44,6 +44,7 @@ static int failure_code(const cJSON *error) {
     const cJSON *code = eg_get(error, "code");
     if (cJSON_IsString(code) && strcmp(code->valuestring, eg_code_name(EG_E_TIMEOUT)) == 0) return EG_E_TIMEOUT;
     if (cJSON_IsString(code) && strcmp(code->valuestring, eg_code_name(EG_E_INVALID_RESULT)) == 0) return EG_E_INVALID_RESULT;
+    if (cJSON_IsString(code) && strcmp(code->valuestring, eg_code_name(EG_E_REDUCER_FAILED)) == 0) return EG_E_REDUCER_FAILED;
     return EG_E_NODE_FAILED;
 }
 
@@ -88,8 +89,8 @@ static bool apply_failures(eg_run *run) {
         const cJSON *msg = eg_get(t->result, "message");
         const char *text = cJSON_IsString(msg) ? msg->valuestring : cJSON_IsString(t->result) ? t->result->valuestring : "(no message)";
         int code = failure_code(t->result);
-        /* An invalid result's message already names the node and the path. */
-        if (code == EG_E_INVALID_RESULT) eg_run_stop_(run, t->node, code, "%S", text);
+        /* An invalid result's (or a JS reducer's) message already names the node and the path. */
+        if (code == EG_E_INVALID_RESULT || code == EG_E_REDUCER_FAILED) eg_run_stop_(run, t->node, code, "%S", text);
         else eg_run_stop_(run, t->node, code, "node '%s' failed: %S", eg_run_node_name_(run, t->node), text);
         return false;
     }

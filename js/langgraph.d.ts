@@ -1,0 +1,166 @@
+// Types of `edgegraph/langgraph`: LangGraph.js's API on edgegraph's core.
+// State is JSON: messages come back as edgegraph's plain messages.
+
+import { EdgegraphError } from 'edgegraph';
+import type { Message } from 'edgegraph';
+
+export declare const START: '__start__';
+export declare const END: '__end__';
+
+/** One channel of the state: a last value, or a reducer with an optional default. */
+export interface Channel<T> {
+  readonly __value?: T;
+  reducer?: (current: T, update: any) => T;
+  default?: () => T;
+}
+
+/** What a state key may be declared as. */
+export type ChannelDeclaration = Channel<any> | ((...args: any[]) => Channel<any>) | null | { reducer?: (a: any, b: any) => any; default?: () => any };
+
+type ValueOf<C> = C extends Channel<infer T> ? T : C extends (...args: any[]) => Channel<infer T> ? T : C extends { default: () => infer T } ? T : any;
+
+/** The state described by a record of channels. */
+export type StateOf<S> = { [K in keyof S]: ValueOf<S[K]> };
+
+export interface AnnotationRoot<S extends Record<string, ChannelDeclaration>> {
+  spec: S;
+  /** The state type: `typeof Root.State`. */
+  State: StateOf<S>;
+  /** A node's update: `typeof Root.Update`. */
+  Update: Partial<StateOf<S>>;
+}
+
+export declare function Annotation<T>(spec?: { reducer?: (current: T, update: any) => T; default?: () => T }): Channel<T>;
+export declare namespace Annotation {
+  function Root<S extends Record<string, ChannelDeclaration>>(spec: S): AnnotationRoot<S>;
+}
+
+/** A removal of the message with this id from a messages channel. */
+export declare class RemoveMessage {
+  constructor(fields: { id: string });
+  readonly type: 'remove';
+  readonly id: string;
+}
+
+/** Drops every message before it: `new RemoveMessage({ id: REMOVE_ALL_MESSAGES })`. */
+export declare const REMOVE_ALL_MESSAGES: '__remove_all__';
+
+/** A message as nodes may write it: edgegraph's plain message, a LangChain message (by shape), a string, a removal. */
+export type MessageLike = Message | RemoveMessage | string | { _getType(): string; content: unknown; id?: string };
+
+/**
+ * LangGraph's message reducer: appends; an existing id replaces; a removal deletes
+ * (an unknown id throws); messages get ids. Returns plain messages.
+ */
+export declare function messagesStateReducer(left: MessageLike | MessageLike[], right: MessageLike | MessageLike[]): Message[];
+export declare const addMessages: typeof messagesStateReducer;
+/** A LangChain message (or a plain one) as edgegraph's plain message. */
+export declare function toPlainMessage(message: MessageLike): Message;
+
+export declare const MessagesAnnotation: AnnotationRoot<{ messages: Channel<Message[]> }>;
+
+/** Run `node` with `args` as its whole input. */
+export declare class Send<A = any> {
+  constructor(node: string, args: A);
+  readonly node: string;
+  readonly args: A;
+}
+
+export type StreamMode = 'values' | 'updates' | 'custom' | 'messages' | 'tasks' | 'checkpoints' | 'debug';
+
+/** A run's config, as LangGraph's RunnableConfig (the parts edgegraph reads). */
+export interface LangGraphConfig {
+  configurable?: { thread_id?: string; checkpoint_id?: string; [key: string]: unknown };
+  recursionLimit?: number;
+  streamMode?: StreamMode | StreamMode[];
+  subgraphs?: boolean;
+  signal?: AbortSignal;
+  metadata?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** A node's second argument. */
+export interface NodeConfig extends LangGraphConfig {
+  /** Writes a chunk to the 'custom' stream mode. */
+  writer: (chunk: unknown) => void;
+  /** LangChain callback handlers (by shape): pass `config` to a chat model for the 'messages' mode. */
+  callbacks?: unknown[];
+  metadata: { langgraph_node: string; langgraph_step: number; langgraph_task_id: string; [key: string]: unknown };
+}
+
+export interface RetryPolicy {
+  maxAttempts?: number;
+  initialInterval?: number;
+  backoffFactor?: number;
+  maxInterval?: number;
+  jitter?: boolean;
+  retryOn?: (error: any) => boolean;
+  logWarning?: boolean;
+}
+
+export interface StateSnapshot<S> {
+  values: Partial<S>;
+  next: string[];
+  tasks: Array<{ name: string; interrupts: unknown[] }>;
+  config: { configurable: { thread_id: string; checkpoint_ns: string; checkpoint_id: string } };
+  parentConfig?: { configurable: { thread_id: string; checkpoint_ns: string; checkpoint_id: string } };
+  metadata?: { source: 'input' | 'loop' | 'update' | 'fork'; step: number; parents: Record<string, string> };
+  createdAt?: string;
+}
+
+type NodeFn<S> = (state: S, config: NodeConfig) => Partial<S> | null | undefined | void | Promise<Partial<S> | null | undefined | void>;
+type Router<S> = (state: S, config: LangGraphConfig) => string | Send | Array<string | Send> | Promise<string | Send | Array<string | Send>>;
+
+type SchemaState<T> = T extends AnnotationRoot<infer S> ? StateOf<S> : T extends { channels: infer C } ? StateOf<C> : T extends { stateSchema: AnnotationRoot<infer S> } ? StateOf<S> : any;
+
+/** `new StateGraph(schema)`: an Annotation.Root, `{ channels }`, `{ stateSchema | state, input, output }`, a Zod object, or a record of channels. */
+export interface StateGraphConstructor {
+  new <T extends object>(schema: T): StateGraph<SchemaState<T>>;
+}
+export declare const StateGraph: StateGraphConstructor;
+export interface StateGraph<S = any> {
+  addNode(name: string, node: NodeFn<S> | CompiledStateGraph<any>, options?: { retryPolicy?: RetryPolicy; input?: unknown; ends?: string[]; subgraphs?: unknown[]; defer?: boolean }): this;
+  addNode(nodes: Record<string, NodeFn<S>>): this;
+  addEdge(from: string | string[], to: string): this;
+  addConditionalEdges(from: string, path: Router<S>, pathMap?: string[] | Record<string, string>): this;
+  addConditionalEdges(spec: { source: string; path: Router<S>; pathMap?: string[] | Record<string, string> }): this;
+  addSequence(nodes: Array<NodeFn<S> | [string, NodeFn<S>]> | Record<string, NodeFn<S>>): this;
+  setEntryPoint(name: string): this;
+  setFinishPoint(name: string): this;
+  compile(options?: { checkpointer?: BaseCheckpointSaver | object; interruptBefore?: string[] | '*'; interruptAfter?: string[] | '*'; name?: string }): CompiledStateGraph<S>;
+}
+
+export declare class CompiledStateGraph<S = any> {
+  invoke(input: Partial<S> | null | undefined, config?: LangGraphConfig): Promise<S>;
+  /** Chunks of `config.streamMode` ('updates' by default); several modes give [mode, chunk]; subgraphs: true adds the namespace first. */
+  stream(input: Partial<S> | null | undefined, config?: LangGraphConfig): Promise<AsyncIterable<any>>;
+  getState(config: LangGraphConfig): Promise<StateSnapshot<S>>;
+  getStateHistory(config: LangGraphConfig, options?: { limit?: number }): AsyncIterable<StateSnapshot<S>>;
+  withConfig(config: LangGraphConfig): CompiledStateGraph<S>;
+  getGraph(): { drawMermaid(): string };
+}
+
+/** Checkpoints in any edgegraph store (MemoryStore, FileStore, browserStore(), kvStore()). */
+export declare class BaseCheckpointSaver {
+  constructor(store: { get(key: string): unknown; put(key: string, value: string): unknown; delete(key: string): unknown; list(prefix: string): unknown });
+  readonly store: object;
+  /** LangGraph's read API: a thread's latest checkpoint (or `configurable.checkpoint_id`'s). */
+  getTuple(config: LangGraphConfig): Promise<CheckpointTuple | undefined>;
+  get(config: LangGraphConfig): Promise<CheckpointTuple['checkpoint'] | undefined>;
+  list(config: LangGraphConfig, options?: { limit?: number }): AsyncIterable<CheckpointTuple>;
+}
+export interface CheckpointTuple {
+  config: { configurable: { thread_id: string; checkpoint_ns: string; checkpoint_id: string } };
+  checkpoint: { v: 1; id: string; ts: string; channel_values: Record<string, unknown> };
+  metadata: { status: string };
+  parentConfig?: { configurable: { thread_id: string; checkpoint_ns: string; checkpoint_id: string } };
+}
+export declare class MemorySaver extends BaseCheckpointSaver {
+  constructor();
+}
+
+export declare class GraphRecursionError extends EdgegraphError { readonly name: 'GraphRecursionError'; }
+export declare class InvalidUpdateError extends EdgegraphError { readonly name: 'InvalidUpdateError'; }
+export declare class GraphValidationError extends EdgegraphError { readonly name: 'GraphValidationError'; }
+export declare class EmptyInputError extends EdgegraphError { readonly name: 'EmptyInputError'; }
+export declare function isGraphRecursionError(e: unknown): e is GraphRecursionError;

@@ -1,0 +1,11 @@
+// langgraph.js: the entry `edgegraph/langgraph`: LangGraph.js's API
+// (StateGraph, Annotation, MessagesAnnotation, Send, MemorySaver, stream modes)
+// running on edgegraph's C core. It imports `edgegraph` itself (not bundled in),
+// so it adds only this layer to an app. See docs/migrating-from-langgraph.md.
+
+export { StateGraph, START, END, Send } from './langgraph/graph.js';
+export { CompiledStateGraph } from './langgraph/compiled.js';
+export { Annotation, MessagesAnnotation } from './langgraph/annotation.js';
+export { messagesStateReducer, addMessages, RemoveMessage, REMOVE_ALL_MESSAGES, toPlainMessage } from './langgraph/messages.js';
+export { MemorySaver, BaseCheckpointSaver } from './langgraph/checkpoint.js';
+export { GraphRecursionError, InvalidUpdateError, GraphValidationError, EmptyInputError, isGraphRecursionError } from './langgraph/errors.js';

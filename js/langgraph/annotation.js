@@ -1,0 +1,66 @@
+// annotation.js: LangGraph's state declarations. Each key is a channel: a
+// last value (no reducer) or a reducer with an optional default. They become
+// an edgegraph state definition: JS reducers by path, defaults as data.
+
+import { messagesStateReducer } from './messages.js';
+import { GraphValidationError } from './errors.js';
+
+const CHANNEL = Symbol.for('edgegraph.langgraph.channel');
+
+/** One channel: `Annotation()` (last value) or `Annotation({ reducer, default })`. */
+export function Annotation(spec = {}) {
+  const reducer = spec.reducer ?? spec.value;
+  return { [CHANNEL]: true, reducer: typeof reducer === 'function' ? reducer : undefined, default: spec.default };
+}
+
+/** A state of channels: `Annotation.Root({ key: Annotation(...) })`. */
+Annotation.Root = function Root(channels) {
+  return { lc_graph_name: 'AnnotationRoot', spec: channels, State: undefined, Update: undefined, Node: undefined };
+};
+
+/** The messages channel with LangGraph's message reducer. */
+export const MessagesAnnotation = Annotation.Root({
+  messages: Annotation({ reducer: messagesStateReducer, default: () => [] }),
+});
+
+const isChannel = (c) => c !== null && typeof c === 'object' && (c[CHANNEL] === true || typeof c.reducer === 'function' || 'default' in c || c.lc_graph_name !== undefined);
+
+/** A Zod object schema (v3 or v4), by shape: its keys are last-value channels. */
+const isZodObject = (v) => v !== null && typeof v === 'object' && (v._def !== undefined || v._zod !== undefined) && v.shape !== null && typeof v.shape === 'object';
+
+function specOf(root) {
+  if (isZodObject(root)) return Object.fromEntries(Object.keys(root.shape).map((k) => [k, null]));
+  return root.spec ?? root.channels ?? root;
+}
+
+/**
+ * The channels of what StateGraph was given: an Annotation.Root, its `spec`,
+ * `{ channels }` (LangGraph's older form), a Zod object, or
+ * `{ stateSchema | state, input, output }` (the union of their channels; the
+ * output schema's keys are what invoke() returns). The same key with two
+ * different reducers is an error, as in LangGraph.
+ * @returns {{ channels: Map<string, { reducer?: Function, default?: Function }>, output: Set<string> | null }}
+ */
+export function channelsOf(schema) {
+  const channels = new Map();
+  const add = (root) => {
+    if (!root) return [];
+    const spec = specOf(root);
+    for (const [key, c] of Object.entries(spec)) {
+      const ch = c !== null && typeof c === 'object' && isChannel(c) ? c : {};
+      const entry = { reducer: ch.reducer, default: typeof ch.default === 'function' ? ch.default : undefined };
+      const seen = channels.get(key);
+      if (seen && seen.reducer && entry.reducer && seen.reducer !== entry.reducer) {
+        throw new GraphValidationError(`channel '${key}' is declared twice with different reducers`);
+      }
+      if (!seen || (!seen.reducer && entry.reducer)) channels.set(key, entry);
+    }
+    return Object.keys(spec);
+  };
+  const parts = schema && !schema.spec && !isZodObject(schema) && (schema.stateSchema || schema.state || schema.input || schema.output);
+  if (!parts) { add(schema); return { channels, output: null }; }
+  add(schema.stateSchema ?? schema.state);
+  add(schema.input);
+  const outputKeys = add(schema.output);
+  return { channels, output: schema.output ? new Set(outputKeys) : null };
+}

@@ -1,0 +1,67 @@
+// checkpoint.js: LangGraph's checkpointers over edgegraph's stores. A saver
+// here holds an edgegraph store (MemoryStore, FileStore, browserStore(),
+// kvStore(...)): the compiled graph writes edgegraph's checkpoint chains to it,
+// so a thread written through this entry resumes with GraphEngine too.
+
+import { MemoryStore, EdgegraphError, Checkpointer } from 'edgegraph';
+
+/** Checkpoints over any edgegraph store (LangGraph's BaseCheckpointSaver's place). */
+export class BaseCheckpointSaver {
+  /** @param {{ get: Function, put: Function, delete: Function, list: Function }} store */
+  constructor(store) {
+    if (!store || typeof store.get !== 'function' || typeof store.put !== 'function') {
+      throw new EdgegraphError('INVALID_OPTIONS', 'a checkpoint saver needs an edgegraph store (get, put, delete, list)');
+    }
+    this.store = store;
+    this.#records = new Checkpointer(store);
+  }
+
+  #records;
+
+  /**
+   * LangGraph's read API over the records: { config, checkpoint: { id, ts,
+   * channel_values }, metadata, parentConfig } of a thread's latest checkpoint
+   * (or of `configurable.checkpoint_id`), or undefined.
+   */
+  async getTuple(config) {
+    const { thread_id: threadId, checkpoint_id: id } = config?.configurable ?? {};
+    if (threadId === undefined) return undefined;
+    const loaded = await this.#records.load(String(threadId), id === undefined ? undefined : Number(id));
+    if (!loaded) return undefined;
+    const configOf = (n) => ({ configurable: { thread_id: String(threadId), checkpoint_ns: '', checkpoint_id: String(n) } });
+    const tuple = {
+      config: configOf(loaded.id),
+      checkpoint: { v: 1, id: String(loaded.id), ts: new Date(loaded.createdAt).toISOString(), channel_values: loaded.state?.channels ?? {} },
+      metadata: { status: loaded.status },
+    };
+    if (loaded.parent !== null && loaded.parent !== undefined) tuple.parentConfig = configOf(loaded.parent);
+    return tuple;
+  }
+
+  /** The checkpoint of getTuple(). */
+  async get(config) { return (await this.getTuple(config))?.checkpoint; }
+
+  /** A thread's checkpoints as tuples, newest first. */
+  async *list(config, { limit } = {}) {
+    const threadId = config?.configurable?.thread_id;
+    const records = await this.#records.history(String(threadId));
+    for (const r of limit === undefined ? records : records.slice(0, limit)) yield await this.getTuple({ configurable: { thread_id: threadId, checkpoint_id: r.id } });
+  }
+
+  /** Writing is the engine's: a saver here is read through LangGraph's API, written by runs. */
+  async put() { throw new EdgegraphError('INVALID_OPTIONS', 'an edgegraph checkpoint saver is written by the runs of a compiled graph, not through put()'); }
+  async putWrites() { return this.put(); }
+}
+
+/** Checkpoints in memory (LangGraph's MemorySaver). */
+export class MemorySaver extends BaseCheckpointSaver {
+  constructor() { super(new MemoryStore()); }
+}
+
+/** The store behind compile({ checkpointer }): a saver of ours or an edgegraph store itself. */
+export function storeOf(checkpointer) {
+  if (checkpointer === undefined || checkpointer === null || checkpointer === false) return null;
+  if (checkpointer instanceof BaseCheckpointSaver) return checkpointer.store;
+  if (typeof checkpointer.get === 'function' && typeof checkpointer.put === 'function' && typeof checkpointer.list === 'function' && typeof checkpointer.getTuple !== 'function') return checkpointer;
+  throw new EdgegraphError('INVALID_OPTIONS', 'compile({ checkpointer }) takes MemorySaver or BaseCheckpointSaver from edgegraph/langgraph, or an edgegraph store; a checkpointer of @langchain/langgraph stores LangGraph\'s own format');
+}

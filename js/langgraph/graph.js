@@ -1,0 +1,128 @@
+// graph.js: LangGraph's StateGraph builder. It only records nodes and edges;
+// compile() (compiled.js) turns them into an edgegraph definition that runs
+// on the C core like any other graph.
+
+import { channelsOf } from './annotation.js';
+import { GraphValidationError } from './errors.js';
+import { CompiledStateGraph } from './compiled.js';
+
+export const START = '__start__';
+export const END = '__end__';
+
+/** Run `node` with `args` as its whole input (LangGraph's Send). */
+export class Send {
+  constructor(node, args) { this.lg_name = 'Send'; this.node = node; this.args = args; }
+  toJSON() { return { lg_name: 'Send', node: this.node, args: this.args }; }
+}
+
+const RESERVED = new Set([START, END]);
+
+export class StateGraph {
+  /** @type {Map<string, { fn: Function, options: object }>} */
+  nodes = new Map();
+  /** @type {Array<[string, string]>} static edges */
+  edges = [];
+  /** @type {Array<[string[], string]>} waiting edges: the target runs once every source has */
+  joins = [];
+  /** @type {Map<string, Array<{ path: Function, pathMap?: object }>>} */
+  branches = new Map();
+  channels;
+  /** @type {Set<string> | null} the keys invoke() returns, when an output schema says */
+  output;
+
+  constructor(schema) {
+    if (schema === undefined) throw new GraphValidationError('StateGraph needs a state: an Annotation.Root or { channels }');
+    ({ channels: this.channels, output: this.output } = channelsOf(schema));
+  }
+
+  /** addNode(name, fn, options?) or addNode({ name: fn, ... }). */
+  addNode(name, fn, options = {}) {
+    if (typeof name === 'object' && name !== null && !Array.isArray(name)) {
+      for (const [n, f] of Object.entries(name)) this.addNode(n, f);
+      return this;
+    }
+    if (typeof name !== 'string' || !name) throw new GraphValidationError('a node needs a name');
+    if (RESERVED.has(name)) throw new GraphValidationError(`Node \`${name}\` is reserved.`);
+    if (name.includes('|') || name.includes(':')) throw new GraphValidationError(`'${name}' is not a valid node name: '|' and ':' are reserved`);
+    if (this.nodes.has(name)) throw new GraphValidationError(`Node \`${name}\` already present.`, { code: 'DUPLICATE_NODE', node: name });
+    if (this.channels.has(name)) throw new GraphValidationError(`'${name}' is already being used as a state key`, { node: name });
+    // A compiled graph as a node starts afresh each time (LangGraph gives it its own
+    // checkpoint namespace): it does not continue the parent's thread.
+    const asChild = (c) => ({ ...c, configurable: { ...c?.configurable, thread_id: undefined, checkpoint_id: undefined } });
+    const run = typeof fn === 'function' ? fn : typeof fn?.invoke === 'function' ? (s, c) => fn.invoke(s, asChild(c)) : null;
+    if (!run) throw new GraphValidationError(`node '${name}' needs a function or a compiled graph`, { node: name });
+    this.nodes.set(name, { fn: run, options: options ?? {}, subgraph: typeof fn?.invoke === 'function' ? fn : null });
+    return this;
+  }
+
+  /** addEdge(from, to); a list of sources is a join: `to` waits for all of them. */
+  addEdge(from, to) {
+    if (Array.isArray(from)) {
+      if (from.includes(END)) throw new GraphValidationError('END cannot be a start node');
+      if (to === START) throw new GraphValidationError('START cannot be an end node');
+      this.joins.push([from.slice(), to]);
+      return this;
+    }
+    if (from === END) throw new GraphValidationError('END cannot be a start node');
+    if (to === START) throw new GraphValidationError('START cannot be an end node');
+    this.edges.push([from, to]);
+    return this;
+  }
+
+  /** A router after `from`: `path(state, config)` returns node names, Sends or END; `pathMap` maps its answers to nodes. */
+  addConditionalEdges(from, path, pathMap = undefined) {
+    if (typeof from === 'object' && from !== null) ({ source: from, path, pathMap } = from);
+    if (typeof path !== 'function') throw new GraphValidationError(`the conditional edge from '${from}' needs a function`);
+    if (!this.branches.has(from)) this.branches.set(from, []);
+    this.branches.get(from).push({ path, pathMap });
+    return this;
+  }
+
+  /** Nodes one after the other: a list of functions (named by `fn.name`), of [name, fn], or { name: fn }. */
+  addSequence(nodes) {
+    const list = Array.isArray(nodes) ? nodes.map((n) => (Array.isArray(n) ? n : [n.name, n])) : Object.entries(nodes);
+    if (list.length < 1) throw new GraphValidationError('Sequence requires at least one node.');
+    let previous = null;
+    for (const [name, fn] of list) {
+      if (this.nodes.has(name)) throw new GraphValidationError(`Node names must be unique: node with the name "${name}" already exists.`);
+      this.addNode(name, fn);
+      if (previous !== null) this.addEdge(previous, name);
+      previous = name;
+    }
+    return this;
+  }
+
+  setEntryPoint(name) { return this.addEdge(START, name); }
+  setFinishPoint(name) { return this.addEdge(name, END); }
+
+  /** @param {{ checkpointer?: object, interruptBefore?: string[] | '*', interruptAfter?: string[] | '*', name?: string }} [options] */
+  compile(options = {}) {
+    this.#validate();
+    return new CompiledStateGraph(this, options ?? {});
+  }
+
+  #validate() {
+    const known = (n) => this.nodes.has(n) || n === END || n === START;
+    const sources = [...this.edges.map(([f]) => f), ...this.joins.flatMap(([f]) => f), ...this.branches.keys()];
+    if (!sources.includes(START)) throw new GraphValidationError('Graph must have an entrypoint: add at least one edge from START to another node');
+    for (const s of sources) if (!known(s)) throw new GraphValidationError(`Found edge starting at unknown node '${s}'`, { node: s });
+    for (const [, t] of [...this.edges, ...this.joins]) if (!known(t)) throw new GraphValidationError(`Found edge ending at unknown node \`${t}\``, { node: t });
+    // Every node needs a way in: an edge, a branch's path map, a branch without
+    // one (it may go anywhere but back to its source), or another node's `ends`.
+    const reached = new Set([...this.edges, ...this.joins].map(([, t]) => t));
+    for (const [from, list] of this.branches) {
+      for (const { pathMap } of list) {
+        if (pathMap === undefined) { for (const n of this.nodes.keys()) if (n !== from) reached.add(n); continue; }
+        const targets = Array.isArray(pathMap) ? pathMap : Object.values(pathMap);
+        for (const t of targets) {
+          if (!known(t)) throw new GraphValidationError(`At '${from}' node, 'path' and 'pathMap' map to unknown node \`${t}\``, { node: from });
+          reached.add(t);
+        }
+      }
+    }
+    for (const { options } of this.nodes.values()) for (const t of options.ends ?? []) reached.add(t);
+    for (const name of this.nodes.keys()) {
+      if (!reached.has(name)) throw new GraphValidationError(`Node \`${name}\` is not reachable. A node returning a Command names where it may go in addNode(..., { ends: [...] }).`, { code: 'UNREACHABLE_NODE', node: name });
+    }
+  }
+}

@@ -1,0 +1,162 @@
+// Stream modes, ported from LangGraph.js: libs/langgraph-core/src/tests/pregel.test.ts
+// and libs/langgraph-core/src/tests/pregel.stream.test.ts. The v3 streamEvents tests
+// assert what graph.stream() carries in the same stream mode; each test names its source.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { FakeListChatModel } from '@langchain/core/utils/testing';
+import { implementations, collect, named } from './support/impls.js';
+
+for (const impl of implementations) {
+  const { StateGraph, Annotation, START, END, MemorySaver, MessagesAnnotation } = impl;
+  const Counter = () => Annotation.Root({ count: Annotation({ reducer: (a, b) => a + b, default: () => 0 }) });
+  const twoStep = () => new StateGraph(Counter())
+    .addNode('step1', () => ({ count: 1 })).addNode('step2', () => ({ count: 10 }))
+    .addEdge(START, 'step1').addEdge('step1', 'step2').addEdge('step2', END).compile();
+
+  test(named(impl, 'pregel.test.ts > StateGraph: multiple stream mode'), async () => {
+    const graph = new StateGraph({ value: Annotation({ reducer: (a, b) => a + b }) })
+      .addNode('add_one', () => ({ value: 1 }))
+      .addEdge(START, 'add_one')
+      .addConditionalEdges('add_one', (state) => (state.value < 6 ? 'add_one' : END))
+      .compile();
+    const five = (chunk) => Array.from({ length: 5 }, () => chunk);
+    assert.deepEqual(await collect(graph.stream({ value: 1 })), five({ add_one: { value: 1 } }));
+    assert.deepEqual(await collect(graph.stream({ value: 1 }, { streamMode: 'values' })), [1, 2, 3, 4, 5, 6].map((value) => ({ value })));
+    assert.deepEqual(await collect(graph.stream({ value: 1 }, { streamMode: ['values'] })), [1, 2, 3, 4, 5, 6].map((value) => ['values', { value }]));
+    assert.deepEqual(await collect(graph.stream({ value: 1 }, { streamMode: ['updates'] })), five(['updates', { add_one: { value: 1 } }]));
+    const both = await collect(graph.stream({ value: 1 }, { streamMode: ['values', 'updates'] }));
+    const expected = [['values', { value: 1 }]];
+    for (let v = 2; v <= 6; v++) expected.push(['updates', { add_one: { value: 1 } }], ['values', { value: v }]);
+    assert.deepEqual(both, expected);
+  });
+
+  test(named(impl, 'pregel.stream.test.ts > updates mode: emits updates events for each node execution'), async () => {
+    assert.deepEqual(await collect(twoStep().stream({ count: 0 }, { streamMode: 'updates' })), [{ step1: { count: 1 } }, { step2: { count: 10 } }]);
+  });
+
+  test(named(impl, 'pregel.stream.test.ts > values mode: emits values events matching state snapshots'), async () => {
+    assert.deepEqual(await collect(twoStep().stream({ count: 0 }, { streamMode: 'values' })), [{ count: 0 }, { count: 1 }, { count: 11 }]);
+  });
+
+  test(named(impl, 'pregel.stream.test.ts > custom mode: emits custom events written via config.writer'), async () => {
+    const graph = new StateGraph(Annotation.Root({ value: Annotation({ reducer: (_, b) => b, default: () => '' }) }))
+      .addNode('writer_node', (_state, config) => { config.writer?.({ custom_key: 'custom_value' }); return { value: 'done' }; })
+      .addEdge(START, 'writer_node').addEdge('writer_node', END).compile();
+    assert.deepEqual(await collect(graph.stream({ value: '' }, { streamMode: 'custom' })), [{ custom_key: 'custom_value' }]);
+    // The writer's chunks interleave with the other modes in order.
+    const mixed = await collect(graph.stream({ value: '' }, { streamMode: ['custom', 'updates'] }));
+    assert.deepEqual(mixed, [['custom', { custom_key: 'custom_value' }], ['updates', { writer_node: { value: 'done' } }]]);
+  });
+
+  test(named(impl, 'pregel.stream.test.ts > tasks mode: emits tasks events during execution'), async () => {
+    const graph = new StateGraph(Counter()).addNode('add_one', () => ({ count: 1 })).addEdge(START, 'add_one').addEdge('add_one', END).compile();
+    const tasks = await collect(graph.stream({ count: 0 }, { streamMode: 'tasks' }));
+    assert.equal(tasks.length, 2);
+    const [start, result] = tasks;
+    assert.equal(start.name, 'add_one');
+    assert.deepEqual(start.input, { count: 0 });
+    assert.deepEqual(start.triggers, ['branch:to:add_one']);
+    assert.deepEqual(start.interrupts, []);
+    assert.equal(typeof start.id, 'string');
+    assert.equal(result.name, 'add_one');
+    assert.deepEqual(result.result, { count: 1 });
+    assert.deepEqual(result.interrupts, []);
+    assert.equal(result.id, start.id);
+  });
+
+  test(named(impl, 'pregel.stream.test.ts > all modes together: emits events for multiple stream modes in a single run'), async () => {
+    const chunks = await collect(twoStep().stream({ count: 0 }, { streamMode: ['values', 'updates', 'tasks', 'custom'] }));
+    const modes = new Set(chunks.map(([mode]) => mode));
+    assert.deepEqual([...modes].sort(), ['tasks', 'updates', 'values']);
+    assert.deepEqual(chunks.filter(([m]) => m === 'updates').map(([, c]) => c), [{ step1: { count: 1 } }, { step2: { count: 10 } }]);
+    assert.deepEqual(chunks.at(-1), ['values', { count: 11 }]);
+  });
+
+  test(named(impl, 'pregel.stream.test.ts > stream() chunk shape: yields 3-tuples for subgraphs + multi-mode runs with a checkpointer'), async () => {
+    const graph = new StateGraph(Counter()).addNode('add_one', () => ({ count: 1 })).addEdge(START, 'add_one').addEdge('add_one', END)
+      .compile({ checkpointer: new MemorySaver() });
+    const chunks = await collect(graph.stream({ count: 0 }, { subgraphs: true, streamMode: ['values', 'updates'], configurable: { thread_id: 'stream-chunk-shape' } }));
+    assert.ok(chunks.length > 0);
+    assert.ok(chunks.some((c) => Array.isArray(c) && c[1] === 'values'));
+    assert.ok(!chunks.some((c) => c[1] === 'checkpoints'));
+    for (const chunk of chunks) { assert.ok(Array.isArray(chunk)); assert.equal(chunk.length, 3); assert.deepEqual(chunk[0], []); }
+  });
+
+  test(named(impl, 'pregel.stream.test.ts > subgraphs: emits events with nested namespaces for subgraph nodes'), async () => {
+    const inner = new StateGraph(Counter()).addNode('inner_step', () => ({ count: 100 })).addEdge(START, 'inner_step').addEdge('inner_step', END).compile();
+    const outer = new StateGraph(Counter()).addNode('outer_step', () => ({ count: 1 })).addNode('subgraph', inner)
+      .addEdge(START, 'outer_step').addEdge('outer_step', 'subgraph').addEdge('subgraph', END).compile();
+    const chunks = await collect(outer.stream({ count: 0 }, { subgraphs: true, streamMode: 'updates' }));
+    const nested = chunks.filter(([ns]) => ns.length > 0);
+    assert.ok(nested.length > 0);
+    assert.match(nested[0][0][0], /^subgraph:/);
+    assert.deepEqual(nested[0][1], { inner_step: { count: 100 } });
+    // Without subgraphs: true, only the parent's own updates.
+    assert.deepEqual(Object.keys(Object.assign({}, ...(await collect(outer.stream({ count: 0 }))))).sort(), ['outer_step', 'subgraph']);
+    assert.ok((await outer.invoke({ count: 0 })).count >= 100);
+  });
+
+  test(named(impl, 'pregel.test.ts > StateGraph: streams updates as soon as they are available (chunk count and order, no timers)'), async () => {
+    const State = Annotation.Root({ foo: Annotation({ reducer: (a, b) => a + b, default: () => '' }) });
+    const subgraph = new StateGraph(State).addNode('fast', async () => ({ foo: 'b' })).addNode('slow', async () => ({ foo: 'a' }))
+      .addEdge('__start__', 'fast').addEdge('fast', 'slow').compile();
+    const graph = new StateGraph(State).addNode('subgraph', subgraph).addNode('after', async () => ({ foo: 'r' }))
+      .addEdge('__start__', 'subgraph').addEdge('subgraph', 'after').compile();
+    const chunks = await collect(graph.stream({}, { subgraphs: true }));
+    assert.equal(chunks.length, 4);
+    assert.deepEqual(chunks.map(([ns, c]) => [ns.length, Object.keys(c)[0]]), [[1, 'fast'], [1, 'slow'], [0, 'subgraph'], [0, 'after']]);
+  });
+
+  test(named(impl, 'pregel.test.ts > StateGraph: streamMode should be respected'), async () => {
+    const subgraph = new StateGraph(MessagesAnnotation).addNode('c_one', () => ({ messages: ['c_one'] })).addEdge(START, 'c_one').compile({ checkpointer: new MemorySaver() });
+    const graph = new StateGraph(Annotation.Root({ ...MessagesAnnotation.spec, updates: Annotation() }))
+      .addNode('p_one', async (state) => ({ updates: await collect(subgraph.stream({ messages: state.messages }, { streamMode: 'updates', configurable: { thread_id: 'inner' } })) }), { subgraphs: [subgraph] })
+      .addEdge(START, 'p_one').compile({ checkpointer: new MemorySaver() });
+    const out = await graph.invoke({ messages: ['input'] }, { configurable: { thread_id: '1' } });
+    assert.equal(out.messages.length, 1);
+    assert.equal(out.messages[0].content, 'input');
+    // The subgraph's own stream, not the parent's mode, decided what it yielded: its node's update as written.
+    assert.deepEqual(out.updates, [{ c_one: { messages: ['c_one'] } }]);
+  });
+
+  test(named(impl, 'pregel.test.ts > StateGraph: Supports automatic streaming with streamMode messages (the node passes its config)'), async () => {
+    // LangGraph finds the config through AsyncLocalStorage when a node does not pass it;
+    // edgegraph has no async_hooks (browsers, workers): a node passes `config` on (see the migration guide).
+    const llm = new FakeListChatModel({ responses: ['foobar'] });
+    const graph = new StateGraph(Annotation.Root({ question: Annotation(), answer: Annotation() }))
+      .addNode('generate', async (state, config) => ({ answer: (await llm.invoke(state.question, config)).content }))
+      .addEdge('__start__', 'generate').compile();
+    const chunks = await collect(graph.stream({ question: 'How are you?' }, { streamMode: 'messages' }));
+    assert.ok(chunks.length > 1);
+    assert.equal(chunks.map(([message]) => message.content).join(''), 'foobar');
+    assert.ok(chunks.every(([, meta]) => meta.langgraph_node === 'generate'));
+  });
+
+  test(named(impl, 'pregel.test.ts: should not assign message ID for tool messages (messages a node returns are streamed)'), async () => {
+    const { ToolMessage } = await import('@langchain/core/messages');
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode('one', async () => ({ messages: [new ToolMessage({ content: 'Tool 1', tool_call_id: '1' }), new ToolMessage({ content: 'Tool 2', tool_call_id: '2' })] }))
+      .addEdge(START, 'one').compile({ checkpointer: new MemorySaver() });
+    const chunks = await collect(graph.stream({ messages: [] }, { configurable: { thread_id: '1' }, streamMode: 'messages' }));
+    assert.equal(chunks.length, 2);
+    assert.deepEqual(chunks.map(([m, meta]) => [m.content, meta.langgraph_node]), [['Tool 1', 'one'], ['Tool 2', 'one']]);
+    const { values } = await graph.getState({ configurable: { thread_id: '1' } });
+    assert.deepEqual(values.messages.map((m) => [m.content, m.tool_call_id]), [['Tool 1', '1'], ['Tool 2', '2']]);
+  });
+
+  test(named(impl, 'checkpoints mode: one snapshot per checkpoint, values and next as getStateHistory has them'), async () => {
+    const graph = twoStep();
+    const saved = new StateGraph(Counter()).addNode('step1', () => ({ count: 1 })).addNode('step2', () => ({ count: 10 }))
+      .addEdge(START, 'step1').addEdge('step1', 'step2').addEdge('step2', END).compile({ checkpointer: new MemorySaver() });
+    assert.ok(graph);
+    const config = { configurable: { thread_id: 'cp' } };
+    const chunks = await collect(saved.stream({ count: 0 }, { ...config, streamMode: 'checkpoints' }));
+    const history = await collect(saved.getStateHistory(config));
+    assert.deepEqual(chunks.map((c) => c.values), history.map((s) => s.values).reverse());
+    assert.deepEqual(chunks.at(-1).values, { count: 11 });
+    assert.deepEqual(chunks.at(-1).next, []);
+    assert.deepEqual(chunks.find((c) => c.values.count === 1).next, ['step2']);
+    assert.equal(chunks.at(-1).config.configurable.thread_id, 'cp');
+  });
+}

@@ -1,0 +1,33 @@
+// Type usage of edgegraph/langgraph, compiled by tsc --strict (make typecheck).
+import { StateGraph, Annotation, MessagesAnnotation, START, END, Send, MemorySaver, GraphRecursionError, messagesStateReducer, RemoveMessage } from 'edgegraph/langgraph';
+
+const State = Annotation.Root({
+  count: Annotation<number>({ reducer: (a, b) => a + b, default: () => 0 }),
+  name: Annotation<string>(),
+  topics: Annotation<string[]>,
+});
+
+async function main(): Promise<void> {
+  const graph = new StateGraph(State)
+    .addNode('increment', (state, config) => {
+      const n: number = state.count;
+      config.writer({ progress: n });
+      return { count: 1 };
+    })
+    .addNode('fan', (state: typeof State.State) => ({ name: state.name }))
+    .addEdge(START, 'increment')
+    .addConditionalEdges('increment', (state) => (state.count > 2 ? END : state.topics.map((t) => new Send('fan', { topics: [t] }))))
+    .addEdge('fan', END)
+    .compile({ checkpointer: new MemorySaver() });
+  const out = await graph.invoke({ name: 'x', topics: [] }, { configurable: { thread_id: 't' }, recursionLimit: 10 });
+  const count: number = out.count;
+  for await (const chunk of await graph.stream({ name: 'y' }, { streamMode: ['values', 'updates'] })) console.log(chunk, count);
+  const snapshot = await graph.getState({ configurable: { thread_id: 't' } });
+  const next: string[] = snapshot.next;
+  for await (const past of graph.getStateHistory({ configurable: { thread_id: 't' } }, { limit: 3 })) console.log(past.values.count, next);
+  try { await graph.withConfig({ recursionLimit: 1 }).invoke({}); } catch (e) { if (e instanceof GraphRecursionError) console.log(e.code); }
+  const chat = new StateGraph(MessagesAnnotation).addNode('reply', (s) => ({ messages: [{ role: 'assistant', content: `${s.messages.length}` }] })).addEdge(START, 'reply').compile();
+  const reply = await chat.invoke({ messages: [{ role: 'user', content: 'hi' }] });
+  console.log(reply.messages.at(-1)?.content, messagesStateReducer([], [new RemoveMessage({ id: 'x' })]));
+}
+void main;

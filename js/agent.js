@@ -10,7 +10,9 @@ import { ToolBox, toolsForModel } from './tools.js';
 import { END } from './definition.js';
 import { EdgegraphError } from './errors.js';
 import { responseFormat as structured } from './structured-output.js';
-import { tracedChat } from './tracing.js';
+
+// A model call, as a span when the run is traced (ctx.trace comes from tracing.js).
+const tracedChat = (ctx, client, request) => (ctx?.trace ? ctx.trace.chat(client, request) : client.chat(request));
 
 /** Declare a tool (returned as given; createAgentNode checks it). In TypeScript its run() gets typed arguments. */
 export const tool = (definition) => definition;
@@ -108,7 +110,9 @@ async function settleCalls(box, open, state, ctx) {
   if (waiting.length && !state.approval) return box.pause(open, ctx.node);
   const outcomes = await box.answer(open.filter((c) => !waiting.includes(c)), ctx, state, state.approval);
   const records = outcomes.map((o) => o.record);
-  const done = { ...(records.length ? { messages: outcomes.map((o) => o.message), toolCalls: records, lastToolCall: records.at(-1) } : {}), ...(state.approval ? { approval: null } : {}) };
+  // A call left to retry keeps its decision, and the node comes back for it.
+  const after = outcomes.retry ? { nextNodeOverride: ctx.node } : state.approval ? { approval: null } : {};
+  const done = { ...(records.length ? { messages: outcomes.map((o) => o.message), toolCalls: records, lastToolCall: records.at(-1) } : {}), ...after };
   return waiting.length ? { ...done, ...box.pause(waiting, ctx.node) } : done;
 }
 

@@ -6,6 +6,7 @@
 import { getCore } from './loader.js';
 import { EdgegraphError } from './errors.js';
 import { normalizeDefinition } from './definition.js';
+import { foldWrites } from './host-reducers.js';
 import { EventChannel } from './events.js';
 import { toMermaid } from './mermaid.js';
 import { subgraphHandler } from './subgraph.js';
@@ -17,7 +18,6 @@ import { HistoryView } from './history-view.js';
 import { isThreadRef, openThread } from './thread.js';
 import { migrateState } from './migrate.js';
 import { anySignal } from './timing.js';
-import { RunTracing } from './tracing.js';
 import { ENGINE_OPTIONS, LIMIT_OPTIONS, RUN_OPTIONS, RESUME_OPTIONS, checkOptions } from './options.js';
 
 const CHECKPOINT_FORMAT = 'edgegraph-checkpoint';
@@ -228,6 +228,8 @@ export class GraphEngine extends CoreObject {
         mirror = await migrateState({ core, handle, thread, where: restored.where, ...this.#migration }, from, mirror);
         this.#alive();   // dispose() while migrate() ran freed the graph
       }
+      // Paths with a JS reducer fold here; the core applies the rest.
+      if (update !== undefined && this.#parts.hostReducers) [update] = foldWrites(this.#parts.hostReducers, mirror, [{ node: 'resume', value: update }]);
       if (update !== undefined) core.runApply(handle, JSON.stringify(update));
       core.runResume(handle, input === undefined ? undefined : JSON.stringify(input));
     } catch (e) {
@@ -375,9 +377,20 @@ export class GraphEngine extends CoreObject {
   /** Drive a run; dispose() during it frees the graph only when it has closed. */
   async #drive(handle, mirror, options, resumeInput, thread) {
     const release = this.retain();
-    // Spans come from the run's events, and from ctx.trace for model and tool calls.
-    const tracing = this.#tracing && new RunTracing(this.#tracing.tracer, { content: this.#tracing.content, parent: options.traceContext, runId: options.runId, threadId: options.threadId });
-    if (tracing) options = { ...options, onEvent: tracing.observe(options.onEvent), tracing };
+    let tracing = null;
+    try {
+      // Spans come from the run's events, and from ctx.trace for model and tool
+      // calls; tracing.js is loaded only by an engine that has a tracer.
+      if (this.#tracing) {
+        const { RunTracing } = await import('./tracing.js');
+        tracing = new RunTracing(this.#tracing.tracer, { content: this.#tracing.content, parent: options.traceContext, runId: options.runId, threadId: options.threadId });
+        options = { ...options, onEvent: tracing.observe(options.onEvent), tracing };
+      }
+    } catch (e) {
+      this.#parts.core.runFree(handle);
+      release();
+      throw e;
+    }
     const run = new Run(this, this.#parts, handle, mirror, options, resumeInput, thread);
     this.#currentState = mirror;
     try {
@@ -387,4 +400,5 @@ export class GraphEngine extends CoreObject {
       release();
     }
   }
+
 }

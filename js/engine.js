@@ -15,7 +15,7 @@ import { threadBusy } from './records.js';
 import { CoreObject } from './handle.js';
 import { Run } from './run.js';
 import { HistoryView } from './history-view.js';
-import { isThreadRef, openThread } from './thread.js';
+import { isThreadRef, openThread, taskViews } from './thread.js';
 import { migrateState } from './migrate.js';
 import { applyPatch } from './patch.js';
 import { anySignal } from './timing.js';
@@ -29,21 +29,6 @@ const CHECKPOINT_FORMAT = 'edgegraph-checkpoint';
 let runCounter = 0;
 function newRunId() {
   return `${Date.now().toString(36)}-${(++runCounter).toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
-}
-
-/**
- * The tasks of a checkpoint's step, as getState shows them: a finished task's
- * writes (not yet in the state when another task of its step failed), a
- * failed task's error.
- */
-function taskViews(tasks = []) {
-  return tasks.filter((t) => t.kind !== 'route').map((t) => {
-    const status = t.state ?? 'pending';
-    const view = { node: t.node, status };
-    if (status === 'done') view.writes = t.result;
-    if (status === 'failed') view.error = t.result;
-    return view;
-  });
 }
 
 function isApproval(v) {

@@ -6,6 +6,7 @@
 import { getCore } from './loader.js';
 import { EdgegraphError } from './errors.js';
 import { normalizeDefinition } from './definition.js';
+import { foldWrites } from './host-reducers.js';
 import { EventChannel } from './events.js';
 import { toMermaid } from './mermaid.js';
 import { subgraphHandler } from './subgraph.js';
@@ -228,6 +229,8 @@ export class GraphEngine extends CoreObject {
         mirror = await migrateState({ core, handle, thread, where: restored.where, ...this.#migration }, from, mirror);
         this.#alive();   // dispose() while migrate() ran freed the graph
       }
+      // Paths with a JS reducer fold here; the core applies the rest.
+      if (update !== undefined && this.#parts.hostReducers) [update] = foldWrites(this.#parts.hostReducers, mirror, [{ node: 'resume', value: update }]);
       if (update !== undefined) core.runApply(handle, JSON.stringify(update));
       core.runResume(handle, input === undefined ? undefined : JSON.stringify(input));
     } catch (e) {

@@ -91,8 +91,19 @@ export function edgegraphThreadedChain(n, snapshotEvery = 100) {
   const nodes = {}, edges = {};
   for (let i = 0; i < n; i++) { nodes[`n${i}`] = () => ({ data: { [`k${i}`]: i } }); edges[`n${i}`] = i + 1 < n ? `n${i + 1}` : '__end__'; }
   const engine = new GraphEngine({ nodes, edges, entryPoint: 'n0' }, { maxSteps: n + 1, checkpointer: new Checkpointer(new MemoryStore(), { snapshotEvery }) });
+  return withThreads((threadId) => engine.execute(threadId.state, { threadId: threadId.id }), (id) => engine.deleteThread(id));
+}
+
+/**
+ * A run on a new thread per call; `reset()` (untimed) deletes the threads so
+ * far, so that stored snapshots of earlier runs do not pile up in memory.
+ */
+function withThreads(run, remove) {
   let t = 0;
-  return (state) => engine.execute(state, { threadId: `t${t++}` });
+  const ids = [];
+  const fn = (state) => { const id = `t${t++}`; ids.push(id); return run({ id, state }); };
+  fn.reset = async () => { for (const id of ids.splice(0)) await remove(id); };
+  return fn;
 }
 
 /** The same in LangGraph.js with a MemorySaver. */
@@ -105,7 +116,7 @@ export function langgraphThreadedChain(n) {
   for (let i = 0; i < n; i++) g = g.addNode(`n${i}`, () => ({ data: { [`k${i}`]: i } }));
   g = g.addEdge(START, 'n0');
   for (let i = 0; i + 1 < n; i++) g = g.addEdge(`n${i}`, `n${i + 1}`);
-  const app = g.addEdge(`n${n - 1}`, END).compile({ checkpointer: new MemorySaver() });
-  let t = 0;
-  return (state) => app.invoke(state, { recursionLimit: n + 10, configurable: { thread_id: `t${t++}` } });
+  const saver = new MemorySaver();
+  const app = g.addEdge(`n${n - 1}`, END).compile({ checkpointer: saver });
+  return withThreads(({ id, state }) => app.invoke(state, { recursionLimit: n + 10, configurable: { thread_id: id } }), (id) => saver.deleteThread(id));
 }

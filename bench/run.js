@@ -80,7 +80,7 @@ const egTSmall = (await measure(() => egT(small), { iterations: 20 })) / N;
 const lgTSmall = (await measure(() => lgT(small), { iterations: 2, batches: 5, warmup: 1 })) / N;
 console.log('threaded steps: chain of 100 nodes each writing one key, MemoryStore / MemorySaver');
 row('per threaded step, ~1 KB state', egTSmall, lgTSmall, fmtTime, '>= 100x');
-const slope = (many, one, state, opts) => measureSlope(() => many(state), () => one(state), N, opts);
+const slope = (many, one, state, opts) => measureSlope(() => many(state), () => one(state), N, { ...opts, reset: async () => { await many.reset(); await one.reset(); } });
 const egTSmallSlope = await slope(egT, egT1, small, { iterations: 20 });
 const egDBig = await slope(egD, egD1, big);
 const egTBig = await slope(egT, egT1, big);

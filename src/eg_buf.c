@@ -53,10 +53,25 @@ static bool put_number(eg_buf *b, double d) {
     return eg_buf_put(b, tmp, (size_t)n);
 }
 
+/* Whether none of the 8 bytes at p needs escaping (below 0x20, '"' or '\\'):
+ * the "has a byte less than / equal to" tests on a 64-bit word, exact for
+ * whether any byte matches. A snapshot of a large state is mostly long
+ * strings with nothing to escape. */
+static bool plain8(const char *p) {
+    const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+    uint64_t v, q, e;
+    memcpy(&v, p, 8);
+    q = v ^ (ones * '"');
+    e = v ^ (ones * '\\');
+    uint64_t found = ((v - ones * 0x20) & ~v) | ((q - ones) & ~q) | ((e - ones) & ~e);
+    return (found & highs) == 0;
+}
+
 bool eg_buf_string(eg_buf *b, const char *s) {
     static const char hex[] = "0123456789abcdef";
-    size_t n = strlen(s), extra = 2;
-    for (size_t i = 0; i < n; i++) {
+    size_t n = strlen(s), extra = 2, plain = 0;
+    while (plain + 8 <= n && plain8(s + plain)) plain += 8;
+    for (size_t i = plain; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
         if (c < 0x20) extra += (c == '\b' || c == '\f' || c == '\n' || c == '\r' || c == '\t') ? 1 : 5;
         else if (c == '"' || c == '\\') extra += 1;

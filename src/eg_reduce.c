@@ -103,17 +103,13 @@ bool eg_reducer_below(const eg_reducers *rs, const eg_path *p, const char *key) 
 }
 
 /* Put `item` (whose name is its key) into obj, replacing any member of that
- * name. Uses the item's own name string: no allocation. */
-static void put_named(cJSON *obj, cJSON *item) {
-    cJSON *old = cJSON_GetObjectItemCaseSensitive(obj, item->string);
-    if (old) cJSON_ReplaceItemViaPointer(obj, old, item);
-    else cJSON_AddItemToArray(obj, item);
-}
-
+ * name, and keep the state's sum. Uses the item's own name string: no allocation. */
 static eg_code set_value(cJSON *obj, eg_path *path, cJSON *item, eg_patch *patch, eg_error *err) {
     if (!eg_patch_op(patch, "set", path, item->string, -1, item)) { cJSON_Delete(item); return eg_nomem(err); }
-    eg_sum_replace(patch, path, item->string, -1, cJSON_GetObjectItemCaseSensitive(obj, item->string), item);
-    put_named(obj, item);
+    cJSON *old = cJSON_GetObjectItemCaseSensitive(obj, item->string);
+    eg_sum_replace(patch, path, item->string, -1, old, item);
+    if (old) cJSON_ReplaceItemViaPointer(obj, old, item);
+    else cJSON_AddItemToArray(obj, item);
     return EG_OK;
 }
 

@@ -274,3 +274,34 @@ TEST(set_state_replaces_a_restored_runs_state) {
     eg_graph_free(g);
     free(cp);
 }
+
+/* The state's text (a snapshot) escapes what JSON needs at every position,
+ * around the 8-byte fast path of eg_buf_string, and keeps UTF-8 as it is. */
+TEST(state_text_escapes_every_position) {
+    static const char specials[] = { '"', '\\', '\n', 0x01, 0x1f, 0x7f };
+    eg_graph *g = graph(chain);
+    for (size_t k = 0; k < sizeof specials; k++) {
+        for (int at = 0; at < 24; at++) {
+            char text[32];
+            memset(text, 'a', 25);
+            memcpy(text + 20, "\xc3\xa9", 2);  /* é, bytes above 0x80 */
+            text[at] = specials[k];
+            text[25] = '\0';
+            cJSON *input = cJSON_CreateObject();
+            cJSON_AddStringToObject(input, "s", text);
+            char *json = cJSON_PrintUnformatted(input);
+            eg_run *r = NULL;
+            CHECK(eg_run_new(g, json, strlen(json), NULL, 0, &r, NULL) == EG_OK);
+            const char *out;
+            size_t len;
+            CHECK(eg_run_state(r, &out, &len, NULL) == EG_OK);
+            cJSON *back = cJSON_ParseWithLength(out, len);
+            CHECK(back && cJSON_IsString(cJSON_GetObjectItem(back, "s")) && strcmp(cJSON_GetObjectItem(back, "s")->valuestring, text) == 0);
+            cJSON_Delete(back);
+            eg_run_free(r);
+            free(json);
+            cJSON_Delete(input);
+        }
+    }
+    eg_graph_free(g);
+}

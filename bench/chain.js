@@ -1,7 +1,7 @@
 // bench/chain.js: the same chain of no-op nodes in edgegraph, LangGraph.js
 // and a bare JS loop.
 
-import { GraphEngine, MemoryStore } from 'edgegraph';
+import { GraphEngine, MemoryStore, Checkpointer } from 'edgegraph';
 import { StateGraph, Annotation, START, END, MemorySaver } from '@langchain/langgraph';
 
 const noop = () => ({});
@@ -81,4 +81,31 @@ export async function checkpointBytes(n, state) {
   await langgraphChainGraph(n).compile({ checkpointer: saver }).invoke(state, { recursionLimit: n + 10, configurable: { thread_id: 'bench' } });
   const size = (v) => (v instanceof Uint8Array ? v.byteLength : typeof v === 'string' ? v.length : v && typeof v === 'object' ? Object.values(v).reduce((a, x) => a + size(x), 0) : 0);
   return { ours: store.size, theirs: size(saver.storage) + size(saver.writes) };
+}
+
+/**
+ * A chain whose node i writes one key (data.k<i>), each step checkpointed
+ * under a thread in a MemoryStore (a full snapshot every `snapshotEvery` records).
+ */
+export function edgegraphThreadedChain(n, snapshotEvery = 100) {
+  const nodes = {}, edges = {};
+  for (let i = 0; i < n; i++) { nodes[`n${i}`] = () => ({ data: { [`k${i}`]: i } }); edges[`n${i}`] = i + 1 < n ? `n${i + 1}` : '__end__'; }
+  const engine = new GraphEngine({ nodes, edges, entryPoint: 'n0' }, { maxSteps: n + 1, checkpointer: new Checkpointer(new MemoryStore(), { snapshotEvery }) });
+  let t = 0;
+  return (state) => engine.execute(state, { threadId: `t${t++}` });
+}
+
+/** The same in LangGraph.js with a MemorySaver. */
+export function langgraphThreadedChain(n) {
+  const State = Annotation.Root({
+    messages: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }),
+    data: Annotation({ reducer: (a, b) => ({ ...a, ...b }), default: () => ({}) }),
+  });
+  let g = new StateGraph(State);
+  for (let i = 0; i < n; i++) g = g.addNode(`n${i}`, () => ({ data: { [`k${i}`]: i } }));
+  g = g.addEdge(START, 'n0');
+  for (let i = 0; i + 1 < n; i++) g = g.addEdge(`n${i}`, `n${i + 1}`);
+  const app = g.addEdge(`n${n - 1}`, END).compile({ checkpointer: new MemorySaver() });
+  let t = 0;
+  return (state) => app.invoke(state, { recursionLimit: n + 10, configurable: { thread_id: `t${t++}` } });
 }

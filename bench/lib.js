@@ -33,3 +33,22 @@ export function row(name, ours, theirs, unit = fmtTime, target = '', peer = 'Lan
   console.log(`  ${name.padEnd(46)} edgegraph ${unit(ours).padStart(11)}   ${peer} ${unit(theirs).padStart(11)}   ${ratio >= 1 ? `${ratio.toFixed(1)}x better` : `${(1 / ratio).toFixed(1)}x worse`}${target ? `   (target: ${target})` : ''}`);
   return ratio;
 }
+
+/**
+ * Per-step cost as a slope: the median over batches of (a run of `many`
+ * steps - a run of `one` step) / (steps - 1), each pair timed back to back so
+ * the machine's drift cancels out.
+ */
+export async function measureSlope(many, one, steps, { iterations = 5, batches = 9, warmup = 1 } = {}) {
+  for (let i = 0; i < warmup; i++) { await many(); await one(); }
+  const time = async (fn) => { const t0 = now(); for (let i = 0; i < iterations; i++) await fn(); return (now() - t0) / iterations; };
+  const samples = [];
+  for (let b = 0; b < batches; b++) {
+    globalThis.gc?.();
+    const a = await time(many);
+    globalThis.gc?.();
+    samples.push((a - await time(one)) / (steps - 1));
+  }
+  samples.sort((x, y) => x - y);
+  return samples[samples.length >> 1];
+}

@@ -22,11 +22,19 @@ import { applyPatch } from './patch.js';
 import { EdgegraphError } from './errors.js';
 import { createOnce, recordKey, seal, threadBusy, unseal } from './records.js';
 
-/** The fields of `next` that differ from `prev`, and those a history entry shows. */
+/** The fields of `next` that differ from `prev` (JSON values, compared without printing them), and those a history entry shows. */
 function changed(prev, next) {
   if (!prev) return next;
+  const same = (a, b) => {
+    if (a === b) return true;
+    if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+    const ka = Object.keys(a);
+    if (ka.length !== Object.keys(b).length) return false;
+    for (const k of ka) if (!Object.hasOwn(b, k) || !same(a[k], b[k])) return false;
+    return true;
+  };
   const out = { status: next.status, superstep: next.superstep, tasks: next.tasks };
-  for (const [k, v] of Object.entries(next)) if (!(k in out) && JSON.stringify(prev[k]) !== JSON.stringify(v)) out[k] = v;
+  for (const k of Object.keys(next)) if (!(k in out) && !same(prev[k], next[k])) out[k] = next[k];
   return out;
 }
 

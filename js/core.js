@@ -148,6 +148,10 @@ export class Core {
     const [p, n] = this.write(update);
     this.check(this.x.eg_run_apply(r, p, n, this.errPtr));
   }
+  runSetState(r, state) {
+    const [p, n] = this.write(state);
+    this.check(this.x.eg_run_set_state(r, p, n, this.errPtr));
+  }
   /** @returns {{status: string, patch: any[], tasks?: any[], error?: any}} */
   runNext(r) { return JSON.parse(this.lent(this.x.eg_run_next(r, this.outPtr, this.lenPtr, this.errPtr))); }
   runSubmit(r, index, json) {

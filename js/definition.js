@@ -30,7 +30,7 @@ export function send(node, arg) {
 }
 
 
-const DEFINITION_KEYS = ['nodes', 'edges', 'entryPoint', 'end', 'state', 'name', 'maxSteps'];
+const DEFINITION_KEYS = ['nodes', 'edges', 'entryPoint', 'end', 'state', 'name', 'maxSteps', 'version', 'renamedNodes', 'migrate'];
 
 
 /**
@@ -51,7 +51,8 @@ export function normalizeDefinition(definition, options = {}) {
     }
   }
   const json = {};
-  for (const key of ['entryPoint', 'end', 'state', 'name']) if (definition[key] !== undefined) json[key] = definition[key];
+  for (const key of ['entryPoint', 'end', 'state', 'name', 'version', 'renamedNodes']) if (definition[key] !== undefined) json[key] = definition[key];
+  if (definition.migrate !== undefined && typeof definition.migrate !== 'function') throw new EdgegraphError('INVALID_DEFINITION', "'migrate' must be a function (state, fromVersion) => state");
   if (definition.maxSteps !== undefined) json.maxSteps = definition.maxSteps;
   // Reducers written in JS: the core gets 'last', the JS layer folds (host-reducers.js).
   const split = splitStateReducers(json.state);

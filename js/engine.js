@@ -16,6 +16,7 @@ import { CoreObject } from './handle.js';
 import { Run } from './run.js';
 import { HistoryView } from './history-view.js';
 import { isThreadRef, openThread } from './thread.js';
+import { migrateState } from './migrate.js';
 import { anySignal } from './timing.js';
 import { RunTracing } from './tracing.js';
 import { ENGINE_OPTIONS, LIMIT_OPTIONS, RUN_OPTIONS, RESUME_OPTIONS, checkOptions } from './options.js';
@@ -61,6 +62,8 @@ export class GraphEngine extends CoreObject {
   #parts;
   /** The state of the run in progress, or of the last one (getMessagesForLLM's default). */
   #currentState = null;
+  /** The definition's version and migrate(state, fromVersion): checkpoints of other versions are migrated on resume. */
+  #migration;
   /** { tracer, content } when runs make OpenTelemetry spans (tracing.js). */
   #tracing = null;
 
@@ -98,6 +101,7 @@ export class GraphEngine extends CoreObject {
       throw e;
     }
     this.#json = json;
+    this.#migration = { version: json.version ?? 0, migrate: definition.migrate };
     // Retry and timeout policies, checked by the core when it parses the graph.
     const policies = new Map();
     for (const [name, spec] of Object.entries(json.nodes)) {
@@ -168,7 +172,7 @@ export class GraphEngine extends CoreObject {
     const thread = openThread(this.#checkpointer, options.threadId);
     // A thread with state is a conversation: the new input continues it.
     const prior = thread && await this.#checkpointer.exists(thread.id) ? await this.#loadThread({ threadId: thread.id }, options.recover) : undefined;
-    if (prior) return this.#continueThread(prior, input, { ...options, runId });
+    if (prior) return await this.#continueThread(prior, input, { ...options, runId });
     const handle = this.#core.runNew(this.#graph, input ?? 'null', this.#runOptions({ ...options, runId }));
     // The mirror starts as a copy of the input; the first patch fills in
     // defaults and bookkeeping.
@@ -186,7 +190,7 @@ export class GraphEngine extends CoreObject {
     checkOptions(options, RESUME_OPTIONS, 'the resume() options');
     options ??= {};
     const core = this.#core;
-    let handle, mirror, thread = null, runId = options.runId;
+    let handle, mirror, thread = null, runId = options.runId, restored;
     const opts = this.#runOptions(options);
     if (isThreadRef(saved)) {
       // From a thread's checkpoints: the latest, or any earlier one (time travel; the run forks from it).
@@ -194,12 +198,12 @@ export class GraphEngine extends CoreObject {
       handle = core.runRestore(this.#graph, loaded.checkpoint, opts);
       mirror = loaded.state;
       thread = openThread(this.#checkpointer, saved.threadId, loaded.id, loaded.depth, loaded.meta, loaded.next);
-      runId ??= JSON.parse(loaded.checkpoint).runId;
+      restored = { meta: loaded.meta, where: `thread '${saved.threadId}'` };
     } else if (typeof saved === 'string' || saved?.format === CHECKPOINT_FORMAT) {
       const text = typeof saved === 'string' ? saved : JSON.stringify(saved);
       handle = core.runRestore(this.#graph, text, opts);
       mirror = JSON.parse(core.runState(handle));
-      runId ??= JSON.parse(text).runId;
+      restored = { meta: JSON.parse(text), where: 'the checkpoint' };
       thread = openThread(this.#checkpointer, options.threadId);
     } else {
       if (saved === undefined) {
@@ -219,6 +223,12 @@ export class GraphEngine extends CoreObject {
     let update = options.update;
     if (isApproval(input)) { update = { ...update, approval: input }; input = undefined; }
     try {
+      if (restored) {
+        runId ??= restored.meta.runId;
+        const from = restored.meta.graphVersion ?? 0;
+        mirror = await migrateState({ core, handle, thread, where: restored.where, ...this.#migration }, from, mirror);
+        this.#alive();   // dispose() while migrate() ran freed the graph
+      }
       // Paths with a JS reducer fold here; the core applies the rest.
       if (update !== undefined && this.#parts.hostReducers) [update] = foldWrites(this.#parts.hostReducers, mirror, [{ node: 'resume', value: update }]);
       if (update !== undefined) core.runApply(handle, JSON.stringify(update));
@@ -236,11 +246,14 @@ export class GraphEngine extends CoreObject {
    * with `input` written through the reducers (a user message is appended).
    * Its first record follows the thread's latest, as a snapshot.
    */
-  #continueThread(prior, input, options) {
+  async #continueThread(prior, input, options) {
     const core = this.#core;
-    const { currentNode, nextNode, status, ...state } = prior.state;
+    let { currentNode, nextNode, status, ...state } = prior.state;
     const handle = core.runFromState(this.#graph, JSON.stringify(state), this.#runOptions(options));
     try {
+      // A thread written under another graph version: migrate() first (the next record is a snapshot anyway).
+      state = await migrateState({ core, handle, where: `thread '${options.threadId}'`, ...this.#migration }, prior.meta?.graphVersion ?? 0, state);
+      this.#alive();
       core.runApply(handle, input);
       core.runResume(handle, undefined);
     } catch (e) {

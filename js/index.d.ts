@@ -22,9 +22,8 @@ export type ErrorCode =
   | 'PARALLEL_CONFLICT' | 'NODE_TIMEOUT' | 'INVALID_MESSAGE' | 'MESSAGE_NOT_FOUND'
   | 'LLM_HTTP_ERROR' | 'LLM_TIMEOUT' | 'LLM_ABORTED' | 'LLM_NETWORK_ERROR' | 'LLM_BAD_RESPONSE'
   | 'THREAD_NOT_FOUND' | 'CHECKPOINT_WRITE_FAILED' | 'DISPOSED'
-  | 'STRUCTURED_OUTPUT_INVALID' | 'MCP_ERROR' | 'THREAD_BUSY'
-  | 'REDUCER_FAILED';
-
+  | 'STRUCTURED_OUTPUT_INVALID' | 'MCP_ERROR' | 'THREAD_BUSY' | 'REDUCER_FAILED'
+  | 'MIGRATION_FAILED';
 
 export class EdgegraphError extends Error {
   constructor(code: ErrorCode, message: string, extra?: { node?: string; cause?: unknown });
@@ -228,6 +227,12 @@ export interface GraphDefinition<S extends object = IGraphState> {
   /** "frame" (default): messages/logs append, data/metadata merge. */
   state?: 'frame' | 'partitioned' | StateSchema;
   name?: string;
+  /** The state shape's version (an integer, default 0); checkpoints record it as graphVersion. */
+  version?: number;
+  /** Reshape the state of a checkpoint written under another version, when it resumes (may be async). */
+  migrate?: (state: any, fromVersion: number) => S | Promise<S>;
+  /** Nodes renamed since checkpoints were written: old name -> new name. */
+  renamedNodes?: Record<string, string>;
 }
 
 /** LLM settings (any provider); the key never enters state, checkpoints or events. */

@@ -118,7 +118,7 @@ export class Run {
 
   #checkpoint() {
     const meta = JSON.parse(this.#graph.core.runCheckpointMeta(this.#handle));
-    return this.#thread.save(meta, this.#mirror, this.#emit);
+    return this.#thread.save(meta, () => this.#graph.core.runState(this.#handle), this.#emit);
   }
 
   /** A task's id: stable across retries and restores (an idempotency key). */

@@ -42,19 +42,28 @@ export class ThreadWriter {
     this.nextId = nextId;
   }
 
+  /** Set when the state was replaced whole (a migration): the next record is a snapshot, not a patch. */
+  snapshotDue = false;
+
   /** Whether the run's first record is written: the thread is this run's until it ends. */
   claimed = false;
 
   /**
-   * Queue a record of the run as it is now: `meta` from the core, `mirror`
-   * the JS state. Resolves when every queued write has settled.
+   * Queue a record of the run as it is now: `meta` from the core, `stateText`
+   * a function giving the core's state as JSON text, called only when a
+   * snapshot is due. Resolves when every queued write has settled.
    */
-  save(meta, mirror, emit) {
+  save(meta, stateText, emit) {
     if (this.error) return this.#queue;
     const ops = this.ops;
     this.ops = [];
-    const snapshot = this.parentId === null || this.depth + 1 >= this.checkpointer.snapshotEvery;
-    const state = snapshot ? JSON.parse(JSON.stringify(mirror)) : undefined;
+    const snapshot = this.snapshotDue || this.parentId === null || this.depth + 1 >= this.checkpointer.snapshotEvery;
+    this.snapshotDue = false;
+    // The core's own text, taken now (a string does not change while the
+    // write waits in the queue) and parsed once, when the record is written:
+    // no deep copy of the JS mirror, which a node may hold.
+    const text = snapshot ? stateText() : undefined;
+    const state = text === undefined ? undefined : () => JSON.parse(text);
     this.depth = snapshot ? 0 : this.depth + 1;
     const depth = this.depth;
     const previousMeta = this.meta;
@@ -65,7 +74,7 @@ export class ThreadWriter {
         // Each record takes the next id with create-if-absent: a second run on
         // the thread finds it taken (THREAD_BUSY) before its first node runs.
         this.nextId ??= (await this.checkpointer.top(this.id)) + 1;
-        ({ id } = await this.checkpointer.save(this.id, { id: this.nextId, parent: this.parentId, meta, previousMeta, patch: ops, state: state === undefined ? undefined : () => state, depth }));
+        ({ id } = await this.checkpointer.save(this.id, { id: this.nextId, parent: this.parentId, meta, previousMeta, patch: ops, state, depth }));
         this.nextId = id + 1;
         this.claimed = true;
       } catch (e) {

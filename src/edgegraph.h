@@ -58,7 +58,7 @@ typedef enum eg_status {
 #undef EG_STATUS
 
 /* Checkpoint format version this build writes and reads. */
-#define EG_CHECKPOINT_VERSION 1
+#define EG_CHECKPOINT_VERSION 2
 
 /* An error: a code and a human message. Names quoted in a message are cut to
  * a readable length; the text a node failed with is kept up to the buffer's
@@ -146,6 +146,14 @@ eg_code eg_run_resume(eg_run *run, const char *user_input, size_t len, eg_error 
  * Returns EG_OK, EG_E_NOMEM, EG_E_DISPOSED, EG_E_BAD_STATE (RUNNING),
  * EG_E_INVALID_INPUT, EG_E_RESERVED_KEY, EG_E_REDUCER or EG_E_READONLY. */
 eg_code eg_run_apply(eg_run *run, const char *update, size_t len, eg_error *err);
+
+/* Replace a restored run's state (a JSON object) before it continues: the
+ * state a host migrated from the checkpoint's graph version to its graph's.
+ * Call it before the first eg_run_next: the host's copy of the state is the
+ * text it passed, so any patch not yet handed out is dropped.
+ * Returns EG_OK, EG_E_NOMEM, EG_E_DISPOSED, EG_E_LIMIT (maxInputBytes) or
+ * EG_E_INVALID_INPUT (not a JSON object). */
+eg_code eg_run_set_state(eg_run *run, const char *state, size_t len, eg_error *err);
 
 /* Advance the run as far as it can go without the host and describe what the
  * host must do:

@@ -1,15 +1,20 @@
-/* eg_checkpoint.c: a run as JSON and back.
+/* eg_checkpoint.c: a run back from its checkpoint (eg_checkpoint_write.c writes it).
  *
- * {"format":"edgegraph-checkpoint","version":1,"graph":"<hash>","runId":...,
+ * {"format":"edgegraph-checkpoint","version":2,"graph":"<hash>","graphVersion":0,"runId":...,
  *  "status":"PAUSED","phase":"nodes"|"routes","superstep":3,"stepsThisCall":2,
  *  "error":{...}?, "tasks":[{"node":"a","kind":"node","state":"done","result":{...}}, ...],
- *  "state":{...}, "checksum":"<hash of everything else>"}
+ *  "checksum":"<hash of everything else>", "state":{...}}
  *
- * The checksum is eg_json_hash over the parsed value, not over the bytes, so
- * a checkpoint may be re-serialized by any JSON library (whitespace, key
- * order, number spelling) and still restore; a changed value does not.
+ * The checksum is over the parsed values, not over the bytes, so a checkpoint
+ * may be re-serialized by any JSON library (whitespace, key order, number
+ * spelling) and still restore; a changed value does not. Format 2 combines
+ * eg_json_hash of the fields with the state's path sum (eg_sum.c), which the
+ * run keeps up to date as it writes; format 1 (eg_json_hash of the whole) is
+ * still read.
  * Restore is pure data: nothing in a checkpoint names code to run except node
- * names, and those are looked up in the graph the host supplies. */
+ * names, and those are looked up in the graph the host supplies: another
+ * graph than the one it was taken on will do when it has every node the
+ * run's work needs (renamedNodes maps old names). */
 #include "eg_run_internal.h"
 
 #include <stdio.h>
@@ -17,105 +22,51 @@
 
 #define FORMAT "edgegraph-checkpoint"
 
-static cJSON *task_json(const eg_run *run, const eg_task *t) {
-    const eg_graph *g = run->graph;
-    cJSON *o = cJSON_CreateObject();
-    /* Defaults are left out (kind "node", state "pending"): a thread stores
-     * one of these per step, so every byte counts. */
-    bool ok = o && cJSON_AddStringToObject(o, "node", g->nodes[t->node].name)
-                && (t->kind == TASK_NODE || cJSON_AddStringToObject(o, "kind", eg_task_kind_name_(t->kind)))
-                && (t->state == T_PENDING || cJSON_AddStringToObject(o, "state", eg_task_state_name_(t->state)));
-    if (ok && t->override != EG_TARGET_NONE && t->kind == TASK_ROUTE)
-        ok = cJSON_AddStringToObject(o, "override", t->override >= 0 ? g->nodes[t->override].name : g->end_name) != NULL;
-    if (ok && t->result) ok = eg_set_ref(o, "result", t->result);
-    if (ok && t->arg) ok = eg_set_ref(o, "arg", t->arg);
-    if (ok && t->n_targets) {
-        cJSON *list = cJSON_AddArrayToObject(o, "targets");
-        ok = list != NULL;
-        for (size_t k = 0; ok && k < t->n_targets; k++) {
-            cJSON *s = cJSON_CreateString(t->targets[k] >= 0 ? g->nodes[t->targets[k]].name : g->end_name);
-            ok = s && cJSON_AddItemToArray(list, s);
-        }
-    }
-    if (!ok) { cJSON_Delete(o); return NULL; }
-    return o;
-}
-
-static eg_code checkpoint(eg_run *run, bool with_state, const char **json, size_t *len, eg_error *err);
-
-eg_code eg_run_checkpoint(eg_run *run, const char **json, size_t *len, eg_error *err) {
-    return checkpoint(run, true, json, len, err);
-}
-
-/* The checkpoint without its state (the checksum still covers the state):
- * a store that keeps state changes as patches adds the state back. */
-eg_code eg_run_checkpoint_meta(eg_run *run, const char **json, size_t *len, eg_error *err) {
-    return checkpoint(run, false, json, len, err);
-}
-
-static eg_code checkpoint(eg_run *run, bool with_state, const char **json, size_t *len, eg_error *err) {
-    eg_clear(err);
-    if (!run) return eg_disposed(err, "run");
-    cJSON *cp = cJSON_CreateObject(), *tasks = NULL;
-    char sum[17];
-    bool ok = cp && cJSON_AddStringToObject(cp, "format", FORMAT)
-                 && cJSON_AddNumberToObject(cp, "version", EG_CHECKPOINT_VERSION)
-                 && cJSON_AddStringToObject(cp, "graph", run->graph->hash)
-                 && (run->run_id ? cJSON_AddStringToObject(cp, "runId", run->run_id) != NULL : true)
-                 && cJSON_AddStringToObject(cp, "status", eg_status_name(run->status))
-                 && cJSON_AddStringToObject(cp, "phase", run->phase == PHASE_ROUTES ? "routes" : "nodes")
-                 && cJSON_AddNumberToObject(cp, "superstep", run->superstep)
-                 && cJSON_AddNumberToObject(cp, "stepsThisCall", run->steps_this_call)
-                 && cJSON_AddBoolToObject(cp, "interrupt", run->interrupt)
-                 && (tasks = cJSON_AddArrayToObject(cp, "tasks")) != NULL;
-    if (ok && run->error.code != EG_OK) {
-        cJSON *e = cJSON_AddObjectToObject(cp, "error");
-        ok = e && cJSON_AddStringToObject(e, "code", eg_code_name(run->error.code))
-               && cJSON_AddStringToObject(e, "message", run->error.message)
-               && (run->error_node < 0 || cJSON_AddStringToObject(e, "node", run->graph->nodes[run->error_node].name));
-    }
-    for (size_t i = 0; ok && i < run->n_tasks; i++) {
-        cJSON *t = task_json(run, &run->tasks[i]);
-        ok = t && cJSON_AddItemToArray(tasks, t);
-    }
-    /* The state is referenced, not copied: a checkpoint costs one print. */
-    ok = ok && eg_set_ref(cp, "state", run->state);
-    if (ok) {
-        eg_hex64(eg_json_hash(cp), sum);
-        ok = cJSON_AddStringToObject(cp, "checksum", sum) != NULL;
-    }
-    if (ok && !with_state) cJSON_Delete(cJSON_DetachItemFromObjectCaseSensitive(cp, "state"));
-    eg_code rc = ok ? eg_buf_print(&run->out, cp, json, len, err) : eg_nomem(err);
-    cJSON_Delete(cp);
-    return rc;
-}
-
 static eg_code bad(eg_error *err, const char *why) {
     return eg_fail(err, EG_E_CHECKPOINT, "invalid checkpoint: %s", why);
 }
 
-static int find_node(const eg_graph *g, const cJSON *name, int *out) {
-    if (!cJSON_IsString(name)) return -1;
-    if (strcmp(name->valuestring, g->end_name) == 0) { *out = EG_TARGET_END; return 0; }
-    int i = eg_graph_find(g, name->valuestring, strlen(name->valuestring));
-    if (i < 0) return -1;
-    *out = i;
-    return 0;
+/* The names a checkpoint needs that this graph lacks, quoted, each once: a
+ * graph edited since the checkpoint restores when this stays empty. */
+typedef struct missing { eg_buf names; size_t n; } missing;
+
+static bool note_missing(missing *m, const char *name) {
+    char quoted[80];
+    snprintf(quoted, sizeof quoted, "'%.60s'", name);
+    if (m->names.data && strstr(m->names.data, quoted)) return true;
+    m->n++;
+    return (m->names.len == 0 || eg_buf_lit(&m->names, ", ")) && eg_buf_put(&m->names, quoted, strlen(quoted));
 }
 
-static eg_code load_task(eg_run *run, const cJSON *j, eg_task *t, eg_error *err) {
+/* A node (or END) by the name a checkpoint gives: 0 found, 1 missing (noted),
+ * -1 not a name at all or out of memory (*nomem says which). */
+static int find_node(const eg_graph *g, const cJSON *name, int *out, missing *m, bool *nomem) {
+    if (!cJSON_IsString(name)) return -1;
+    if (strcmp(name->valuestring, g->end_name) == 0) { *out = EG_TARGET_END; return 0; }
+    int i = eg_graph_find_former(g, name->valuestring);
+    if (i >= 0) { *out = i; return 0; }
+    *out = EG_TARGET_NONE;
+    if (!note_missing(m, name->valuestring)) { *nomem = true; return -1; }
+    return 1;
+}
+
+static eg_code load_task(eg_run *run, const cJSON *j, eg_task *t, missing *m, eg_error *err) {
     const eg_graph *g = run->graph;
     const cJSON *kind = eg_get(j, "kind"), *state = eg_get(j, "state"), *result = eg_get(j, "result");
     const cJSON *override = eg_get(j, "override"), *targets = eg_get(j, "targets");
+    bool nomem = false;
     t->override = EG_TARGET_NONE;
-    if (find_node(g, eg_get(j, "node"), &t->node) || t->node < 0)
-        return bad(err, "a task names a node this graph does not have");
+    int found = find_node(g, eg_get(j, "node"), &t->node, m, &nomem);
+    if (found == 0 && t->node < 0) found = -1;  /* END runs no task */
+    if (found == 1) t->node = 0;                /* never used: the restore fails */
+    if (found < 0) return nomem ? eg_nomem(err) : bad(err, "a task does not name a node");
     if ((kind && !cJSON_IsString(kind)) || (state && !cJSON_IsString(state))) return bad(err, "a task's kind or state is not a string");
     t->kind = kind && strcmp(kind->valuestring, "route") == 0 ? TASK_ROUTE : TASK_NODE;
     const char *s = state ? state->valuestring : "pending";
     t->state = strcmp(s, "done") == 0 ? T_DONE : strcmp(s, "failed") == 0 ? T_FAILED
              : strcmp(s, "unresolved") == 0 ? T_UNRESOLVED : T_PENDING;
-    if (override && find_node(g, override, &t->override)) return bad(err, "a route override names an unknown node");
+    if (override && find_node(g, override, &t->override, m, &nomem) < 0)
+        return nomem ? eg_nomem(err) : bad(err, "a route override is not a node name");
     if (result && !(t->result = cJSON_Duplicate(result, true))) return eg_nomem(err);
     const cJSON *arg = eg_get(j, "arg");
     if (arg && !(t->arg = cJSON_Duplicate(arg, true))) return eg_nomem(err);
@@ -124,34 +75,68 @@ static eg_code load_task(eg_run *run, const cJSON *j, eg_task *t, eg_error *err)
         t->targets = eg_malloc(sizeof(int) * (size_t)(n ? n : 1));
         if (!t->targets) return eg_nomem(err);
         for (const cJSON *c = targets->child; c; c = c->next) {
-            int target;
-            if (find_node(g, c, &target)) return bad(err, "a route target names an unknown node");
-            t->targets[t->n_targets++] = eg_graph_target(g, target);
+            int target, rc = find_node(g, c, &target, m, &nomem);
+            if (rc < 0) return nomem ? eg_nomem(err) : bad(err, "a route target is not a node name");
+            if (rc == 0) t->targets[t->n_targets++] = eg_graph_target(g, target);
         }
     }
+    /* A host router was asked under the old edge; an edge that is no longer
+     * a router's is evaluated afresh. */
+    if (t->kind == TASK_ROUTE && t->state == T_PENDING && !t->result && g->nodes[t->node].edge.kind != EG_EDGE_ROUTER)
+        t->state = T_UNRESOLVED;
     return EG_OK;
 }
 
-static eg_code load(eg_run *run, cJSON *cp, eg_error *err) {
+/* The node a paused run stopped on (state.currentNode, or currentNodeId in
+ * the partitioned shape) is part of the work it points at. */
+static int check_current_node(eg_run *run, const cJSON *state, missing *m, bool *nomem) {
+    if (run->status != EG_STATUS_PAUSED) return 0;
+    const cJSON *cur = eg_get(state, run->graph->partitioned ? EG_KEY_CURRENT_NODE_ID : EG_KEY_CURRENT_NODE);
+    int node;
+    return cJSON_IsString(cur) ? find_node(run->graph, cur, &node, m, nomem) : 0;
+}
+
+/* Format 2 sums the state over its paths (eg_sum.c); format 1 hashed the
+ * whole value. Both read: threads stored before an upgrade still resume. */
+static bool intact(eg_run *run, cJSON *cp, int format) {
+    cJSON *sum = cJSON_DetachItemFromObjectCaseSensitive(cp, "checksum");
+    char expect[17];
+    if (format == 1) {
+        eg_hex64(eg_json_hash(cp), expect);
+    } else {
+        cJSON *state = cJSON_DetachItemFromObjectCaseSensitive(cp, "state");
+        run->patch.sum = eg_sum_state(state);
+        run->patch.summed = cJSON_IsObject(state);
+        eg_hex64(eg_sum_checksum(eg_json_hash(cp), run->patch.sum), expect);
+        if (state) cJSON_AddItemToArray(cp, state);  /* back, keeping its name: no allocation */
+    }
+    bool ok = cJSON_IsString(sum) && strcmp(sum->valuestring, expect) == 0;
+    cJSON_Delete(sum);
+    return ok;
+}
+
+/* The names the checkpoint needs and this graph lacks: the graph's hash
+ * differs, and the work the run points at is gone. */
+static eg_code mismatch(const eg_run *run, const cJSON *graph, missing *m, eg_error *err) {
+    return eg_fail(err, EG_E_CHECKPOINT_GRAPH, "the checkpoint was taken on graph %s; this graph (%s) has no node %S, which it needs "
+                   "(a renamed node: list its old name in renamedNodes)", cJSON_IsString(graph) ? graph->valuestring : "?",
+                   run->graph->hash, m->names.data);
+}
+
+static eg_code load(eg_run *run, cJSON *cp, missing *m, eg_error *err) {
     if (!cJSON_IsObject(cp) || !cJSON_IsString(eg_get(cp, "format")) || strcmp(eg_get(cp, "format")->valuestring, FORMAT) != 0)
         return bad(err, "not an edgegraph checkpoint (no \"format\": \"" FORMAT "\")");
     const cJSON *version = eg_get(cp, "version");
-    if (!cJSON_IsNumber(version) || version->valuedouble != EG_CHECKPOINT_VERSION) {
+    int format = cJSON_IsNumber(version) && version->valuedouble == 1 ? 1 : cJSON_IsNumber(version) && version->valuedouble == 2 ? 2 : 0;
+    if (!format) {
         /* Formatted as text: casting an arbitrary double to int is undefined. */
         char v[32];
         snprintf(v, sizeof v, "%g", cJSON_IsNumber(version) ? version->valuedouble : -1.0);
-        return eg_fail(err, EG_E_CHECKPOINT_VERSION, "checkpoint format version %s is not supported (this build reads version %d)", v, EG_CHECKPOINT_VERSION);
+        return eg_fail(err, EG_E_CHECKPOINT_VERSION, "checkpoint format version %s is not supported (this build reads versions 1 to %d)", v, EG_CHECKPOINT_VERSION);
     }
-    cJSON *sum = cJSON_DetachItemFromObjectCaseSensitive(cp, "checksum");
-    char expect[17];
-    eg_hex64(eg_json_hash(cp), expect);
-    bool intact = cJSON_IsString(sum) && strcmp(sum->valuestring, expect) == 0;
-    cJSON_Delete(sum);
-    if (!intact) return bad(err, "its checksum does not match its content (edited or damaged)");
+    if (!intact(run, cp, format)) return bad(err, "its checksum does not match its content (edited or damaged)");
     const cJSON *graph = eg_get(cp, "graph");
-    if (!cJSON_IsString(graph) || strcmp(graph->valuestring, run->graph->hash) != 0)
-        return eg_fail(err, EG_E_CHECKPOINT_GRAPH, "the checkpoint was taken on graph %s, not on this graph (%s)",
-                       cJSON_IsString(graph) ? graph->valuestring : "?", run->graph->hash);
+    if (!cJSON_IsString(graph)) return bad(err, "it names no graph");
     const cJSON *status = eg_get(cp, "status"), *phase = eg_get(cp, "phase"), *tasks = eg_get(cp, "tasks");
     const cJSON *superstep = eg_get(cp, "superstep"), *steps = eg_get(cp, "stepsThisCall"), *id = eg_get(cp, "runId");
     run->status = cJSON_IsString(status) ? eg_status_parse(status->valuestring) : -1;
@@ -173,24 +158,25 @@ static eg_code load(eg_run *run, cJSON *cp, eg_error *err) {
             if (cJSON_IsString(code) && strcmp(code->valuestring, eg_code_name(c)) == 0) run->error.code = c;
         /* %S: the message as the run had it (a node's text is not cut like a name). */
         eg_fail(&run->error, run->error.code, "%S", cJSON_IsString(msg) ? msg->valuestring : "");
-        int node;
-        if (eg_get(e, "node") && (find_node(run->graph, eg_get(e, "node"), &node) || node < 0))
-            return bad(err, "its error names a node this graph does not have");
-        if (eg_get(e, "node")) run->error_node = node;
+        /* Which node failed is for the message; a node renamed or gone since leaves it out. */
+        const cJSON *node = eg_get(e, "node");
+        if (cJSON_IsString(node)) run->error_node = eg_graph_find_former(run->graph, node->valuestring);
     }
     int n = cJSON_GetArraySize(tasks);
     run->tasks = eg_malloc(sizeof(eg_task) * (size_t)(n ? n : 1));
     if (!run->tasks) return eg_nomem(err);
     memset(run->tasks, 0, sizeof(eg_task) * (size_t)(n ? n : 1));
     for (const cJSON *t = tasks->child; t; t = t->next) {
-        eg_code rc = load_task(run, t, &run->tasks[run->n_tasks], err);
+        eg_code rc = load_task(run, t, &run->tasks[run->n_tasks], m, err);
         run->n_tasks++;
         if (rc) return rc;
     }
+    bool nomem = false;
     cJSON *state = cJSON_DetachItemFromObjectCaseSensitive(cp, "state");
     if (!cJSON_IsObject(state)) { cJSON_Delete(state); return bad(err, "its state is not an object"); }
     run->state = state;
-    return EG_OK;
+    if (check_current_node(run, state, m, &nomem) < 0 && nomem) return eg_nomem(err);
+    return m->n ? mismatch(run, graph, m, err) : EG_OK;
 }
 
 static eg_code restore(eg_run *run, const char *checkpoint, size_t len, eg_error *err) {
@@ -198,7 +184,9 @@ static eg_code restore(eg_run *run, const char *checkpoint, size_t len, eg_error
         return eg_fail(err, EG_E_LIMIT, "the checkpoint is %zu bytes, more than maxInputBytes (%zu)", len, run->max_input_bytes);
     bool nomem;
     cJSON *cp = eg_parse_ex(checkpoint, len, &nomem);
-    eg_code rc = cp ? load(run, cp, err) : nomem ? eg_nomem(err) : bad(err, "it is not valid JSON (truncated?)");
+    missing m = { { 0 }, 0 };
+    eg_code rc = cp ? load(run, cp, &m, err) : nomem ? eg_nomem(err) : bad(err, "it is not valid JSON (truncated?)");
+    eg_buf_free(&m.names);
     cJSON_Delete(cp);
     run->state_bytes_bound = len; /* the state and any finished tasks' results are inside */
     return rc;
@@ -207,4 +195,22 @@ static eg_code restore(eg_run *run, const char *checkpoint, size_t len, eg_error
 eg_code eg_run_restore(const eg_graph *g, const char *checkpoint, size_t len,
                        const char *options, size_t options_len, eg_run **out, eg_error *err) {
     return eg_run_create_(g, options, options_len, restore, checkpoint, len, out, err);
+}
+
+eg_code eg_run_set_state(eg_run *run, const char *state, size_t len, eg_error *err) {
+    eg_clear(err);
+    if (!run) return eg_disposed(err, "run");
+    if (len > run->max_input_bytes)
+        return eg_fail(err, EG_E_LIMIT, "the migrated state is %zu bytes, more than maxInputBytes (%zu)", len, run->max_input_bytes);
+    cJSON *s;
+    eg_code rc = eg_parse_object(state, len, EG_E_INVALID_INPUT, "the migrated state", &s, err);
+    if (rc) return rc;
+    cJSON_Delete(run->state);
+    run->state = s;
+    run->state_bytes_bound += len;
+    run->patch.text.len = 0;
+    if (run->patch.text.data) run->patch.text.data[0] = '\0';
+    run->patch.count = 0;
+    run->patch.summed = false;  /* added up afresh at the next checkpoint */
+    return EG_OK;
 }

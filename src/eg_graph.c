@@ -41,11 +41,18 @@ void eg_graph_free(eg_graph *g) {
     eg_free(g->nodes);
     eg_reducers_free(&g->reducers);
     cJSON_Delete(g->defaults);
+    cJSON_Delete(g->renamed);
     eg_free(g->end_name);
     eg_free(g);
 }
 
 const char *eg_graph_hash(const eg_graph *g) { return g ? g->hash : ""; }
+
+int eg_graph_find_former(const eg_graph *g, const char *name) {
+    int i = eg_graph_find(g, name, strlen(name));
+    const cJSON *now = i < 0 ? eg_get(g->renamed, name) : NULL;
+    return now ? eg_graph_find(g, now->valuestring, strlen(now->valuestring)) : i;
+}
 
 /* maxSteps, in a definition or in run options: an integer from 1 to 1e9. */
 bool eg_is_max_steps(const cJSON *v) {
@@ -218,16 +225,37 @@ static eg_code check_graph(const eg_graph *g, eg_error *err) {
     return rc;
 }
 
+/* What lets a checkpoint written under an earlier definition restore into
+ * this one: the definition's version (the host migrates the state from the
+ * checkpoint's) and the nodes renamed since (old name -> new name). */
+static eg_code parse_redeploy(eg_graph *g, const cJSON *def, eg_error *err) {
+    const cJSON *version = eg_get(def, "version"), *renamed = eg_get(def, "renamedNodes");
+    if (version) {
+        if (!cJSON_IsNumber(version) || !(version->valuedouble >= 0 && version->valuedouble <= 1e9) || version->valuedouble != (double)(int)version->valuedouble)
+            return eg_fail(err, EG_E_DEFINITION, "'version' must be an integer from 0 to 1000000000");
+        g->version = (int)version->valuedouble;
+    }
+    if (!renamed) return EG_OK;
+    if (!cJSON_IsObject(renamed)) return eg_fail(err, EG_E_DEFINITION, "'renamedNodes' must be an object of old node name -> new node name");
+    for (const cJSON *r = renamed->child; r; r = r->next) {
+        if (!cJSON_IsString(r) || eg_graph_find(g, r->valuestring, strlen(r->valuestring)) < 0)
+            return eg_fail(err, EG_E_UNKNOWN_NODE, "renamedNodes: '%s' is renamed to '%s', which is not a node", r->string, cJSON_IsString(r) ? r->valuestring : "?");
+        if (eg_graph_find(g, r->string, strlen(r->string)) >= 0 || strcmp(r->string, g->end_name) == 0)
+            return eg_fail(err, EG_E_DEFINITION, "renamedNodes: '%s' is still a node name; only a former name can be renamed", r->string);
+    }
+    return (g->renamed = cJSON_Duplicate(renamed, true)) ? EG_OK : eg_nomem(err);
+}
+
 static eg_code build(eg_graph *g, const cJSON *def, eg_error *err) {
     eg_code rc;
     if (!cJSON_IsObject(def)) return eg_fail(err, EG_E_DEFINITION, "a graph definition must be a JSON object");
     for (const cJSON *f = def->child; f; f = f->next) {
-        static const char *const known[] = { "nodes", "edges", "entryPoint", "end", "maxSteps", "state", "name" };
+        static const char *const known[] = { "nodes", "edges", "entryPoint", "end", "maxSteps", "state", "name", "version", "renamedNodes" };
         size_t k = 0;
         while (k < sizeof known / sizeof *known && strcmp(f->string, known[k]) != 0) k++;
         if (k == sizeof known / sizeof *known)
             return eg_fail(err, EG_E_DEFINITION, "unknown field '%s' in the graph definition; the known fields are "
-                           "nodes, edges, entryPoint, end, maxSteps, state, name", f->string);
+                           "nodes, edges, entryPoint, end, maxSteps, state, name, version, renamedNodes", f->string);
     }
     const cJSON *end = eg_get(def, "end");
     if (end && (!cJSON_IsString(end) || !*end->valuestring)) return eg_fail(err, EG_E_DEFINITION, "'end' must be a non-empty node name");
@@ -262,7 +290,7 @@ static eg_code build(eg_graph *g, const cJSON *def, eg_error *err) {
     }
     if ((rc = parse_state(g, def, err))) return rc;
     if ((rc = check_graph(g, err))) return rc;
-    return EG_OK;
+    return parse_redeploy(g, def, err);
 }
 
 /* The graph's identity, which checkpoints carry: the definition without its
@@ -272,6 +300,9 @@ static eg_code build(eg_graph *g, const cJSON *def, eg_error *err) {
 static void hash_identity(eg_graph *g, cJSON *def) {
     static const char *const settings[] = { "retry", "timeoutMs", "description" };
     cJSON_DeleteItemFromObjectCaseSensitive(def, "maxSteps");
+    /* Redeploy aids, not the shape: a checkpoint compares shapes itself. */
+    cJSON_DeleteItemFromObjectCaseSensitive(def, "version");
+    cJSON_DeleteItemFromObjectCaseSensitive(def, "renamedNodes");
     for (cJSON *n = eg_get(def, "nodes") ? eg_get(def, "nodes")->child : NULL; n; n = n->next)
         for (size_t i = 0; i < sizeof settings / sizeof *settings; i++) cJSON_DeleteItemFromObjectCaseSensitive(n, settings[i]);
     eg_hex64(eg_json_hash(def), g->hash);

@@ -74,6 +74,12 @@ eg_code eg_disposed(eg_error *err, const char *what);
 bool eg_json_dedupe(cJSON *item);
 /* Key-order-independent 64-bit hash of a JSON value. */
 uint64_t eg_json_hash(const cJSON *item);
+/* eg_json_hash in parts, for a writer that hashes what it prints without building a tree:
+ * an object's hash from the sum of its members', an array's from its items' in order. */
+uint64_t eg_json_hash_member(const char *key, uint64_t value);
+uint64_t eg_json_hash_object(uint64_t members);
+uint64_t eg_json_hash_array_start(void);
+uint64_t eg_json_hash_array_add(uint64_t h, uint64_t item);
 void eg_hex64(uint64_t v, char out[17]);
 /* Object member lookup that is case-sensitive and NULL-safe. */
 cJSON *eg_get(const cJSON *obj, const char *key);
@@ -179,10 +185,15 @@ struct eg_graph {
     eg_reducers reducers;
     cJSON *defaults;         /* state defaults filled in at run start */
     bool partitioned;        /* the engine records currentNodeId, visitedNodes, iteration */
+    int version;             /* the definition's "version" (0 without one): checkpoints record it */
+    cJSON *renamed;          /* "renamedNodes": {"old name": "new name"}, or NULL */
     char hash[17];
 };
 
 int eg_graph_find(const eg_graph *g, const char *name, size_t len);
+/* A node by a name a checkpoint may carry: its own, or a former one listed in
+ * renamedNodes. -1 when the graph has neither. */
+int eg_graph_find_former(const eg_graph *g, const char *name);
 /* Map a node index to a target: END-kind nodes are END. */
 int eg_graph_target(const eg_graph *g, int node);
 /* maxSteps, in a definition or in run options: an integer from 1 to 1e9. */
@@ -210,7 +221,18 @@ typedef struct eg_path {
 typedef struct eg_patch {
     eg_buf text;
     size_t count;
+    uint64_t sum;   /* when `summed`: eg_sum_state of the state the patch describes */
+    bool summed;
 } eg_patch;
+
+/* (eg_sum.c) The state's checksum as a sum over its paths, kept up to date by
+ * every write that records a patch op (a NULL or unsummed patch: nothing). */
+uint64_t eg_sum_state(const cJSON *state);
+uint64_t eg_sum_checksum(uint64_t meta_hash, uint64_t state_sum);
+/* path+key (or +index) changes from `old` to `now` (either may be NULL); call before `old` is freed. */
+void eg_sum_replace(eg_patch *patch, const eg_path *path, const char *key, int index, const cJSON *old, const cJSON *now);
+/* `first` and the elements after it were appended to `array`, at path+key. */
+void eg_sum_appended(eg_patch *patch, const eg_path *path, const char *key, const cJSON *array, const cJSON *first);
 
 /* avg keeps its running count beside the mean, at "<key>" EG_AVG_COUNT_SUFFIX
  * (the reducer and the state manager's branch merge both read it). */

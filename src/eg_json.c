@@ -17,6 +17,11 @@ static uint64_t hash_bytes(uint64_t seed, const char *s, size_t n) {
     return mix(h);
 }
 
+uint64_t eg_json_hash_array_start(void) { return mix(6); }
+uint64_t eg_json_hash_array_add(uint64_t h, uint64_t item) { return mix(h * 31 + item); }
+uint64_t eg_json_hash_member(const char *key, uint64_t value) { return mix(hash_bytes(9, key, strlen(key)) ^ (value * 0x9e3779b97f4a7c15ULL)); }
+uint64_t eg_json_hash_object(uint64_t members) { return mix(mix(7) + members); }
+
 /* Objects hash as the sum of their members' hashes, so key order (which JS
  * engines change for integer-like keys) never changes the result. */
 uint64_t eg_json_hash(const cJSON *item) {
@@ -37,17 +42,14 @@ uint64_t eg_json_hash(const cJSON *item) {
         return hash_bytes(5, s, strlen(s));
     }
     case cJSON_Array: {
-        uint64_t h = mix(6);
-        for (const cJSON *c = item->child; c; c = c->next) h = mix(h * 31 + eg_json_hash(c));
+        uint64_t h = eg_json_hash_array_start();
+        for (const cJSON *c = item->child; c; c = c->next) h = eg_json_hash_array_add(h, eg_json_hash(c));
         return h;
     }
     case cJSON_Object: {
-        uint64_t sum = mix(7);
-        for (const cJSON *c = item->child; c; c = c->next) {
-            const char *k = c->string ? c->string : "";
-            sum += mix(hash_bytes(9, k, strlen(k)) ^ (eg_json_hash(c) * 0x9e3779b97f4a7c15ULL));
-        }
-        return mix(sum);
+        uint64_t sum = 0;
+        for (const cJSON *c = item->child; c; c = c->next) sum += eg_json_hash_member(c->string ? c->string : "", eg_json_hash(c));
+        return eg_json_hash_object(sum);
     }
     default: return mix(13);
     }

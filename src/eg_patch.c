@@ -38,6 +38,7 @@ bool eg_patch_put(eg_patch *patch, cJSON *obj, const eg_path *path, const char *
     value->string = name;
     value->type &= ~cJSON_StringIsConst;
     cJSON *old = cJSON_GetObjectItemCaseSensitive(obj, key);
+    eg_sum_replace(patch, path, key, -1, old, value);
     if (old) cJSON_ReplaceItemViaPointer(obj, old, value);
     else cJSON_AddItemToArray(obj, value);
     return true;

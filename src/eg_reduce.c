@@ -112,6 +112,7 @@ static void put_named(cJSON *obj, cJSON *item) {
 
 static eg_code set_value(cJSON *obj, eg_path *path, cJSON *item, eg_patch *patch, eg_error *err) {
     if (!eg_patch_op(patch, "set", path, item->string, -1, item)) { cJSON_Delete(item); return eg_nomem(err); }
+    eg_sum_replace(patch, path, item->string, -1, cJSON_GetObjectItemCaseSensitive(obj, item->string), item);
     put_named(obj, item);
     return EG_OK;
 }
@@ -169,8 +170,10 @@ static eg_code append(cJSON *existing, eg_path *path, cJSON *item, bool unique, 
         cJSON_AddItemToArray(fresh, item);
     }
     eg_code rc = EG_OK;
+    const cJSON *first = fresh->child;
     if (fresh->child && !eg_patch_op(patch, "push", path, key, -1, fresh)) rc = eg_nomem(err);
     else while (fresh->child) cJSON_AddItemToArray(existing, cJSON_DetachItemViaPointer(fresh, fresh->child));
+    if (!rc) eg_sum_appended(patch, path, key, existing, first);
     cJSON_Delete(fresh);
     cJSON_free(key);
     return rc;
@@ -245,18 +248,22 @@ static int messages(cJSON *existing, eg_path *path, cJSON *item, const eg_reduce
              * step that removes twice stays correct. */
             if (found) {
                 if (!eg_patch_op(patch, "del", path, NULL, index, NULL)) rc = eg_nomem(err);
-                else cJSON_Delete(cJSON_DetachItemViaPointer(existing, found));
+                else {
+                    /* The later messages move up one index: their terms change. Rare: add them up afresh. */
+                    if (patch) patch->summed = false;
+                    cJSON_Delete(cJSON_DetachItemViaPointer(existing, found));
+                }
             }
             cJSON_Delete(m);
         } else if (found) {
             if (!eg_patch_op(patch, "set", path, NULL, index, m)) { rc = eg_nomem(err); cJSON_Delete(m); }
-            else cJSON_ReplaceItemViaPointer(existing, found, m);
+            else { eg_sum_replace(patch, path, NULL, index, found, m); cJSON_ReplaceItemViaPointer(existing, found, m); }
         } else {
             cJSON *one = cJSON_CreateArray();
             cJSON *copy = one ? cJSON_Duplicate(m, true) : NULL;
             if (copy) cJSON_AddItemToArray(one, copy);
             if (!copy || !eg_patch_op(patch, "push", path, NULL, -1, one)) { rc = eg_nomem(err); cJSON_Delete(m); }
-            else cJSON_AddItemToArray(existing, m);
+            else { cJSON_AddItemToArray(existing, m); eg_sum_appended(patch, path, NULL, existing, m); }
             cJSON_Delete(one);
         }
     }

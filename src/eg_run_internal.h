@@ -76,7 +76,7 @@ void eg_run_set_status_(eg_run *run, int status);      /* memory running out sto
 bool eg_run_write_status_(eg_run *run, int status);    /* state.status only; false: out of memory, unchanged */
 /* All or nothing for calls that write several things: begin copies the state
  * (false: out of memory); end(rc) puts it back, and the patch, when rc != 0. */
-typedef struct eg_run_undo { cJSON *state; size_t patch_len; size_t patch_count; } eg_run_undo;
+typedef struct eg_run_undo { cJSON *state; size_t patch_len; size_t patch_count; uint64_t sum; bool summed; } eg_run_undo;
 bool eg_run_undo_begin_(const eg_run *run, eg_run_undo *u);
 int eg_run_undo_end_(eg_run *run, eg_run_undo *u, int rc);
 bool eg_run_record_next_(eg_run *run);       /* state.nextNode from the pending tasks */

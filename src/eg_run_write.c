@@ -33,6 +33,7 @@ bool eg_run_del_(eg_run *run, const char *key) {
     cJSON *old = cJSON_GetObjectItemCaseSensitive(run->state, key);
     if (!old) return true;
     if (!eg_patch_op(&run->patch, "del", &eg_run_root_, key, -1, NULL)) return false;
+    eg_sum_replace(&run->patch, &eg_run_root_, key, -1, old, NULL);
     cJSON_Delete(cJSON_DetachItemViaPointer(run->state, old));
     return true;
 }
@@ -55,6 +56,8 @@ bool eg_run_undo_begin_(const eg_run *run, eg_run_undo *u) {
     u->state = cJSON_Duplicate(run->state, true);
     u->patch_len = run->patch.text.len;
     u->patch_count = run->patch.count;
+    u->sum = run->patch.sum;
+    u->summed = run->patch.summed;
     return u->state != NULL;
 }
 
@@ -65,6 +68,8 @@ int eg_run_undo_end_(eg_run *run, eg_run_undo *u, int rc) {
         run->patch.text.len = u->patch_len;
         if (run->patch.text.data) run->patch.text.data[u->patch_len] = '\0';
         run->patch.count = u->patch_count;
+        run->patch.sum = u->sum;
+        run->patch.summed = u->summed;
     } else {
         cJSON_Delete(u->state);
     }

@@ -18,8 +18,10 @@ bool eg_record_visits(cJSON *state, const char *const *names, size_t n, eg_patch
     bool ok;
     if (cJSON_IsArray(visited)) {
         ok = eg_patch_op(patch, "push", &root, EG_KEY_VISITED_NODES, -1, items);
+        const cJSON *first = items->child;
         /* Moving the names over allocates nothing. */
         while (ok && items->child) cJSON_AddItemToArray(visited, cJSON_DetachItemViaPointer(items, items->child));
+        if (ok) eg_sum_appended(patch, &root, EG_KEY_VISITED_NODES, visited, first);
         cJSON_Delete(items);
     } else {
         ok = eg_patch_put(patch, state, &root, EG_KEY_VISITED_NODES, items);

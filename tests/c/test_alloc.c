@@ -161,6 +161,51 @@ out:
 
 TEST(alloc_failure_sweep_history) { sweep_scenario("history", history_scenario); }
 
+/* A redeploy under the sweep: a checkpoint of one graph restored into an
+ * edited one (a node renamed, one added), its state replaced, checkpointed
+ * again; and a restore that names the nodes it misses. */
+static int redeploy_scenario(void) {
+    const char *old_def = "{\"nodes\":{\"a\":{},\"b\":{}},\"edges\":{\"a\":\"b\",\"b\":\"__end__\"},\"entryPoint\":\"a\"}";
+    const char *new_def = "{\"version\":2,\"renamedNodes\":{\"a\":\"ask\"},\"nodes\":{\"ask\":{},\"b\":{},\"c\":{}},"
+                          "\"edges\":{\"ask\":\"c\",\"c\":\"b\",\"b\":\"__end__\"},\"entryPoint\":\"ask\"}";
+    const char *bare_def = "{\"nodes\":{\"x\":{}},\"edges\":{\"x\":\"__end__\"},\"entryPoint\":\"x\"}";
+    eg_graph *old = NULL, *edited = NULL, *bare = NULL;
+    eg_run *r = NULL, *back = NULL, *none = NULL;
+    const char *out;
+    size_t len;
+    char *cp = NULL;
+    arm(true);
+    eg_code rc = eg_graph_new(old_def, strlen(old_def), &old, NULL);
+    if (!rc) rc = eg_graph_new(new_def, strlen(new_def), &edited, NULL);
+    if (!rc) rc = eg_graph_new(bare_def, strlen(bare_def), &bare, NULL);
+    if (!rc) rc = eg_run_new(old, "{\"data\":{\"k\":1}}", 16, NULL, 0, &r, NULL);
+    if (!rc) rc = eg_run_next(r, &out, NULL, NULL);
+    if (!rc) rc = eg_run_submit(r, 0, "{\"shouldPause\":true}", 20, NULL);
+    if (!rc) rc = eg_run_next(r, &out, NULL, NULL);
+    if (!rc && eg_run_status(r) == EG_STATUS_ERROR) rc = EG_E_NOMEM;  /* the run recorded running out */
+    if (!rc) rc = eg_run_checkpoint(r, &out, &len, NULL);
+    if (!rc && !(cp = malloc(len))) rc = EG_E_NOMEM;
+    if (!rc) {
+        memcpy(cp, out, len);
+        eg_code missing = eg_run_restore(bare, cp, len, NULL, 0, &none, NULL);
+        if (missing != EG_E_CHECKPOINT_GRAPH) rc = missing == EG_E_NOMEM ? missing : EG_E_INVALID_INPUT;
+    }
+    if (!rc) rc = eg_run_restore(edited, cp, len, NULL, 0, &back, NULL);
+    if (!rc) rc = eg_run_set_state(back, "{\"data\":{\"n\":2}}", 16, NULL);
+    if (!rc) rc = eg_run_checkpoint(back, &out, &len, NULL);
+    arm(false);
+    free(cp);
+    eg_run_free(none);
+    eg_run_free(back);
+    eg_run_free(r);
+    eg_graph_free(bare);
+    eg_graph_free(edited);
+    eg_graph_free(old);
+    return rc;
+}
+
+TEST(alloc_failure_sweep_redeploy) { sweep_scenario("redeploy", redeploy_scenario); }
+
 /* A failed resume or apply leaves the run as it was (the header's promise):
  * for every allocation of the call in turn, fail it, check the state did not
  * move, retry, and find the user's message exactly once. */

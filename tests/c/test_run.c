@@ -179,7 +179,8 @@ TEST(checkpoint_edited_truncated_foreign_or_future_is_an_error) {
     if (k) k[4] = '2';
     CHECK(eg_run_restore(g, edited, n, NULL, 0, &(eg_run *){NULL}, &e) == EG_E_CHECKPOINT && strstr(e.message, "checksum"));
     free(edited);
-    eg_graph *other = graph("{\"nodes\":{\"a\":{},\"b\":{},\"c\":{}},\"edges\":{\"a\":\"b\",\"b\":\"c\",\"c\":\"__end__\"},\"entryPoint\":\"a\"}");
+    /* A graph without the node the run paused on. */
+    eg_graph *other = graph("{\"nodes\":{\"x\":{},\"b\":{},\"c\":{}},\"edges\":{\"x\":\"b\",\"b\":\"c\",\"c\":\"__end__\"},\"entryPoint\":\"x\"}");
     CHECK(eg_run_restore(other, cp, n, NULL, 0, &(eg_run *){NULL}, &e) == EG_E_CHECKPOINT_GRAPH);
     eg_graph_free(other);
     /* Another maxSteps is the same graph: its checkpoints restore. */
@@ -189,7 +190,7 @@ TEST(checkpoint_edited_truncated_foreign_or_future_is_an_error) {
     eg_run_free(same);
     eg_graph_free(tuned);
     cJSON *j = cJSON_Parse(cp);
-    cJSON_ReplaceItemInObject(j, "version", cJSON_CreateNumber(2));
+    cJSON_ReplaceItemInObject(j, "version", cJSON_CreateNumber(EG_CHECKPOINT_VERSION + 1));
     char *future = cJSON_PrintUnformatted(j);
     CHECK(eg_run_restore(g, future, strlen(future), NULL, 0, &(eg_run *){NULL}, &e) == EG_E_CHECKPOINT_VERSION);
     free(future);

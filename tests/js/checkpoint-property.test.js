@@ -5,6 +5,8 @@
 // initial input; threads keep a full snapshot every 1 to 4 records or 100, so
 // checkpoints are rebuilt from snapshots and chains of patches alike. The
 // first run's events are applied to a copy and then changed by the caller.
+// Each checkpoint also continues in an edited graph (a renamed node, another
+// edge form, an extra node, a version bump with migrate) to the same state.
 // A failure prints its seed; EDGEGRAPH_PROPERTY_SEED=<n> replays one graph.
 
 import { test } from 'node:test';
@@ -114,11 +116,29 @@ function scribble(value) {
   if (Array.isArray(value)) { value.forEach(scribble); value.push('scribbled'); } else if (value && typeof value === 'object') { Object.values(value).forEach(scribble); value.scribbled = true; }
 }
 
+/**
+ * The same graph as redeployed with edits that change its hash but not what
+ * it computes: 'finish' renamed to 'finish2' (renamedNodes), edges into it in
+ * the seed's { default } form, an extra node only a jump could reach, and a
+ * version bump with a migrate that keeps the state.
+ */
+function editedDefinition(definition) {
+  const { finish, ...nodes } = definition.nodes;
+  nodes.finish2 = finish;
+  nodes.extra = { handler: writer('extra'), jumpTarget: true };
+  const rename = (n) => (n === 'finish' ? 'finish2' : n);
+  const edges = Object.fromEntries(Object.entries(definition.edges).map(([from, to]) => [rename(from), to === 'finish' ? { default: 'finish2' } : to]));
+  edges.extra = '__end__';
+  return { ...definition, nodes, edges, renamedNodes: { finish: 'finish2' }, version: 1, migrate: (state) => state };
+}
+
 const reducerKeys = (state) => Object.fromEntries(Object.entries(state).filter(([k]) => k.startsWith('r_')));
 
 async function checkGraph(seed) {
   const { definition, input, snapshotEvery } = randomGraph(seed);
-  const engine = new GraphEngine(definition, { checkpointer: new Checkpointer(new MemoryStore(), { snapshotEvery }) });
+  const checkpointer = new Checkpointer(new MemoryStore(), { snapshotEvery });
+  const engine = new GraphEngine(definition, { checkpointer });
+  const edited = new GraphEngine(editedDefinition(definition), { checkpointer });
   try {
     // The state_update events rebuild the state on a copy; the caller then
     // changes what it was given, which must reach neither the run nor its checkpoints.
@@ -143,12 +163,17 @@ async function checkGraph(seed) {
       const continued = await engine.resume({ threadId: 't', checkpointId }).catch((e) => assert.fail(`${where}: ${e.code} ${e.message}`));
       assert.equal(continued.status, 'FINISHED', `${where}: ${continued.error?.code} ${continued.error?.message}`);
       assert.deepEqual(reducerKeys(continued.state), expected, `${where}: continues to the same final state`);
+      // And in the edited graph: a redeploy that keeps every node the checkpoint's work needs.
+      const redeployed = await edited.resume({ threadId: 't', checkpointId }).catch((e) => assert.fail(`${where}, edited graph: ${e.code} ${e.message}`));
+      assert.equal(redeployed.status, 'FINISHED', `${where}, edited graph: ${redeployed.error?.code} ${redeployed.error?.message}`);
+      assert.deepEqual(reducerKeys(redeployed.state), expected, `${where}, edited graph: continues to the same final state`);
     }
     // The forks wrote checkpoints of their own: the latest one reads too.
     const latest = await engine.resume({ threadId: 't' }).catch((e) => e);
     assert.equal(latest.code, 'NOT_RESUMABLE', `seed ${seed}: the latest checkpoint restores (${latest.message})`);
   } finally {
     engine.dispose();
+    edited.dispose();
   }
 }
 

@@ -171,3 +171,13 @@ async function traced(): Promise<void> {
   span.end();
 }
 void traced;
+// Redeploys: a version, a migration of the state, and a renamed node.
+const redeployed = new GraphEngine({
+  version: 2,
+  migrate: (state, fromVersion) => (fromVersion < 2 ? { ...state, data: { ...state.data, migrated: true } } : state),
+  renamedNodes: { ask: 'confirm' },
+  nodes: { confirm: () => ({ pendingAskUser: { question: 'ok?' } }) },
+  edges: { confirm: '__end__' },
+  entryPoint: 'confirm',
+});
+void redeployed;

@@ -22,7 +22,7 @@ export function isCommand(v) {
 }
 
 /** goto as edgegraph takes it: names, and Sends as { node, arg }. */
-function gotoOf(goto, plain) {
+export function gotoOf(goto, plain) {
   const one = (t) => (t instanceof Send || t?.lg_name === 'Send' ? { node: t.node, arg: plain(t.args) } : t);
   return Array.isArray(goto) ? goto.map(one) : one(goto);
 }

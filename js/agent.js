@@ -108,7 +108,9 @@ async function settleCalls(box, open, state, ctx) {
   if (waiting.length && !state.approval) return box.pause(open, ctx.node);
   const outcomes = await box.answer(open.filter((c) => !waiting.includes(c)), ctx, state, state.approval);
   const records = outcomes.map((o) => o.record);
-  const done = { ...(records.length ? { messages: outcomes.map((o) => o.message), toolCalls: records, lastToolCall: records.at(-1) } : {}), ...(state.approval ? { approval: null } : {}) };
+  // A call left to retry keeps its decision, and the node comes back for it.
+  const after = outcomes.retry ? { nextNodeOverride: ctx.node } : state.approval ? { approval: null } : {};
+  const done = { ...(records.length ? { messages: outcomes.map((o) => o.message), toolCalls: records, lastToolCall: records.at(-1) } : {}), ...after };
   return waiting.length ? { ...done, ...box.pause(waiting, ctx.node) } : done;
 }
 

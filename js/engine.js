@@ -171,7 +171,7 @@ export class GraphEngine extends CoreObject {
     const runId = options.runId ?? newRunId();
     const thread = openThread(this.#checkpointer, options.threadId);
     // A thread with state is a conversation: the new input continues it.
-    const prior = thread && await this.#checkpointer.exists(thread.id) ? await this.#loadThread({ threadId: thread.id }, options.recover) : undefined;
+    const prior = thread ? await this.#latest(thread.id, options.recover) : undefined;
     if (prior) return await this.#continueThread(prior, input, { ...options, runId });
     const handle = this.#core.runNew(this.#graph, input ?? 'null', this.#runOptions({ ...options, runId }));
     // The mirror starts as a copy of the input; the first patch fills in
@@ -272,15 +272,21 @@ export class GraphEngine extends CoreObject {
   async #loadThread({ threadId, checkpointId }, recover = false) {
     checkThreadId(threadId, 'resume({ threadId })', 'INVALID_INPUT');
     if (!this.#checkpointer) throw new EdgegraphError('INVALID_OPTIONS', 'resume({ threadId }) needs a checkpointer in the engine options');
-    const loaded = await this.#checkpointer.load(threadId, checkpointId);
+    const loaded = checkpointId === undefined ? await this.#latest(threadId, recover) : await this.#checkpointer.load(threadId, checkpointId);
     // dispose() while the store answered freed the graph: the run cannot start on it.
     this.#alive();
-    if (loaded && checkpointId === undefined && !recover && this.#checkpointer.inFlight(threadId, loaded)) {
-      throw threadBusy(threadId, `a run is in flight (its checkpoint ${loaded.id} was taken mid-run); if that run's process died, resume with { recover: true }`);
-    }
     if (loaded) return loaded;
     if (!(await this.#checkpointer.exists(threadId))) throw new EdgegraphError('THREAD_NOT_FOUND', `thread '${threadId}' has no checkpoint in this store`);
     throw new EdgegraphError('INVALID_CHECKPOINT', `thread '${threadId}' has no readable checkpoint${checkpointId !== undefined ? ` ${checkpointId}` : ''}`);
+  }
+
+  /** A thread's latest readable checkpoint (undefined: none), unless a run of it is in flight. */
+  async #latest(threadId, recover) {
+    const loaded = await this.#checkpointer.load(threadId);
+    if (loaded && !recover && this.#checkpointer.inFlight(threadId, loaded)) {
+      throw threadBusy(threadId, `a run is in flight (its checkpoint ${loaded.id} was taken mid-run); if that run's process died, resume with { recover: true }`);
+    }
+    return loaded;
   }
 
   /**
@@ -306,7 +312,7 @@ export class GraphEngine extends CoreObject {
     }));
   }
 
-  /** Remove a thread's checkpoints from the store (a run of it in flight fails its next write). */
+  /** Remove a thread's checkpoints from the store (with no run of it in flight: a later write would start a broken chain). */
   async deleteThread(threadId) {
     this.#threadCall('deleteThread', threadId);
     await this.#checkpointer.deleteThread(threadId);

@@ -16,7 +16,6 @@ export { createAgentNode, createLLMNode, createToolsNode, routeOnToolCalls, crea
 export { validate as validateJsonSchema } from './schema.js';
 export { Checkpointer } from './checkpointer.js';
 export { MemoryStore, LocalStorageStore, IndexedDBStore, browserStore, kvStore } from './stores.js';
-export { SqlStore, doSqlStore, d1Store } from './sql-store.js';
 export { eventStreamResponse, toServerSentEvents, readServerSentEvents, eventData } from './sse.js';
 export { onLeakWarning } from './leaks.js';
 export { mcpTools } from './mcp.js';

@@ -22,15 +22,19 @@ type ValueOf<C> = C extends Channel<infer T> ? T : C extends (...args: any[]) =>
 /** The state described by a record of channels. */
 export type StateOf<S> = { [K in keyof S]: ValueOf<S[K]> };
 
+/** What may be written to a state: each key optional, a message list also as LangChain messages or strings. */
+export type UpdateOf<S> = { [K in keyof S]?: S[K] extends Message[] ? S[K] | MessageLike | MessageLike[] : S[K] };
+
 export interface AnnotationRoot<S extends Record<string, ChannelDeclaration>> {
   spec: S;
   /** The state type: `typeof Root.State`. */
   State: StateOf<S>;
   /** A node's update: `typeof Root.Update`. */
-  Update: Partial<StateOf<S>>;
+  Update: UpdateOf<StateOf<S>>;
 }
 
-export declare function Annotation<T>(spec?: { reducer?: (current: T, update: any) => T; default?: () => T }): Channel<T>;
+/** A channel; T is any unless given (a default never narrows it: `() => []` is not `never[]`). */
+export declare function Annotation<T = any>(spec?: { reducer?: (current: T, update: any) => T; default?: () => [T][T extends any ? 0 : never] }): Channel<T>;
 export declare namespace Annotation {
   function Root<S extends Record<string, ChannelDeclaration>>(spec: S): AnnotationRoot<S>;
 }
@@ -122,7 +126,7 @@ export interface RetryPolicy {
 }
 
 export interface StateSnapshot<S> {
-  values: Partial<S>;
+  values: S;
   next: string[];
   tasks: Array<{ name: string; interrupts: unknown[] }>;
   config: { configurable: { thread_id: string; checkpoint_ns: string; checkpoint_id: string } };
@@ -131,7 +135,7 @@ export interface StateSnapshot<S> {
   createdAt?: string;
 }
 
-type NodeResult<S> = Partial<S> | Command | Array<Partial<S> | Command> | null | undefined | void;
+type NodeResult<S> = UpdateOf<S> | Command | Array<UpdateOf<S> | Command> | null | undefined | void;
 type NodeFn<S> = (state: S, config: NodeConfig) => NodeResult<S> | Promise<NodeResult<S>>;
 type Router<S> = (state: S, config: LangGraphConfig) => string | Send | Array<string | Send> | Promise<string | Send | Array<string | Send>>;
 
@@ -156,12 +160,12 @@ export interface StateGraph<S = any> {
 
 export declare class CompiledStateGraph<S = any> {
   /** The final state; a paused run's also has `__interrupt__: [{ id, value }]`. A Command (or null) continues the thread. */
-  invoke(input: Partial<S> | Command | null | undefined, config?: LangGraphConfig): Promise<S & { __interrupt__?: Array<{ id: string; value: unknown }> }>;
+  invoke(input: UpdateOf<S> | Command | null | undefined, config?: LangGraphConfig): Promise<S & { __interrupt__?: Array<{ id: string; value: unknown }> }>;
   /** Writes `values` through the reducers as node `asNode` would; returns the new checkpoint's config. */
-  updateState(config: LangGraphConfig, values: Partial<S> | null, asNode?: string): Promise<{ configurable: { thread_id: string; checkpoint_ns: string; checkpoint_id: string } }>;
+  updateState(config: LangGraphConfig, values: UpdateOf<S> | null, asNode?: string): Promise<{ configurable: { thread_id: string; checkpoint_ns: string; checkpoint_id: string } }>;
   dispose(): void;
   /** Chunks of `config.streamMode` ('updates' by default); several modes give [mode, chunk]; subgraphs: true adds the namespace first. */
-  stream(input: Partial<S> | Command | null | undefined, config?: LangGraphConfig): Promise<AsyncIterable<any>>;
+  stream(input: UpdateOf<S> | Command | null | undefined, config?: LangGraphConfig): Promise<AsyncIterable<any>>;
   getState(config: LangGraphConfig): Promise<StateSnapshot<S>>;
   getStateHistory(config: LangGraphConfig, options?: { limit?: number }): AsyncIterable<StateSnapshot<S>>;
   withConfig(config: LangGraphConfig): CompiledStateGraph<S>;

@@ -90,7 +90,9 @@ export function responseFormat(config) {
     const fail = (message) => Object.assign(new EdgegraphError('STRUCTURED_OUTPUT_INVALID', `node '${node}': the reply for ${name} ${message}`, { node }), { text });
     if (typeof text !== 'string') throw fail('has no text (the model may have refused)');
     let value;
-    try { value = JSON.parse(text); } catch (e) { throw fail(`is not JSON (${e.message})`); }
+    // Providers without a strict mode (a schema in the prompt) may fence the JSON as Markdown.
+    const body = text.trim().replace(/^```(?:json)?\s*([\s\S]*?)\s*```$/, '$1');
+    try { value = JSON.parse(body); } catch (e) { throw fail(`is not JSON (${e.message})`); }
     if (strict) value = dropNullOptionals(described, value);
     const checked = await check(schema, value);
     if (checked.problems) throw fail(`does not fit the schema: ${checked.problems.join('; ')}`);

@@ -26,6 +26,20 @@ export function toolsForModel(tools) {
   return tools.map((t) => ({ name: t.name, description: t.description ?? '', parameters: jsonSchemaOf(t.parameters ?? { type: 'object', properties: {} }, t.jsonSchema, `tool '${t.name}'`) }));
 }
 
+/**
+ * A tool whose own infrastructure is gone (an MCP server unreachable: its
+ * error has failsRun) gets no answer, so the node comes back and retries that
+ * call alone; the calls that did run are kept (`retry` says some are left),
+ * so their side effects never repeat. When none ran, the node fails with the
+ * typed error, and a resume retries.
+ */
+function keepFinished(outcomes) {
+  const finished = outcomes.filter((o) => !o.thrown);
+  const thrown = outcomes.find((o) => o.thrown)?.thrown;
+  if (thrown && finished.length === 0) throw thrown;
+  return Object.assign(finished, { retry: thrown !== undefined });
+}
+
 const stringify = (v) => {
   if (typeof v === 'string') return v;
   try { return JSON.stringify(v) ?? 'null'; } catch (e) { throw new Error(`the tool returned a value that cannot be written as JSON (${e.message})`); }
@@ -71,9 +85,12 @@ export class ToolBox {
     return { pendingAskUser: { type: 'tool_approval', node, toolCalls }, nextNodeOverride: node, ...extra };
   }
 
-  /** Run every call of one assistant message, concurrently; [{ record, message }] in call order. */
-  answer(calls, ctx, state, approval) {
-    return Promise.all(calls.map(async (call) => {
+  /**
+   * Run every call of one assistant message, concurrently; [{ record, message }] in call order,
+   * without the calls whose tool could not be reached (see keepFinished).
+   */
+  async answer(calls, ctx, state, approval) {
+    return keepFinished(await Promise.all(calls.map(async (call) => {
       const parsed = parseArgs(call);
       if (parsed.error) {
         const record = { id: call.id, name: call.function.name, arguments: call.function.arguments, node: ctx.node, status: 'error', error: parsed.error, durationMs: 0 };
@@ -89,7 +106,7 @@ export class ToolBox {
         if (d?.decision === 'edit') args = d.arguments;
       }
       return this.#run(call, args, ctx, state);
-    }));
+    })));
   }
 
   async #run(call, args, ctx, state) {
@@ -98,6 +115,7 @@ export class ToolBox {
     const record = { id: call.id, name: call.function.name, arguments: args, node: ctx.node };
     ctx.emit?.({ type: 'tool_call', id: call.id, name: record.name, arguments: args });
     const span = ctx.trace?.tool(call, args);
+    let thrown;
     try {
       if (!tool) throw new Error(`there is no tool named '${record.name}'`);
       // The tool never runs on arguments its schema refuses; it gets the schema's output (defaults, transforms).
@@ -110,12 +128,13 @@ export class ToolBox {
     } catch (e) {
       record.error = e?.message ?? String(e);
       record.status = 'error';
-      // A tool's own infrastructure gone (an MCP server unreachable) ends the node, typed: no model can fix it.
-      if (e?.failsRun) { span?.end(record, e); throw e; }
+      // A tool's own infrastructure gone (an MCP server unreachable): no answer for the model (keepFinished).
+      if (e?.failsRun) thrown = e;
     }
     record.durationMs = Date.now() - started;
-    span?.end(record);
+    span?.end(record, thrown);
     ctx.emit?.({ type: 'tool_result', id: call.id, name: record.name, status: record.status, durationMs: record.durationMs });
+    if (thrown) return { record, thrown };
     const content = record.status === 'ok' ? stringify(record.result) : `Error: ${record.error}`;
     return { record, message: { role: 'tool', tool_call_id: call.id, content } };
   }

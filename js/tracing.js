@@ -38,6 +38,16 @@ function fail(span, code, message, error) {
   if (error) span.recordException({ name: error.name ?? 'Error', message: error.message ?? String(error), code });
 }
 
+/**
+ * gen_ai.provider.name's well-known values for edgegraph's providers; an AI SDK
+ * model's provider ('openai.chat', 'anthropic.messages') by its first part.
+ */
+const PROVIDER_NAMES = { 'openai-responses': 'openai', gemini: 'gcp.gemini', google: 'gcp.gemini', 'google-vertex': 'gcp.vertex_ai', bedrock: 'aws.bedrock', mistral: 'mistral_ai' };
+function providerName(client) {
+  const name = String(client.provider ?? 'openai').split('.')[0];
+  return PROVIDER_NAMES[name] ?? name;
+}
+
 /** Where a client posts, for server.address / server.port (its baseURL is already redacted). */
 function server(client) {
   try {
@@ -131,7 +141,7 @@ export class RunTracing {
   async #chat(client, request, context) {
     const model = request.model ?? client.model;
     const span = this.#start(`chat ${model}`, {
-      'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': client.provider ?? 'openai', 'gen_ai.request.model': model, ...server(client),
+      'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': providerName(client), 'gen_ai.request.model': model, ...server(client),
       ...(this.#content ? { 'gen_ai.input.messages': json(request.messages) } : {}),
     }, KIND.CLIENT, context);
     try {
@@ -139,8 +149,9 @@ export class RunTracing {
       const usage = reply.usage ?? {};
       const attributes = { 'gen_ai.response.finish_reasons': reply.finishReason ? [reply.finishReason] : [] };
       if (reply.model) attributes['gen_ai.response.model'] = reply.model;
-      const input = usage.prompt_tokens ?? usage.input_tokens;
-      const output = usage.completion_tokens ?? usage.output_tokens;
+      // Every provider's counts in one shape (reply.tokens), else OpenAI's or Anthropic's own names.
+      const input = reply.tokens?.inputTokens ?? usage.prompt_tokens ?? usage.input_tokens;
+      const output = reply.tokens?.outputTokens ?? usage.completion_tokens ?? usage.output_tokens;
       if (typeof input === 'number') attributes['gen_ai.usage.input_tokens'] = input;
       if (typeof output === 'number') attributes['gen_ai.usage.output_tokens'] = output;
       if (this.#content) attributes['gen_ai.output.messages'] = json([reply.message]);

@@ -1,7 +1,8 @@
 // MCP tools in Chromium: a page (on its own origin) bundles the MCP SDK's
 // client with esbuild, connects cross-origin to the SDK-built MCP server on
 // loopback (which sends the CORS headers docs/mcp.md lists), and runs an
-// agent whose approval-gated MCP tool runs once after approval.
+// agent whose approval-gated MCP tool runs once after approval, traced with
+// the OpenTelemetry SDK in the page.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -54,6 +55,13 @@ test('a browser page lists and calls MCP tools cross-origin; the approval-gated 
     assert.equal(r.answer, 'Mailed the sum.');
     assert.deepEqual(r.calls, [['add', 'ok', { sum: 5 }], ['send_email', 'ok', 'sent to ana@example.com']]);
     assert.deepEqual(mcp.sent, [{ to: 'ana@example.com', body: '5' }]);
+    // Traced in the page: two runs (before and after the pause), each with its node, model and tool spans under it.
+    assert.deepEqual(r.spans.map((x) => x.filter(Boolean).join(' < ')).sort(), [
+      'chat m < node agent', 'chat m < node agent',
+      'execute_tool add < node agent', 'execute_tool send_email < node agent',
+      'invoke_agent edgegraph', 'invoke_agent edgegraph',
+      'node agent < invoke_agent edgegraph', 'node agent < invoke_agent edgegraph', 'node agent < invoke_agent edgegraph',
+    ]);
     assert.deepEqual(errors, []);
   } finally { await page.close(); await llm.close(); await mcp.close(); }
 });

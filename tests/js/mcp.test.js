@@ -96,6 +96,35 @@ test('a server that is gone fails the node with MCP_ERROR naming the server and 
   } finally { await client.close().catch(() => {}); await llm.close(); }
 });
 
+test('a call whose server is unreachable is retried alone: the calls of its round that ran never run again', async () => {
+  const mcp = await startMcpServer();
+  const client = await connect(mcp.url);
+  // The connection fails for `add` only while `down`, as a dropped connection would (fetch failed).
+  let down = true;
+  const flaky = { listTools: (p) => client.listTools(p), getServerVersion: () => client.getServerVersion(), callTool: (p, s, o) => (p.name === 'add' && down ? Promise.reject(new TypeError('fetch failed')) : client.callTool(p, s, o)) };
+  const llm = await startServer([
+    { json: reply(null, [call('c1', 'send_email', { to: 'ana@example.com', body: 'hi' }), call('c2', 'add', { a: 1, b: 2 })]) },
+    { json: reply('Sent, and 1 + 2 = 3.') },
+  ]);
+  try {
+    const engine = agentEngine(llm.baseURL, await mcpTools(flaky));
+    const failed = await engine.execute({ messages: [{ role: 'user', content: 'mail and add' }] });
+    assert.equal(failed.status, 'ERROR');
+    assert.equal(failed.error.cause.code, 'MCP_ERROR');
+    assert.match(failed.error.cause.message, /MCP server 'test-tools': calling tool 'add' failed \(fetch failed\)/);
+    assert.deepEqual(failed.state.messages.filter((m) => m.role === 'tool').map((m) => m.tool_call_id), ['c1'], 'the email that went out is recorded');
+    assert.equal(mcp.sent.length, 1);
+
+    down = false;
+    const done = await engine.resume(JSON.parse(JSON.stringify(failed.checkpoint)));
+    assert.equal(done.status, 'FINISHED');
+    assert.equal(done.state.lastModelOutput, 'Sent, and 1 + 2 = 3.');
+    assert.equal(mcp.sent.length, 1, 'the email is not sent again');
+    assert.deepEqual(done.state.messages.filter((m) => m.role === 'tool').map((m) => [m.tool_call_id, m.content]), [['c1', 'sent to ana@example.com'], ['c2', '{"sum":3}']]);
+    assert.equal(llm.requests.length, 2, 'the model was not asked again for the failed round');
+  } finally { await client.close(); await llm.close(); await mcp.close(); }
+});
+
 test('a JSON-RPC error the server answers is the tool result; a timeout is MCP_ERROR', async () => {
   // McpServer wraps its own failures as isError results; other servers answer JSON-RPC errors, which the SDK throws as McpError.
   const client = {

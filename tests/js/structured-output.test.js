@@ -85,6 +85,18 @@ test('JSON Schema and Valibot formats; strict: false sends the schema as given',
   assert.deepEqual(s.requests[1].body.response_format.json_schema, { name: 'tags', schema: loose, strict: false });
 }));
 
+test('a reply fenced as Markdown JSON (a provider without strict mode) is read; prose around it is not', () => withServer([
+  { json: reply('```json\n{"city":"Lisbon","temp":21}\n```') },
+  { json: reply('Here: ```json\n{"city":"Lisbon","temp":21}\n```') },
+], async (s) => {
+  const weather = { type: 'object', properties: { city: { type: 'string' } , temp: { type: 'number' } }, required: ['city', 'temp'] };
+  const engine = oneNode(createLLMNode({ llm: { baseURL: s.baseURL, model: 'm' }, stream: false, responseFormat: { name: 'weather', schema: weather } }));
+  const first = await engine.execute({ messages: [{ role: 'user', content: 'x' }] });
+  assert.deepEqual(first.state.structuredResponse, { city: 'Lisbon', temp: 21 });
+  const second = await engine.execute({ messages: [{ role: 'user', content: 'x' }] });
+  assert.equal(second.error.cause.code, 'STRUCTURED_OUTPUT_INVALID');
+}));
+
 test('what strict mode cannot express is a definition error naming the path', () => {
   const make = (schema, extra = {}) => () => createAgentNode({ llm: { model: 'm' }, responseFormat: { name: 'out', schema, ...extra } });
   const definitionError = (pattern) => (e) => e instanceof EdgegraphError && e.code === 'INVALID_DEFINITION' && pattern.test(e.message);

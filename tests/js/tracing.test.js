@@ -11,6 +11,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '
 import { trace, context, ROOT_CONTEXT, SpanStatusCode } from '@opentelemetry/api';
 import { GraphEngine, createAgentNode, EdgegraphError } from 'edgegraph';
 import { startServer, reply, call } from './support/openai-server.js';
+import { startAnthropicServer, message, textBlock } from './support/anthropic-server.js';
 
 const KEY = 'sk-trace-SECRET-0123456789';
 
@@ -134,6 +135,22 @@ test('two runs at once on one engine: each node and call span is under its own r
     assert.ok(node && chat, `the spans of run ${who}`);
     assert.notEqual(run.spanContext().traceId, spans.find((x) => x.attributes['edgegraph.run.id'] !== who && x.name.startsWith('invoke')).spanContext().traceId);
   }
+});
+
+test('another provider: gen_ai.provider.name and the token counts come from its reply (strict Anthropic server, streamed)', async () => {
+  const s = await startAnthropicServer([{ reply: message([textBlock('Bonjour.')]) }], { apiKey: KEY });
+  const { exporter, tracer } = tracing();
+  try {
+    const agent = createAgentNode({ llm: { provider: 'anthropic', model: 'claude-test', apiKey: KEY, baseURL: s.baseURL }, mode: 'chat' });
+    const r = await new GraphEngine({ nodes: { agent }, edges: { agent: '__end__' }, entryPoint: 'agent' }, { tracer }).execute({ messages: [{ role: 'user', content: 'hello' }] });
+    assert.equal(r.status, 'FINISHED');
+  } finally { await s.close(); }
+  const chat = exporter.getFinishedSpans().find((x) => x.name === 'chat claude-test');
+  assert.equal(chat.attributes['gen_ai.provider.name'], 'anthropic');
+  assert.equal(chat.attributes['gen_ai.response.model'], 'claude-test');
+  assert.equal(chat.attributes['gen_ai.usage.input_tokens'], 20 + 12);
+  assert.equal(chat.attributes['gen_ai.usage.output_tokens'], 8);
+  assert.ok(!JSON.stringify(exporter.getFinishedSpans().map((x) => x.attributes)).includes(KEY));
 });
 
 test('a tracer that is not one is an INVALID_OPTIONS error', () => {

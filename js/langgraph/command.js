@@ -52,3 +52,17 @@ export function engineCommand(command, { toUpdate, combine, plain }) {
   if (command.graph === Command.PARENT) fields.graph = edgegraph.Command.PARENT;
   return new edgegraph.Command(fields);
 }
+
+/**
+ * Pause the run from inside a node (edgegraph's interrupt(): during the node's
+ * synchronous call in every runtime, after an await where AsyncLocalStorage
+ * exists; `config.interrupt` works everywhere).
+ */
+export function interrupt(value) {
+  return edgegraph.interrupt(value);
+}
+
+/** Whether `e` is an interrupt: a node's catch-all must rethrow it. */
+export function isGraphInterrupt(e) {
+  return e !== null && typeof e === 'object' && e[Symbol.for('edgegraph.interrupt')] === true;
+}

@@ -15,8 +15,8 @@ import { threadHistory, snapshotOf, configOf } from './history.js';
 import { isCommand, engineCommand, updateOf, gotoOf } from './command.js';
 
 const PARENT = Symbol.for('edgegraph.langgraph.parent');
-// Joins, deferral and Commands came with interrupt() (issue 15, H15a): until the
-// core has them, node specs leave those fields out. (Removed once merged.)
+// Joins and deferral came with interrupt() and Command (issue 15): node specs
+// carry those fields where the core has them.
 const HAS_JOINS = typeof edgegraph.Command === 'function';
 let runCounter = 0;
 const newRunId = () => `lg${Date.now().toString(36)}${(++runCounter).toString(36)}${Math.random().toString(36).slice(2, 8)}`;

@@ -163,6 +163,26 @@ export class Core {
     this.check(this.x.eg_run_fail(r, index, p, n, this.errPtr));
   }
   runInterrupt(r) { this.x.eg_run_interrupt(r); }
+  /** The pending interrupts: [{ id, value, node }]. */
+  runPendingInterrupts(r) { return JSON.parse(this.lent(this.x.eg_run_pending_interrupts(r, this.outPtr, this.lenPtr, this.errPtr))); }
+  runRouteFrom(r, node) {
+    const [p, n] = this.write(node);
+    this.check(this.x.eg_run_route_from(r, p, n, this.errPtr));
+  }
+  runGoto(r, json) {
+    const [p, n] = this.write(json);
+    this.check(this.x.eg_run_goto(r, p, n, this.errPtr));
+  }
+  /** Task `index` paused itself: {"interrupts": [{id, value}], "keep"?}. */
+  runInterruptTask(r, index, json) {
+    const [p, n] = this.write(json);
+    this.check(this.x.eg_run_interrupt_task(r, index, p, n, this.errPtr));
+  }
+  /** Answer the pending interrupts: {"resume": value or {id: value}}. */
+  runAnswer(r, json) {
+    const [p, n] = this.write(json);
+    this.check(this.x.eg_run_answer(r, p, n, this.errPtr));
+  }
   runCheckpoint(r) { return this.lent(this.x.eg_run_checkpoint(r, this.outPtr, this.lenPtr, this.errPtr)); }
   runCheckpointMeta(r) { return this.lent(this.x.eg_run_checkpoint_meta(r, this.outPtr, this.lenPtr, this.errPtr)); }
   runState(r) { return this.lent(this.x.eg_run_state(r, this.outPtr, this.lenPtr, this.errPtr)); }

@@ -29,6 +29,10 @@ export function graphEdges(def) {
       if (e.default) add(e.default, 'otherwise', true);
     } else if (e.default) add(e.default);
   }
+  // Where a node's Command may go (nodes.<name>.goto).
+  for (const [from, spec] of Object.entries(def.nodes ?? {})) {
+    for (const to of Array.isArray(spec?.goto) ? spec.goto : []) out.push({ from, to: id(to), label: 'goto', conditional: true });
+  }
   return out;
 }
 

@@ -17,8 +17,9 @@ import { Run } from './run.js';
 import { HistoryView } from './history-view.js';
 import { isThreadRef, openThread } from './thread.js';
 import { migrateState } from './migrate.js';
+import { applyPatch } from './patch.js';
 import { anySignal } from './timing.js';
-import { RunTracing } from './tracing.js';
+import { resumeCommand, gotoJSON } from './command.js';
 import { ENGINE_OPTIONS, LIMIT_OPTIONS, RUN_OPTIONS, RESUME_OPTIONS, checkOptions } from './options.js';
 
 const CHECKPOINT_FORMAT = 'edgegraph-checkpoint';
@@ -58,6 +59,7 @@ export class GraphEngine extends CoreObject {
   #llmConfig;
   #checkpointer = null;
   #history;
+  #breakpoints;
   /** What a Run needs of the graph: core, handlers, routers, policies, partitioned, history. */
   #parts;
   /** The state of the run in progress, or of the last one (getMessagesForLLM's default). */
@@ -78,6 +80,11 @@ export class GraphEngine extends CoreObject {
     const core = getCore();
     const { json, handlers, routers, subgraphs, hostReducers } = normalizeDefinition(definition, options ?? {});
     options ??= {};
+    // options.retry: the default of every node without its own (checked by the core as theirs;
+    // not part of the graph's identity, as a node's retry is not).
+    if (options?.retry !== undefined) {
+      for (const spec of Object.values(json.nodes)) if (spec.kind !== 'end' && spec.retry === undefined) spec.retry = options.retry;
+    }
     const graph = core.graphNew(JSON.stringify(json));
     // What dispose() frees, held apart from `this` (the leak backstop must not
     // keep the engine alive): the graph, the engine's own history, and the
@@ -104,10 +111,13 @@ export class GraphEngine extends CoreObject {
     this.#migration = { version: json.version ?? 0, migrate: definition.migrate };
     // Retry and timeout policies, checked by the core when it parses the graph.
     const policies = new Map();
+    const errorEdges = new Set();
     for (const [name, spec] of Object.entries(json.nodes)) {
       if (spec.retry || spec.timeoutMs) policies.set(name, { retry: spec.retry, timeoutMs: spec.timeoutMs });
+      if (spec.onError !== undefined) errorEdges.add(name);
     }
     this.#maxSteps = options.maxSteps;
+    this.#breakpoints = { interruptBefore: options.interruptBefore, interruptAfter: options.interruptAfter };
     this.#limits = {};
     for (const k of LIMIT_OPTIONS) if (options.limits?.[k] !== undefined) this.#limits[k] = options.limits[k];
     this.#llmConfig = llmConfig;
@@ -118,7 +128,7 @@ export class GraphEngine extends CoreObject {
       tokenizer: options.tokenizer,
     }, owned);
     const partitioned = json.state === 'partitioned' || json.state?.shape === 'partitioned';
-    this.#parts = { core, handlers, routers, policies, partitioned, history: this.#history, hostReducers };
+    this.#parts = { core, handlers, routers, policies, errorEdges, partitioned, history: this.#history, hostReducers };
     if (options.tracer !== undefined && typeof options.tracer?.startSpan !== 'function') throw new EdgegraphError('INVALID_OPTIONS', 'options.tracer must be an OpenTelemetry Tracer (with startSpan)');
     this.#tracing = options.tracer ? { tracer: options.tracer, content: options.traceContent === true } : null;
   }
@@ -229,6 +239,17 @@ export class GraphEngine extends CoreObject {
         mirror = await migrateState({ core, handle, thread, where: restored.where, ...this.#migration }, from, mirror);
         this.#alive();   // dispose() while migrate() ran freed the graph
       }
+      // A Command, or any value while interrupts are pending: data, never a message.
+      const command = resumeCommand(input) ?? (input !== undefined && core.runPendingInterrupts(handle).length ? { resume: input } : null);
+      if (!command && input !== undefined && (input === null || typeof input !== 'object')) {
+        throw new EdgegraphError('INVALID_INPUT', `resume() got ${typeof input} input, but no interrupt is pending to answer: pass a message ({ role: 'user', content }) to append one, or new Command({ update }) to write the state`);
+      }
+      if (command) {
+        input = undefined;
+        if (command.update !== undefined) update = { ...update, ...command.update };
+        if (command.resume !== undefined) core.runAnswer(handle, JSON.stringify({ resume: command.resume }));
+        if (command.goto !== undefined) core.runGoto(handle, JSON.stringify(gotoJSON(command.goto, 'resume()')));
+      }
       // Paths with a JS reducer fold here; the core applies the rest.
       if (update !== undefined && this.#parts.hostReducers) [update] = foldWrites(this.#parts.hostReducers, mirror, [{ node: 'resume', value: update }]);
       if (update !== undefined) core.runApply(handle, JSON.stringify(update));
@@ -238,6 +259,49 @@ export class GraphEngine extends CoreObject {
       throw e;
     }
     return this.#drive(handle, mirror, { ...options, runId }, input, thread);
+  }
+
+  /**
+   * Write `values` into a stopped run's state through the reducers, as a node
+   * would; with `asNode`, the run then goes on as if that node had just run
+   * (its edge decides what runs next). `saved` is a thread ({ threadId,
+   * checkpointId? }: a new checkpoint is written to it) or a checkpoint.
+   * Returns { state, checkpoint, checkpointId? } (checkpointId for a thread).
+   */
+  async updateState(saved, values, asNode = undefined) {
+    this.#alive();
+    const core = this.#core;
+    let loaded = null, text;
+    if (isThreadRef(saved)) ({ checkpoint: text } = loaded = await this.#loadThread(saved));
+    else if (typeof saved === 'string' || saved?.format === CHECKPOINT_FORMAT) text = typeof saved === 'string' ? saved : JSON.stringify(saved);
+    else throw new EdgegraphError('INVALID_INPUT', 'updateState() takes a thread ({ threadId }) or a checkpoint');
+    if (asNode !== undefined && typeof asNode !== 'string') throw new EdgegraphError('INVALID_INPUT', 'updateState(): asNode must be a node name');
+    const handle = core.runRestore(this.#graph, text, this.#runOptions({}));
+    const release = this.retain();   // dispose() meanwhile frees the graph after the run
+    try {
+      const mirror = loaded ? loaded.state : JSON.parse(core.runState(handle));
+      // A record written mid-run (status RUNNING) stops first, without running anything.
+      core.runInterrupt(handle);
+      const ops = core.runNext(handle).patch;
+      // Paths with a JS reducer fold here, as for a node's result; the core applies the rest.
+      if (values !== undefined && values !== null && this.#parts.hostReducers) [values] = foldWrites(this.#parts.hostReducers, mirror, [{ node: asNode ?? 'updateState', value: values }]);
+      if (values !== undefined && values !== null) core.runApply(handle, JSON.stringify(values));
+      if (asNode !== undefined) core.runRouteFrom(handle, asNode);
+      ops.push(...core.runNext(handle).patch);
+      applyPatch(mirror, ops);
+      const result = { state: mirror, checkpoint: core.runCheckpoint(handle) };
+      if (loaded) {
+        const thread = openThread(this.#checkpointer, saved.threadId, loaded.id, loaded.depth, loaded.meta, loaded.next);
+        thread.ops.push(...ops);
+        await thread.save(JSON.parse(core.runCheckpointMeta(handle)), mirror);
+        if (thread.error) throw new EdgegraphError('CHECKPOINT_WRITE_FAILED', `could not write the updated state of thread '${saved.threadId}': ${thread.error?.message ?? thread.error}`, { cause: thread.error });
+        result.checkpointId = thread.parentId;
+      }
+      return result;
+    } finally {
+      core.runFree(handle);
+      release();
+    }
   }
 
   /**
@@ -296,7 +360,10 @@ export class GraphEngine extends CoreObject {
   async getState(threadId, checkpointId = undefined) {
     this.#threadCall('getState', threadId);
     const loaded = await this.#checkpointer.load(threadId, checkpointId);
-    return loaded && { state: loaded.state, status: loaded.status, checkpointId: loaded.id, parentId: loaded.parent, createdAt: loaded.createdAt, tasks: taskViews(loaded.meta.tasks) };
+    if (!loaded) return undefined;
+    // The interrupts waiting for an answer, as result.interrupts has them.
+    const interrupts = (loaded.meta.tasks ?? []).filter((t) => t.state === 'interrupted').flatMap((t) => t.interrupts.map((i) => ({ ...i, node: t.node })));
+    return { state: loaded.state, status: loaded.status, checkpointId: loaded.id, parentId: loaded.parent, createdAt: loaded.createdAt, tasks: taskViews(loaded.meta.tasks), interrupts };
   }
 
   /**
@@ -355,10 +422,17 @@ export class GraphEngine extends CoreObject {
   #usable() { if (!this.busy) this.assertAlive(); }
 
   #runOptions(options) {
+    const width = options.maxConcurrency;
+    if (width !== undefined && !(Number.isInteger(width) && width >= 1)) throw new EdgegraphError('INVALID_OPTIONS', 'options.maxConcurrency must be an integer of at least 1');
     const o = { ...this.#limits };
     const max = options.maxSteps ?? this.#maxSteps;
     if (max !== undefined) o.maxSteps = max;
     if (options.runId !== undefined) o.runId = options.runId;
+    // Breakpoints: the call's own, else the engine's.
+    for (const key of ['interruptBefore', 'interruptAfter']) {
+      const list = options[key] ?? this.#breakpoints[key];
+      if (list !== undefined) o[key] = list;
+    }
     return JSON.stringify(o);
   }
 
@@ -378,9 +452,20 @@ export class GraphEngine extends CoreObject {
   /** Drive a run; dispose() during it frees the graph only when it has closed. */
   async #drive(handle, mirror, options, resumeInput, thread) {
     const release = this.retain();
-    // Spans come from the run's events, and from ctx.trace for model and tool calls.
-    const tracing = this.#tracing && new RunTracing(this.#tracing.tracer, { content: this.#tracing.content, parent: options.traceContext, runId: options.runId, threadId: options.threadId });
-    if (tracing) options = { ...options, onEvent: tracing.observe(options.onEvent), tracing };
+    let tracing = null;
+    try {
+      // Spans come from the run's events, and from ctx.trace for model and tool
+      // calls; tracing.js is loaded only by an engine that has a tracer.
+      if (this.#tracing) {
+        const { RunTracing } = await import('./tracing.js');
+        tracing = new RunTracing(this.#tracing.tracer, { content: this.#tracing.content, parent: options.traceContext, runId: options.runId, threadId: options.threadId });
+        options = { ...options, onEvent: tracing.observe(options.onEvent), tracing };
+      }
+    } catch (e) {
+      this.#parts.core.runFree(handle);
+      release();
+      throw e;
+    }
     const run = new Run(this, this.#parts, handle, mirror, options, resumeInput, thread);
     this.#currentState = mirror;
     try {
@@ -390,4 +475,5 @@ export class GraphEngine extends CoreObject {
       release();
     }
   }
+
 }

@@ -23,7 +23,8 @@ export type ErrorCode =
   | 'LLM_HTTP_ERROR' | 'LLM_TIMEOUT' | 'LLM_ABORTED' | 'LLM_NETWORK_ERROR' | 'LLM_BAD_RESPONSE'
   | 'THREAD_NOT_FOUND' | 'CHECKPOINT_WRITE_FAILED' | 'DISPOSED'
   | 'STRUCTURED_OUTPUT_INVALID' | 'MCP_ERROR' | 'THREAD_BUSY' | 'REDUCER_FAILED'
-  | 'MIGRATION_FAILED';
+  | 'MIGRATION_FAILED'
+  | 'UNKNOWN_INTERRUPT' | 'MISSING_RESUME_ANSWER' | 'INTERRUPT_OUTSIDE_NODE';
 
 export class EdgegraphError extends Error {
   constructor(code: ErrorCode, message: string, extra?: { node?: string; cause?: unknown });
@@ -110,8 +111,8 @@ export interface IGraphState {
 export type NodeResult<S> = {
   [K in keyof S]?: K extends 'messages' | 'logs' ? S[K] | (S[K] extends Array<infer T> ? T : never) : S[K];
 } & {
-  /** Go here next, whatever the edges say. */
-  nextNodeOverride?: string | null;
+  /** Go here next, whatever the edges say: a node, or several nodes and Sends (a Command's goto). */
+  nextNodeOverride?: string | null | Array<string | Send>;
   /** Finish the run after this node. */
   shouldEnd?: boolean;
   /** Pause after this node (also set when pendingAskUser is). */
@@ -129,14 +130,21 @@ export interface NodeContext {
   arg?: any;
   /** 1 on the first try; higher when the node's retry policy runs it again. */
   attempt: number;
-  /** Aborted when the run is interrupted or the node's timeout passes. */
-  signal?: AbortSignal;
+  /** Aborted when the run is interrupted, the node's timeout passes, or a task of the same step fails for good. */
+  signal: AbortSignal;
   /** In the first step after resume(): the user input given to resume. */
   resumeInput?: Message;
   /** Emit an event of your own (it reaches onEvent / stream() with node and taskId). */
   emit?: (event: { type: string; [field: string]: unknown }) => void;
   /** Count a model call this node made itself (a chat() reply): into result.usage and an llm_usage event. Agent and LLM nodes do it for you. */
   recordUsage?: (reply: Pick<ChatResult, 'tokens' | 'provider' | 'model'>) => void;
+  /**
+   * Pause the run here with `value` (JSON data) for the caller; on resume the node runs again
+   * from the top and the i-th call returns the i-th answer. Works after any await, in every runtime.
+   */
+  interrupt<T = any>(value?: unknown): T;
+  /** The run's `configurable` option (execute/resume), as given. */
+  configurable?: Record<string, unknown>;
 }
 
 /** A router's answer that runs `node` with its own input (`context.arg`). */
@@ -145,7 +153,7 @@ export function send(node: string, arg: unknown): Send;
 
 /** A node: a function of the state (sync or async). It must not mutate the state it is given. */
 export type GraphNode<S extends object = IGraphState> =
-  (state: Readonly<S>, engine: GraphEngine<S>, context: NodeContext) => NodeResult<S> | void | Promise<NodeResult<S> | void>;
+  (state: Readonly<S>, engine: GraphEngine<S>, context: NodeContext) => NodeResult<S> | Command<S> | void | Promise<NodeResult<S> | Command<S> | void>;
 
 /** A router: picks the next node (or several, to run in parallel). */
 export type Router<S extends object = IGraphState> =
@@ -189,6 +197,14 @@ export interface NodeSpec<S extends object = IGraphState> {
   onError?: string;
   description?: string;
   options?: Record<string, unknown>;
+  /** Where this node's Commands may go (reachable, drawn by toMermaid), as LangGraph's `ends`. */
+  goto?: string[];
+  /** A join: run once, after every one of these source nodes reached this node (docs/parallel-branches.md). */
+  join?: string[];
+  /** Run only when nothing else is left to run (after every pending branch). */
+  defer?: boolean;
+  /** Reached only by nextNodeOverride or a goto: counts as reachable. */
+  jumpTarget?: boolean;
 }
 
 export type Edge<S extends object = IGraphState> =
@@ -262,6 +278,12 @@ export interface EngineOptions<S extends object = IGraphState> {
   routers?: Record<string, Router<S>>;
   /** Size limits; past one a run stops with LIMIT_EXCEEDED and keeps its partial state. */
   limits?: EngineLimits;
+  /** The retry policy of every node that has none of its own. */
+  retry?: RetryPolicy;
+  /** Pause before these nodes run (every run's default; a run's own option replaces it). */
+  interruptBefore?: string[];
+  /** Pause after these nodes ran, before routing (every run's default). */
+  interruptAfter?: string[];
   /** OpenTelemetry spans for every run: the run, its nodes, model calls and tool calls (docs/tracing.md). */
   tracer?: OTelTracerLike;
   /** Put prompts, replies, tool arguments and results in the spans (default false). */
@@ -299,7 +321,7 @@ export interface EngineLimits {
 export type GraphEvent<S extends object = IGraphState> =
   | { type: 'run_start' }
   | { type: 'node_start'; node: string; taskId: string }
-  | { type: 'node_end'; node: string; taskId: string; durationMs: number; error?: string; /** With error: the thrown error's code, else NODE_FAILED. */ errorCode?: string }
+  | { type: 'node_end'; node: string; taskId: string; durationMs: number; error?: string; /** With error: the thrown error's code, else NODE_FAILED. */ errorCode?: string; /** The node called interrupt(). */ interrupted?: true }
   | { type: 'node_retry'; node: string; taskId: string; attempt: number; error: string; delayMs: number }
   | { type: 'llm_token'; node: string; taskId: string; text: string }
   | ({ type: 'llm_usage'; taskId: string } & ModelCallUsage)
@@ -307,7 +329,7 @@ export type GraphEvent<S extends object = IGraphState> =
   | { type: 'tool_result'; node: string; taskId: string; id: string; name: string; status: 'ok' | 'error'; durationMs: number }
   | { type: 'route'; node: string; target: unknown }
   | { type: 'state_update'; patch: PatchOp[] }
-  | { type: 'pause'; pendingAskUser: PendingAskUser | null }
+  | { type: 'pause'; pendingAskUser: PendingAskUser | null; interrupts?: Interrupt[] }
   | { type: 'error'; error: RunErrorInfo }
   | { type: 'checkpoint'; threadId: string; checkpointId: number; status: GraphStatus }
   | { type: 'run_end'; status: GraphStatus; result: GraphRunResult<S> };
@@ -331,12 +353,20 @@ export interface RunOptions<S extends object = IGraphState> {
   traceContext?: OTelContextLike;
   /** resume({ threadId }) only: the run that wrote the thread's latest (mid-run) checkpoint died; continue it (else THREAD_BUSY within the lease). */
   recover?: boolean;
+  /** Handed to every node as `context.configurable` (not part of the state or checkpoints). */
+  configurable?: Record<string, unknown>;
+  /** Run at most this many tasks of a step at once (default: all). */
+  maxConcurrency?: number;
+  /** Pause before these nodes run; resume runs them. */
+  interruptBefore?: string[];
+  /** Pause after these nodes ran, before routing; resume routes on. */
+  interruptAfter?: string[];
 }
 
 /** resume({ threadId }) continues a thread's latest checkpoint; with checkpointId, forks from an earlier one. */
 export interface ThreadRef { threadId: string; checkpointId?: number }
 
-export interface ThreadState<S> { state: S; status: GraphStatus; checkpointId: number; parentId: number | null; createdAt: number; /** The step's tasks: a finished one's writes show here even when a sibling failed (the state then has neither). */ tasks: ThreadTask[] }
+export interface ThreadState<S> { state: S; status: GraphStatus; checkpointId: number; parentId: number | null; createdAt: number; /** The step's tasks: a finished one's writes show here even when a sibling failed (the state then has neither). */ tasks: ThreadTask[]; /** Waiting for an answer ([] when none). */ interrupts: Interrupt[] }
 export interface ThreadTask { node: string; status: 'pending' | 'done' | 'failed' | (string & {}); writes?: unknown; error?: unknown }
 export interface CheckpointInfo<S = unknown> { checkpointId: number; parentId: number | null; createdAt: number; status: GraphStatus; superstep: number; /** Nodes about to run. */ pendingTasks: string[]; /** Nodes whose routers are about to choose. */ routing: string[]; /** The state then: with getStateHistory(id, { values: true }). */ values?: S }
 /** A page of a thread's history: `limit` checkpoints older than `before` (a checkpointId), newest first. */
@@ -344,6 +374,10 @@ export interface HistoryOptions { limit?: number; before?: number; values?: bool
 
 interface RunResultBase<S> {
   state: S;
+  /** PAUSED by interrupt(): what each waiting node asked, with the id to answer it by. */
+  interrupts?: Interrupt[];
+  /** A subgraph's run that ended with a node's Command.PARENT: where the parent goes, and its update. */
+  parentCommand?: { goto?: Goto; update?: Record<string, unknown> };
   /** Alias of `state` (seed API). */
   readonly finalState: S;
   /** The tokens of this run's model calls (a resumed run counts its own), whichever provider answered. */
@@ -371,8 +405,17 @@ export class GraphEngine<S extends object = IGraphState> {
   readonly llmConfig: AgentLLMConfig | undefined;
   readonly definition: object;
   execute(initialState?: Partial<S>, options?: RunOptions<S>): Promise<GraphRunResult<S>>;
-  /** userInput: a message (appended to messages once) or an approval decision (approve(), reject(), editArguments()). */
-  resume(saved: Resumable<S>, userInput?: Message | ApprovalDecision, options?: RunOptions<S>): Promise<GraphRunResult<S>>;
+  /**
+   * userInput: while interrupts are pending, their answer (a value, or { [id]: answer }: data, never a message);
+   * a Command ({ resume?, update?, goto? }, or a plain object of those keys); else a message
+   * (appended to messages once) or an approval decision (approve(), reject(), editArguments()).
+   */
+  resume(saved: Resumable<S>, userInput?: Message | ApprovalDecision | Command<S> | ResumeCommand<S> | unknown, options?: RunOptions<S>): Promise<GraphRunResult<S>>;
+  /**
+   * Write `values` through the reducers into a stopped run (a thread: a new checkpoint is written to it;
+   * or a checkpoint: a new one is returned); with `asNode`, the run goes on as if that node had just run.
+   */
+  updateState(saved: ThreadRef | string | object, values: NodeResult<S> | Record<string, unknown> | null, asNode?: string): Promise<{ state: S; checkpoint: string; checkpointId?: number }>;
   /** A thread's latest state, or that of one checkpoint (needs a checkpointer). */
   getState(threadId: string, checkpointId?: number): Promise<ThreadState<S> | undefined>;
   /** A thread's checkpoints, newest first. */
@@ -380,7 +423,7 @@ export class GraphEngine<S extends object = IGraphState> {
   /** Remove a thread's checkpoints from the store. */
   deleteThread(threadId: string): Promise<void>;
   stream(initialState?: Partial<S>, options?: RunOptions<S>): AsyncIterable<GraphEvent<S>>;
-  streamResume(saved: Resumable<S>, userInput?: Message | ApprovalDecision, options?: RunOptions<S>): AsyncIterable<GraphEvent<S>>;
+  streamResume(saved: Resumable<S>, userInput?: Message | ApprovalDecision | Command<S> | ResumeCommand<S> | unknown, options?: RunOptions<S>): AsyncIterable<GraphEvent<S>>;
   toMermaid(): string;
   /** Queue a message for the next execute() (seed API); a system message becomes the system prompt. */
   addMessage(message: Message): void;
@@ -835,3 +878,45 @@ export function toServerSentEvents(events: AsyncIterable<GraphEvent<any>>, optio
 export function readServerSentEvents(source: Response | ReadableStream<Uint8Array>): AsyncIterable<Record<string, unknown> & { type: string }>;
 /** An event as JSON-safe data (run_end carries status, state, checkpoint and error). */
 export function eventData(event: GraphEvent<any>): Record<string, unknown>;
+
+// ---- interrupts and commands (docs/human-in-the-loop.md) ----
+
+/** A pending interrupt: answer it by `id` (stable: `<node>:<step>.<task>:<call>`, a subgraph's nested with `/`). */
+export interface Interrupt { id: string; value: any; node: string }
+
+/** Thrown by interrupt() to pause the run: a catch-all in a node must rethrow it. */
+export class GraphInterrupt extends Error {
+  readonly interrupts: Array<{ id: string; value: unknown }>;
+}
+/** Whether `error` is a GraphInterrupt (from any copy of edgegraph). */
+export function isGraphInterrupt(error: unknown): error is GraphInterrupt;
+/**
+ * Pause the run from inside a node (see NodeContext.interrupt). Finds the node synchronously during
+ * its call in every runtime, and after an await in an async node function where AsyncLocalStorage exists; elsewhere it throws
+ * INTERRUPT_OUTSIDE_NODE.
+ */
+export function interrupt<T = any>(value?: unknown): T;
+
+/** Where a Command goes: a node, a Send, or several. */
+export type Goto = string | Send | Array<string | Send>;
+
+/** The fields of a Command; also accepted by resume() as a plain object (resume, update, goto). */
+export interface ResumeCommand<S extends object = IGraphState> {
+  /** The answer to the pending interrupt, or { [interrupt id]: answer } for several. */
+  resume?: unknown;
+  /** A partial state written through the reducers. */
+  update?: NodeResult<S> | Record<string, unknown>;
+  /** What runs next, instead of the edges. */
+  goto?: Goto;
+}
+
+/** A node's result that routes and updates at once; resume()'s answer, update and goto. */
+export class Command<S extends object = IGraphState> implements ResumeCommand<S> {
+  /** graph: Command.PARENT hands goto and update to the graph running this one as a subgraph. */
+  static readonly PARENT: '__parent__';
+  constructor(fields?: ResumeCommand<S> & { graph?: '__parent__' });
+  readonly resume?: unknown;
+  readonly update?: NodeResult<S> | Record<string, unknown>;
+  readonly goto?: Goto;
+  readonly graph?: '__parent__';
+}

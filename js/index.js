@@ -18,4 +18,7 @@ export { Checkpointer } from './checkpointer.js';
 export { MemoryStore, LocalStorageStore, IndexedDBStore, browserStore, kvStore } from './stores.js';
 export { eventStreamResponse, toServerSentEvents, readServerSentEvents, eventData } from './sse.js';
 export { onLeakWarning } from './leaks.js';
-export { mcpTools } from './mcp.js';
+// MCP tools are loaded on first use (dist/mcp.js): apps without MCP do not carry them.
+export const mcpTools = async (client, options) => (await import('./mcp.js')).mcpTools(client, options);
+export { interrupt, isGraphInterrupt, GraphInterrupt } from './interrupt.js';
+export { Command } from './command.js';

@@ -10,7 +10,10 @@ import { now } from './events.js';
 import { usageOf, usageRecord } from './usage.js';
 import { deepFreeze } from './objects.js';
 import { resultJSON } from './result-json.js';
-import { sleep } from './timing.js';
+import { anySignal, eachLimited, sleep } from './timing.js';
+import { inNode, interruptFor, isGraphInterrupt, TASK } from './interrupt.js';
+import { NodeContext } from './context.js';
+import { Command, commandResult, isCommand } from './command.js';
 import { foldWrites, writesHostPath } from './host-reducers.js';
 
 function describeThrown(e) {
@@ -40,6 +43,14 @@ export class Run {
   #tracing;        // a RunTracing (tracing.js) when the engine has a tracer
   #stepSize = 0;   // tasks in the current step
   #held = null;    // results writing a path with a JS reducer, folded when the step's tasks are done
+  #configurable;
+  #maxConcurrency;
+  /** This step's cancellation, made when a node reads context.signal: aborted when a task of it fails for good. */
+  #step = null;
+  #stepSignal = null;
+  #stepFailed = false;
+  /** A node's Command with graph: Command.PARENT: { goto, update } for the parent graph. */
+  #handoff = null;
 
   /**
    * @param {object} engine the GraphEngine (nodes and routers get it as their second argument)
@@ -57,6 +68,8 @@ export class Run {
     this.#emit = options.onEvent;
     this.#signal = options.signal;
     this.#runId = options.runId;
+    this.#configurable = options.configurable;
+    this.#maxConcurrency = options.maxConcurrency;
     this.#resumeInput = resumeInput;
     this.#thread = thread;
     this.#tracing = options.tracing;
@@ -99,10 +112,19 @@ export class Run {
         // crash re-runs only the tasks that had not finished.
         const perTask = this.#thread && out.tasks.length > 1;
         this.#stepSize = out.tasks.length;
-        for (const task of out.tasks) {
-          let p = this.#start(task);
-          if (perTask) p = (p ?? Promise.resolve()).then(() => { if (this.#open && !this.#aborted) return this.#checkpoint(); });
-          if (p) (pending ??= []).push(p);
+        this.#step = null;
+        this.#stepFailed = false;
+        const runTask = (task) => {
+          const p = this.#start(task);
+          return perTask ? (p ?? Promise.resolve()).then(() => { if (this.#open && !this.#aborted) return this.#checkpoint(); }) : p;
+        };
+        const limit = this.#maxConcurrency;
+        if (limit && out.tasks.length > limit) pending = [eachLimited(out.tasks, limit, runTask, () => this.#open && !this.#aborted)];
+        else {
+          for (const task of out.tasks) {
+            const p = runTask(task);
+            if (p) (pending ??= []).push(p);
+          }
         }
         if (out.tasks.length && out.tasks[0].kind === 'node') this.#resumeInput = undefined;
         if (pending) await this.#settle(pending);
@@ -146,7 +168,11 @@ export class Run {
     if (policy) return this.#withPolicy(task, started, fn, policy);
     let value;
     try {
-      value = isRoute ? fn(this.#mirror, this.#engine) : fn(this.#mirror, this.#engine, this.#context(task, 1, this.#signal));
+      if (isRoute) value = fn(this.#mirror, this.#engine);
+      else {
+        const ctx = this.#context(task, 1, this.#stepSignalOf);
+        value = inNode(ctx, fn, this.#mirror, this.#engine);
+      }
     } catch (e) {
       this.#fail(task, e, started);
       return null;
@@ -158,12 +184,29 @@ export class Run {
     return null;
   }
 
+  /** The step's signal (made on first use): the run's abort, or a task of the step failing for good. */
+  #stepSignalOf = () => {
+    if (!this.#step) {
+      this.#step = new AbortController();
+      if (this.#stepFailed) this.#step.abort(this.#stepFailed);
+      this.#stepSignal = this.#signal ? anySignal([this.#signal, this.#step.signal]) : this.#step.signal;
+    }
+    return this.#stepSignal;
+  };
+
   /** A node's third argument. */
   #context(task, attempt, signal) {
     const emit = this.#emit;
     const taskId = this.#taskId(task);
     // Nodes emit their own events (LLM tokens, tool calls) through context.emit.
-    const ctx = { taskId, node: task.node, attempt, emit: emit ? (event) => emit({ ...event, node: task.node, taskId }) : () => {} };
+    const { interrupt, internal } = interruptFor(task);
+    const ctx = new NodeContext(signal);
+    ctx.taskId = taskId;
+    ctx.node = task.node;
+    ctx.attempt = attempt;
+    ctx.emit = emit ? (event) => emit({ ...event, node: task.node, taskId }) : () => {};
+    ctx.interrupt = interrupt;
+    ctx[TASK] = internal;
     // A model call's reply (agent and LLM nodes report theirs): into result.usage, and as an llm_usage event.
     ctx.recordUsage = (reply) => {
       const call = usageRecord(reply);
@@ -173,7 +216,7 @@ export class Run {
       emit?.({ type: 'llm_usage', ...record, taskId });
     };
     if (task.arg !== undefined) ctx.arg = task.arg;
-    if (signal) ctx.signal = signal;
+    if (this.#configurable !== undefined) ctx.configurable = this.#configurable;
     if (this.#resumeInput !== undefined) ctx.resumeInput = this.#resumeInput;
     if (this.#tracing) ctx.trace = this.#tracing.forTask(taskId);
     return ctx;
@@ -187,11 +230,14 @@ export class Run {
     for (let attempt = 1; ; attempt++) {
       // Each try gets its own signal: aborted by the run's signal or the timeout.
       const controller = new AbortController();
-      const onRunAbort = () => controller.abort(this.#signal.reason);
-      this.#signal?.addEventListener('abort', onRunAbort, { once: true });
+      const stepSignal = this.#stepSignalOf();
+      const onRunAbort = () => controller.abort(stepSignal.reason);
+      if (stepSignal.aborted) onRunAbort();
+      else stepSignal.addEventListener('abort', onRunAbort, { once: true });
       let timer;
       try {
-        const work = Promise.resolve().then(() => fn(this.#mirror, this.#engine, this.#context(task, attempt, controller.signal)));
+        const ctx = this.#context(task, attempt, controller.signal);
+        const work = Promise.resolve().then(() => inNode(ctx, fn, this.#mirror, this.#engine));
         const value = timeoutMs === undefined ? await work : await Promise.race([work, new Promise((_, reject) => {
           timer = setTimeout(() => {
             const e = new EdgegraphError('NODE_TIMEOUT', `timed out after ${timeoutMs} ms`, { node: task.node });
@@ -202,7 +248,8 @@ export class Run {
         this.#submit(task, value, started);
         return;
       } catch (e) {
-        if (attempt >= attempts || this.#aborted || !this.#open) { this.#fail(task, e, started); return; }
+        // An interrupt is not a failure: no retry.
+        if (attempt >= attempts || this.#aborted || !this.#open || isGraphInterrupt(e)) { this.#fail(task, e, started); return; }
         const wait = retry.jitter === false ? delay : delay * (0.5 + Math.random() / 2);
         this.#emit?.({ type: 'node_retry', node: task.node, taskId: this.#taskId(task), attempt, error: describeThrown(e).message, delayMs: wait });
         delay = Math.min(delay * (retry.factor ?? 2), retry.maxBackoffMs ?? Infinity);
@@ -210,13 +257,21 @@ export class Run {
         await sleep(wait, this.#signal);
       } finally {
         clearTimeout(timer);
-        this.#signal?.removeEventListener('abort', onRunAbort);
+        stepSignal.removeEventListener('abort', onRunAbort);
       }
     }
   }
 
   #submit(task, value, started) {
     if (!this.#open || this.#aborted) return;
+    if (isCommand(value) && task.kind !== 'route') {
+      try {
+        value = this.#fromCommand(value, task);
+      } catch (e) {
+        this.#fail(task, e, started);
+        return;
+      }
+    }
     const hostReducers = this.#graph.hostReducers;
     if (hostReducers && task.kind !== 'route' && writesHostPath(hostReducers, value)) {
       // Parallel writes fold in branch order once every task is done.
@@ -224,6 +279,14 @@ export class Run {
       try { [value] = foldWrites(hostReducers, this.#mirror, [{ node: task.node, value }]); } catch (e) { this.#fail(task, e, started); return; }
     }
     this.#submitFolded(task, value, started);
+  }
+
+  /** A node's Command as the result the core reads. */
+  #fromCommand(command, task) {
+    if (command.graph !== Command.PARENT) return commandResult(command, task.node);
+    // This run ends here; the graph running it as a subgraph routes.
+    this.#handoff = { goto: command.goto, update: command.update };
+    return { shouldEnd: true };
   }
 
   /**
@@ -265,14 +328,39 @@ export class Run {
 
   #fail(task, error, started) {
     if (!this.#open || this.#aborted) return;
+    if (isGraphInterrupt(error) && task.kind !== 'route') return this.#interrupted(task, error, started);
     this.#thrown.set(task.node, error);
     const { core } = this.#graph;
-    naming(task, 'report the failure of', () => core.runFail(this.#handle, task.index, JSON.stringify(describeThrown(error))));
-    if (this.#emit && task.kind !== 'route') this.#emit({ type: 'node_end', node: task.node, taskId: this.#taskId(task), durationMs: now() - started, error: describeThrown(error).message, errorCode: describeThrown(error).code ?? 'NODE_FAILED' });
+    const failure = describeThrown(error);
+    if (task.kind !== 'route' && !this.#graph.errorEdges.has(task.node)) {
+      // The step fails: its other tasks are told (context.signal), and a task
+      // that fails after that was cancelled: the first failure is the step's.
+      if (this.#stepFailed) failure.code = 'ABORTED';
+      else {
+        this.#stepFailed = new EdgegraphError('ABORTED', `task '${task.node}' of this step failed: ${failure.message}`, { node: task.node, cause: error });
+        this.#step?.abort(this.#stepFailed);
+      }
+    }
+    naming(task, 'report the failure of', () => core.runFail(this.#handle, task.index, JSON.stringify(failure)));
+    if (this.#emit && task.kind !== 'route') this.#emit({ type: 'node_end', node: task.node, taskId: this.#taskId(task), durationMs: now() - started, error: failure.message, errorCode: describeThrown(error).code ?? 'NODE_FAILED' });
   }
 
-  #resultOf(status, error) {
+  /** The node called interrupt(): the core keeps its interrupts (and keep) instead of a result. */
+  #interrupted(task, signal, started) {
+    let json;
+    try {
+      json = resultJSON({ interrupts: signal.interrupts, keep: signal.keep }, task.node);
+    } catch (e) {
+      return this.#fail(task, new EdgegraphError('INVALID_RESULT', `node '${task.node}' interrupted with a value JSON cannot keep: ${e.message}`, { node: task.node }), started);
+    }
+    naming(task, 'hand the interrupt of', () => this.#graph.core.runInterruptTask(this.#handle, task.index, json));
+    this.#emit?.({ type: 'node_end', node: task.node, taskId: this.#taskId(task), durationMs: now() - started, interrupted: true });
+  }
+
+  #resultOf(status, error, interrupts) {
     const result = { status, state: this.#mirror, usage: usageOf(this.#usage) };
+    if (interrupts) result.interrupts = interrupts;
+    if (this.#handoff) result.parentCommand = this.#handoff;
     Object.defineProperty(result, 'finalState', { value: this.#mirror, enumerable: false });
     if (error) result.error = error;
     // Anything that can be continued gets a checkpoint, to store or send.
@@ -302,10 +390,10 @@ export class Run {
     let error;
     if (out.error) error = new EdgegraphError(out.error.code, out.error.message, { node: out.error.node, cause: this.#thrown.get(out.error.node) });
     if (this.#aborted && out.status === 'INTERRUPTED') error = new EdgegraphError('ABORTED', 'the run was interrupted by its AbortSignal');
-    const result = this.#resultOf(out.status, error);
+    const result = this.#resultOf(out.status, error, out.interrupts);
     const emit = this.#emit;
     if (emit) {
-      if (out.status === 'PAUSED') emit({ type: 'pause', pendingAskUser: this.#mirror.pendingAskUser ?? null });
+      if (out.status === 'PAUSED') emit({ type: 'pause', pendingAskUser: this.#mirror.pendingAskUser ?? null, ...(out.interrupts ? { interrupts: out.interrupts } : {}) });
       if (out.error) emit({ type: 'error', error: out.error });
       emit({ type: 'run_end', status: out.status, result });
     }

@@ -30,3 +30,15 @@ export function anySignal(signals) {
   }
   return controller.signal;
 }
+
+/**
+ * Call `run(item)` for every item, at most `limit` at a time, in order; stops
+ * taking new items once `going()` is false. Resolves when the started ones end.
+ */
+export async function eachLimited(items, limit, run, going) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length && going()) await run(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}

@@ -182,6 +182,51 @@ eg_code eg_run_submit(eg_run *run, uint32_t index, const char *result, size_t le
  * Returns EG_OK, EG_E_NOMEM, EG_E_DISPOSED, EG_E_BAD_STATE or EG_E_BAD_TASK. */
 eg_code eg_run_fail(eg_run *run, uint32_t index, const char *error, size_t len, eg_error *err);
 
+/* Hand back, instead of a result, that node task `index` paused itself:
+ * {"interrupts": [{"id": "...", "value": ...}, ...], "keep"?: any}. Ids are
+ * the host's (unique in the step); "keep" is data kept with the task and
+ * handed back with its re-run. When no task of the step is left pending, the
+ * run pauses (PAUSED) with its finished tasks' results kept: they do not run
+ * again; next() lists the pending interrupts as "interrupts":
+ * [{"id","value","node"}], and so does the checkpoint (with the task).
+ * Returns EG_OK, EG_E_NOMEM, EG_E_DISPOSED, EG_E_BAD_STATE, EG_E_BAD_TASK,
+ * EG_E_LIMIT or EG_E_INVALID_RESULT (not that shape, or an id used twice);
+ * on an error the run is unchanged. */
+eg_code eg_run_interrupt_task(eg_run *run, uint32_t index, const char *json, size_t len, eg_error *err);
+
+/* Answer the pending interrupts of a paused run, before eg_run_resume:
+ * {"resume": value}. With one interrupt pending, value is its answer (unless
+ * value is an object whose only key is that interrupt's id: a map); with
+ * several, value must be an object of id -> answer covering each. The
+ * interrupted tasks run again from the top; each is handed every answer it
+ * has (next()'s task "answers": {id: value}, and "keep"), in checkpoints too.
+ * Returns EG_OK, EG_E_NOMEM, EG_E_DISPOSED, EG_E_BAD_STATE (not paused),
+ * EG_E_LIMIT, EG_E_INVALID_INPUT, EG_E_UNKNOWN_INTERRUPT (an id that is not
+ * pending, or nothing pending) or EG_E_MISSING_ANSWER; on an error the run
+ * is unchanged. */
+eg_code eg_run_answer(eg_run *run, const char *json, size_t len, eg_error *err);
+
+/* The pending interrupts, [{"id","value","node"}] ([] when none).
+ * Returns EG_OK, EG_E_NOMEM or EG_E_DISPOSED. */
+eg_code eg_run_pending_interrupts(eg_run *run, const char **json, size_t *len, eg_error *err);
+
+/* Replace what a run that is not RUNNING runs next (a Command's goto on
+ * resume): a node name, a Send {"node", "arg"}, or a list of them, routed as
+ * a router's answer would be. Not for a run stopped in the middle of a step.
+ * Returns EG_OK, EG_E_NOMEM, EG_E_DISPOSED, EG_E_BAD_STATE (running,
+ * finished, or in the middle of a step), EG_E_INVALID_INPUT or
+ * EG_E_ROUTER_TARGET (naming the unknown node); on an error the run is
+ * unchanged. */
+eg_code eg_run_goto(eg_run *run, const char *json, size_t len, eg_error *err);
+
+/* Route next as if node `node` (len bytes) had just run (updateState's
+ * asNode): what would run next is dropped, and that node's edge is followed
+ * on resume. A FINISHED run becomes PAUSED, to be resumed. Not for a run
+ * stopped in the middle of a step.
+ * Returns EG_OK, EG_E_NOMEM, EG_E_DISPOSED, EG_E_BAD_STATE or
+ * EG_E_UNKNOWN_NODE (naming it); on an error the run is unchanged. */
+eg_code eg_run_route_from(eg_run *run, const char *node, size_t len, eg_error *err);
+
 /* Stop at the next step boundary with status INTERRUPTED. Tasks not yet
  * submitted stay pending and run again on resume. Cannot fail. */
 void eg_run_interrupt(eg_run *run);

@@ -64,12 +64,14 @@ static eg_code load_task(eg_run *run, const cJSON *j, eg_task *t, missing *m, eg
     t->kind = kind && strcmp(kind->valuestring, "route") == 0 ? TASK_ROUTE : TASK_NODE;
     const char *s = state ? state->valuestring : "pending";
     t->state = strcmp(s, "done") == 0 ? T_DONE : strcmp(s, "failed") == 0 ? T_FAILED
-             : strcmp(s, "unresolved") == 0 ? T_UNRESOLVED : T_PENDING;
+             : strcmp(s, "unresolved") == 0 ? T_UNRESOLVED : strcmp(s, "interrupted") == 0 ? T_INTERRUPTED : T_PENDING;
     if (override && find_node(g, override, &t->override, m, &nomem) < 0)
         return nomem ? eg_nomem(err) : bad(err, "a route override is not a node name");
     if (result && !(t->result = cJSON_Duplicate(result, true))) return eg_nomem(err);
     const cJSON *arg = eg_get(j, "arg");
     if (arg && !(t->arg = cJSON_Duplicate(arg, true))) return eg_nomem(err);
+    eg_code loaded = eg_run_load_interrupts_(t, j, err);
+    if (loaded) return loaded;
     if (cJSON_IsArray(targets)) {
         int n = cJSON_GetArraySize(targets);
         t->targets = eg_malloc(sizeof(int) * (size_t)(n ? n : 1));
@@ -149,6 +151,9 @@ static eg_code load(eg_run *run, cJSON *cp, missing *m, eg_error *err) {
     run->superstep = (uint32_t)superstep->valuedouble;
     run->steps_this_call = (int)steps->valuedouble;
     run->interrupt = cJSON_IsTrue(eg_get(cp, "interrupt"));
+    const cJSON *held = eg_get(cp, "held");
+    if (held && !eg_run_held_valid_(run->graph, held)) return bad(err, "its held joins are not {node: [source, ...]} of this graph");
+    if (held && !(run->held = cJSON_Duplicate(held, true))) return eg_nomem(err);
     if (cJSON_IsString(id) && !run->run_id && !(run->run_id = eg_strdup(id->valuestring))) return eg_nomem(err);
     const cJSON *e = eg_get(cp, "error");
     if (e) {

@@ -67,6 +67,9 @@ static uint64_t put_task(writer *w, const eg_run *run, const eg_task *t) {
     if (t->override != EG_TARGET_NONE && t->kind == TASK_ROUTE) put_string(w, &f, "override", target_name(run, t->override));
     if (t->result) put_json(w, &f, "result", t->result);
     if (t->arg) put_json(w, &f, "arg", t->arg);
+    if (t->interrupts) put_json(w, &f, "interrupts", t->interrupts);
+    if (t->answers) put_json(w, &f, "answers", t->answers);
+    if (t->keep) put_json(w, &f, "keep", t->keep);
     if (t->n_targets) {
         key(w, &f, "targets");
         uint64_t h = eg_json_hash_array_start();
@@ -111,6 +114,7 @@ static eg_code checkpoint(eg_run *run, bool with_state, const char **json, size_
     put_int(&w, &top, "superstep", run->superstep);
     put_int(&w, &top, "stepsThisCall", run->steps_this_call);
     put_bool(&w, &top, "interrupt", run->interrupt);
+    if (run->held) put_json(&w, &top, "held", run->held);
     if (run->error.code != EG_OK) put_error(&w, &top, run);
     key(&w, &top, "tasks");
     uint64_t tasks = eg_json_hash_array_start();

@@ -36,6 +36,8 @@ void eg_graph_free(eg_graph *g) {
     for (size_t i = 0; i < g->n_nodes; i++) {
         eg_free(g->nodes[i].name);
         eg_free(g->nodes[i].handler);
+        eg_free(g->nodes[i].join);
+        eg_free(g->nodes[i].gotos);
         eg_edge_free(&g->nodes[i].edge);
     }
     eg_free(g->nodes);
@@ -66,14 +68,16 @@ static bool is_number_in(const cJSON *v, double lo, double hi) {
 /* Node options the JS driver acts on (retry, timeoutMs) are checked here so
  * a typo is an error at construction, in every host. */
 static eg_code check_node_fields(const char *name, const cJSON *v, eg_error *err) {
-    static const char *const known[] = { "kind", "handler", "onError", "retry", "timeoutMs", "options", "description", "jumpTarget" };
+    static const char *const known[] = { "kind", "handler", "onError", "retry", "timeoutMs", "options", "description", "jumpTarget", "join", "defer", "goto" };
     for (const cJSON *f = v->child; f; f = f->next) {
         size_t k = 0, nk = sizeof known / sizeof *known;
         while (k < nk && strcmp(f->string, known[k]) != 0) k++;
-        if (k == nk) return eg_fail(err, EG_E_DEFINITION, "nodes.%s: unknown field '%s' (expected kind, handler, onError, retry, timeoutMs, options, description, jumpTarget)", name, f->string);
+        if (k == nk) return eg_fail(err, EG_E_DEFINITION, "nodes.%s: unknown field '%s' (expected kind, handler, onError, retry, timeoutMs, options, description, jumpTarget, join, defer, goto)", name, f->string);
     }
-    const cJSON *jump = eg_get(v, "jumpTarget");
+    const cJSON *jump = eg_get(v, "jumpTarget"), *defer = eg_get(v, "defer"), *join = eg_get(v, "join");
+    if (join && !cJSON_IsArray(join) && !cJSON_IsFalse(join)) return eg_fail(err, EG_E_DEFINITION, "nodes.%s.join must be a list of source nodes, or false", name);
     if (jump && !cJSON_IsBool(jump)) return eg_fail(err, EG_E_DEFINITION, "nodes.%s.jumpTarget must be true or false", name);
+    if (defer && !cJSON_IsBool(defer)) return eg_fail(err, EG_E_DEFINITION, "nodes.%s.defer must be true or false", name);
     const cJSON *timeout = eg_get(v, "timeoutMs"), *retry = eg_get(v, "retry"), *on_error = eg_get(v, "onError");
     if (timeout && !is_number_in(timeout, 1, 2147483647.0)) return eg_fail(err, EG_E_DEFINITION, "nodes.%s.timeoutMs must be a positive number of milliseconds", name);
     if (on_error && !cJSON_IsString(on_error)) return eg_fail(err, EG_E_DEFINITION, "nodes.%s.onError must be a node name", name);
@@ -110,6 +114,7 @@ static eg_code parse_nodes(eg_graph *g, const cJSON *nodes, eg_error *err) {
         const cJSON *kind = eg_get(v, "kind"), *handler = eg_get(v, "handler");
         node->kind = EG_NODE_FUNCTION;
         node->jump_target = cJSON_IsTrue(eg_get(v, "jumpTarget"));
+        node->defer = cJSON_IsTrue(eg_get(v, "defer"));
         node->on_error = EG_TARGET_NONE;
         node->edge.target = node->edge.empty_target = EG_TARGET_NONE;
         eg_code rc = check_node_fields(name, v, err);
@@ -209,6 +214,7 @@ static eg_code check_graph(const eg_graph *g, eg_error *err) {
         VISIT(e->target);
         for (size_t k = 0; k < e->n_targets; k++) VISIT(e->targets[k]);
         for (size_t k = 0; k < e->n_cases; k++) VISIT(e->cases[k].target);
+        for (size_t k = 0; k < n->n_gotos; k++) VISIT(n->gotos[k]);
     }
 #undef VISIT
     eg_code rc = EG_OK;
@@ -268,10 +274,12 @@ static eg_code build(eg_graph *g, const cJSON *def, eg_error *err) {
     }
     if ((rc = parse_nodes(g, eg_get(def, "nodes"), err))) return rc;
     for (const cJSON *v = eg_get(def, "nodes")->child; v; v = v->next) {
-        const cJSON *on_error = eg_get(v, "onError");
-        if (!on_error) continue;
+        const cJSON *on_error = eg_get(v, "onError"), *join = eg_get(v, "join"), *gotos = eg_get(v, "goto");
         eg_node *node = &g->nodes[eg_graph_find(g, v->string, strlen(v->string))];
-        if ((rc = eg_edge_target(g, v->string, on_error->valuestring, &node->on_error, err))) return rc;
+        if (on_error && (rc = eg_edge_target(g, v->string, on_error->valuestring, &node->on_error, err))) return rc;
+        node->no_join = cJSON_IsFalse(join);
+        if (join && !node->no_join && (rc = eg_parse_node_list(g, node, "join", join, 2, &node->join, &node->n_join, err))) return rc;
+        if (gotos && (rc = eg_parse_node_list(g, node, "goto", gotos, 1, &node->gotos, &node->n_gotos, err))) return rc;
     }
     const cJSON *entry = eg_get(def, "entryPoint");
     if (!cJSON_IsString(entry)) return eg_fail(err, EG_E_MISSING_ENTRY, "the graph has no 'entryPoint' (a node name)");
@@ -290,6 +298,7 @@ static eg_code build(eg_graph *g, const cJSON *def, eg_error *err) {
     }
     if ((rc = parse_state(g, def, err))) return rc;
     if ((rc = check_graph(g, err))) return rc;
+    if (!eg_graph_infer_joins(g)) return eg_nomem(err);
     return parse_redeploy(g, def, err);
 }
 

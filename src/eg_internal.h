@@ -157,6 +157,12 @@ typedef struct eg_node {
     bool jump_target;        /* reached by nextNodeOverride: counts as reachable */
     int on_error;            /* error edge: where a failure goes instead of ending the run */
     eg_edge edge;
+    int *gotos;              /* where a Command's goto may go: reachable (nodes.<name>.goto) */
+    size_t n_gotos;
+    int *join;               /* a join: runs once all these sources reached it (eg_join.c) */
+    size_t n_join;
+    bool defer;              /* runs only when nothing else is left to run (eg_join.c) */
+    bool no_join;            /* join: false: never an implicit join */
 } eg_node;
 
 /* ---- reducers (eg_reduce.c) ---- */
@@ -207,6 +213,12 @@ void eg_edge_free(eg_edge *e);
 /* (eg_edge.c) The target `name` stands for in an edge (or onError) leaving
  * `from`: UNKNOWN_NODE naming both, with a hint for END spelt another way. */
 eg_code eg_edge_target(const eg_graph *g, const char *from, const char *name, int *out, eg_error *err);
+
+/* Nodes with plain edges from two or more sources are joins of those sources
+ * unless declared otherwise (eg_join.c). False: out of memory. */
+bool eg_graph_infer_joins(eg_graph *g);
+/* nodes.<name>.join / .goto: a list of node names (eg_join.c); `min` entries at least. */
+eg_code eg_parse_node_list(const eg_graph *g, eg_node *node, const char *field, const cJSON *list, int min, int **out, size_t *n, eg_error *err);
 
 /* A place where a value lives and the path that leads to it, for emitting
  * patch operations. */

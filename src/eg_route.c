@@ -121,22 +121,35 @@ static int route_entry(eg_run *run, const eg_task *t, const cJSON *c, int *targe
     return 0;
 }
 
+/* Plain targets first, then Sends, each in their order (a stable partition). */
+static void plain_before_sends(int *next, cJSON **args, size_t n) {
+    for (size_t i = 1; i < n; i++) {
+        if (args[i]) continue;
+        int t = next[i];
+        size_t k = i;
+        for (; k > 0 && args[k - 1]; k--) { next[k] = next[k - 1]; args[k] = args[k - 1]; }
+        next[k] = t;
+        args[k] = NULL;
+    }
+}
+
 void eg_run_commit_routes_(eg_run *run) {
-    size_t cap = 0;
+    /* Room for every entry, plus every waiting node (released joins). */
+    size_t cap = run->held ? (size_t)cJSON_GetArraySize(run->held) + 1 : 1;
     for (size_t i = 0; i < run->n_tasks; i++) {
         const eg_task *t = &run->tasks[i];
         cap += t->result ? (cJSON_IsArray(t->result) ? (size_t)cJSON_GetArraySize(t->result) : 1) : t->n_targets;
     }
-    int *next = eg_malloc(sizeof(int) * (cap ? cap : 1));
-    cJSON **args = eg_malloc(sizeof(cJSON *) * (cap ? cap : 1));
-    if (!next || !args) { eg_free(next); eg_free(args); eg_run_stop_nomem_(run); return; }
-    memset(args, 0, sizeof(cJSON *) * (cap ? cap : 1));
+    int *next = eg_malloc(sizeof(int) * cap), *from = eg_malloc(sizeof(int) * cap);
+    cJSON **args = eg_malloc(sizeof(cJSON *) * cap);
+    if (!next || !args || !from) { eg_free(next); eg_free(args); eg_free(from); eg_run_stop_nomem_(run); return; }
+    memset(args, 0, sizeof(cJSON *) * cap);
     size_t n = 0;
     bool ok = true;
     for (size_t i = 0; ok && i < run->n_tasks; i++) {
         eg_task *t = &run->tasks[i];
         if (!t->result) {
-            for (size_t k = 0; k < t->n_targets; k++) next[n++] = t->targets[k];
+            for (size_t k = 0; k < t->n_targets; k++) { from[n] = t->node; next[n++] = t->targets[k]; }
             continue;
         }
         const cJSON *r = t->result;
@@ -145,9 +158,11 @@ void eg_run_commit_routes_(eg_run *run) {
             const cJSON *arg;
             if (route_entry(run, t, c, &next[n], &arg)) { ok = false; break; }
             if (arg && !(args[n] = cJSON_Duplicate(arg, true))) { eg_run_stop_nomem_(run); ok = false; break; }
-            n++;
+            from[n++] = t->node;
         }
     }
+    if (ok && !eg_run_hold_joins_(run, from, n, next, args, &n)) { eg_run_stop_nomem_(run); ok = false; }
+    eg_free(from);
     if (ok) {
         /* Nodes reached by several branches run once (a join); END drops out;
          * Sends (tasks with an argument) are never merged. */
@@ -161,6 +176,7 @@ void eg_run_commit_routes_(eg_run *run) {
             args[m++] = args[i];
             if (m - 1 != i) args[i] = NULL;
         }
+        plain_before_sends(next, args, m);
         eg_run_schedule_(run, next, args, m);
     }
     for (size_t i = 0; i < cap; i++) cJSON_Delete(args[i]);

@@ -9,7 +9,7 @@
 
 const char *eg_task_kind_name_(int kind) { return kind == TASK_ROUTE ? "route" : "node"; }
 const char *eg_task_state_name_(int s) {
-    return s == T_DONE ? "done" : s == T_FAILED ? "failed" : s == T_UNRESOLVED ? "unresolved" : "pending";
+    return s == T_DONE ? "done" : s == T_FAILED ? "failed" : s == T_UNRESOLVED ? "unresolved" : s == T_INTERRUPTED ? "interrupted" : "pending";
 }
 
 /* ---- creation ---- */
@@ -28,6 +28,7 @@ static eg_code parse_options(eg_run *run, const char *options, size_t len, eg_er
         else run->max_steps = (int)max->valuedouble;
     }
     if (!rc) rc = eg_run_read_limits_(run, o, err);
+    if (!rc) rc = eg_run_read_breakpoints_(run, o, err);
     if (!rc && id && !cJSON_IsNull(id)) {
         if (!cJSON_IsString(id)) rc = eg_fail(err, EG_E_INVALID_OPTIONS, "options.runId must be a string");
         else if (!(run->run_id = eg_strdup(id->valuestring))) rc = eg_nomem(err);
@@ -190,6 +191,14 @@ eg_code eg_run_resume(eg_run *run, const char *user_input, size_t len, eg_error 
         run->error.message[0] = '\0';
         run->error_node = -1;
     }
+    /* Interrupts not answered: their nodes run again (and may pause again). */
+    for (size_t i = 0; i < run->n_tasks; i++) {
+        eg_task *t = &run->tasks[i];
+        if (t->state != T_INTERRUPTED) continue;
+        cJSON_Delete(t->interrupts);
+        t->interrupts = NULL;
+        t->state = T_PENDING;
+    }
     run->state_bytes_bound += len;
     run->interrupt = false;
     run->steps_this_call = 0;
@@ -230,6 +239,8 @@ static bool put_task(eg_buf *b, const eg_run *run, size_t i) {
         && eg_buf_cstr(b, route ? "\",\"kind\":\"route\",\"node\":" : "\",\"kind\":\"node\",\"node\":") && eg_buf_string(b, node->name)
         && eg_buf_cstr(b, route ? ",\"router\":" : ",\"handler\":") && eg_buf_string(b, route ? node->edge.router : node->handler)
         && (!t->arg || (eg_buf_lit(b, ",\"arg\":") && eg_buf_json(b, t->arg)))
+        && (!t->answers || (eg_buf_lit(b, ",\"answers\":") && eg_buf_json(b, t->answers)))
+        && (!t->keep || (eg_buf_lit(b, ",\"keep\":") && eg_buf_json(b, t->keep)))
         && eg_buf_lit(b, "}");
 }
 
@@ -252,6 +263,11 @@ eg_code eg_run_next(eg_run *run, const char **json, size_t *len, eg_error *err) 
             first = false;
         }
         ok = ok && eg_buf_lit(b, "]");
+    }
+    if (ok && run->status == EG_STATUS_PAUSED && eg_run_has_interrupts_(run)) {
+        cJSON *list = eg_run_interrupts_json_(run);
+        ok = list && eg_buf_lit(b, ",\"interrupts\":") && eg_buf_json(b, list);
+        cJSON_Delete(list);
     }
     if (ok && run->status == EG_STATUS_ERROR) {
         cJSON *error = eg_run_error_json_(run);
@@ -339,5 +355,7 @@ void eg_run_free(eg_run *run) {
     eg_buf_free(&run->patch.text);
     eg_buf_free(&run->out);
     eg_free(run->run_id);
+    cJSON_Delete(run->held);
+    eg_free(run->breaks);
     eg_free(run);
 }

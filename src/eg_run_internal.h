@@ -14,7 +14,9 @@
 typedef enum { TASK_NODE, TASK_ROUTE } eg_task_kind;
 /* UNRESOLVED: a route the core has not evaluated yet (a paused run routes on
  * resume, so that routers see the user's answer). */
-typedef enum { T_PENDING, T_DONE, T_FAILED, T_UNRESOLVED } eg_task_state;
+/* INTERRUPTED: the node called interrupt(); it runs again, from the top, once
+ * its interrupts are answered (eg_interrupt.c). */
+typedef enum { T_PENDING, T_DONE, T_FAILED, T_UNRESOLVED, T_INTERRUPTED } eg_task_state;
 typedef enum { PHASE_NODES, PHASE_ROUTES } eg_phase;
 
 typedef struct eg_task {
@@ -26,6 +28,9 @@ typedef struct eg_task {
     cJSON *arg;            /* NODE: the item of a map fan-out or a Send, handed to the node */
     int *targets;          /* ROUTE resolved in C: where to go */
     size_t n_targets;
+    cJSON *interrupts;     /* NODE, INTERRUPTED: [{"id","value"}] waiting for answers */
+    cJSON *answers;        /* NODE: {"<interrupt id>": answer}, handed to each re-run */
+    cJSON *keep;           /* NODE: host data kept with an interrupted task (a subgraph's checkpoint) */
 } eg_task;
 
 struct eg_run {
@@ -47,6 +52,9 @@ struct eg_run {
     size_t max_messages;       /* entries of the top-level `messages` list; default 100,000 */
     size_t state_bytes_bound;  /* >= the state's JSON size: inputs and results merged so far */
     bool interrupt;
+    cJSON *held;           /* joins and deferred nodes waiting: {"node": ["source", ...]} (eg_join.c) */
+    unsigned char *breaks; /* per node: interruptBefore / interruptAfter bits (eg_breakpoints.c) */
+    bool has_breaks;
     char *run_id;
     eg_buf out;            /* the last JSON handed out (next/state/checkpoint), reused */
 };
@@ -102,6 +110,19 @@ void eg_run_schedule_(eg_run *run, const int *targets, cJSON **args, size_t n);
 /* Routing (eg_route.c): evaluate the routes C can decide; turn resolved routes into the next batch. */
 void eg_run_resolve_routes_(eg_run *run);
 void eg_run_commit_routes_(eg_run *run);
+/* interruptBefore / interruptAfter run options (eg_breakpoints.c). */
+eg_code eg_run_read_breakpoints_(eg_run *run, const cJSON *options, eg_error *err);
+bool eg_run_breaks_before_(const eg_run *run);   /* the current batch holds a node to pause before */
+bool eg_run_breaks_after_(const eg_run *run);    /* the current batch ran a node to pause after */
+/* Interrupts (eg_interrupt.c). */
+bool eg_run_has_interrupts_(const eg_run *run);
+/* A checkpoint's task fields interrupts, answers and keep, checked. */
+eg_code eg_run_load_interrupts_(eg_task *t, const cJSON *task, eg_error *err);
+/* [{"id","value","node"}] of every pending interrupt; NULL when memory runs out. */
+cJSON *eg_run_interrupts_json_(const eg_run *run);
+/* Joins and deferred nodes (eg_join.c): filter the next batch; false: out of memory. */
+bool eg_run_held_valid_(const eg_graph *g, const cJSON *held);
+bool eg_run_hold_joins_(eg_run *run, const int *sources, size_t n_sources, int *next, cJSON **args, size_t *n);
 /* One step (eg_step.c): advance until the host is needed or the run stops. */
 void eg_run_advance_(eg_run *run);
 /* Hand out `value` printed as JSON in run->out; NULL when memory runs out. */

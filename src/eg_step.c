@@ -7,6 +7,30 @@
 #include <stdio.h>
 #include <string.h>
 
+/* nextNodeOverride (a Command's goto): a node name, or a list of names and
+ * Sends {"node", "arg"}; each must name a node. */
+static bool check_goto(eg_run *run, const eg_task *t, const cJSON *f) {
+    const char *name = eg_run_node_name_(run, t->node);
+    if (cJSON_IsNull(f)) return true;
+    bool list = cJSON_IsArray(f);
+    if (!list && !cJSON_IsString(f)) {
+        eg_run_stop_(run, t->node, EG_E_INVALID_RESULT, "node '%s': nextNodeOverride (goto) must be a node name, a list of names or Sends", name);
+        return false;
+    }
+    for (const cJSON *c = list ? f->child : f; c; c = list ? c->next : NULL) {
+        const cJSON *target = cJSON_IsObject(c) ? eg_get(c, "node") : c;
+        if (!cJSON_IsString(target)) {
+            eg_run_stop_(run, t->node, EG_E_INVALID_RESULT, "node '%s': a goto entry must be a node name or a Send {node, arg}", name);
+            return false;
+        }
+        if (eg_graph_target_by_name(run->graph, target->valuestring) == EG_TARGET_NONE) {
+            eg_run_stop_(run, t->node, EG_E_ROUTER_TARGET, "node '%s' set nextNodeOverride (goto) to '%s', which is not a node", name, target->valuestring);
+            return false;
+        }
+    }
+    return true;
+}
+
 /* Check a result before anything is applied, so a bad result changes nothing. */
 static bool validate_result(eg_run *run, const eg_task *t) {
     const char *name = eg_run_node_name_(run, t->node);
@@ -18,14 +42,14 @@ static bool validate_result(eg_run *run, const eg_task *t) {
     }
     for (const cJSON *f = r->child; f; f = f->next) {
         const char *k = f->string;
-        if (eg_run_is_engine_key_(run, k)) { eg_run_stop_(run, t->node, EG_E_RESERVED_KEY, "node '%s' wrote '%s', which the engine owns", name, k); return false; }
+        /* The state handed back as it was given ((state) => state): the
+         * engine's own keys, unchanged, are ignored (and dropped when applied). */
+        if (eg_run_is_engine_key_(run, k) && !cJSON_Compare(f, eg_get(run->state, k), true)) {
+            eg_run_stop_(run, t->node, EG_E_RESERVED_KEY, "node '%s' wrote '%s', which the engine owns", name, k);
+            return false;
+        }
         if (strcmp(k, EG_KEY_NEXT_NODE_OVERRIDE) == 0) {
-            if (cJSON_IsNull(f)) continue;
-            if (!cJSON_IsString(f)) { eg_run_stop_(run, t->node, EG_E_INVALID_RESULT, "node '%s': nextNodeOverride must be a node name", name); return false; }
-            if (eg_graph_target_by_name(run->graph, (f)->valuestring) == EG_TARGET_NONE) {
-                eg_run_stop_(run, t->node, EG_E_ROUTER_TARGET, "node '%s' set nextNodeOverride to '%s', which is not a node", name, f->valuestring);
-                return false;
-            }
+            if (!check_goto(run, t, f)) return false;
         } else if ((strcmp(k, EG_KEY_SHOULD_END) == 0 || strcmp(k, EG_KEY_SHOULD_PAUSE) == 0) && !cJSON_IsBool(f) && !cJSON_IsNull(f)) {
             eg_run_stop_(run, t->node, EG_E_INVALID_RESULT, "node '%s': %s must be a boolean", name, k);
             return false;
@@ -73,7 +97,14 @@ typedef struct step_outcome {
     bool pause, end;
     int node_status, status_node;   /* the first status a node returned, and that node */
     int wrote_messages;             /* a node that wrote `messages`, or -1 */
+    cJSON **gotos;                  /* per task: a goto list, which becomes its route's answer */
 } step_outcome;
+
+/* A task the host cancelled because a sibling failed ("code": "ABORTED"). */
+static bool cancelled(const eg_task *t) {
+    const cJSON *code = eg_get(t->result, "code");
+    return cJSON_IsString(code) && strcmp(code->valuestring, eg_code_name(EG_E_ABORTED)) == 0;
+}
 
 /* Phase 1: failed tasks. One with an error edge becomes a result that goes
  * there; any other stops the run naming its node. False: the run stopped. */
@@ -83,7 +114,12 @@ static bool apply_failures(eg_run *run) {
         if (t->state != T_FAILED || run->graph->nodes[t->node].on_error == EG_TARGET_NONE) continue;
         if (!divert_failure(run, t)) { eg_run_stop_nomem_(run); return false; }
     }
-    for (size_t i = 0; i < run->n_tasks; i++) {
+    /* A cancelled task does not stand for the step's failure while the
+     * sibling's failure that cancelled it does. */
+    size_t first = run->n_tasks;
+    for (size_t i = 0; i < run->n_tasks; i++)
+        if (run->tasks[i].state == T_FAILED && (first == run->n_tasks || (cancelled(&run->tasks[first]) && !cancelled(&run->tasks[i])))) first = i;
+    for (size_t i = first; i < run->n_tasks; i++) {
         const eg_task *t = &run->tasks[i];
         if (t->state != T_FAILED) continue;
         const cJSON *msg = eg_get(t->result, "message");
@@ -95,6 +131,16 @@ static bool apply_failures(eg_run *run) {
         return false;
     }
     return true;
+}
+
+/* Phase 1b: a step with interrupted tasks waits: finished tasks keep their
+ * results, interrupted ones run again once answered (eg_interrupt.c). False:
+ * the run paused (or stopped). */
+static bool wait_for_answers(eg_run *run) {
+    if (!eg_run_has_interrupts_(run)) return true;
+    if (!eg_run_record_next_(run)) eg_run_fatal_nomem_(run);
+    else eg_run_set_status_(run, EG_STATUS_PAUSED);
+    return false;
 }
 
 /* Phase 2: every result is acceptable, and parallel branches do not write one
@@ -124,9 +170,12 @@ static bool apply_results(eg_run *run, step_outcome *o) {
         while (t->result->child) {
             cJSON *f = cJSON_DetachItemViaPointer(t->result, t->result->child);
             const char *k = f->string;
-            if (strcmp(k, EG_KEY_NEXT_NODE_OVERRIDE) == 0) {
+            if (eg_run_is_engine_key_(run, k)) {
+                cJSON_Delete(f);   /* handed back unchanged (validate_result) */
+            } else if (strcmp(k, EG_KEY_NEXT_NODE_OVERRIDE) == 0) {
                 if (cJSON_IsString(f)) t->override = eg_graph_target_by_name(run->graph, f->valuestring);
-                cJSON_Delete(f);
+                if (cJSON_IsArray(f)) { cJSON_Delete(o->gotos[i]); o->gotos[i] = f; }
+                else cJSON_Delete(f);
             } else if (strcmp(k, EG_KEY_SHOULD_END) == 0) {
                 o->end |= cJSON_IsTrue(f);
                 cJSON_Delete(f);
@@ -170,7 +219,7 @@ static bool bookkeep(eg_run *run, const step_outcome *o) {
  * returned by a node; otherwise each task's node routes (now, or after the
  * resume when the step paused, so routers see the user's answer). */
 static void decide(eg_run *run, step_outcome *o) {
-    if (o->node_status == EG_STATUS_PAUSED) o->pause = true;
+    if (o->node_status == EG_STATUS_PAUSED || eg_run_breaks_after_(run)) o->pause = true;
     if (!o->pause && (o->end || o->node_status == EG_STATUS_FINISHED)) { eg_run_finish_(run); return; }
     if (!o->pause && o->node_status == EG_STATUS_ERROR) {
         eg_run_clear_tasks_(run);
@@ -188,6 +237,8 @@ static void decide(eg_run *run, step_outcome *o) {
         t->state = T_UNRESOLVED;
         t->node = sources[2 * i];
         t->override = sources[2 * i + 1];
+        /* A goto list is this route's answer already, as a router's would be. */
+        if (o->gotos[i]) { t->result = o->gotos[i]; o->gotos[i] = NULL; t->state = T_DONE; }
     }
     eg_free(sources);
     if (o->pause) {
@@ -199,8 +250,14 @@ static void decide(eg_run *run, step_outcome *o) {
 /* Commit a step whose node tasks have all finished, phase by phase; a phase
  * that stops the run (an error, memory running out) ends the commit. */
 static void commit_nodes(eg_run *run) {
-    step_outcome o = { false, false, -1, -1, -1 };
-    if (apply_failures(run) && validate_results(run) && apply_results(run, &o) && bookkeep(run, &o)) decide(run, &o);
+    step_outcome o = { false, false, -1, -1, -1, NULL };
+    if (!apply_failures(run) || !wait_for_answers(run) || !validate_results(run)) return;
+    size_t n = run->n_tasks;
+    if (!(o.gotos = eg_malloc(sizeof(cJSON *) * n))) { eg_run_stop_nomem_(run); return; }
+    memset(o.gotos, 0, sizeof(cJSON *) * n);
+    if (apply_results(run, &o) && bookkeep(run, &o)) decide(run, &o);
+    for (size_t i = 0; i < n; i++) cJSON_Delete(o.gotos[i]);
+    eg_free(o.gotos);
 }
 
 static bool any_pending(const eg_run *run) {

@@ -15,7 +15,14 @@ void eg_run_task_reset_(eg_task *t) {
 }
 
 void eg_run_clear_tasks_(eg_run *run) {
-    for (size_t i = 0; i < run->n_tasks; i++) { eg_run_task_reset_(&run->tasks[i]); cJSON_Delete(run->tasks[i].arg); }
+    for (size_t i = 0; i < run->n_tasks; i++) {
+        eg_task *t = &run->tasks[i];
+        eg_run_task_reset_(t);
+        cJSON_Delete(t->arg);
+        cJSON_Delete(t->interrupts);
+        cJSON_Delete(t->answers);
+        cJSON_Delete(t->keep);
+    }
     eg_free(run->tasks);
     run->tasks = NULL;
     run->n_tasks = 0;
@@ -62,4 +69,9 @@ void eg_run_schedule_(eg_run *run, const int *targets, cJSON **args, size_t n) {
         /* The batch stays scheduled: resume continues exactly here. */
         eg_run_stop_(run, -1, EG_E_MAX_STEPS, "maxSteps (%d) reached: %d node executions in this call; the run stops before '%s'",
              run->max_steps, run->steps_this_call, eg_run_node_name_(run, run->tasks[0].node));
+    else if (eg_run_breaks_before_(run)) {
+        /* interruptBefore: the batch stays scheduled, and resume runs it. */
+        if (!eg_run_record_next_(run)) eg_run_fatal_nomem_(run);
+        else eg_run_set_status_(run, EG_STATUS_PAUSED);
+    }
 }

@@ -283,3 +283,85 @@ TEST(alloc_failure_in_resume_and_apply_changes_nothing) {
     eg_set_allocator(NULL);
     eg_graph_free(g);
 }
+
+/* Interrupts, answers, a restore between, a join and a resume goto under the
+ * sweep: each call succeeds or says OUT_OF_MEMORY (the run's own error too). */
+static eg_code run_rc(eg_run *r, eg_code rc) {
+    if (!rc && eg_run_status(r) == EG_STATUS_ERROR) return eg_run_error(r)->code;
+    return rc;
+}
+
+static int interrupt_scenario(void) {
+    const char *def = "{\"nodes\":{\"s\":{},\"a\":{},\"b\":{},\"c\":{},\"j\":{\"join\":[\"a\",\"c\"]}},"
+        "\"edges\":{\"s\":[\"a\",\"b\"],\"a\":\"j\",\"b\":\"c\",\"c\":\"j\",\"j\":\"__end__\"},\"entryPoint\":\"s\"}";
+    const char *ask = "{\"interrupts\":[{\"id\":\"a:2.0:0\",\"value\":{\"q\":1}}],\"keep\":[1]}";
+    const char *answer = "{\"resume\":{\"a:2.0:0\":\"yes\"}}";
+    eg_error e;
+    eg_graph *g = NULL;
+    eg_run *r = NULL, *back = NULL;
+    const char *out;
+    size_t len;
+    arm(true);
+    eg_code rc = eg_graph_new(def, strlen(def), &g, &e);
+    if (!rc) rc = eg_run_new(g, "{}", 2, NULL, 0, &r, &e);
+    if (!rc) rc = run_rc(r, eg_run_next(r, &out, NULL, &e));
+    if (!rc) rc = eg_run_submit(r, 0, "{}", 2, &e);
+    if (!rc) rc = run_rc(r, eg_run_next(r, &out, NULL, &e));
+    if (!rc) rc = eg_run_interrupt_task(r, 0, ask, strlen(ask), &e);
+    if (!rc) rc = eg_run_submit(r, 1, "{}", 2, &e);
+    if (!rc) rc = run_rc(r, eg_run_next(r, &out, NULL, &e));
+    if (!rc) rc = eg_run_pending_interrupts(r, &out, NULL, &e);
+    if (!rc) rc = eg_run_checkpoint(r, &out, &len, &e);
+    if (!rc) rc = eg_run_restore(g, out, len, NULL, 0, &back, &e);
+    if (!rc) rc = eg_run_answer(back, answer, strlen(answer), &e);
+    if (!rc) rc = eg_run_resume(back, NULL, 0, &e);
+    if (!rc) rc = run_rc(back, eg_run_next(back, &out, NULL, &e));
+    if (!rc) rc = eg_run_submit(back, 0, "{}", 2, &e);
+    if (!rc) rc = run_rc(back, eg_run_next(back, &out, NULL, &e));     /* c */
+    if (!rc) rc = eg_run_submit(back, 0, "{}", 2, &e);
+    if (!rc) rc = run_rc(back, eg_run_next(back, &out, NULL, &e));     /* the join j */
+    if (!rc && !strstr(out, "\"node\":\"j\"")) rc = EG_E_BAD_TASK;
+    if (!rc) rc = eg_run_submit(back, 0, "{\"shouldPause\":true}", 20, &e);
+    if (!rc) rc = run_rc(back, eg_run_next(back, &out, NULL, &e));
+    if (!rc) rc = eg_run_goto(back, "[\"c\",{\"node\":\"a\",\"arg\":2}]", 26, &e);
+    if (!rc) rc = eg_run_checkpoint(back, &out, &len, &e);
+    arm(false);
+    if (rc && rc != EG_E_NOMEM) fprintf(stderr, "  interrupts scenario: %s %s\n", eg_code_name(rc), e.message);
+    eg_run_free(r);
+    eg_run_free(back);
+    eg_graph_free(g);
+    return rc;
+}
+
+TEST(alloc_failure_sweep_interrupts_joins_goto) { sweep_scenario("interrupts", interrupt_scenario); }
+
+/* Breakpoints (run options) and updateState's route_from under the sweep. */
+static int breakpoint_scenario(void) {
+    const char *def = "{\"nodes\":{\"a\":{},\"b\":{},\"c\":{}},\"edges\":{\"a\":\"b\",\"b\":\"c\",\"c\":\"__end__\"},\"entryPoint\":\"a\"}";
+    const char *opts = "{\"interruptBefore\":[\"b\"],\"interruptAfter\":[\"b\",\"c\"]}";
+    eg_error e;
+    eg_graph *g = NULL;
+    eg_run *r = NULL;
+    const char *out;
+    arm(true);
+    eg_code rc = eg_graph_new(def, strlen(def), &g, &e);
+    if (!rc) rc = eg_run_new(g, "{}", 2, opts, strlen(opts), &r, &e);
+    if (!rc) rc = run_rc(r, eg_run_next(r, &out, NULL, &e));
+    if (!rc) rc = eg_run_submit(r, 0, "{}", 2, &e);
+    if (!rc) rc = run_rc(r, eg_run_next(r, &out, NULL, &e));          /* paused before b */
+    if (!rc && eg_run_status(r) != EG_STATUS_PAUSED) rc = EG_E_BAD_STATE;
+    if (!rc) rc = eg_run_resume(r, NULL, 0, &e);
+    if (!rc) rc = run_rc(r, eg_run_next(r, &out, NULL, &e));
+    if (!rc) rc = eg_run_submit(r, 0, "{}", 2, &e);
+    if (!rc) rc = run_rc(r, eg_run_next(r, &out, NULL, &e));          /* paused after b */
+    if (!rc && eg_run_status(r) != EG_STATUS_PAUSED) rc = EG_E_BAD_STATE;
+    if (!rc) rc = eg_run_apply(r, "{\"x\":1}", 7, &e);
+    if (!rc) rc = eg_run_route_from(r, "a", 1, &e);
+    if (!rc) rc = run_rc(r, eg_run_next(r, &out, NULL, &e));
+    arm(false);
+    eg_run_free(r);
+    eg_graph_free(g);
+    return rc;
+}
+
+TEST(alloc_failure_sweep_breakpoints_and_update_state) { sweep_scenario("breakpoints", breakpoint_scenario); }

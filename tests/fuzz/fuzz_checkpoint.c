@@ -32,7 +32,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!g) eg_graph_new(graph_json, sizeof graph_json - 1, &g, &e);
     eg_run *r = NULL;
     eg_run_restore(g, (const char *)data, size, NULL, 0, &r, &e);
-    if (r) { eg_run_resume(r, NULL, 0, NULL); drive(r); eg_run_free(r); }
+    if (r) {
+        /* What a restored run waits for, answered, or routed from a node (updateState). */
+        size_t len;
+        const char *out;
+        eg_run_pending_interrupts(r, &out, &len, &e);
+        if (size % 3 == 0) eg_run_answer(r, "{\"resume\":1}", 12, &e);
+        else if (size % 3 == 1) eg_run_route_from(r, "c", 1, &e);
+        eg_run_resume(r, NULL, 0, NULL);
+        drive(r);
+        eg_run_free(r);
+    }
     r = NULL;
     eg_run_from_state(g, (const char *)data, size, NULL, 0, &r, &e);
     if (r) { eg_run_resume(r, "{\"role\":\"user\",\"content\":\"hi\"}", 31, NULL); drive(r); eg_run_free(r); }

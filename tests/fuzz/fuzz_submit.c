@@ -1,13 +1,15 @@
 /* fuzz_submit.c: arbitrary node results and router answers through every
  * reducer, in parallel steps. The input is split at NUL bytes: the first
- * part is the initial state, the rest are results in turn. */
+ * part is the initial state, the rest are results in turn. A part that
+ * starts with '!' is an interrupt instead of a result; while the run is
+ * paused, one that starts with '?' answers (then resume) and '>' is a goto. */
 #include "edgegraph.h"
 #include <stdint.h>
 #include <stddef.h>
 #include <string.h>
 
 static const char graph_json[] =
-    "{\"nodes\":{\"a\":{},\"b\":{},\"c\":{},\"j\":{}},"
+    "{\"nodes\":{\"a\":{},\"b\":{},\"c\":{},\"j\":{\"defer\":true}},"
     "\"edges\":{\"a\":[\"b\",\"c\"],\"b\":\"j\",\"c\":{\"router\":\"r\"},\"j\":{\"path\":\"data.more\",\"cases\":{\"true\":\"a\"},\"default\":\"__end__\"}},"
     "\"entryPoint\":\"a\",\"maxSteps\":20,\"state\":{\"shape\":\"frame\",\"reducers\":{\"l\":\"concat\",\"u\":\"appendUnique\",\"m\":\"merge\","
     "\"dm\":\"deepMerge\",\"n\":\"sum\",\"mx\":\"max\",\"mn\":\"min\",\"f\":\"first\",\"lg\":\"longest\",\"msg\":\"messages\",\"ro\":\"readonly\",\"av\":\"avg\",\"x.y.z\":\"sum\"}}}";
@@ -30,12 +32,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     p = nul ? nul + 1 : end;
     size_t len;
     const char *out;
-    for (int step = 0; step < 30 && r && eg_run_status(r) == EG_STATUS_RUNNING; step++) {
+    for (int step = 0; step < 30 && r; step++) {
+        if (eg_run_status(r) == EG_STATUS_PAUSED && p < end && (*p == '?' || *p == '>')) {
+            const char *q = memchr(p, 0, (size_t)(end - p));
+            size_t n = q ? (size_t)(q - p) : (size_t)(end - p);
+            if (*p == '?') eg_run_answer(r, p + 1, n - 1, &e);
+            else eg_run_goto(r, p + 1, n - 1, &e);
+            eg_run_pending_interrupts(r, &out, &len, &e);
+            eg_run_resume(r, NULL, 0, &e);
+            p = q ? q + 1 : end;
+        }
+        if (eg_run_status(r) != EG_STATUS_RUNNING) break;
         if (eg_run_next(r, &out, &len, &e)) break;
         for (uint32_t i = 0; i < 3; i++) {
             const char *q = p < end ? memchr(p, 0, (size_t)(end - p)) : NULL;
             size_t n = p < end ? (q ? (size_t)(q - p) : (size_t)(end - p)) : 0;
-            if (n) eg_run_submit(r, i, p, n, &e);
+            if (n && *p == '!') eg_run_interrupt_task(r, i, p + 1, n - 1, &e);
+            else if (n) eg_run_submit(r, i, p, n, &e);
             else eg_run_submit(r, i, "{}", 2, &e);
             p = q ? q + 1 : end;
         }

@@ -16,6 +16,9 @@ for (const file of readdirSync(fixtures)) {
   put('submit', file, [JSON.stringify(f.input ?? {}), ...results].join('\0'));
   put('state', file, [JSON.stringify({ input: {}, scratch: f.input ?? {} }), JSON.stringify(results.slice(0, 3).map((r) => ({ input: {}, scratch: JSON.parse(r) })))].join('\0'));
 }
+// fuzz_submit's interrupts: '!' interrupts a task, '?' answers, '>' goes elsewhere (see its comment).
+put('submit', 'interrupts', ['{}', '{}', '!{"interrupts":[{"id":"b:2.0:0","value":1}],"keep":{"k":[1]}}', '!{"interrupts":[{"id":"c:2.1:0","value":2}]}', '?{"resume":{"b:2.0:0":"x","c:2.1:0":true}}', '{"l":[1]}', '"j"'].join('\0'));
+put('submit', 'goto', ['{}', '{"shouldPause":true}', '>["j",{"node":"b","arg":3}]', '{}', '{}'].join('\0'));
 put('history', 'tools.json', JSON.stringify([
   { role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' },
   { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }] },
@@ -23,10 +26,12 @@ put('history', 'tools.json', JSON.stringify([
 ]));
 // Real checkpoints of the graph fuzz_checkpoint.c restores into (the same JSON).
 const graph = JSON.parse(readFileSync(new URL('./checkpoint-graph.json', import.meta.url), 'utf8'));
-const engine = new GraphEngine(graph, {
-  handlers: { a: () => ({ data: { items: [1, 2] } }), b: () => ({ shouldPause: true }), c: () => ({ n: 1 }), d: () => ({}) },
-  routers: { r: () => 'd' },
-});
+const handlers = { a: () => ({ data: { items: [1, 2] } }), b: () => ({ shouldPause: true }), c: () => ({ n: 1 }), d: () => ({}) };
+const engine = new GraphEngine(graph, { handlers, routers: { r: () => 'd' } });
 const paused = await engine.execute({ data: {} });
 if (paused.checkpoint) { put('checkpoint', 'paused.json', paused.checkpoint); put('checkpoint', 'state.json', JSON.stringify(paused.state)); }
+// One paused by interrupt(): its tasks carry interrupts, answers and kept data.
+const asking = new GraphEngine(graph, { handlers: { ...handlers, b: (s, e, ctx) => ({ x: ctx.interrupt({ q: 1 }) }) }, routers: { r: () => 'd' } });
+const interrupted = await asking.execute({ data: {} });
+if (interrupted.checkpoint) put('checkpoint', 'interrupted.json', interrupted.checkpoint);
 console.log(`  FUZZ   seed corpus in build/fuzz/corpus/ (${dirs.join(', ')})`);

@@ -55,5 +55,5 @@ test('with --enable-source-maps the frames name js/ sources at the line that mad
   assert.ok(file.startsWith(join(root, 'js/')), top);
   assert.match(lineOf(file, line), /new (Edgegraph|LLM)?Error\(/, `${file}:${line} is where the error was made`);
   // The node's own frame sits under the engine frame that called it.
-  assert.match(stderr, /at a \(\S*uncaught\.mjs:2:\d+\)\n\s+at .*\/js\/(engine|run)\.js:\d+:\d+/);
+  assert.match(stderr, /at a \(\S*uncaught\.mjs:2:\d+\)\n\s+at .*\/js\/(engine|run|interrupt)\.js:\d+:\d+/);
 });

@@ -9,11 +9,16 @@ export function makeEngine(eg, baseURL = 'http://127.0.0.1:9/v1') {
     nodes: {
       plan: () => ({ data: { items: ['a', 'b', 'c'] } }),
       work: (state, engine, ctx) => ({ results: [`${ctx.arg}:${ctx.arg.charCodeAt(0)}`], count: 1 }),
+      check: async (state, engine, ctx) => {
+        const mode = eg.interrupt({ ask: 'mode?' });          // synchronous: found in every runtime
+        await Promise.resolve();
+        return { data: { mode, go: ctx.interrupt({ ask: 'go?' }) } };   // after an await: the context's
+      },
       ask: eg.createAskUserNode({ question: 'Publish?', answerKey: 'answer' }),
-      publish: (state) => ({ data: { published: state.data.answer === 'yes' }, logs: [`published ${state.results.join(',')}`] }),
+      publish: (state) => ({ data: { published: state.data.answer === 'yes' }, logs: [`published ${state.results.join(',')} (${state.data.mode}, ${state.data.go})`] }),
       announce: eg.createAgentNode({ llm: { baseURL, model: 'gpt-4o-mini', maxRetries: 0 }, tools: [post], agentInfo: { name: 'Announcer' } }),
     },
-    edges: { plan: { map: 'data.items', to: 'work' }, work: 'ask', ask: 'publish', publish: 'announce', announce: '__end__' },
+    edges: { plan: { map: 'data.items', to: 'work' }, work: 'check', check: 'ask', ask: 'publish', publish: 'announce', announce: '__end__' },
     entryPoint: 'plan',
     state: { shape: 'frame', reducers: { results: 'concat', count: 'sum' }, defaults: { results: [], count: 0 } },
   });
@@ -26,7 +31,7 @@ export function model({ messages }) {
   return `Done: ${last.content}`;
 }
 
-/** Run until the pause; the checkpoint as JSON text. */
+/** Run until the first pause (check's first interrupt); the checkpoint as JSON text. */
 export async function pause(eg) {
   const r = await makeEngine(eg).execute({ messages: [] });
   if (r.status !== 'PAUSED') throw new Error(`expected PAUSED, got ${r.status}`);
@@ -35,10 +40,13 @@ export async function pause(eg) {
 
 /** Resume a checkpoint with the answer, the agent's model at `baseURL`; a summary to compare across runtimes. */
 export async function resume(eg, checkpoint, baseURL) {
-  const r = await makeEngine(eg, baseURL).resume(checkpoint, { role: 'user', content: 'yes' });
+  const engine = makeEngine(eg, baseURL);
+  const first = await engine.resume(checkpoint, 'loud');                 // check's interrupts, in call order
+  const second = await engine.resume(first.checkpoint, 'go');
+  const r = await engine.resume(second.checkpoint, { role: 'user', content: 'yes' });
   return { status: r.status, error: r.error?.message ?? null, results: r.state.results, count: r.state.count, published: r.state.data.published, logs: r.state.logs, stepCount: r.state.stepCount,
     tools: (r.state.toolCalls ?? []).map((t) => `${t.name}:${t.status}`), output: r.state.lastModelOutput };
 }
 
-export const expected = { status: 'FINISHED', error: null, results: ['a:97', 'b:98', 'c:99'], count: 3, published: true, logs: ['published a:97,b:98,c:99'], stepCount: 9,
+export const expected = { status: 'FINISHED', error: null, results: ['a:97', 'b:98', 'c:99'], count: 3, published: true, logs: ['published a:97,b:98,c:99 (loud, go)'], stepCount: 10,
   tools: ['publish_post:ok'], output: 'Done: published: a, b and c' };

@@ -181,3 +181,43 @@ const redeployed = new GraphEngine({
   entryPoint: 'confirm',
 });
 void redeployed;
+// Interrupts and commands (issue 15).
+import { Command, interrupt, isGraphInterrupt, send as sendTo } from '../../js/index.js';
+import type { Interrupt, ResumeCommand } from '../../js/index.js';
+async function interrupts(): Promise<void> {
+  const engine = new GraphEngine<IGraphState>({
+    nodes: {
+      ask: (state, _engine, context) => {
+        const answer = context.interrupt<string>({ question: 'ok?' });
+        const tenant = context.configurable?.tenant;
+        return { data: { answer: answer.toUpperCase(), tenant, global: interrupt<number>('n?') + 1 } };
+      },
+      route: { handler: () => new Command<IGraphState>({ update: { logs: ['x'] }, goto: ['done', sendTo('done', 1)] }), goto: ['done'] },
+      up: () => new Command({ graph: Command.PARENT, goto: 'done' }),
+      done: { handler: () => ({}), join: ['route', 'up'], defer: false },
+    },
+    edges: { ask: 'route', route: '__end__', up: 'done', done: '__end__' },
+    entryPoint: 'ask',
+  });
+  const paused = await engine.execute({}, { configurable: { tenant: 't1' } });
+  const pending: Interrupt[] = paused.interrupts ?? [];
+  const byId: ResumeCommand = { resume: Object.fromEntries(pending.map((i) => [i.id, 'yes'])) };
+  await engine.resume(paused.checkpoint ?? '', byId);
+  await engine.resume(paused.checkpoint ?? '', new Command({ resume: 'yes', update: { data: { x: 1 } }, goto: 'done' }));
+  await engine.resume(paused.checkpoint ?? '', 'yes');
+  try { interrupt('outside'); } catch (e) { if (isGraphInterrupt(e)) console.log(e.interrupts[0].id); }
+}
+void interrupts;
+async function parity(): Promise<void> {
+  const engine = new GraphEngine<IGraphState>({ nodes: { a: (s) => s, b: () => ({}) }, edges: { a: 'b', b: '__end__' }, entryPoint: 'a' }, { interruptBefore: ['b'], checkpointer: new MemoryStore() });
+  await engine.execute({}, { threadId: 'p', interruptAfter: ['a'], configurable: { user: 'ann' } });
+  const { state, checkpointId } = await engine.updateState({ threadId: 'p' }, { data: { x: 1 } }, 'a');
+  const fromCheckpoint = await engine.updateState('{}', null);
+  console.log(state.stepCount, checkpointId, fromCheckpoint.checkpoint.length);
+}
+void parity;
+async function concurrency(): Promise<void> {
+  const engine = new GraphEngine<IGraphState>({ nodes: { a: async (s, e, ctx) => { await fetch('http://x', { signal: ctx.signal }); return {}; } }, edges: { a: '__end__' }, entryPoint: 'a' }, { retry: { attempts: 3, backoffMs: 10 } });
+  await engine.execute({}, { maxConcurrency: 4 });
+}
+void concurrency;

@@ -1,0 +1,121 @@
+/* eg_join.c: nodes that wait. A join (nodes.<name>.join: [sources]) runs
+ * once, in the step after the last of its sources reached it, however many
+ * steps apart the branches arrive. A deferred node (defer: true) runs once
+ * nothing else is left to run. And so nothing downstream is ever dropped: when
+ * a step would schedule nothing else, every waiting node runs, with the
+ * sources that did arrive (a branch that was routed elsewhere never will).
+ * What waits is run->held, {"node": ["source", ...]}, kept in checkpoints. */
+#include "eg_run_internal.h"
+
+#include <string.h>
+
+eg_code eg_parse_node_list(const eg_graph *g, eg_node *node, const char *field, const cJSON *list, int min, int **out, size_t *n, eg_error *err) {
+    int count = cJSON_GetArraySize(list);
+    if (!cJSON_IsArray(list) || count < min)
+        return eg_fail(err, EG_E_DEFINITION, "nodes.%s.%s must list %s node names", node->name, field, min > 1 ? "two or more" : "one or more");
+    if (!(*out = eg_malloc(sizeof(int) * (size_t)count))) return eg_nomem(err);
+    for (const cJSON *s = list->child; s; s = s->next) {
+        int i = cJSON_IsString(s) ? eg_graph_find(g, s->valuestring, strlen(s->valuestring)) : -1;
+        /* A goto may go to END; a join waits for nodes. */
+        if (i < 0 && cJSON_IsString(s) && strcmp(s->valuestring, g->end_name) == 0 && strcmp(field, "goto") == 0) i = EG_TARGET_END;
+        if (i == -1) return eg_fail(err, EG_E_UNKNOWN_NODE, "nodes.%s.%s names '%s', which is not a node", node->name, field, cJSON_IsString(s) ? s->valuestring : "?");
+        (*out)[(*n)++] = i;
+    }
+    return EG_OK;
+}
+
+/* Whether node `from`'s edge is plain (static or a fan-out list) and reaches `to`. */
+static bool plain_edge(const eg_node *from, int to) {
+    const eg_edge *e = &from->edge;
+    if (e->kind == EG_EDGE_STATIC) return e->target == to;
+    for (size_t k = 0; e->kind == EG_EDGE_FANOUT && k < e->n_targets; k++) if (e->targets[k] == to) return true;
+    return false;
+}
+
+bool eg_graph_infer_joins(eg_graph *g) {
+    for (size_t i = 0; i < g->n_nodes; i++) {
+        eg_node *n = &g->nodes[i];
+        if (n->n_join || n->no_join || n->kind == EG_NODE_END) continue;
+        size_t count = 0;
+        for (size_t k = 0; k < g->n_nodes; k++) count += plain_edge(&g->nodes[k], (int)i);
+        if (count < 2) continue;
+        if (!(n->join = eg_malloc(sizeof(int) * count))) return false;
+        for (size_t k = 0; k < g->n_nodes; k++) if (plain_edge(&g->nodes[k], (int)i)) n->join[n->n_join++] = (int)k;
+    }
+    return true;
+}
+
+static bool waits(const eg_node *n) { return n->defer || n->n_join > 0; }
+
+bool eg_run_held_valid_(const eg_graph *g, const cJSON *held) {
+    if (!cJSON_IsObject(held)) return false;
+    for (const cJSON *h = held->child; h; h = h->next) {
+        int i = eg_graph_find(g, h->string, strlen(h->string));
+        if (i < 0 || !waits(&g->nodes[i]) || !cJSON_IsArray(h)) return false;
+        for (const cJSON *s = h->child; s; s = s->next)
+            if (!cJSON_IsString(s) || eg_graph_find(g, s->valuestring, strlen(s->valuestring)) < 0) return false;
+    }
+    return true;
+}
+
+static bool has_string(const cJSON *list, const char *s) {
+    for (const cJSON *c = list->child; c; c = c->next) if (strcmp(c->valuestring, s) == 0) return true;
+    return false;
+}
+
+/* Record that `source` reached waiting node `target`. */
+static bool arrive(eg_run *run, int target, int source) {
+    const char *name = run->graph->nodes[target].name, *from = eg_run_node_name_(run, source);
+    if (!run->held && !(run->held = cJSON_CreateObject())) return false;
+    cJSON *list = eg_get(run->held, name);
+    if (!list && !(list = cJSON_AddArrayToObject(run->held, name))) return false;
+    if (has_string(list, from)) return true;
+    cJSON *s = cJSON_CreateString(from);
+    return s && cJSON_AddItemToArray(list, s);
+}
+
+static bool complete(const eg_run *run, const eg_node *n, const cJSON *arrived) {
+    if (!n->n_join) return false;
+    for (size_t k = 0; k < n->n_join; k++) if (!has_string(arrived, run->graph->nodes[n->join[k]].name)) return false;
+    return true;
+}
+
+/* next/args (n entries, from sources[i]) lose the entries that must wait and
+ * gain the waiting nodes that may run now. The arrays have room for the
+ * entries plus every node held before this call (an entry that waits frees
+ * its own slot). */
+bool eg_run_hold_joins_(eg_run *run, const int *sources, size_t n_sources, int *next, cJSON **args, size_t *n) {
+    const eg_graph *g = run->graph;
+    size_t m = 0;
+    for (size_t i = 0; i < *n; i++) {
+        int t = next[i];
+        /* A Send carries its own input: it never waits. */
+        if (t >= 0 && !args[i] && waits(&g->nodes[t])) {
+            if (i >= n_sources || !arrive(run, t, sources[i])) return false;
+            continue;
+        }
+        next[m] = t;
+        args[m++] = args[i];
+        if (m - 1 != i) args[i] = NULL;
+    }
+    bool others = false;
+    for (size_t i = 0; i < m; i++) others |= next[i] >= 0;
+    /* Joins whose sources all arrived run now; joins still missing one wait
+     * while anything else runs, and run when nothing else would; deferred
+     * nodes wait for all of those too. */
+    for (int pass = 0; pass < 3 && run->held; pass++) {
+        for (cJSON *h = run->held->child, *after; h; h = after) {
+            after = h->next;
+            int node = eg_graph_find(g, h->string, strlen(h->string));
+            const eg_node *w = &g->nodes[node];
+            bool go = pass == 0 ? !w->defer && complete(run, w, h) : pass == 1 ? !w->defer && !others : !others;
+            if (!go) continue;
+            next[m] = node;
+            args[m++] = NULL;
+            cJSON_Delete(cJSON_DetachItemViaPointer(run->held, h));
+        }
+        for (size_t i = 0; i < m; i++) others |= next[i] >= 0;
+    }
+    *n = m;
+    return true;
+}

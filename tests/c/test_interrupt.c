@@ -1,0 +1,148 @@
+/* test_interrupt.c: interrupts, resume goto and joins, driven as a host
+ * would: tasks handed out, results, interrupts and answers handed back,
+ * checkpoints taken and restored between each. */
+#include "check.h"
+#include "edgegraph.h"
+#include "cJSON.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+static eg_graph *graph_of(const char *json) {
+    eg_error e;
+    eg_graph *g = NULL;
+    if (eg_graph_new(json, strlen(json), &g, &e)) fprintf(stderr, "  graph: %s\n", e.message);
+    return g;
+}
+
+static cJSON *step(eg_run *r) {
+    size_t len;
+    const char *t = NULL;
+    return eg_run_next(r, &t, &len, NULL) == EG_OK ? cJSON_ParseWithLength(t, len) : NULL;
+}
+
+static const char *field(const cJSON *o, const char *k) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/* The run through its checkpoint into a fresh run (the host's restart). */
+static eg_run *reopen(eg_run *r, const eg_graph *g) {
+    const char *cp;
+    size_t len;
+    CHECK(eg_run_checkpoint(r, &cp, &len, NULL) == EG_OK);
+    char *copy = malloc(len + 1);
+    memcpy(copy, cp, len + 1);
+    eg_run_free(r);
+    eg_run *fresh = NULL;
+    eg_error e;
+    if (eg_run_restore(g, copy, len, NULL, 0, &fresh, &e)) fprintf(stderr, "  restore: %s\n", e.message);
+    free(copy);
+    return fresh;
+}
+
+static const char parallel[] =
+    "{\"nodes\":{\"s\":{},\"a\":{},\"b\":{},\"c\":{}},\"edges\":{\"s\":[\"a\",\"b\",\"c\"],\"a\":\"__end__\",\"b\":\"__end__\",\"c\":\"__end__\"},"
+    "\"entryPoint\":\"s\",\"state\":{\"reducers\":{\"r\":\"concat\"}}}";
+
+static int hand(eg_run *r, eg_code (*call)(eg_run *, uint32_t, const char *, size_t, eg_error *), unsigned i, const char *json, eg_error *e) {
+    return call(r, i, json, strlen(json), e);
+}
+
+TEST(interrupts_pause_the_step_keep_finished_siblings_and_take_answers) {
+    eg_graph *g = graph_of(parallel);
+    eg_run *r = NULL;
+    eg_error e;
+    CHECK(eg_run_new(g, "{}", 2, NULL, 0, &r, &e) == EG_OK);
+    cJSON_Delete(step(r));
+    CHECK(hand(r, eg_run_submit, 0, "{}", &e) == EG_OK);
+    cJSON_Delete(step(r));                                  /* a, b, c */
+    CHECK(hand(r, eg_run_interrupt_task, 0, "{\"interrupts\":[{\"id\":\"a:2.0:0\",\"value\":\"a?\"}]}", &e) == EG_OK);
+    CHECK(hand(r, eg_run_interrupt_task, 0, "{\"interrupts\":[{\"id\":\"x\",\"value\":1}]}", &e) == EG_E_BAD_TASK);
+    CHECK(hand(r, eg_run_interrupt_task, 1, "{\"interrupts\":[{\"id\":\"a:2.0:0\",\"value\":1}]}", &e) == EG_E_INVALID_RESULT && strstr(e.message, "used twice"));
+    CHECK(hand(r, eg_run_interrupt_task, 1, "{\"interrupts\":[]}", &e) == EG_E_INVALID_RESULT);
+    CHECK(hand(r, eg_run_interrupt_task, 1, "{\"interrupts\":[{\"id\":\"b:2.1:0\",\"value\":{\"q\":2}}],\"keep\":{\"k\":1}}", &e) == EG_OK);
+    CHECK(hand(r, eg_run_submit, 2, "{\"r\":[\"c\"]}", &e) == EG_OK);
+    cJSON *o = step(r);
+    CHECK_STR(field(o, "status"), "PAUSED");
+    cJSON *list = cJSON_GetObjectItem(o, "interrupts");
+    CHECK(cJSON_GetArraySize(list) == 2);
+    CHECK_STR(field(cJSON_GetArrayItem(list, 1), "node"), "b");
+    cJSON_Delete(o);
+    r = reopen(r, g);
+    if (!r) { eg_graph_free(g); return; }
+    /* Bad answers change nothing. */
+    CHECK(eg_run_answer(r, "{\"resume\":1}", 12, &e) == EG_E_MISSING_ANSWER && strstr(e.message, "'a:2.0:0', 'b:2.1:0'"));
+    const char *partial = "{\"resume\":{\"a:2.0:0\":1}}", *unknown = "{\"resume\":{\"a:2.0:0\":1,\"b:2.1:0\":2,\"z:1.1:1\":3}}";
+    CHECK(eg_run_answer(r, partial, strlen(partial), &e) == EG_E_MISSING_ANSWER && strstr(e.message, "'b:2.1:0' of node 'b'"));
+    CHECK(eg_run_answer(r, unknown, strlen(unknown), &e) == EG_E_UNKNOWN_INTERRUPT && strstr(e.message, "'z:1.1:1'"));
+    CHECK(eg_run_answer(r, "{}", 2, &e) == EG_E_INVALID_INPUT);
+    const char *good = "{\"resume\":{\"a:2.0:0\":\"A\",\"b:2.1:0\":\"B\"}}";
+    CHECK(eg_run_answer(r, good, strlen(good), &e) == EG_OK);
+    CHECK(eg_run_answer(r, good, strlen(good), &e) == EG_E_UNKNOWN_INTERRUPT);   /* nothing pending now */
+    r = reopen(r, g);
+    CHECK(eg_run_resume(r, NULL, 0, &e) == EG_OK);
+    o = step(r);
+    cJSON *tasks = cJSON_GetObjectItem(o, "tasks");
+    CHECK(cJSON_GetArraySize(tasks) == 2);                  /* c finished: it does not run again */
+    CHECK_STR(field(cJSON_GetObjectItem(cJSON_GetArrayItem(tasks, 0), "answers"), "a:2.0:0"), "A");
+    CHECK(cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetArrayItem(tasks, 1), "keep"), "k") != NULL);
+    cJSON_Delete(o);
+    CHECK(hand(r, eg_run_submit, 0, "{\"r\":[\"a\"]}", &e) == EG_OK);
+    CHECK(hand(r, eg_run_submit, 1, "{\"r\":[\"b\"]}", &e) == EG_OK);
+    cJSON_Delete(step(r));
+    CHECK(eg_run_status(r) == EG_STATUS_FINISHED);
+    const char *state;
+    CHECK(eg_run_state(r, &state, NULL, NULL) == EG_OK && strstr(state, "\"r\":[\"a\",\"b\",\"c\"]"));
+    eg_run_free(r);
+    eg_graph_free(g);
+}
+
+TEST(one_pending_interrupt_takes_a_value_or_its_id) {
+    eg_graph *g = graph_of("{\"nodes\":{\"a\":{}},\"edges\":{\"a\":\"__end__\"},\"entryPoint\":\"a\"}");
+    for (int round = 0; round < 2; round++) {
+        eg_run *r = NULL;
+        eg_error e;
+        CHECK(eg_run_new(g, "{}", 2, NULL, 0, &r, &e) == EG_OK);
+        cJSON_Delete(step(r));
+        CHECK(hand(r, eg_run_interrupt_task, 0, "{\"interrupts\":[{\"id\":\"a:1.0:0\",\"value\":null}]}", &e) == EG_OK);
+        cJSON_Delete(step(r));
+        const char *pending;
+        CHECK(eg_run_pending_interrupts(r, &pending, NULL, &e) == EG_OK && strstr(pending, "\"a:1.0:0\""));
+        const char *answer = round ? "{\"resume\":{\"a:1.0:0\":{\"x\":1}}}" : "{\"resume\":{\"x\":1}}";
+        CHECK(eg_run_answer(r, answer, strlen(answer), &e) == EG_OK);
+        CHECK(eg_run_resume(r, NULL, 0, &e) == EG_OK);
+        cJSON *o = step(r);
+        char *text = cJSON_PrintUnformatted(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(o, "tasks"), 0), "answers"));
+        CHECK_STR(text, "{\"a:1.0:0\":{\"x\":1}}");
+        free(text);
+        cJSON_Delete(o);
+        eg_run_free(r);
+    }
+    eg_graph_free(g);
+}
+
+TEST(goto_on_resume_routes_like_a_router_and_names_unknown_nodes) {
+    eg_graph *g = graph_of("{\"nodes\":{\"a\":{},\"b\":{},\"c\":{\"jumpTarget\":true}},\"edges\":{\"a\":\"b\",\"b\":\"__end__\",\"c\":\"__end__\"},\"entryPoint\":\"a\",\"state\":{\"reducers\":{}}}");
+    eg_run *r = NULL;
+    eg_error e;
+    CHECK(eg_run_new(g, "{}", 2, NULL, 0, &r, &e) == EG_OK);
+    cJSON_Delete(step(r));
+    CHECK(hand(r, eg_run_submit, 0, "{\"shouldPause\":true}", &e) == EG_OK);
+    cJSON_Delete(step(r));
+    CHECK(eg_run_goto(r, "\"nope\"", 6, &e) == EG_E_ROUTER_TARGET && strstr(e.message, "'nope'"));
+    CHECK(eg_run_goto(r, "[]", 2, &e) == EG_E_INVALID_INPUT);
+    const char *to = "[\"c\",{\"node\":\"b\",\"arg\":1}]";
+    CHECK(eg_run_goto(r, to, strlen(to), &e) == EG_OK);
+    r = reopen(r, g);
+    CHECK(eg_run_resume(r, NULL, 0, &e) == EG_OK);
+    cJSON *o = step(r);
+    cJSON *tasks = cJSON_GetObjectItem(o, "tasks");
+    CHECK(cJSON_GetArraySize(tasks) == 2);
+    CHECK_STR(field(cJSON_GetArrayItem(tasks, 0), "node"), "c");
+    CHECK_STR(field(cJSON_GetArrayItem(tasks, 1), "node"), "b");
+    cJSON_Delete(o);
+    eg_run_free(r);
+    eg_graph_free(g);
+}

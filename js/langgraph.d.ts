@@ -89,7 +89,6 @@ export declare function isCommand(value: unknown): value is Command;
  */
 export declare function interrupt<T = unknown, R = any>(value: T): R;
 export declare function isGraphInterrupt(e: unknown): boolean;
-export declare class GraphInterrupt extends Error {}
 
 export type StreamMode = 'values' | 'updates' | 'custom' | 'messages' | 'tasks' | 'checkpoints' | 'debug';
 

@@ -22,7 +22,7 @@ export function isCommand(v) {
 }
 
 /** goto as edgegraph takes it: names, and Sends as { node, arg }. */
-function gotoOf(goto, plain) {
+export function gotoOf(goto, plain) {
   const one = (t) => (t instanceof Send || t?.lg_name === 'Send' ? { node: t.node, arg: plain(t.args) } : t);
   return Array.isArray(goto) ? goto.map(one) : one(goto);
 }
@@ -51,4 +51,18 @@ export function engineCommand(command, { toUpdate, combine, plain }) {
   if (command.resume !== undefined) fields.resume = command.resume;
   if (command.graph === Command.PARENT) fields.graph = edgegraph.Command.PARENT;
   return new edgegraph.Command(fields);
+}
+
+/**
+ * Pause the run from inside a node (edgegraph's interrupt(): during the node's
+ * synchronous call in every runtime, after an await where AsyncLocalStorage
+ * exists; `config.interrupt` works everywhere).
+ */
+export function interrupt(value) {
+  return edgegraph.interrupt(value);
+}
+
+/** Whether `e` is an interrupt: a node's catch-all must rethrow it. */
+export function isGraphInterrupt(e) {
+  return e !== null && typeof e === 'object' && e[Symbol.for('edgegraph.interrupt')] === true;
 }

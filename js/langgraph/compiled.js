@@ -12,11 +12,11 @@ import { GraphRecursionError, InvalidUpdateError, EmptyInputError } from './erro
 import { Invocation, STREAM_MODES, superstepOf } from './stream.js';
 import { storeOf } from './checkpoint.js';
 import { threadHistory, snapshotOf, configOf } from './history.js';
-import { isCommand, engineCommand, updateOf } from './command.js';
+import { isCommand, engineCommand, updateOf, gotoOf } from './command.js';
 
 const PARENT = Symbol.for('edgegraph.langgraph.parent');
-// Joins, deferral and Commands came with interrupt() (issue 15, H15a): until the
-// core has them, node specs leave those fields out. (Removed once merged.)
+// Joins and deferral came with interrupt() and Command (issue 15): node specs
+// carry those fields where the core has them.
 const HAS_JOINS = typeof edgegraph.Command === 'function';
 let runCounter = 0;
 const newRunId = () => `lg${Date.now().toString(36)}${(++runCounter).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
@@ -109,7 +109,10 @@ class GraphRunner {
       if (inv) inv.mirror = state;
       const update = this.#toUpdate(state.__start__, START);
       inv?.taskFinished(ctx.taskId, START, update, superstepOf(ctx.taskId), true);
-      return { channels: update, __start__: null };
+      const out = { channels: update, __start__: null };
+      // A Command's goto on a thread that is not paused: the input step goes there.
+      if (state.__goto__ !== undefined && state.__goto__ !== null) Object.assign(out, { __goto__: null, nextNodeOverride: state.__goto__ });
+      return out;
     };
   }
 
@@ -238,7 +241,10 @@ class GraphRunner {
           if (!latest) throw new EmptyInputError('Received no input for __start__');
           inv.initialValues = this.#view(latest.state);
           const answer = isCommand(input) ? engineCommand(input, this.#commandParts('resume')) : undefined;
-          result = await this.#engine.resume({ threadId: String(threadId), ...(checkpointId !== undefined ? { checkpointId: Number(checkpointId) } : {}) }, answer, options);
+          if (answer?.goto !== undefined && latest.status !== 'PAUSED' && checkpointId === undefined) {
+            // Nothing to resume (the thread finished): a new run from the input step, which applies the update and goes to goto.
+            result = await this.#engine.execute({ __start__: input.update ?? {}, __goto__: gotoOf(input.goto, plainMessages) }, { ...options, threadId: String(threadId) });
+          } else result = await this.#engine.resume({ threadId: String(threadId), ...(checkpointId !== undefined ? { checkpointId: Number(checkpointId) } : {}) }, answer, options);
         } else {
           // On a thread with state, execute continues it: the input step folds the input over it.
           inv.initialValues = latest ? this.#view(latest.state) : { ...this.#defaults };
@@ -306,6 +312,9 @@ class GraphRunner {
     const threadId = String(config?.configurable?.thread_id);
     const checkpointId = config?.configurable?.checkpoint_id;
     const thread = { threadId, ...(checkpointId !== undefined ? { checkpointId: Number(checkpointId) } : {}) };
+    if (asNode === END) {
+      throw new EdgegraphError('INVALID_INPUT', 'updateState(config, values, END) is not supported by edgegraph/langgraph: to end a paused thread, answer its interrupt (new Command({ resume })) or update it as a node whose edge leads to END');
+    }
     const update = { channels: this.#toUpdate(updateOf(values, this.#combine), asNode ?? 'updateState') };
     const written = await this.#engine.updateState(thread, update, asNode === END ? undefined : asNode);
     return configOf(threadId, written.checkpointId);

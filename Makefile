@@ -40,6 +40,8 @@ JS_SRC    := $(wildcard js/*.js js/langgraph/*.js)
 DIST      := dist/node.js dist/browser.js dist/workerd.js dist/index.js dist/tokenizer.js dist/testing.js dist/langgraph.js dist/edgegraph.wasm
 # The providers other than OpenAI chat: loaded on first use, never inlined (llm.js)
 DIST      += dist/provider-anthropic.js dist/provider-gemini.js dist/provider-responses.js dist/provider-ai-sdk.js
+# Likewise tracing (an engine with a tracer) and MCP tools (mcpTools())
+DIST      += dist/tracing.js dist/mcp.js
 # Exact BPE tables, generated from the js-tiktoken npm package at build time.
 ENCODINGS := dist/encodings/o200k_base.js dist/encodings/cl100k_base.js
 
@@ -56,7 +58,7 @@ BUNDLE := --bundle --format=esm --target=es2022
 # no runtime assumed: each entry picks its own (node:fs only in the node entry)
 BUNDLE += --platform=neutral --external:node:fs --external:node:path
 # loaded at run time from beside the bundle, never inlined
-BUNDLE += --external:./edgegraph.wasm --external:./encodings/* --external:./provider-*
+BUNDLE += --external:./edgegraph.wasm --external:./encodings/* --external:./provider-* --external:./tracing.js --external:./mcp.js
 # edgegraph/langgraph imports the package's own entry (its runtime condition), never a copy
 BUNDLE += --external:edgegraph
 # (no --minify: a stack trace shows a line of code and the function's name, not

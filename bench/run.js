@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { measure, measureSlope, fmtTime, fmtBytes, row } from './lib.js';
 import { benchHistory } from './history.js';
+import { benchThreads } from './threads.js';
 import { benchResultCheck } from './result-check.js';
 import { benchLangGraphCompat } from './langgraph-compat.js';
 import { onLeakWarning } from 'edgegraph';
@@ -90,6 +91,7 @@ console.log(`  ${'the same between snapshots'.padEnd(44)} ${(egDBig / egTSmallSl
 console.log();
 
 await benchHistory();
+await benchThreads();
 
 // ---- cold start: fresh processes ----
 function coldStart(which) {

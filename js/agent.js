@@ -10,7 +10,9 @@ import { ToolBox, toolsForModel } from './tools.js';
 import { END } from './definition.js';
 import { EdgegraphError } from './errors.js';
 import { responseFormat as structured } from './structured-output.js';
-import { tracedChat } from './tracing.js';
+
+// A model call, as a span when the run is traced (ctx.trace comes from tracing.js).
+const tracedChat = (ctx, client, request) => (ctx?.trace ? ctx.trace.chat(client, request) : client.chat(request));
 
 /** Declare a tool (returned as given; createAgentNode checks it). In TypeScript its run() gets typed arguments. */
 export const tool = (definition) => definition;

@@ -50,13 +50,17 @@ const stopped = new WeakMap();
 export class Checkpointer {
   /**
    * @param {{ get: Function, put: Function, delete: Function, list: Function, create?: Function }} store
-   * @param {{ snapshotEvery?: number, keepLast?: number, leaseMs?: number }} [options]
-   *   keepLast: keep the thread's newest N records (and the older ones they
-   *   are built from); leaseMs: how long a mid-run latest record means a run
-   *   is in flight (resume is THREAD_BUSY) rather than a run that died.
+   * @param {{ snapshotEvery?: number, keepLast?: number, keepFor?: number, leaseMs?: number }} [options]
+   *   keepLast: keep the thread's newest N records, keepFor: those younger
+   *   than this many ms (with both, a record either keeps stays), and the
+   *   older ones they are built from; leaseMs: how long a mid-run latest
+   *   record means a run is in flight (resume is THREAD_BUSY) rather than a run that died.
    */
-  constructor(store, { snapshotEvery = 100, keepLast = undefined, leaseMs = 300_000 } = {}) {
-    if (keepLast !== undefined && !(Number.isInteger(keepLast) && keepLast >= 1)) throw new EdgegraphError('INVALID_OPTIONS', `Checkpointer keepLast: a whole number >= 1 (got ${keepLast})`);
+  constructor(store, { snapshotEvery = 100, keepLast = undefined, keepFor = undefined, leaseMs = 300_000 } = {}) {
+    for (const [name, v, min] of [['keepLast', keepLast, 1], ['keepFor', keepFor, 0]]) {
+      if (v !== undefined && !(Number.isInteger(v) && v >= min)) throw new EdgegraphError('INVALID_OPTIONS', `Checkpointer ${name}: a whole number >= ${min} (got ${v})`);
+    }
+    this.keepFor = keepFor;
     this.store = store;
     this.snapshotEvery = snapshotEvery;
     this.keepLast = keepLast;
@@ -80,7 +84,7 @@ export class Checkpointer {
     } catch (e) {
       throw Object.assign(new Error(e?.message ?? String(e), { cause: e }), { written: id });
     }
-    if (this.keepLast !== undefined && id % Math.max(this.keepLast, 16) === 0) await this.#prune(threadId, id);
+    if ((this.keepLast !== undefined || this.keepFor !== undefined) && id % Math.max(this.keepLast ?? 0, 16) === 0) await this.#prune(threadId, id);
     return { id, depth };
   }
 
@@ -213,28 +217,49 @@ export class Checkpointer {
     }
   }
 
+  /** Per thread, what pruning learnt of each record it read: id -> { p parent (null: a snapshot, or unreadable), t time }. */
+  #links = new Map();
+
+  async #link(threadId, id) {
+    if (!this.#links.has(threadId)) this.#links.set(threadId, new Map());
+    const links = this.#links.get(threadId);
+    if (!links.has(id)) {
+      const { record } = await this.#read(threadId, id);
+      links.set(id, { p: record && record.s === undefined && record.p < id ? record.p : null, t: record?.t ?? 0 });
+    }
+    return links.get(id);
+  }
+
   /**
-   * Retention: delete the records older than the newest `keepLast` that no
-   * kept record is built from (its chain back to a snapshot, fork points included).
+   * Retention: delete the records older than the kept ones (the newest
+   * `keepLast`, those younger than `keepFor`) that no kept record is built
+   * from (its chain back to a snapshot, fork points included). Each record is
+   * read once per process: later prunes read only the records since.
    */
   async #prune(threadId, top) {
-    const oldest = top - this.keepLast + 1;
-    const needed = new Set();
-    for (let id = top; id >= oldest; id--) {
-      for (let at = id; at > 0 && !needed.has(at);) {
-        needed.add(at);
-        const { record } = await this.#read(threadId, at);
-        if (!record || record.s !== undefined || !(record.p < at)) break;
-        at = record.p;
-      }
+    const ids = (await this.#idsBelow(threadId, top + 1)).reverse();
+    let oldest = top + 1;
+    if (this.keepLast !== undefined) oldest = Math.min(oldest, top - this.keepLast + 1);
+    if (this.keepFor !== undefined) {
+      // Records are written in time order: the first young enough, by bisection.
+      const since = Date.now() - this.keepFor;
+      let lo = 0, hi = ids.length;
+      while (lo < hi) { const mid = (lo + hi) >> 1; if ((await this.#link(threadId, ids[mid])).t >= since) hi = mid; else lo = mid + 1; }
+      oldest = Math.min(oldest, ids[lo] ?? top, top);   // the latest always stays
     }
-    for (const id of (await this.#idsBelow(threadId, oldest)).reverse()) {
-      if (!needed.has(id)) await this.store.delete(recordKey(threadId, id));
+    const needed = new Set();
+    for (const id of ids) {
+      for (let at = id; id >= oldest && at !== null && !needed.has(at); at = (await this.#link(threadId, at)).p) needed.add(at);
+    }
+    for (const id of ids) {
+      if (id >= oldest) break;
+      if (!needed.has(id)) { await this.store.delete(recordKey(threadId, id)); this.#links.get(threadId)?.delete(id); }
     }
   }
 
   /** Remove a thread's records, newest first (a crash part-way leaves a shorter, readable thread), then its head. */
   async deleteThread(threadId) {
+    this.#links.delete(threadId);
     for (const id of await this.#idsBelow(threadId, Infinity)) await this.store.delete(recordKey(threadId, id));
     for (const key of await this.store.list(`${threadId}/`)) await this.store.delete(key);
   }

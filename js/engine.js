@@ -6,6 +6,7 @@
 import { getCore } from './loader.js';
 import { EdgegraphError } from './errors.js';
 import { normalizeDefinition } from './definition.js';
+import { foldWrites } from './host-reducers.js';
 import { EventChannel } from './events.js';
 import { toMermaid } from './mermaid.js';
 import { subgraphHandler } from './subgraph.js';
@@ -17,7 +18,6 @@ import { HistoryView } from './history-view.js';
 import { isThreadRef, openThread } from './thread.js';
 import { migrateState } from './migrate.js';
 import { anySignal } from './timing.js';
-import { RunTracing } from './tracing.js';
 import { ENGINE_OPTIONS, LIMIT_OPTIONS, RUN_OPTIONS, RESUME_OPTIONS, checkOptions } from './options.js';
 
 const CHECKPOINT_FORMAT = 'edgegraph-checkpoint';
@@ -170,7 +170,7 @@ export class GraphEngine extends CoreObject {
     const runId = options.runId ?? newRunId();
     const thread = openThread(this.#checkpointer, options.threadId);
     // A thread with state is a conversation: the new input continues it.
-    const prior = thread && await this.#checkpointer.exists(thread.id) ? await this.#loadThread({ threadId: thread.id }, options.recover) : undefined;
+    const prior = thread ? await this.#latest(thread.id, options.recover) : undefined;
     if (prior) return await this.#continueThread(prior, input, { ...options, runId });
     const handle = this.#core.runNew(this.#graph, input ?? 'null', this.#runOptions({ ...options, runId }));
     // The mirror starts as a copy of the input; the first patch fills in
@@ -228,6 +228,8 @@ export class GraphEngine extends CoreObject {
         mirror = await migrateState({ core, handle, thread, where: restored.where, ...this.#migration }, from, mirror);
         this.#alive();   // dispose() while migrate() ran freed the graph
       }
+      // Paths with a JS reducer fold here; the core applies the rest.
+      if (update !== undefined && this.#parts.hostReducers) [update] = foldWrites(this.#parts.hostReducers, mirror, [{ node: 'resume', value: update }]);
       if (update !== undefined) core.runApply(handle, JSON.stringify(update));
       core.runResume(handle, input === undefined ? undefined : JSON.stringify(input));
     } catch (e) {
@@ -269,15 +271,21 @@ export class GraphEngine extends CoreObject {
   async #loadThread({ threadId, checkpointId }, recover = false) {
     checkThreadId(threadId, 'resume({ threadId })', 'INVALID_INPUT');
     if (!this.#checkpointer) throw new EdgegraphError('INVALID_OPTIONS', 'resume({ threadId }) needs a checkpointer in the engine options');
-    const loaded = await this.#checkpointer.load(threadId, checkpointId);
+    const loaded = checkpointId === undefined ? await this.#latest(threadId, recover) : await this.#checkpointer.load(threadId, checkpointId);
     // dispose() while the store answered freed the graph: the run cannot start on it.
     this.#alive();
-    if (loaded && checkpointId === undefined && !recover && this.#checkpointer.inFlight(threadId, loaded)) {
-      throw threadBusy(threadId, `a run is in flight (its checkpoint ${loaded.id} was taken mid-run); if that run's process died, resume with { recover: true }`);
-    }
     if (loaded) return loaded;
     if (!(await this.#checkpointer.exists(threadId))) throw new EdgegraphError('THREAD_NOT_FOUND', `thread '${threadId}' has no checkpoint in this store`);
     throw new EdgegraphError('INVALID_CHECKPOINT', `thread '${threadId}' has no readable checkpoint${checkpointId !== undefined ? ` ${checkpointId}` : ''}`);
+  }
+
+  /** A thread's latest readable checkpoint (undefined: none), unless a run of it is in flight. */
+  async #latest(threadId, recover) {
+    const loaded = await this.#checkpointer.load(threadId);
+    if (loaded && !recover && this.#checkpointer.inFlight(threadId, loaded)) {
+      throw threadBusy(threadId, `a run is in flight (its checkpoint ${loaded.id} was taken mid-run); if that run's process died, resume with { recover: true }`);
+    }
+    return loaded;
   }
 
   /**
@@ -303,7 +311,7 @@ export class GraphEngine extends CoreObject {
     }));
   }
 
-  /** Remove a thread's checkpoints from the store (a run of it in flight fails its next write). */
+  /** Remove a thread's checkpoints from the store (with no run of it in flight: a later write would start a broken chain). */
   async deleteThread(threadId) {
     this.#threadCall('deleteThread', threadId);
     await this.#checkpointer.deleteThread(threadId);
@@ -369,9 +377,20 @@ export class GraphEngine extends CoreObject {
   /** Drive a run; dispose() during it frees the graph only when it has closed. */
   async #drive(handle, mirror, options, resumeInput, thread) {
     const release = this.retain();
-    // Spans come from the run's events, and from ctx.trace for model and tool calls.
-    const tracing = this.#tracing && new RunTracing(this.#tracing.tracer, { content: this.#tracing.content, parent: options.traceContext, runId: options.runId, threadId: options.threadId });
-    if (tracing) options = { ...options, onEvent: tracing.observe(options.onEvent), tracing };
+    let tracing = null;
+    try {
+      // Spans come from the run's events, and from ctx.trace for model and tool
+      // calls; tracing.js is loaded only by an engine that has a tracer.
+      if (this.#tracing) {
+        const { RunTracing } = await import('./tracing.js');
+        tracing = new RunTracing(this.#tracing.tracer, { content: this.#tracing.content, parent: options.traceContext, runId: options.runId, threadId: options.threadId });
+        options = { ...options, onEvent: tracing.observe(options.onEvent), tracing };
+      }
+    } catch (e) {
+      this.#parts.core.runFree(handle);
+      release();
+      throw e;
+    }
     const run = new Run(this, this.#parts, handle, mirror, options, resumeInput, thread);
     this.#currentState = mirror;
     try {
@@ -381,4 +400,5 @@ export class GraphEngine extends CoreObject {
       release();
     }
   }
+
 }

@@ -3,7 +3,19 @@
 // field at fault. Secrets never go into messages: they are built from graph
 // names and core messages only.
 
+// Modules loaded on first use (tracing.js, mcp.js, the providers) are bundled
+// apart and carry their own copy of this class: `instanceof EdgegraphError`
+// holds for an error of any copy through this brand (a global symbol).
+const BRAND = Symbol.for('edgegraph.EdgegraphError');
+
 export class EdgegraphError extends Error {
+  static [Symbol.hasInstance](value) {
+    const own = Function.prototype[Symbol.hasInstance].call(this, value);
+    return own || (this === EdgegraphError && value !== null && typeof value === 'object' && value[BRAND] === true);
+  }
+
+  get [BRAND]() { return true; }
+
   /**
    * @param {string} code stable code, e.g. "UNKNOWN_NODE"
    * @param {string} message

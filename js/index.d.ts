@@ -790,15 +790,11 @@ export interface SqlAdapter {
   all(query: string, ...bindings: unknown[]): Promise<Array<Record<string, any>>>;
   run(query: string, ...bindings: unknown[]): Promise<unknown>;
 }
-/** Checkpoints in SQLite-flavoured SQL: edgegraph_records, keyed (thread_id, id); a record is one INSERT ... ON CONFLICT DO NOTHING. */
-export class SqlStore implements KeyValueStore {
+/** Checkpoints in SQLite-flavoured SQL: edgegraph_records, keyed (thread_id, id); a record is one INSERT ... ON CONFLICT DO NOTHING. The node and workerd entries (not the browser one). */
+export class SqlStore {
   constructor(adapter: SqlAdapter);
-  get(key: string): Promise<string | undefined>;
-  put(key: string, value: string): Promise<void>;
-  create(key: string, value: string): Promise<boolean>;
-  delete(key: string): Promise<void>;
-  list(prefix?: string): Promise<string[]>;
 }
+export interface SqlStore extends KeyValueStore { create(key: string, value: string): Promise<boolean> }
 /** Durable Object SQLite storage (ctx.storage.sql of a class in new_sqlite_classes). */
 export function doSqlStore(sql: { exec(query: string, ...bindings: any[]): { toArray(): any[] } }): SqlStore;
 /** Cloudflare D1 (a D1Database binding). */
@@ -809,13 +805,15 @@ export function sqliteStore(pathOrDatabase: string | { prepare(sql: string): any
 /** A thread's checkpoints as records: the state's changes, with a full snapshot every snapshotEvery records. */
 export class Checkpointer {
   /**
-   * keepLast: keep a thread's newest N checkpoints (and the older records they are built from);
+   * keepLast: keep a thread's newest N checkpoints; keepFor: those younger than this many ms (with
+   * both, either keeps one); and the older records they are built from.
    * leaseMs (300000): how long a mid-run latest checkpoint means a run in flight.
    */
-  constructor(store: KeyValueStore, options?: { snapshotEvery?: number; keepLast?: number; leaseMs?: number });
+  constructor(store: KeyValueStore, options?: { snapshotEvery?: number; keepLast?: number; keepFor?: number; leaseMs?: number });
   readonly store: KeyValueStore;
   readonly snapshotEvery: number;
   readonly keepLast: number | undefined;
+  readonly keepFor: number | undefined;
   readonly leaseMs: number;
   load(threadId: string, id?: number): Promise<{ id: number; parent: number | null; createdAt: number; status: GraphStatus; state: unknown; checkpoint: string } | undefined>;
   history(threadId: string, options?: HistoryOptions): Promise<Array<{ id: number; parent: number | null; createdAt: number; status: GraphStatus; superstep: number; pendingTasks: string[]; routing: string[]; values?: unknown }>>;

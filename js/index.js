@@ -16,7 +16,7 @@ export { createAgentNode, createLLMNode, createToolsNode, routeOnToolCalls, crea
 export { validate as validateJsonSchema } from './schema.js';
 export { Checkpointer } from './checkpointer.js';
 export { MemoryStore, LocalStorageStore, IndexedDBStore, browserStore, kvStore } from './stores.js';
-export { SqlStore, doSqlStore, d1Store } from './sql-store.js';
 export { eventStreamResponse, toServerSentEvents, readServerSentEvents, eventData } from './sse.js';
 export { onLeakWarning } from './leaks.js';
-export { mcpTools } from './mcp.js';
+// MCP tools are loaded on first use (dist/mcp.js): apps without MCP do not carry them.
+export const mcpTools = async (client, options) => (await import('./mcp.js')).mcpTools(client, options);

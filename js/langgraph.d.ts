@@ -22,15 +22,19 @@ type ValueOf<C> = C extends Channel<infer T> ? T : C extends (...args: any[]) =>
 /** The state described by a record of channels. */
 export type StateOf<S> = { [K in keyof S]: ValueOf<S[K]> };
 
+/** What may be written to a state: each key optional, a message list also as LangChain messages or strings. */
+export type UpdateOf<S> = { [K in keyof S]?: S[K] extends Message[] ? S[K] | MessageLike | MessageLike[] : S[K] };
+
 export interface AnnotationRoot<S extends Record<string, ChannelDeclaration>> {
   spec: S;
   /** The state type: `typeof Root.State`. */
   State: StateOf<S>;
   /** A node's update: `typeof Root.Update`. */
-  Update: Partial<StateOf<S>>;
+  Update: UpdateOf<StateOf<S>>;
 }
 
-export declare function Annotation<T>(spec?: { reducer?: (current: T, update: any) => T; default?: () => T }): Channel<T>;
+/** A channel; T is any unless given (a default never narrows it: `() => []` is not `never[]`). */
+export declare function Annotation<T = any>(spec?: { reducer?: (current: T, update: any) => T; default?: () => [T][T extends any ? 0 : never] }): Channel<T>;
 export declare namespace Annotation {
   function Root<S extends Record<string, ChannelDeclaration>>(spec: S): AnnotationRoot<S>;
 }
@@ -66,6 +70,27 @@ export declare class Send<A = any> {
   readonly args: A;
 }
 
+/** Route and update from a node; resume, update or go elsewhere when a paused run continues (invoke(command, config)). */
+export declare class Command<R = unknown> {
+  static readonly PARENT: '__parent__';
+  constructor(fields?: { resume?: R; update?: Record<string, unknown> | Array<[string, unknown]>; goto?: string | Send | Array<string | Send>; graph?: '__parent__' });
+  readonly lg_name: 'Command';
+  readonly resume?: R;
+  readonly update?: Record<string, unknown> | Array<[string, unknown]>;
+  readonly goto?: string | Send | Array<string | Send>;
+  readonly graph?: '__parent__';
+}
+export declare function isCommand(value: unknown): value is Command;
+
+/**
+ * Pause the run from inside a node; returns the answer once the run is resumed with
+ * `new Command({ resume })`. Works during a node's synchronous call in every runtime, and after
+ * an await where AsyncLocalStorage exists; `config.interrupt` works everywhere.
+ */
+export declare function interrupt<T = unknown, R = any>(value: T): R;
+export declare function isGraphInterrupt(e: unknown): boolean;
+export declare class GraphInterrupt extends Error {}
+
 export type StreamMode = 'values' | 'updates' | 'custom' | 'messages' | 'tasks' | 'checkpoints' | 'debug';
 
 /** A run's config, as LangGraph's RunnableConfig (the parts edgegraph reads). */
@@ -81,6 +106,8 @@ export interface LangGraphConfig {
 
 /** A node's second argument. */
 export interface NodeConfig extends LangGraphConfig {
+  /** interrupt() bound to this node's task: works after any await, in every runtime. */
+  interrupt<R = any>(value: unknown): R;
   /** Writes a chunk to the 'custom' stream mode. */
   writer: (chunk: unknown) => void;
   /** LangChain callback handlers (by shape): pass `config` to a chat model for the 'messages' mode. */
@@ -99,7 +126,7 @@ export interface RetryPolicy {
 }
 
 export interface StateSnapshot<S> {
-  values: Partial<S>;
+  values: S;
   next: string[];
   tasks: Array<{ name: string; interrupts: unknown[] }>;
   config: { configurable: { thread_id: string; checkpoint_ns: string; checkpoint_id: string } };
@@ -108,7 +135,8 @@ export interface StateSnapshot<S> {
   createdAt?: string;
 }
 
-type NodeFn<S> = (state: S, config: NodeConfig) => Partial<S> | null | undefined | void | Promise<Partial<S> | null | undefined | void>;
+type NodeResult<S> = UpdateOf<S> | Command | Array<UpdateOf<S> | Command> | null | undefined | void;
+type NodeFn<S> = (state: S, config: NodeConfig) => NodeResult<S> | Promise<NodeResult<S>>;
 type Router<S> = (state: S, config: LangGraphConfig) => string | Send | Array<string | Send> | Promise<string | Send | Array<string | Send>>;
 
 type SchemaState<T> = T extends AnnotationRoot<infer S> ? StateOf<S> : T extends { channels: infer C } ? StateOf<C> : T extends { stateSchema: AnnotationRoot<infer S> } ? StateOf<S> : any;
@@ -131,9 +159,13 @@ export interface StateGraph<S = any> {
 }
 
 export declare class CompiledStateGraph<S = any> {
-  invoke(input: Partial<S> | null | undefined, config?: LangGraphConfig): Promise<S>;
+  /** The final state; a paused run's also has `__interrupt__: [{ id, value }]`. A Command (or null) continues the thread. */
+  invoke(input: UpdateOf<S> | Command | null | undefined, config?: LangGraphConfig): Promise<S & { __interrupt__?: Array<{ id: string; value: unknown }> }>;
+  /** Writes `values` through the reducers as node `asNode` would; returns the new checkpoint's config. */
+  updateState(config: LangGraphConfig, values: UpdateOf<S> | null, asNode?: string): Promise<{ configurable: { thread_id: string; checkpoint_ns: string; checkpoint_id: string } }>;
+  dispose(): void;
   /** Chunks of `config.streamMode` ('updates' by default); several modes give [mode, chunk]; subgraphs: true adds the namespace first. */
-  stream(input: Partial<S> | null | undefined, config?: LangGraphConfig): Promise<AsyncIterable<any>>;
+  stream(input: UpdateOf<S> | Command | null | undefined, config?: LangGraphConfig): Promise<AsyncIterable<any>>;
   getState(config: LangGraphConfig): Promise<StateSnapshot<S>>;
   getStateHistory(config: LangGraphConfig, options?: { limit?: number }): AsyncIterable<StateSnapshot<S>>;
   withConfig(config: LangGraphConfig): CompiledStateGraph<S>;

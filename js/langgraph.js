@@ -9,3 +9,4 @@ export { Annotation, MessagesAnnotation } from './langgraph/annotation.js';
 export { messagesStateReducer, addMessages, RemoveMessage, REMOVE_ALL_MESSAGES, toPlainMessage } from './langgraph/messages.js';
 export { MemorySaver, BaseCheckpointSaver } from './langgraph/checkpoint.js';
 export { GraphRecursionError, InvalidUpdateError, GraphValidationError, EmptyInputError, isGraphRecursionError } from './langgraph/errors.js';
+export { Command, isCommand } from './langgraph/command.js';

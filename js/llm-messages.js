@@ -3,7 +3,7 @@
 // state.messages has always had (OpenAI chat's):
 //   { role: 'system' | 'user' | 'assistant' | 'tool',
 //     content: string | null | Array<{ type: 'text', text } | { type: 'image_url', image_url: { url } }>,
-//     tool_calls?: [{ id, type: 'function', function: { name, arguments: '<JSON text>' } }],   // assistant
+//     tool_calls?: [{ id, type: 'function', function: { name, arguments: '<JSON text>' }, thoughtSignature? }],   // assistant
 //     tool_call_id?: string }                                                             // tool
 // A provider (provider-*.js) is a plain object, no classes and no imports but
 // this file, so each one bundles on its own:
@@ -67,9 +67,13 @@ export function tokens(inputTokens, outputTokens, cachedTokens) {
 /** An assistant message from text and calls ({ id, name, arguments: JSON text }). */
 export function assistantMessage(text, calls) {
   const message = { role: 'assistant', content: text === '' ? null : text };
-  if (calls.length) message.tool_calls = calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
+  // thoughtSignature: Gemini's, handed back with the call in the next request (its thinking models require it).
+  if (calls.length) message.tool_calls = calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments }, ...(c.thoughtSignature ? { thoughtSignature: c.thoughtSignature } : {}) }));
   return message;
 }
 
 /** OpenAI's authentication header (chat completions and Responses). */
 export const bearer = (apiKey) => (apiKey ? { authorization: `Bearer ${apiKey}` } : {});
+
+/** Structured output asked in words, where a provider has no field for it (or not with tools). */
+export const schemaInstruction = (format) => `Answer with one JSON value only, no prose, that matches this JSON Schema:\n${JSON.stringify(format.schema)}`;

@@ -13,6 +13,8 @@ function wireMessage(m) {
   const out = {};
   for (const k of MESSAGE_FIELDS) if (m[k] !== undefined) out[k] = m[k];
   if (out.role === 'assistant' && out.content === undefined) out.content = null;
+  // Only OpenAI's fields of a call (one made by Gemini carries its thoughtSignature).
+  if (out.tool_calls) out.tool_calls = out.tool_calls.map((c) => ({ id: c.id, type: c.type ?? 'function', function: c.function }));
   return out;
 }
 

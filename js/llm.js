@@ -27,6 +27,13 @@ const LOADERS = {
   gemini: () => import('./provider-gemini.js').then((m) => m.gemini),
 };
 const PROVIDER_NAMES = ['openai', ...Object.keys(LOADERS)];
+// Known before the module is loaded: the client's baseURL is checked when it is made.
+const DEFAULT_BASE = {
+  'openai-responses': 'https://api.openai.com/v1',
+  anthropic: 'https://api.anthropic.com/v1',
+  gemini: 'https://generativelanguage.googleapis.com/v1beta',
+};
+
 
 /** A provider object, or its name (checked now: a typo is one clear error). */
 function providerOf(provider) {
@@ -39,8 +46,9 @@ function providerOf(provider) {
 export class ChatClient {
   #apiKey;
   #headers;
-  #provider;
+  #provider;      // a provider object, or the name of one not loaded yet
   #transport;
+  #base;          // the endpoint's base URL, secrets and all (never printed)
 
   /**
    * @param {{ provider?: string | object, baseURL?: string, apiKey?: string, model: string, defaults?: object, headers?: Record<string,string>,
@@ -69,8 +77,6 @@ export class ChatClient {
       Object.defineProperty(this, key, { get: () => this.#transport[key], set: (v) => { this.#transport[key] = v; }, enumerable: true });
     }
   }
-
-  #base;
 
   /** Never print the key (nor a secret query value), even by accident. */
   toJSON() { return { provider: this.provider, model: this.model, baseURL: this.baseURL }; }
@@ -130,12 +136,6 @@ export class ChatClient {
     yield { type: 'done', result: { ...result, content: result.message.content, toolCalls, provider: this.provider } };
   }
 }
-
-const DEFAULT_BASE = {
-  'openai-responses': 'https://api.openai.com/v1',
-  anthropic: 'https://api.anthropic.com/v1',
-  gemini: 'https://generativelanguage.googleapis.com/v1beta',
-};
 
 const textOfMessage = (m) => (typeof m.content === 'string' ? m.content : '');
 

@@ -9,3 +9,4 @@ initSync(readFileSync(new URL('./edgegraph.wasm', import.meta.url)));
 export * from './index.js';
 export { FileStore } from './file-store.js';
 export { sqliteStore } from './node-sqlite-store.js';
+export { SqlStore, doSqlStore, d1Store } from './sql-store.js';

@@ -6,14 +6,15 @@
 // (roles must alternate). Import it as edgegraph/providers/anthropic, or name
 // it: llm: { provider: 'anthropic' }.
 
-import { splitSystem, partsOf, textOf, toolSpec, tokens, assistantMessage } from './llm-messages.js';
+import { splitSystem, partsOf, textOf, toolSpec, tokens, assistantMessage, schemaInstruction } from './llm-messages.js';
 
 const VERSION = '2023-06-01';
 // Anthropic needs max_tokens; this is what a request without one asks for.
 const DEFAULT_MAX_TOKENS = 4096;
 const STOP = { end_turn: 'stop', stop_sequence: 'stop', tool_use: 'tool_calls', max_tokens: 'length', refusal: 'content_filter', pause_turn: 'pause' };
-// Blocks a reply may hold that carry nothing edgegraph keeps (extended thinking).
-const SILENT_BLOCKS = ['thinking', 'redacted_thinking'];
+// Extended thinking: kept on the assistant message (`thinking_blocks`) and sent back before its
+// tool_use blocks, as Anthropic requires while thinking is on; shown to no one else.
+const THINKING = ['thinking', 'redacted_thinking'];
 
 function imageBlock(p) {
   return { type: 'image', source: p.data !== undefined ? { type: 'base64', media_type: p.mediaType, data: p.data } : { type: 'url', url: p.url } };
@@ -21,7 +22,8 @@ function imageBlock(p) {
 
 function blocksOf(m) {
   if (m.role === 'tool') return [{ type: 'tool_result', tool_use_id: m.tool_call_id, content: textOf(m.content) }];
-  const blocks = partsOf(m.content).filter((p) => p.type !== 'text' || p.text).map((p) => (p.type === 'text' ? { type: 'text', text: p.text } : imageBlock(p)));
+  const blocks = m.role === 'assistant' && Array.isArray(m.thinking_blocks) ? [...m.thinking_blocks] : [];
+  blocks.push(...partsOf(m.content).filter((p) => p.type !== 'text' || p.text).map((p) => (p.type === 'text' ? { type: 'text', text: p.text } : imageBlock(p))));
   for (const c of m.tool_calls ?? []) {
     let input = {};
     try { input = JSON.parse(c.function.arguments || '{}'); } catch { /* recorded as sent; Anthropic wants an object */ }
@@ -54,6 +56,9 @@ function toolChoiceOf(choice, parallel) {
   return out;
 }
 
+/** The message, with the reply's thinking blocks when it had any. */
+const withThinking = (message, blocks) => (blocks.length ? { ...message, thinking_blocks: blocks } : message);
+
 const usageOf = (u) => (u ? tokens((u.input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0), u.output_tokens, u.cache_read_input_tokens) : null);
 
 export const anthropic = {
@@ -66,7 +71,7 @@ export const anthropic = {
     const { max_tokens, max_completion_tokens, stop, parallel_tool_calls: parallel, tool_choice, stream_options, ...rest } = options;
     const { system, rest: conversation } = splitSystem(messages);
     // No native structured-output field is used: the schema goes into the system prompt, and the caller validates the answer.
-    const schemaNote = responseFormat ? `Answer with one JSON value only, no prose, that matches this JSON Schema:\n${JSON.stringify(responseFormat.schema)}` : '';
+    const schemaNote = responseFormat ? schemaInstruction(responseFormat) : '';
     const body = { ...rest, model, max_tokens: max_tokens ?? max_completion_tokens ?? maxTokens ?? DEFAULT_MAX_TOKENS, messages: turnsOf(conversation) };
     const systemText = [system, schemaNote].filter(Boolean).join('\n\n');
     if (systemText) body.system = systemText;
@@ -83,15 +88,16 @@ export const anthropic = {
   reply(data, fail) {
     if (data?.type !== 'message' || !Array.isArray(data.content)) fail("is not a message (no type 'message' with a content array)");
     let text = '';
-    const calls = [];
+    const calls = [], thinking = [];
     for (const [i, block] of data.content.entries()) {
       if (block?.type === 'text') text += block.text ?? '';
       else if (block?.type === 'tool_use') {
         if (block.input === null || typeof block.input !== 'object' || Array.isArray(block.input)) fail(`has tool_use block ${i} ('${block.name}') whose input is not an object`);
         calls.push({ id: block.id, name: block.name, arguments: JSON.stringify(block.input) });
-      } else if (!SILENT_BLOCKS.includes(block?.type)) fail(`has content block ${i} of unknown type '${block?.type}'`);
+      } else if (THINKING.includes(block?.type)) thinking.push(block);
+      else fail(`has content block ${i} of unknown type '${block?.type}'`);
     }
-    return { message: assistantMessage(text, calls), finishReason: STOP[data.stop_reason] ?? data.stop_reason ?? null, stopReason: data.stop_reason ?? null, usage: data.usage ?? null, tokens: usageOf(data.usage), model: data.model ?? null };
+    return { message: withThinking(assistantMessage(text, calls), thinking), finishReason: STOP[data.stop_reason] ?? data.stop_reason ?? null, stopReason: data.stop_reason ?? null, usage: data.usage ?? null, tokens: usageOf(data.usage), model: data.model ?? null };
   },
 
   /** message_start, content_block_start / _delta / _stop per block, message_delta (stop reason, usage), message_stop. */
@@ -116,7 +122,7 @@ export const anthropic = {
               calls.push(slot);
               return [{ type: 'tool_call_delta', index: slot.index, id: b.id, name: b.name, argumentsDelta: '' }];
             }
-            if (SILENT_BLOCKS.includes(b.type)) { blocks[event.index] = { type: b.type }; return []; }
+            if (THINKING.includes(b.type)) { blocks[event.index] = { ...b }; return []; }
             return fail(`has content block ${event.index} of unknown type '${b.type}'`);
           }
           case 'content_block_delta': {
@@ -127,7 +133,8 @@ export const anthropic = {
               slot.json += d.partial_json ?? '';
               return [{ type: 'tool_call_delta', index: slot.index, id: slot.id, name: slot.name, argumentsDelta: d.partial_json ?? '' }];
             }
-            if (SILENT_BLOCKS.includes(slot.type)) return [];
+            if (d.type === 'thinking_delta' && slot.type === 'thinking') { slot.thinking = (slot.thinking ?? '') + d.thinking; return []; }
+            if (d.type === 'signature_delta' && slot.type === 'thinking') { slot.signature = d.signature; return []; }
             return fail(`sent a '${d.type}' delta for a ${slot.type} block (${event.index})`);
           }
           case 'content_block_stop': blockAt(event.index, 'content_block_stop'); return [];
@@ -138,14 +145,17 @@ export const anthropic = {
           case 'message_stop': stopped = true; return [];
           case 'ping': return [];
           case 'error': return failHttp(`the LLM server reported an error mid-stream: ${event.error?.message ?? JSON.stringify(event.error)}`);
-          default: return fail(`stream sent an event of unknown type '${event?.type}'`);
+          // "We may occasionally add new event types, and your code should handle unknown event types
+          // gracefully" (the streaming reference): skipped. An unknown content block is another matter.
+          default: return [];
         }
       },
       end() {
         if (!stopped) fail('stream ended before message_stop (truncated)');
         const text = blocks.filter((b) => b?.type === 'text').map((b) => b.text ?? '').join('');
         const toolCalls = calls.map((c) => ({ id: c.id, name: c.name, arguments: c.json || '{}' }));
-        return { message: assistantMessage(text, toolCalls), finishReason: STOP[stopReason] ?? stopReason, stopReason, usage, tokens: usageOf(usage), model };
+        const thinking = blocks.filter((b) => THINKING.includes(b?.type));
+        return { message: withThinking(assistantMessage(text, toolCalls), thinking), finishReason: STOP[stopReason] ?? stopReason, stopReason, usage, tokens: usageOf(usage), model };
       },
     };
   },

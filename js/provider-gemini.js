@@ -7,7 +7,7 @@
 // calls no ids (or not always): edgegraph names them, and pairs them back by
 // position. Import it as edgegraph/providers/gemini, or name it: llm: { provider: 'gemini' }.
 
-import { splitSystem, partsOf, textOf, toolSpec, tokens, assistantMessage } from './llm-messages.js';
+import { splitSystem, partsOf, textOf, toolSpec, tokens, assistantMessage, schemaInstruction } from './llm-messages.js';
 
 const FINISH = { STOP: 'stop', MAX_TOKENS: 'length', SAFETY: 'content_filter', RECITATION: 'content_filter', BLOCKLIST: 'content_filter', PROHIBITED_CONTENT: 'content_filter', SPII: 'content_filter', IMAGE_SAFETY: 'content_filter' };
 // Part kinds a model turn may hold that carry nothing edgegraph keeps.
@@ -36,7 +36,7 @@ function contentsOf(messages) {
       parts = partsOf(m.content).filter((p) => p.type !== 'text' || p.text).map(partOf);
       for (const c of m.tool_calls ?? []) {
         names.set(c.id, c.function.name);
-        parts.push({ functionCall: { name: c.function.name, args: argsOf(c.function.arguments) } });
+        parts.push({ functionCall: { name: c.function.name, args: argsOf(c.function.arguments) }, ...(c.thoughtSignature ? { thoughtSignature: c.thoughtSignature } : {}) });
       }
     } else if (m.role === 'tool') {
       parts = [{ functionResponse: { name: names.get(m.tool_call_id) ?? m.name ?? 'unknown', response: { result: textOf(m.content) } } }];
@@ -73,7 +73,7 @@ function readParts(parts, fail, into) {
       const { name, args, id } = part.functionCall;
       if (typeof name !== 'string' || !name) fail(`has functionCall part ${i} without a name`);
       if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) fail(`has functionCall '${name}' whose args are not an object`);
-      into.calls.push({ id: id ?? callId(), name, arguments: JSON.stringify(args ?? {}) });
+      into.calls.push({ id: id ?? callId(), name, arguments: JSON.stringify(args ?? {}), thoughtSignature: part.thoughtSignature });
       continue;
     }
     if (part?.functionResponse) fail(`has a functionResponse part (${i}), which only a user turn may hold`);
@@ -97,7 +97,10 @@ export const gemini = {
     const { max_tokens, max_completion_tokens, temperature, top_p, stop, tool_choice, parallel_tool_calls, stream_options, generationConfig, ...rest } = options;
     const { system, rest: conversation } = splitSystem(messages);
     const body = { ...rest, contents: contentsOf(conversation) };
-    if (system) body.systemInstruction = { parts: [{ text: system }] };
+    // Gemini refuses a JSON response type with function calling: with tools, the schema is asked in words.
+    const inWords = responseFormat && tools?.length ? schemaInstruction(responseFormat) : '';
+    const systemText = [system, inWords].filter(Boolean).join('\n\n');
+    if (systemText) body.systemInstruction = { parts: [{ text: systemText }] };
     if (tools?.length) {
       body.tools = [{ functionDeclarations: tools.map(toolSpec).map((t) => ({ name: t.name, description: t.description, parametersJsonSchema: t.parameters })) }];
       const config = toolConfigOf(toolChoice ?? tool_choice);
@@ -109,7 +112,7 @@ export const gemini = {
     if (temperature !== undefined) gen.temperature = temperature;
     if (top_p !== undefined) gen.topP = top_p;
     if (stop !== undefined) gen.stopSequences = Array.isArray(stop) ? stop : [stop];
-    if (responseFormat) Object.assign(gen, { responseMimeType: 'application/json', responseJsonSchema: responseFormat.schema });
+    if (responseFormat && !inWords) Object.assign(gen, { responseMimeType: 'application/json', responseJsonSchema: responseFormat.schema });
     if (Object.keys(gen).length) body.generationConfig = gen;
     return body;
   },

@@ -182,4 +182,3 @@ export class RunTracing {
 }
 
 /** A model call, in a chat span when the node's context has a tracer. */
-export const tracedChat = (ctx, client, request) => (ctx?.trace ? ctx.trace.chat(client, request) : client.chat(request));

@@ -8,3 +8,5 @@ import { initSync } from './loader.js';
 initSync(wasmModule);
 
 export * from './index.js';
+// SQL stores: Durable Object SQLite and D1 (not in the browser entry: a page has neither).
+export { SqlStore, doSqlStore, d1Store } from './sql-store.js';

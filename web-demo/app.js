@@ -223,7 +223,8 @@ async function offerResume() {
     renderChat(view);
     await timeline();
     if (latest.status === 'PAUSED') { setStatus('paused', 'PAUSED'); showPending(view); $('export').disabled = false; }
-    else await resumeWith(undefined);
+    // The run that wrote it died with the old page: take the thread over (else THREAD_BUSY).
+    else await drive(() => engine.resume({ threadId: active.threadId }, undefined, { ...options(), recover: true }));
   };
   $('resume-discard').onclick = () => { localStorage.removeItem(ACTIVE); $('resume-banner').hidden = true; };
 }

@@ -4,20 +4,27 @@
 // applies the input through the reducers, as LangGraph's input step does, so
 // supersteps line up with LangGraph's and recursionLimit counts the same.
 
+import * as edgegraph from 'edgegraph';
 import { GraphEngine, EdgegraphError } from 'edgegraph';
 import { END, START, Send } from './graph.js';
 import { plainMessages } from './messages.js';
 import { GraphRecursionError, InvalidUpdateError, EmptyInputError } from './errors.js';
 import { Invocation, STREAM_MODES, superstepOf } from './stream.js';
 import { storeOf } from './checkpoint.js';
+import { threadHistory, snapshotOf, configOf } from './history.js';
+import { isCommand, engineCommand, updateOf } from './command.js';
 
 const PARENT = Symbol.for('edgegraph.langgraph.parent');
+// Joins, deferral and Commands came with interrupt() (issue 15, H15a): until the
+// core has them, node specs leave those fields out. (Removed once merged.)
+const HAS_JOINS = typeof edgegraph.Command === 'function';
 let runCounter = 0;
 const newRunId = () => `lg${Date.now().toString(36)}${(++runCounter).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 
 // Errors a retry cannot fix: client errors by HTTP status, and aborts.
 const NO_RETRY_STATUS = new Set([400, 401, 402, 403, 404, 405, 406, 407, 409]);
 function retryable(error) {
+  if (error?.[Symbol.for('edgegraph.interrupt')] === true) return false;
   if (error?.name === 'AbortError' || /^(Cancel|AbortError)/.test(String(error?.message))) return false;
   const status = Number(error?.response?.status ?? error?.status);
   return !NO_RETRY_STATUS.has(status) && error?.code !== 'ECONNABORTED' && error?.error?.code !== 'insufficient_quota';
@@ -56,7 +63,10 @@ class GraphRunner {
     this.#builder = builder;
     this.#channels = builder.channels;
     this.#store = storeOf(options.checkpointer);
-    this.engine = this.#engine = new GraphEngine(this.#definition(), this.#store ? { checkpointer: this.#store } : {});
+    const engineOptions = this.#store ? { checkpointer: this.#store } : {};
+    const all = [...builder.nodes.keys()];
+    for (const key of ['interruptBefore', 'interruptAfter']) if (options[key] !== undefined) engineOptions[key] = options[key] === '*' ? all : options[key];
+    this.engine = this.#engine = new GraphEngine(this.#definition(), engineOptions);
   }
 
   /** Only the declared channels, as LangGraph's state (channels never written are absent). */
@@ -77,7 +87,11 @@ class GraphRunner {
     this.#defaults = defaults;
     const nodes = { [START]: { handler: this.#startNode(), jumpTarget: true } };
     for (const [name, { fn, options }] of this.#builder.nodes) {
+      // LangGraph's edges from several nodes to one are not a join; addEdge([a, b], c) is.
+      const sources = this.#builder.joins.filter(([, t]) => t === name).flatMap(([f]) => f);
       nodes[name] = { handler: this.#wrap(name, withRetry(fn, options.retryPolicy)), jumpTarget: true };
+      if (HAS_JOINS) nodes[name].join = sources.length ? [...new Set(sources)] : false;
+      if (HAS_JOINS && options.defer) nodes[name].defer = true;
     }
     // Targets by source, once: a 1,000-node graph compiles in one pass.
     const fixed = new Map(Object.keys(nodes).map((n) => [n, []]));
@@ -107,6 +121,12 @@ class GraphRunner {
       const input = ctx.arg !== undefined ? ctx.arg : this.#view(state);
       inv?.taskStarted(ctx.taskId, name, input, step);
       const out = await fn(input, this.#nodeConfig(inv, ctx, name, step));
+      const command = resultCommand(out);
+      if (command) {
+        const update = this.#toUpdate(updateOf(command.update, this.#combine), name);
+        inv?.taskFinished(ctx.taskId, name, update, step, false);
+        return engineCommand(command, this.#commandParts(name));
+      }
       const update = this.#toUpdate(out, name);
       inv?.taskFinished(ctx.taskId, name, update, step, false);
       return { channels: update };
@@ -122,6 +142,8 @@ class GraphRunner {
       metadata: { ...base.metadata, langgraph_node: name, langgraph_step: step, langgraph_task_id: ctx.taskId },
       signal: ctx.signal,
       writer: (chunk) => inv?.push('custom', chunk),
+      // interrupt() that works after any await, in every runtime (the global one needs AsyncLocalStorage there).
+      interrupt: ctx.interrupt,
     };
     if (inv?.wants('messages')) config.callbacks = [tokenHandler(inv, name, step)];
     if (inv) config[PARENT] = { inv, ns: [`${name}:${ctx.taskId}`] };
@@ -140,6 +162,13 @@ class GraphRunner {
       update[key] = plainMessages(value);
     }
     return update;
+  }
+
+  /** Two writes of one node to `key` (a Command's list of writes): its reducer's, or the later. */
+  #combine = (key, a, b) => { const reducer = this.#channels.get(key)?.reducer; return reducer ? reducer(a, b) : b; };
+
+  #commandParts(node) {
+    return { toUpdate: (u) => ({ channels: this.#toUpdate(u, node) }), combine: this.#combine, plain: plainMessages };
   }
 
   /** One node's outgoing edge: static targets and routers combined into one. */
@@ -198,18 +227,22 @@ class GraphRunner {
     const onEvent = (event) => inv.onEvent(event, (e, values) => this.#snapshotEvent(threadId, e, values));
     const options = { runId, onEvent, maxSteps: 1e9 };
     if (config.signal) options.signal = config.signal;
+    if (this.#store && threadId === undefined && !config[PARENT]) {
+      throw new EdgegraphError('INVALID_INPUT', 'this graph has a checkpointer: pass configurable.thread_id to say which thread to write, e.g. invoke(input, { configurable: { thread_id: "my-thread-id" } })');
+    }
     let result;
     try {
       if (threadId !== undefined && this.#store) {
         const latest = await this.#engine.getState(String(threadId), checkpointId === undefined ? undefined : Number(checkpointId));
-        if (input === null || input === undefined) {
+        if (input === null || input === undefined || isCommand(input)) {
           if (!latest) throw new EmptyInputError('Received no input for __start__');
           inv.initialValues = this.#view(latest.state);
-          result = await this.#engine.resume({ threadId: String(threadId), ...(checkpointId !== undefined ? { checkpointId: Number(checkpointId) } : {}) }, undefined, options);
+          const answer = isCommand(input) ? engineCommand(input, this.#commandParts('resume')) : undefined;
+          result = await this.#engine.resume({ threadId: String(threadId), ...(checkpointId !== undefined ? { checkpointId: Number(checkpointId) } : {}) }, answer, options);
         } else {
-          const base = latest ? { channels: latest.state.channels } : {};
-          inv.initialValues = { ...this.#defaults, ...this.#view(base) };
-          result = await this.#engine.execute({ ...base, __start__: input }, { ...options, threadId: String(threadId) });
+          // On a thread with state, execute continues it: the input step folds the input over it.
+          inv.initialValues = latest ? this.#view(latest.state) : { ...this.#defaults };
+          result = await this.#engine.execute({ __start__: input }, { ...options, threadId: String(threadId) });
         }
       } else {
         if (input === null || input === undefined) throw new EmptyInputError('Received no input for __start__');
@@ -225,6 +258,14 @@ class GraphRunner {
     const values = this.#view(result.state);
     const output = this.#builder.output;
     if (output) for (const key of Object.keys(values)) if (!output.has(key)) delete values[key];
+    if (result.status === 'PAUSED' && !this.#store) {
+      throw new EdgegraphError('INVALID_OPTIONS', 'No checkpointer set: a run that pauses (interrupt(), interruptBefore/After) is resumed from its thread; compile({ checkpointer: new MemorySaver() })');
+    }
+    if (result.status === 'PAUSED') {
+      // As LangGraph: the pending interrupts beside the values (none for a breakpoint).
+      values.__interrupt__ = (result.interrupts ?? []).map(({ id, value }) => ({ id, value }));
+      inv.paused(values.__interrupt__);
+    }
     return { values, result };
   }
 
@@ -237,65 +278,45 @@ class GraphRunner {
     return error;
   }
 
-  #configOf(threadId, checkpointId) {
-    return { configurable: { thread_id: threadId, checkpoint_ns: '', checkpoint_id: String(checkpointId) } };
-  }
-
   #snapshotEvent(threadId, event, values) {
-    return { config: this.#configOf(threadId, event.checkpointId), values, metadata: { source: 'loop', step: -1, parents: {} }, tasks: [] };
+    return { config: configOf(threadId, event.checkpointId), values, metadata: { source: 'loop', step: -1, parents: {} }, tasks: [] };
   }
 
   /** A thread's state: { values, next, config, metadata, createdAt, parentConfig, tasks }. */
   async getState(config) {
+    if (!this.#store) throw new EdgegraphError('INVALID_OPTIONS', 'No checkpointer set: getState() reads a thread; compile({ checkpointer: new MemorySaver() })');
     const threadId = String(config?.configurable?.thread_id);
     const wanted = config?.configurable?.checkpoint_id;
-    const history = await this.#history(threadId);
+    const history = await threadHistory(this.#engine, threadId);
     const record = wanted === undefined ? history[0] : history.find((r) => String(r.checkpointId) === String(wanted));
     if (!record) return { values: {}, next: [], tasks: [], config: { configurable: { thread_id: threadId } }, metadata: undefined };
-    return this.#snapshot(threadId, record);
+    const snapshot = snapshotOf(threadId, record, this.#view);
+    if (record.status === 'PAUSED') {
+      const { interrupts = [] } = (await this.#engine.getState(threadId, record.checkpointId)) ?? {};
+      for (const task of snapshot.tasks) task.interrupts = interrupts.filter((i) => i.node === task.name).map(({ id, value }) => ({ id, value }));
+    }
+    return snapshot;
   }
 
   /**
-   * A thread's checkpoints at superstep boundaries, newest first, each with its
-   * step (its ancestors' count, from -1 for the input), the nearest such
-   * ancestor, and whether it starts a fork (a second child of its parent).
-   * edgegraph also checkpoints while routers run (a record with `routing`),
-   * which LangGraph has no checkpoint for: those are left out.
+   * Write `values` into a thread's state through the reducers, as node `asNode`
+   * would (then its edges decide what runs next). Returns the new checkpoint's config.
    */
-  async #history(threadId) {
-    const all = await this.#engine.getStateHistory(threadId);
-    const byId = new Map(all.map((r) => [r.checkpointId, r]));
-    const shown = (id) => { let r = byId.get(id); while (r && r.routing?.length) r = byId.get(r.parentId); return r; };
-    const firstChild = new Map();
-    for (const r of [...all].reverse()) if (r.parentId !== null && !firstChild.has(r.parentId)) firstChild.set(r.parentId, r.checkpointId);
-    const out = all.filter((r) => !r.routing?.length).map((r) => ({ ...r, parent: shown(r.parentId), fork: r.parentId !== null && firstChild.get(r.parentId) !== r.checkpointId }));
-    const steps = new Map();
-    for (const r of [...out].reverse()) steps.set(r.checkpointId, r.parent ? steps.get(r.parent.checkpointId) + 1 : -1);
-    for (const r of out) r.step = steps.get(r.checkpointId);
-    return out;
-  }
-
-  async #snapshot(threadId, record) {
-    const loaded = await this.#engine.getState(threadId, record.checkpointId);
-    const next = record.status === 'FINISHED' ? [] : record.pendingTasks.filter((n) => n !== END);
-    const snapshot = {
-      values: this.#view(loaded.state),
-      next,
-      tasks: next.map((name) => ({ name, interrupts: [] })),
-      config: this.#configOf(threadId, record.checkpointId),
-      metadata: { source: record.fork ? 'fork' : next.includes(START) ? 'input' : 'loop', step: record.step, parents: {} },
-      createdAt: new Date(record.createdAt).toISOString(),
-    };
-    if (record.parent) snapshot.parentConfig = this.#configOf(threadId, record.parent.checkpointId);
-    return snapshot;
+  async updateState(config, values, asNode = undefined) {
+    const threadId = String(config?.configurable?.thread_id);
+    const checkpointId = config?.configurable?.checkpoint_id;
+    const thread = { threadId, ...(checkpointId !== undefined ? { checkpointId: Number(checkpointId) } : {}) };
+    const update = { channels: this.#toUpdate(updateOf(values, this.#combine), asNode ?? 'updateState') };
+    const written = await this.#engine.updateState(thread, update, asNode === END ? undefined : asNode);
+    return configOf(threadId, written.checkpointId);
   }
 
   /** The thread's checkpoints, newest first. */
   async *getStateHistory(config, options = {}) {
     const threadId = String(config?.configurable?.thread_id);
-    const history = await this.#history(threadId);
+    const history = await threadHistory(this.#engine, threadId);
     const count = options.limit === undefined ? history.length : Math.min(options.limit, history.length);
-    for (let i = 0; i < count; i++) yield await this.#snapshot(threadId, history[i]);
+    for (let i = 0; i < count; i++) yield snapshotOf(threadId, history[i], this.#view);
   }
 
   /** The graph as data (LangGraph's getGraph() is far richer; this is the Mermaid text). */
@@ -327,6 +348,7 @@ export class CompiledStateGraph {
   stream(input, config) { return this.#runner.stream(input, { ...this.#config, ...config }); }
   getState(config) { return this.#runner.getState(config); }
   getStateHistory(config, options) { return this.#runner.getStateHistory(config, options); }
+  updateState(config, values, asNode) { return this.#runner.updateState(config, values, asNode); }
   getGraph() { return this.#runner.getGraph(); }
 
   /** The same graph with `config` as every call's defaults (recursionLimit, configurable, ...). */
@@ -342,6 +364,23 @@ export class CompiledStateGraph {
   }
 }
 if (typeof Symbol.dispose === 'symbol') CompiledStateGraph.prototype[Symbol.dispose] = CompiledStateGraph.prototype.dispose;
+
+/**
+ * A node's result as one Command, or null: a Command, or a list mixing
+ * updates and Commands (their writes in order, the last goto).
+ */
+function resultCommand(out) {
+  if (isCommand(out)) return out;
+  if (!Array.isArray(out) || !out.some(isCommand)) return null;
+  const writes = [];
+  let goto;
+  for (const part of out) {
+    const update = isCommand(part) ? part.update : part;
+    writes.push(...(Array.isArray(update) ? update : Object.entries(update ?? {})));
+    if (isCommand(part) && part.goto !== undefined) goto = part.goto;
+  }
+  return { lg_name: 'Command', update: writes, goto };
+}
 
 /** A LangChain callback handler (by shape: plain methods) turning tokens into 'messages' chunks. */
 function tokenHandler(inv, node, step) {

@@ -129,6 +129,11 @@ export class Invocation {
     if (this.wants('debug')) this.push('debug', { step: snapshot.metadata.step, type: 'checkpoint', timestamp: new Date().toISOString(), payload: snapshot });
   }
 
+  /** The run paused: LangGraph's chunk of the interrupts, in the updates and values modes. */
+  paused(interrupts) {
+    for (const mode of ['updates', 'values']) if (this.wanted.has(mode)) this.push(mode, { __interrupt__: interrupts });
+  }
+
   end(error = null) {
     this.#done = true;
     this.#error = error;

@@ -92,3 +92,21 @@ test('make demo-cli with OPENAI_BASE_URL set talks to that server: the strict Op
     assert.equal(llm.requests.length, 7, 'classify, then structure and review three times');
   } finally { await llm.close(); }
 });
+
+test('the research assistant with EDGEGRAPH_PROVIDER=anthropic talks to the strict Anthropic server', async () => {
+  const { offline } = await import('../../examples/research-assistant.js');
+  const { startAnthropicServer, message, textBlock } = await import('./support/anthropic-server.js');
+  // The same offline policy, read from and answered in Anthropic's shape.
+  const text = (content) => (typeof content === 'string' ? content : content.map((b) => b.text ?? '').join(''));
+  const llm = await startAnthropicServer(async ({ body }) => {
+    const answer = await offline({ messages: [{ role: 'system', content: body.system }, ...body.messages.map((m) => ({ role: m.role, content: text(m.content) }))] });
+    return { reply: message([textBlock(typeof answer === 'string' ? answer : answer.content ?? '')]) };
+  }, { apiKey: 'sk-ant-example' });
+  try {
+    const env = { ...process.env, EDGEGRAPH_PROVIDER: 'anthropic', EDGEGRAPH_BASE_URL: llm.baseURL, ANTHROPIC_API_KEY: 'sk-ant-example', EDGEGRAPH_MODEL: 'claude-test' };
+    const { stdout } = await promisify(execFile)(process.execPath, [new URL('../../examples/research-assistant.js', import.meta.url).pathname], { encoding: 'utf8', env });
+    assert.match(stdout, /status: FINISHED after 7 steps/);
+    assert.ok(stdout.includes(`model: claude-test (anthropic at ${llm.baseURL})`), stdout);
+    assert.equal(llm.requests.length, 7);
+  } finally { await llm.close(); }
+});

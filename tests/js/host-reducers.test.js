@@ -161,3 +161,17 @@ test('a caller\'s result object is not changed by the fold', async () => {
   assert.deepEqual(b, { notes: 'b' });
   engine.dispose();
 });
+
+test('resume({ update }) folds a JS-reduced path over the saved state', async () => {
+  const engine = new GraphEngine({
+    nodes: { a: () => ({ notes: 'a', pendingAskUser: { question: 'more?' } }), b: () => ({ notes: 'b' }) },
+    edges: { a: 'b', b: '__end__' },
+    entryPoint: 'a',
+    state: custom({ notes: (x, y) => `${x}+${y}` }),
+  });
+  const paused = await engine.execute({ notes: 'start' });
+  assert.equal(paused.state.notes, 'start+a');
+  const done = await engine.resume(paused.checkpoint, undefined, { update: { notes: 'human' } });
+  assert.equal(done.state.notes, 'start+a+human+b');
+  engine.dispose();
+});

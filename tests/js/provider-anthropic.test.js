@@ -40,6 +40,11 @@ providerSuite({
     assert.equal(headers.authorization, undefined);
   },
   /** Replies that break the protocol, each with what the error must say. */
+  midStreamError: (text) => [{ event: 'message_start', data: { type: 'message_start', message: message([]) } }, { event: 'error', data: { type: 'error', error: { type: 'overloaded_error', message: text } } }],
+  checkStructured(body) {
+    assert.match(body.system, /Answer with one JSON value only, no prose, that matches this JSON Schema:\n\{"type":"object"/);
+  },
+  streamOf: (reply) => messageEvents(reply).slice(0, -2),
   badReplies: [
     ['an unknown content block type', { reply: message([{ type: 'hologram', text: 'x' }]) }, /anthropic reply has content block 0 of unknown type 'hologram'/],
     ['a tool_result in the reply (an id the model cannot answer)', { reply: message([{ type: 'tool_result', tool_use_id: 'toolu_x', content: 'hi' }]) }, /unknown type 'tool_result'/],
@@ -82,6 +87,7 @@ test('the strict Anthropic server refuses what api.anthropic.com refuses, in its
     [{ ...base, messages: [user], temperature: 1.5 }, /temperature: Input should be less than or equal to 1/],
     [{ ...base, max_tokens: 0, messages: [user] }, /max_tokens: Input should be greater than or equal to 1/],
     [{ ...base, messages: [user], system: 5 }, /system: Input should be a valid string/],
+    [{ ...base, thinking: { type: 'enabled', budget_tokens: 1024 }, messages: [user, asked, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' }] }] }, /^messages\.1\.content\.0\.type: Expected `thinking` or `redacted_thinking`, but found `tool_use`/],
   ];
   try {
     for (const [body, pattern, status = 400, headers] of cases) {
@@ -91,7 +97,20 @@ test('the strict Anthropic server refuses what api.anthropic.com refuses, in its
       assert.match(r.json.error.message, pattern, JSON.stringify(body));
     }
     const ok = await post(s, { ...base, messages: [user, asked, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' }] }] });
+    const notJson = await fetch(`${s.baseURL}/messages`, { method: 'POST', headers: { 'content-type': 'application/json', ...{ 'x-api-key': KEY, 'anthropic-version': '2023-06-01' } }, body: '{not json' });
+    assert.equal(notJson.status, 400);
+    assert.match(JSON.stringify(await notJson.json()), /There was an issue with your request body/);
     assert.equal(ok.status, 500, 'a valid request reaches the script (exhausted here)');
+  } finally { await s.close(); }
+});
+
+test('an unknown stream event type is skipped, as Anthropic asks clients to do', async () => {
+  const events = messageEvents(message([textBlock('fine')]));
+  events.splice(2, 0, { event: 'content_block_hologram', data: { type: 'content_block_hologram', index: 0 } });
+  const s = await startAnthropicServer([{ sse: events }], { apiKey: KEY });
+  try {
+    const r = await createChatClient({ provider: 'anthropic', model: 'claude-test', apiKey: KEY, baseURL: s.baseURL }).chat({ messages: [{ role: 'user', content: 'hi' }], stream: true });
+    assert.equal(r.content, 'fine');
   } finally { await s.close(); }
 });
 
@@ -118,5 +137,23 @@ test('an agent on Anthropic: the reply names its provider; the key is in no stat
     const r = await engine.execute({ messages: [{ role: 'user', content: 'Hello' }] }, { onEvent: (e) => events.push(e) });
     assert.equal(r.state.lastModelOutput, 'Hi there');
     assert.equal(JSON.stringify([r.state, events.filter((e) => e.type !== 'run_end'), r.usage]).includes(KEY), false);
+  } finally { await s.close(); }
+});
+
+test("with extended thinking on, the reply's thinking blocks go back before its tool_use blocks (streamed and not)", async () => {
+  const thinking = { type: 'thinking', thinking: 'The user wants the weather.', signature: 'EqQBCgIYAhIM' };
+  const asks = message([thinking, toolUse('toolu_1', 'get_weather', { city: 'Lisbon' })]);
+  const s = await startAnthropicServer([{ reply: asks }, { reply: message([textBlock('Sunny.')]) }, { reply: asks }, { reply: message([textBlock('Sunny.')]) }], { apiKey: KEY });
+  try {
+    const weather = { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } }, run: () => 'sunny' };
+    for (const stream of [false, true]) {
+      const agent = createAgentNode({ llm: { provider: 'anthropic', model: 'claude-test', apiKey: KEY, baseURL: s.baseURL, defaults: { thinking: { type: 'enabled', budget_tokens: 1024 } } }, tools: [weather], stream });
+      const r = await new GraphEngine({ nodes: { agent }, edges: { agent: '__end__' }, entryPoint: 'agent' }).execute({ messages: [{ role: 'user', content: 'Weather?' }] });
+      assert.equal(r.status, 'FINISHED', r.error?.message);
+      const second = s.requests.at(-1).body;
+      assert.deepEqual(second.messages[1].content.map((b) => b.type), ['thinking', 'tool_use']);
+      assert.deepEqual(second.messages[1].content[0], thinking);
+      assert.deepEqual(second.thinking, { type: 'enabled', budget_tokens: 1024 });
+    }
   } finally { await s.close(); }
 });

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { createChatClient } from 'edgegraph';
 import { startGeminiServer, candidate, candidateEvents } from './support/gemini-server.js';
 import { providerSuite } from './support/provider-suite.js';
+import { startServer, reply } from './support/openai-server.js';
 
 const KEY = 'AIza-SECRET-gemini-0123456789';
 const fc = (name, args) => ({ functionCall: { name, args } });
@@ -34,6 +35,17 @@ providerSuite({
     assert.equal(headers['x-goog-api-key'], KEY);
     assert.equal(headers.authorization, undefined);
   },
+  midStreamError: (text) => [{ data: { error: { code: 503, message: text, status: 'UNAVAILABLE' } } }],
+  checkStructured(body, { tools }) {
+    if (tools) {
+      assert.equal(body.generationConfig?.responseMimeType, undefined, 'Gemini refuses a JSON type with function calling');
+      assert.match(body.systemInstruction.parts[0].text, /Answer with one JSON value only/);
+    } else {
+      assert.equal(body.generationConfig.responseMimeType, 'application/json');
+      assert.equal(body.generationConfig.responseJsonSchema.properties.score.type, 'integer');
+    }
+  },
+  streamOf: (reply) => candidateEvents(reply).slice(0, -1),
   badReplies: [
     ['a functionResponse part in the model turn (answering a call nobody made)', { reply: candidate([{ functionResponse: { name: 'get_weather', response: { result: 'x' } } }]) }, /gemini reply has a functionResponse part \(0\)/],
     ['a part of no known kind', { reply: candidate([{ hologram: {} }]) }, /part 0 of no known kind \(hologram\)/],
@@ -70,6 +82,7 @@ test('the strict Gemini server refuses what the Gemini API refuses, in its words
     [{ contents: [user, called, { role: 'user', parts: [{ functionResponse: { name: 'f', response: {} } }, { functionResponse: { name: 'h', response: {} } }] }] }, /function response 'h' answers no function call/],
     [{ contents: [user], systemInstruction: { parts: [{ inlineData: { mimeType: 'image/png', data: 'x' } }] } }, /only text parts/],
     [{ contents: [user], tools: [{ functionDeclarations: [{ name: '9lives' }] }] }, /Invalid function name/],
+    [{ contents: [user], tools: [{ functionDeclarations: [{ name: 'f' }] }], generationConfig: { responseMimeType: 'application/json' } }, /^Function calling with a response mime type: 'application\/json' is unsupported$/],
   ];
   try {
     for (const [body, pattern, status = 400, options] of cases) {
@@ -79,7 +92,11 @@ test('the strict Gemini server refuses what the Gemini API refuses, in its words
       assert.equal(typeof r.json.error.status, 'string');
     }
     assert.equal((await post(s, { contents: [user] }, { model: 'x', method: 'chat' })).status, 404);
+    assert.equal((await post(s, { contents: [{ parts: [{ text: 'no role: the user' }] }] })).status, 500, 'a content without a role is accepted, as by Gemini');
     const ok = await post(s, { contents: [user, called, { role: 'user', parts: [{ functionResponse: { name: 'f', response: {} } }, { functionResponse: { name: 'g', response: {} } }] }] });
+    const notJson = await fetch(`${s.baseURL}/models/gemini-test:generateContent`, { method: 'POST', headers: { 'content-type': 'application/json', ...{ 'x-goog-api-key': KEY } }, body: '{not json' });
+    assert.equal(notJson.status, 400);
+    assert.match(JSON.stringify(await notJson.json()), /"Invalid JSON payload received\."/);
     assert.equal(ok.status, 500, 'a valid request reaches the script (exhausted here)');
   } finally { await s.close(); }
 });
@@ -100,4 +117,41 @@ test('gemini: streamed requests go to :streamGenerateContent?alt=sse, others to 
     assert.equal(s.requests[1].url, '/v1beta/models/gemini-test:generateContent');
     assert.deepEqual(s.requests[1].body.generationConfig, { maxOutputTokens: 50, responseMimeType: 'application/json', responseJsonSchema: { type: 'object' } });
   } finally { await s.close(); }
+});
+
+test("gemini: a call's thoughtSignature goes back with it in the next request, and never to another provider", async () => {
+  const s = await startGeminiServer([{ reply: candidate([{ ...fc('f', { a: 1 }), thoughtSignature: 'c2lnbmF0dXJl' }]) }, { reply: candidate([{ text: 'done' }]) }], { apiKey: KEY });
+  try {
+    const client = createChatClient({ provider: 'gemini', model: 'gemini-test', apiKey: KEY, baseURL: s.baseURL });
+    const tools = [{ name: 'f', parameters: { type: 'object' } }];
+    const messages = [{ role: 'user', content: 'x' }];
+    const first = await client.chat({ messages, tools });
+    assert.equal(first.toolCalls[0].thoughtSignature, 'c2lnbmF0dXJl');
+    messages.push(first.message, { role: 'tool', tool_call_id: first.toolCalls[0].id, content: 'ok' });
+    await client.chat({ messages, tools });
+    assert.deepEqual(s.requests[1].body.contents[1].parts, [{ functionCall: { name: 'f', args: { a: 1 } }, thoughtSignature: 'c2lnbmF0dXJl' }]);
+    const openai = await startServer([{ json: reply('ok') }]);
+    try {
+      await createChatClient({ model: 'm', baseURL: openai.baseURL }).chat({ messages });
+      assert.deepEqual(Object.keys(openai.requests[0].body.messages[1].tool_calls[0]), ['id', 'type', 'function']);
+    } finally { await openai.close(); }
+  } finally { await s.close(); }
+});
+
+test("gemini: a traced chat span carries the provider (gcp.gemini) and Gemini's token counts (usageMetadata, read as edgegraph's tokens)", async () => {
+  const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
+  const exporter = new InMemorySpanExporter();
+  const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer('edgegraph-test');
+  const s = await startGeminiServer([{ reply: candidate([{ text: 'hi' }]) }], { apiKey: KEY });
+  try {
+    const { GraphEngine, createAgentNode } = await import('edgegraph');
+    const agent = createAgentNode({ llm: { provider: 'gemini', model: 'gemini-test', apiKey: KEY, baseURL: s.baseURL }, mode: 'chat', stream: false });
+    const r = await new GraphEngine({ nodes: { agent }, edges: { agent: '__end__' }, entryPoint: 'agent' }, { tracer }).execute({ messages: [{ role: 'user', content: 'x' }] });
+    assert.equal(r.status, 'FINISHED');
+  } finally { await s.close(); }
+  const chat = exporter.getFinishedSpans().find((x) => x.name === 'chat gemini-test');
+  assert.equal(chat.attributes['gen_ai.provider.name'], 'gcp.gemini');   // the GenAI conventions' well-known name
+  assert.equal(chat.attributes['gen_ai.usage.input_tokens'], 30);
+  assert.equal(chat.attributes['gen_ai.usage.output_tokens'], 7);
+  assert.equal(JSON.stringify(exporter.getFinishedSpans().map((x) => x.attributes)).includes(KEY), false);
 });

@@ -31,6 +31,13 @@ providerSuite({
   checkHeaders(headers) {
     assert.equal(headers.authorization, `Bearer ${KEY}`);
   },
+  midStreamError: (text) => [{ event: 'error', data: { type: 'error', code: 'server_error', message: text, param: null, sequence_number: 0 } }],
+  checkStructured(body) {
+    assert.equal(body.text.format.type, 'json_schema');
+    assert.equal(body.text.format.name, 'review');
+    assert.equal(body.text.format.strict, true);
+  },
+  streamOf: (reply) => responseEvents(reply).slice(0, -1),
   badReplies: [
     ['an unknown output item type', { reply: response([{ type: 'hologram' }]) }, /openai-responses reply has output\[0\] of unknown type 'hologram'/],
     ['a function_call_output in the reply (an id the model cannot answer)', { reply: response([{ type: 'function_call_output', call_id: 'call_x', output: 'x' }]) }, /unknown type 'function_call_output'/],
@@ -77,6 +84,9 @@ test('the strict Responses server refuses what api.openai.com refuses, in its wo
       assert.match(r.json.error.message, pattern, JSON.stringify(body));
     }
     const ok = await post(s, { ...base, input: [user, call, { type: 'function_call_output', call_id: 'call_1', output: 'ok' }] });
+    const notJson = await fetch(`${s.baseURL}/responses`, { method: 'POST', headers: { 'content-type': 'application/json', ...{ authorization: `Bearer ${KEY}` } }, body: '{not json' });
+    assert.equal(notJson.status, 400);
+    assert.match(JSON.stringify(await notJson.json()), /We could not parse the JSON body/);
     assert.equal(ok.status, 500, 'a valid request reaches the script (exhausted here)');
   } finally { await s.close(); }
 });

@@ -57,3 +57,26 @@ test('the imported provider object works as llm.provider', async () => {
 test('an unknown provider name is INVALID_OPTIONS listing the known ones', () => {
   assert.throws(() => createChatClient({ provider: 'antropic', model: 'm' }), (e) => e.code === 'INVALID_OPTIONS' && /'openai', 'openai-responses', 'anthropic', 'gemini'/.test(e.message) && /"antropic"/.test(e.message));
 });
+
+// Tracing and MCP tools load on first use too: an engine without a tracer and
+// an app that never calls mcpTools() do not carry them; and an error thrown by
+// the lazily loaded copy is still `instanceof EdgegraphError`.
+test("tracing and MCP tools are chunks of their own, out of an app's main chunk", async () => {
+  const TRACING = 'gen_ai.operation.name', MCP = 'structuredContent';
+  const plain = await bundle('lazy', "import { GraphEngine, createAgentNode } from 'edgegraph';\nconsole.log(GraphEngine, createAgentNode);\n");
+  assert.equal(plain.main.includes(TRACING), false, 'tracing is not in the main chunk');
+  assert.equal(plain.chunks.filter((c) => c.includes(TRACING)).length, 1, 'tracing is in a chunk of its own');
+  assert.equal(plain.main.includes(MCP), false, 'MCP is not in the main chunk');
+  const mcp = await bundle('lazy-mcp', "import { mcpTools } from 'edgegraph';\nconsole.log(mcpTools);\n");
+  assert.equal(mcp.main.includes(MCP), false, 'MCP is not in the main chunk');
+  assert.equal(mcp.chunks.filter((c) => c.includes(MCP)).length, 1, 'MCP is in a chunk of its own');
+});
+
+test("an error from a module loaded on first use is an EdgegraphError of the package's class", async () => {
+  const { mcpTools, EdgegraphError, LLMError } = await import('edgegraph');
+  const e = await mcpTools({ listTools: async () => { throw new Error('connection refused'); }, callTool: async () => ({}) }, {}).catch((x) => x);
+  assert.equal(e.code, 'MCP_ERROR');
+  assert.ok(e instanceof EdgegraphError);
+  assert.equal(e instanceof LLMError, false, 'the brand does not make it a subclass');
+  assert.equal(new Error('x') instanceof EdgegraphError, false);
+});

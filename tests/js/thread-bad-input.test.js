@@ -93,3 +93,15 @@ test('a store that answers every key: a typed error naming the thread, not an en
   await assert.rejects(engine.resume({ threadId: 't' }), (e) => e.code === 'INVALID_CHECKPOINT' && e.message.includes("thread 't'"));
   assert.equal(new Checkpointer(liar).store, liar);
 });
+
+test('a thread left with a head and no records (a deleteThread cut short): execute starts it afresh above the head', async () => {
+  const store = new MemoryStore();
+  await store.put('t/head', '7');
+  const engine = new GraphEngine(steps, { checkpointer: store });
+  await assert.rejects(engine.resume({ threadId: 't' }), (e) => e.code === 'INVALID_CHECKPOINT' && e.message.includes("'t'"));
+  const r = await engine.execute({}, { threadId: 't' });
+  assert.equal(r.status, 'PAUSED');
+  const history = await engine.getStateHistory('t');
+  assert.equal(history.at(-1).checkpointId, 8);
+  assert.equal(history.at(-1).parentId, null);
+});

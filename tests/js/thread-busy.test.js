@@ -133,3 +133,33 @@ test('a store that cannot make runs exclusive (Workers KV, a store without creat
   await new GraphEngine(busyGraph(() => {}), { checkpointer: kvStore(doStorage) }).execute({}, { threadId: 'd' });
   assert.equal(warnings.length, 2);
 });
+
+test('a run in flight: resume is THREAD_BUSY; { recover: true } or an expired lease takes the thread over, and the old run stops at its next write', async () => {
+  const store = new MemoryStore();
+  const hold = held();
+  let started = 0;
+  const graph = { nodes: { slow: async () => { if (++started === 1) await hold.promise; return { data: { done: true } }; }, after: () => ({}) }, edges: { slow: 'after', after: '__end__' }, entryPoint: 'slow' };
+  const claimed = held();
+  const first = new GraphEngine(graph, { checkpointer: store }).execute({}, { threadId: 'job', onEvent: (e) => { if (e.type === 'checkpoint') claimed.release(); } });
+  await claimed.promise;   // its first record is written
+  await assert.rejects(new GraphEngine(graph, { checkpointer: store }).resume({ threadId: 'job' }), (e) => e.code === 'THREAD_BUSY' && /in flight/.test(e.message) && /recover: true/.test(e.message));
+  // Its process "died": recover.
+  const taken = await new GraphEngine(graph, { checkpointer: store }).resume({ threadId: 'job' }, undefined, { recover: true });
+  assert.equal(taken.status, 'FINISHED');
+  hold.release();
+  const old = await first;
+  assert.equal(old.status, 'ERROR');
+  assert.equal(old.error.code, 'THREAD_BUSY', 'the old run stopped at its next write');
+  assert.equal((await new GraphEngine(graph, { checkpointer: store }).getState('job')).status, 'FINISHED');
+  // A lease of 0: every mid-run checkpoint counts as abandoned.
+  const leased = new MemoryStore();
+  const again = held();
+  const written = held();
+  const stuck = new GraphEngine({ ...graph, nodes: { ...graph.nodes, slow: async () => { await again.promise; return {}; } } }, { checkpointer: leased })
+    .execute({}, { threadId: 'job', onEvent: (e) => { if (e.type === 'checkpoint') written.release(); } });
+  await written.promise;
+  const quick = new GraphEngine({ ...graph, nodes: { ...graph.nodes, slow: () => ({}) } }, { checkpointer: new Checkpointer(leased, { leaseMs: 0 }) });
+  assert.equal((await quick.resume({ threadId: 'job' })).status, 'FINISHED');
+  again.release();
+  assert.equal((await stuck).error?.code, 'THREAD_BUSY');
+});

@@ -108,3 +108,24 @@ test('deleteThread removes a thread and nothing else; the id starts afresh', asy
   assert.equal(again.state.data.n, 5);
   await assert.rejects(engine.deleteThread('a/b'), { code: 'INVALID_INPUT' });
 });
+
+test('keepFor keeps the checkpoints younger than a duration (a clock the test moves a minute per step), and what they are built from', async (t) => {
+  let clock = Date.now();
+  t.mock.method(Date, 'now', () => clock);
+  const store = new MemoryStore();
+  const engine = new GraphEngine({
+    nodes: { inc: (s) => { clock += 60_000; return { data: { n: s.data.n + 1 } }; } },
+    edges: { inc: { path: 'data.n', cases: { 200: '__end__' }, default: 'inc' } },
+    entryPoint: 'inc',
+  }, { checkpointer: new Checkpointer(store, { keepFor: 10 * 60_000, snapshotEvery: 20 }), maxSteps: 300 });
+  await engine.execute({ data: { n: 0 } }, { threadId: 'timed' });
+  const history = await everyCheckpointReads(engine, 'timed');
+  // The last ten minutes: every checkpoint of them is there.
+  const young = history.filter((h) => h.createdAt >= clock - 10 * 60_000);
+  assert.ok(young.length >= 10, `${young.length} checkpoints of the last 10 minutes`);
+  const ids = history.map((h) => h.checkpointId);
+  for (let id = young.at(-1).checkpointId; id <= young[0].checkpointId; id++) assert.ok(ids.includes(id), `checkpoint ${id}`);
+  // And not much else: the young ones, the records back to their snapshot, a pruning interval, the head.
+  assert.ok((await store.list('timed/')).length <= young.length + 20 + 16 + 1, `${(await store.list('timed/')).length} keys`);
+  assert.equal(history[0].values.data.n, 200);
+});

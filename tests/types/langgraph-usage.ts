@@ -1,5 +1,5 @@
 // Type usage of edgegraph/langgraph, compiled by tsc --strict (make typecheck).
-import { StateGraph, Annotation, MessagesAnnotation, START, END, Send, MemorySaver, GraphRecursionError, messagesStateReducer, RemoveMessage } from 'edgegraph/langgraph';
+import { StateGraph, Annotation, MessagesAnnotation, START, END, Send, MemorySaver, GraphRecursionError, messagesStateReducer, RemoveMessage, Command, interrupt } from 'edgegraph/langgraph';
 
 const State = Annotation.Root({
   count: Annotation<number>({ reducer: (a, b) => a + b, default: () => 0 }),
@@ -29,5 +29,14 @@ async function main(): Promise<void> {
   const chat = new StateGraph(MessagesAnnotation).addNode('reply', (s) => ({ messages: [{ role: 'assistant', content: `${s.messages.length}` }] })).addEdge(START, 'reply').compile();
   const reply = await chat.invoke({ messages: [{ role: 'user', content: 'hi' }] });
   console.log(reply.messages.at(-1)?.content, messagesStateReducer([], [new RemoveMessage({ id: 'x' })]));
+  const approval = new StateGraph(State)
+    .addNode('ask', (s, config) => ({ name: interrupt<string, string>(`ok, ${s.name}?`) + config.interrupt<string>('and?') }))
+    .addNode('route', () => new Command({ goto: 'ask', update: { count: 1 } }), { ends: ['ask'] })
+    .addEdge(START, 'route')
+    .compile({ checkpointer: new MemorySaver(), interruptBefore: ['ask'] });
+  const paused = await approval.invoke({ name: 'Ann' }, { configurable: { thread_id: 'a' } });
+  console.log(paused.__interrupt__?.[0]?.id);
+  await approval.updateState({ configurable: { thread_id: 'a' } }, { name: 'Bo' }, 'route');
+  await approval.invoke(new Command({ resume: 'yes' }), { configurable: { thread_id: 'a' } });
 }
 void main;

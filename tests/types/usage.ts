@@ -114,7 +114,7 @@ console.log(describePause(ownPause), clash);
 // Threads that hold: exclusive stores, SQL stores, retention, history pages.
 import { SqlStore, doSqlStore, d1Store, sqliteStore, type CheckpointInfo, type ThreadTask } from '../../js/index.js';
 async function lastingThreads(sql: { exec(q: string, ...b: unknown[]): { toArray(): unknown[] } }): Promise<void> {
-  const engine = new GraphEngine<IGraphState>({ nodes: { a: () => ({}) }, edges: { a: '__end__' }, entryPoint: 'a' }, { checkpointer: new Checkpointer(doSqlStore(sql), { keepLast: 50, leaseMs: 60_000 }) });
+  const engine = new GraphEngine<IGraphState>({ nodes: { a: () => ({}) }, edges: { a: '__end__' }, entryPoint: 'a' }, { checkpointer: new Checkpointer(doSqlStore(sql), { keepLast: 50, keepFor: 86_400_000, leaseMs: 60_000 }) });
   await engine.execute({}, { threadId: 't' });
   await engine.resume({ threadId: 't' }, undefined, { recover: true });
   const page: CheckpointInfo<IGraphState>[] = await engine.getStateHistory('t', { limit: 10, before: 100, values: true });

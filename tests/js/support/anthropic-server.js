@@ -5,7 +5,8 @@
 // message_start (usage with input tokens), ping, per block
 // content_block_start / content_block_delta (text_delta, input_json_delta
 // starting with an empty partial_json) / content_block_stop, message_delta
-// (stop_reason, output usage), message_stop.
+// (stop_reason, output usage), message_stop; a thinking block as thinking_delta pieces and one
+// signature_delta (https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking).
 
 import { startLoopback, pieces, Rejection } from './loopback.js';
 import { validateMessagesRequest } from './anthropic-validate.js';
@@ -26,6 +27,10 @@ export function messageEvents(reply) {
     if (b.type === 'text') {
       out.push(frame({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } }));
       for (const text of pieces(b.text)) out.push(frame({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } }));
+    } else if (b.type === 'thinking') {
+      out.push(frame({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '' } }));
+      for (const thinking of pieces(b.thinking, 6)) out.push(frame({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking } }));
+      out.push(frame({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: b.signature } }));
     } else {
       out.push(frame({ type: 'content_block_start', index, content_block: { ...b, input: {} } }));
       out.push(frame({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: '' } }));

@@ -30,6 +30,11 @@
 // - tools: name matches ^[a-zA-Z0-9_-]{1,64}$, input_schema an object schema of type object [ref];
 //   tool_choice only with tools: "tool_choice may only be specified while providing tools".
 // - temperature is 0..1 [ref]: "temperature: Input should be less than or equal to 1".
+// - with thinking enabled, the last assistant message that uses tools starts with its thinking block:
+//   "messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, but found `tool_use`. When
+//   `thinking` is enabled, a final `assistant` message must start with a thinking block ..."
+//   (https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking, "Preserving thinking blocks";
+//   BerriAI/litellm#9020).
 
 import { Rejection, isObject } from './loopback.js';
 
@@ -94,6 +99,13 @@ export function validateMessagesRequest({ headers, body }, apiKey) {
   if (body.system !== undefined && typeof body.system !== 'string' && !Array.isArray(body.system)) throw bad('system: Input should be a valid string');
   if (typeof body.temperature === 'number' && (body.temperature > 1 || body.temperature < 0)) throw bad(`temperature: Input should be ${body.temperature > 1 ? 'less than or equal to 1' : 'greater than or equal to 0'}`);
   checkMessages(body.messages);
+  if (body.thinking?.type === 'enabled') {
+    const i = body.messages.findLastIndex((m) => m.role === 'assistant');
+    const first = Array.isArray(body.messages[i]?.content) ? body.messages[i].content[0] : undefined;
+    if (body.messages[i]?.content.some?.((b) => b.type === 'tool_use') && !['thinking', 'redacted_thinking'].includes(first?.type)) {
+      throw bad(`messages.${i}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${first?.type}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable \`thinking\`.`);
+    }
+  }
   if (body.tool_choice !== undefined && !body.tools) throw bad('tool_choice may only be specified while providing tools');
   (body.tools ?? []).forEach((t, k) => {
     if (typeof t?.name !== 'string' || !NAME.test(t.name)) throw bad(`tools.${k}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'`);

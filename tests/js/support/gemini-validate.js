@@ -10,7 +10,8 @@
 // - unknown fields: 'Invalid JSON payload received. Unknown name "messages": Cannot find field.'
 //   (the protobuf JSON mapping's text; BerriAI/litellm, OpenAI fields sent to Gemini).
 // - contents is required: "* GenerateContentRequest.contents: contents is not specified".
-// - a role is user or model: "Please use a valid role: user, model." (google-gemini/generative-ai-js#124).
+// - a role is user or model, or left out (then the user's) [ref Content.role]: "Please use a valid role:
+//   user, model." (google-gemini/generative-ai-js#124).
 // - a turn has parts: "* GenerateContentRequest.contents[0].parts: contents.parts must not be empty."
 // - a part holds one kind of data: "* GenerateContentRequest.contents[1].parts[0].data: required oneof
 //   field 'data' must have one initialized field"; inlineData needs mimeType and data [ref Blob].
@@ -26,6 +27,9 @@
 //   maximum length of 64" [ref FunctionDeclaration.name]: "* GenerateContentRequest.tools[0].function_declarations[0].name:
 //   Invalid function name. ..." (langchain-ai/langchainjs#5235).
 // - systemInstruction holds text parts only [ref: "Currently only text"].
+// - no JSON response type with function calling (unless its mode is NONE): "Function calling with a
+//   response mime type: 'application/json' is unsupported" (google/adk-python#5735 with gemini-2.5-pro,
+//   symfony/ai#1777, google-gemini/deprecated-generative-ai-swift#195).
 
 import { Rejection, isObject } from './loopback.js';
 
@@ -44,20 +48,23 @@ function checkPart(part, i, k) {
   if (part.functionResponse && (typeof part.functionResponse.name !== 'string' || !isObject(part.functionResponse.response))) throw bad(`${at}.function_response: name and an object response are required`);
 }
 
+const roleOf = (c) => c?.role ?? 'user';
+
 function checkContents(contents) {
   if (!Array.isArray(contents) || !contents.length) throw bad('* GenerateContentRequest.contents: contents is not specified');
   contents.forEach((c, i) => {
-    if (c?.role !== 'user' && c?.role !== 'model') throw bad('Please use a valid role: user, model.');
+    // The role may be left out ("can be left blank or unset" [ref Content.role]): then it is the user's.
+    if (c?.role !== undefined && c.role !== 'user' && c.role !== 'model') throw bad('Please use a valid role: user, model.');
     if (!Array.isArray(c.parts) || !c.parts.length) throw bad(`* GenerateContentRequest.contents[${i}].parts: contents.parts must not be empty.`);
     c.parts.forEach((p, k) => checkPart(p, i, k));
-    if (c.role === 'user' && c.parts.some((p) => p.functionCall)) throw bad(`* GenerateContentRequest.contents[${i}]: a functionCall part belongs to a model turn`);
+    if (roleOf(c) === 'user' && c.parts.some((p) => p.functionCall)) throw bad(`* GenerateContentRequest.contents[${i}]: a functionCall part belongs to a model turn`);
     if (c.role === 'model' && c.parts.some((p) => p.functionResponse)) throw bad(`* GenerateContentRequest.contents[${i}]: a functionResponse part belongs to a user turn`);
   });
   contents.forEach((c, i) => {
     const calls = c.parts.filter((p) => p.functionCall).map((p) => p.functionCall.name);
     if (!calls.length) return;
     const before = contents[i - 1];
-    if (!before || before.role !== 'user') throw bad('Please ensure that function call turn comes immediately after a user turn or after a function response turn.');
+    if (!before || roleOf(before) !== 'user') throw bad('Please ensure that function call turn comes immediately after a user turn or after a function response turn.');
     const after = contents[i + 1];
     if (!after) return; // the last turn: the model's own, nothing to answer yet
     const responses = after.parts.filter((p) => p.functionResponse).map((p) => p.functionResponse.name);
@@ -77,6 +84,10 @@ export function validateGenerateContent({ headers, query, body }, apiKey) {
   checkContents(body.contents);
   if (body.systemInstruction !== undefined && (!Array.isArray(body.systemInstruction.parts) || body.systemInstruction.parts.some((p) => typeof p?.text !== 'string'))) {
     throw bad('* GenerateContentRequest.system_instruction: only text parts are supported');
+  }
+  const declares = (body.tools ?? []).some((t) => t.functionDeclarations?.length);
+  if (declares && body.generationConfig?.responseMimeType === 'application/json' && body.toolConfig?.functionCallingConfig?.mode !== 'NONE') {
+    throw bad("Function calling with a response mime type: 'application/json' is unsupported");
   }
   (body.tools ?? []).forEach((t, k) => (t.functionDeclarations ?? []).forEach((f, j) => {
     if (typeof f?.name !== 'string' || !NAME.test(f.name)) {

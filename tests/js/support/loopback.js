@@ -5,7 +5,7 @@
 //   { reply }                  the provider's own non-streamed reply; streamed the way
 //                              the provider streams it when the request asks to stream
 //   { status, body, headers }  any status and raw body (transport tests)
-//   { sse: [frame, ...], end?: 'truncate' }   a raw stream of { event?, data } frames
+//   { sse: [frame, ...], end?: 'stall' }   a raw stream of { event?, data } frames; 'stall' keeps it open
 // A function step gets (request) and returns one of the above.
 // close() fails the test when a request was refused, unless the test expects
 // refusals ({ expectRejections: true }).
@@ -62,7 +62,7 @@ export async function startLoopback(script, { check, isStream, streamOf, errorBo
     if (step.sse) {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       for (const frame of step.sse) res.write(`${frame.event ? `event: ${frame.event}\n` : ''}data: ${typeof frame.data === 'string' ? frame.data : JSON.stringify(frame.data)}\n\n`);
-      res.end();
+      if (step.end !== 'stall') res.end(); // 'stall': the connection stays open, nothing more comes
       return;
     }
     res.writeHead(step.status ?? 200, { 'content-type': 'application/json', ...(step.headers ?? {}) });

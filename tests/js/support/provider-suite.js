@@ -7,7 +7,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { GraphEngine, createAgentNode, createChatClient, LLMError } from 'edgegraph';
+import { GraphEngine, createAgentNode, createLLMNode, createChatClient, LLMError } from 'edgegraph';
 
 export function providerSuite(p) {
   const { provider, start, key } = p;
@@ -54,6 +54,25 @@ export function providerSuite(p) {
     }));
   }
 
+  const Review = { type: 'object', properties: { score: { type: 'integer' } }, required: ['score'], additionalProperties: false };
+  test(`${provider}: structured output: the schema in the provider's own field (or words), the reply parsed into structuredResponse`, () => withServer([
+    { reply: p.textReply('{"score":4}') },
+    { reply: p.toolReply([{ id: 'call_s', name: 'get_weather', args: { city: 'Lisbon' } }]) },
+    { reply: p.textReply('{"score":5}') },
+  ], async (s) => {
+    const alone = await new GraphEngine({ nodes: { rate: createLLMNode({ llm: llm(s), responseFormat: { name: 'review', schema: Review } }) }, edges: { rate: '__end__' }, entryPoint: 'rate' })
+      .execute({ messages: [{ role: 'user', content: 'Rate it.' }] });
+    assert.equal(alone.status, 'FINISHED', alone.error?.message);
+    assert.deepEqual(alone.state.structuredResponse, { score: 4 });
+    p.checkStructured(s.requests[0].body, { tools: false });
+    const { tools } = toolsCounting();
+    const agent = createAgentNode({ llm: llm(s), tools, responseFormat: { name: 'review', schema: Review }, stream: false });
+    const looped = await new GraphEngine({ nodes: { agent }, edges: { agent: '__end__' }, entryPoint: 'agent' }).execute({ messages: [{ role: 'user', content: 'Rate Lisbon.' }] });
+    assert.equal(looped.status, 'FINISHED', looped.error?.message);
+    assert.deepEqual(looped.state.structuredResponse, { score: 5 });
+    p.checkStructured(s.requests[2].body, { tools: true });
+  }));
+
   test(`${provider}: an image in the user's content reaches the model`, () => withServer([{ reply: p.textReply('A cat.') }], async (s) => {
     const client = createChatClient(llm(s));
     const r = await client.chat({ messages: [{ role: 'user', content: [{ type: 'text', text: 'What is in this picture?' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] }] });
@@ -81,12 +100,28 @@ export function providerSuite(p) {
     });
   });
 
+  test(`${provider}: an abort in the middle of a stream is LLM_ABORTED, the stream closed`, () => withServer([{ sse: p.streamOf(p.textReply('Sunny all day long')), end: 'stall' }], async (s) => {
+    const controller = new AbortController();
+    const tokens = [];
+    const client = createChatClient(llm(s));
+    const asked = client.chat({ messages: [{ role: 'user', content: 'hi' }], signal: controller.signal, onToken: (text) => { tokens.push(text); controller.abort(); } });
+    await assert.rejects(asked, (e) => e instanceof LLMError && e.code === 'LLM_ABORTED' && e.provider === provider);
+    assert.ok(tokens.length >= 1, 'it was streaming');
+  }));
+
   test(`${provider}: a 400 whose text echoes the key is LLM_HTTP_ERROR with the key redacted`, () => withServer([{ status: 400, body: p.errorBody(`invalid request made with key ${key}`) }], async (s) => {
     const client = createChatClient(llm(s));
     const e = await client.chat({ messages: [{ role: 'user', content: 'hi' }] }).then(() => null, (error) => error);
     assert.ok(e instanceof LLMError && e.code === 'LLM_HTTP_ERROR' && e.status === 400 && e.provider === provider, String(e));
     assert.match(e.message, /invalid request made with key \[redacted\]/);
     assert.equal([e.message, e.stack, JSON.stringify(e), e.providerMessage].join('\n').includes(key), false);
+  }));
+
+  test(`${provider}: an error event mid-stream is LLM_HTTP_ERROR with the provider's message, the key redacted`, () => withServer([{ sse: p.midStreamError(`overloaded, key ${key}`) }], async (s) => {
+    const client = createChatClient(llm(s));
+    const e = await client.chat({ messages: [{ role: 'user', content: 'hi' }], stream: true }).then(() => null, (error) => error);
+    assert.ok(e instanceof LLMError && e.code === 'LLM_HTTP_ERROR' && e.provider === provider, String(e));
+    assert.match(e.message, /reported an error mid-stream: overloaded, key \[redacted\]/);
   }));
 
   for (const [what, step, pattern] of p.badReplies) {

@@ -1,0 +1,54 @@
+// command.js: LangGraph's Command (route and update from a node; resume,
+// update or go elsewhere when a paused run continues) over edgegraph's own
+// Command. LangGraph's fields are kept: `update` may be a list of
+// [key, value] writes, `goto` names, Sends or END, `graph: Command.PARENT`.
+
+import * as edgegraph from 'edgegraph';
+import { Send } from './graph.js';
+
+export class Command {
+  static PARENT = '__parent__';
+
+  /** @param {{ resume?: unknown, update?: object | Array<[string, unknown]>, goto?: string | Send | Array<string | Send>, graph?: string }} [fields] */
+  constructor(fields = {}) {
+    this.lg_name = 'Command';
+    for (const key of ['resume', 'update', 'goto', 'graph']) if (fields[key] !== undefined) this[key] = fields[key];
+  }
+}
+
+/** A Command of this entry, of @langchain/langgraph (by shape), or of edgegraph. */
+export function isCommand(v) {
+  return v !== null && typeof v === 'object' && (v instanceof Command || v.lg_name === 'Command' || v[Symbol.for('edgegraph.command')] === true);
+}
+
+/** goto as edgegraph takes it: names, and Sends as { node, arg }. */
+function gotoOf(goto, plain) {
+  const one = (t) => (t instanceof Send || t?.lg_name === 'Send' ? { node: t.node, arg: plain(t.args) } : t);
+  return Array.isArray(goto) ? goto.map(one) : one(goto);
+}
+
+/**
+ * An update as one object: a list of [key, value] writes becomes one write a
+ * key, the writes to one key combined by its reducer in order (`combine(key,
+ * a, b)`), the last one for a channel without one.
+ */
+export function updateOf(update, combine) {
+  if (!Array.isArray(update)) return update ?? {};
+  const out = {};
+  for (const [key, value] of update) out[key] = Object.prototype.hasOwnProperty.call(out, key) ? combine(key, out[key], value) : value;
+  return out;
+}
+
+/**
+ * The engine's Command for a LangGraph one. `toUpdate` turns an update object
+ * into what the engine writes ({ channels: ... }); `plain` makes Send
+ * arguments JSON (messages included).
+ */
+export function engineCommand(command, { toUpdate, combine, plain }) {
+  const fields = {};
+  if (command.update !== undefined) fields.update = toUpdate(updateOf(command.update, combine));
+  if (command.goto !== undefined) fields.goto = gotoOf(command.goto, plain);
+  if (command.resume !== undefined) fields.resume = command.resume;
+  if (command.graph === Command.PARENT) fields.graph = edgegraph.Command.PARENT;
+  return new edgegraph.Command(fields);
+}

@@ -17,8 +17,11 @@ import { EdgegraphError } from './errors.js';
 const TRANSPORT_CODES = [-32000, -32001];
 const isRefusal = (e) => Number.isInteger(e?.code) && e.code < 0 && !TRANSPORT_CODES.includes(e.code);
 
+// The client's credentials are not edgegraph's to know; a server or proxy that echoes a bearer token gets it hidden.
+const redact = (text) => String(text).replace(/(bearer\s+)[^\s"',)]+/gi, '$1[redacted]');
+
 function transportError(server, what, e) {
-  const error = new EdgegraphError('MCP_ERROR', `MCP server '${server}': ${what} failed (${e?.message ?? String(e)})`, { cause: e });
+  const error = new EdgegraphError('MCP_ERROR', `MCP server '${server}': ${what} failed (${redact(e?.message ?? String(e))})`);
   // Past the tool runner's catch: the run ends with this error instead of the model seeing it.
   error.failsRun = true;
   return error;

@@ -140,6 +140,14 @@ test('a JSON-RPC error the server answers is the tool result; a timeout is MCP_E
   await assert.rejects(read.run({ path: 'slow' }), (e) => e.code === 'MCP_ERROR' && /^MCP server 'files': calling tool 'read' failed \(MCP error -32001: Request timed out\)/.test(e.message));
 });
 
+test('a bearer token a server echoes in its error is hidden from MCP_ERROR', async () => {
+  const client = {
+    listTools: async () => { throw new Error('Streamable HTTP error: 401 {"error":"invalid token Bearer mcp-SECRET-123"}'); },
+    callTool: async () => ({}),
+  };
+  await assert.rejects(mcpTools(client, { serverName: 'crm' }), (e) => e.code === 'MCP_ERROR' && /^MCP server 'crm': listing its tools failed/.test(e.message) && e.message.includes('Bearer [redacted]') && !e.message.includes('SECRET') && e.cause === undefined);
+});
+
 test('mcpTools refuses what is not an MCP client', async () => {
   await assert.rejects(mcpTools({ listTools: () => ({ tools: [] }) }), (e) => e.code === 'INVALID_OPTIONS' && /connected MCP client/.test(e.message));
 });

@@ -15,7 +15,7 @@ import { loadThread, latestOf, stateView, historyView, checkThreadCall } from '.
 import { CoreObject } from './handle.js';
 import { Run } from './run.js';
 import { HistoryView } from './history-view.js';
-import { isThreadRef, openThread, taskViews } from './thread.js';
+import { isThreadRef, openThread } from './thread.js';
 import { migrateState } from './migrate.js';
 import { applyPatch } from './patch.js';
 import { resumeCommand, gotoJSON } from './command.js';

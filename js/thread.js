@@ -105,18 +105,3 @@ export function openThread(checkpointer, threadId, parentId = null, depth = 0, m
   checkThreadId(threadId);
   return new ThreadWriter(checkpointer, threadId, parentId, depth, meta, nextId);
 }
-
-/**
- * The tasks of a checkpoint's step, as getState shows them: a finished task's
- * writes (not yet in the state when another task of its step failed), a
- * failed task's error.
- */
-export function taskViews(tasks = []) {
-  return tasks.filter((t) => t.kind !== 'route').map((t) => {
-    const status = t.state ?? 'pending';
-    const view = { node: t.node, status };
-    if (status === 'done') view.writes = t.result;
-    if (status === 'failed') view.error = t.result;
-    return view;
-  });
-}

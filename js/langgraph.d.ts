@@ -159,7 +159,7 @@ export interface StateGraph<S = any> {
 
 export declare class CompiledStateGraph<S = any> {
   /** The final state; a paused run's also has `__interrupt__: [{ id, value }]`. A Command (or null) continues the thread. */
-  invoke(input: UpdateOf<S> | Command | null | undefined, config?: LangGraphConfig): Promise<S & { __interrupt__?: Array<{ id: string; value: unknown }> }>;
+  invoke(input: UpdateOf<S> | Command | null | undefined, config?: LangGraphConfig): Promise<S & { __interrupt__?: Array<{ id: string; value: any }> }>;
   /** Writes `values` through the reducers as node `asNode` would; returns the new checkpoint's config. */
   updateState(config: LangGraphConfig, values: UpdateOf<S> | null, asNode?: string): Promise<{ configurable: { thread_id: string; checkpoint_ns: string; checkpoint_id: string } }>;
   dispose(): void;

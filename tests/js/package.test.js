@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { posix } from 'node:path';
 
 const root = new URL('../../', import.meta.url).pathname;
@@ -16,7 +16,7 @@ const files = packed.files.map((f) => f.path).sort();
 const bundles = ['dist/node.js', 'dist/browser.js', 'dist/workerd.js', 'dist/index.js', 'dist/tokenizer.js', 'dist/testing.js'];
 
 test('npm pack contains LICENSE, README, the bundles, the .wasm and the .d.ts, and no C sources, tests or build', () => {
-  for (const f of ['LICENSE', 'README.md', 'package.json', 'dist/edgegraph.wasm', ...bundles, 'js/index.d.ts', 'js/testing.d.ts', 'js/tokenizer.d.ts']) {
+  for (const f of ['LICENSE', 'README.md', 'package.json', 'dist/edgegraph.wasm', ...bundles, 'js/index.d.ts', 'js/testing.d.ts', 'js/tokenizer.d.ts', ...readdirSync(`${root}js/types`).map((f) => `js/types/${f}`)]) {
     assert.ok(files.includes(f), `${f} is in the tarball`);
   }
   assert.deepEqual(files.filter((f) => /^(src|tests|bench|build|node_modules|wasm|web-demo|scripts)\//.test(f)), []);

@@ -19,17 +19,13 @@ import { isThreadRef, openThread } from './thread.js';
 import { migrateState } from './migrate.js';
 import { applyPatch } from './patch.js';
 import { resumeCommand, gotoJSON } from './command.js';
-import { ENGINE_OPTIONS, LIMIT_OPTIONS, RUN_OPTIONS, RESUME_OPTIONS, checkOptions, coreRunOptions } from './options.js';
+import { ENGINE_OPTIONS, LIMIT_OPTIONS, RUN_OPTIONS, RESUME_OPTIONS, checkOptions, coreRunOptions, newRunId } from './options.js';
+import { traceRun } from './trace-run.js';
 
 const CHECKPOINT_FORMAT = 'edgegraph-checkpoint';
 
 // Unique enough to tell runs apart in task ids (not a secret, not a UUID):
 // crypto.randomUUID would load Node's webcrypto on first use, a few ms of cold start.
-let runCounter = 0;
-function newRunId() {
-  return `${Date.now().toString(36)}-${(++runCounter).toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
-}
-
 function isApproval(v) {
   return v !== null && typeof v === 'object' && (v.decision === 'approve' || v.decision === 'reject' || v.decision === 'edit' || Array.isArray(v.decisions));
 }
@@ -389,13 +385,7 @@ export class GraphEngine extends CoreObject {
     const release = this.retain();
     let tracing = null;
     try {
-      // Spans come from the run's events, and from ctx.trace for model and tool
-      // calls; tracing.js is loaded only by an engine that has a tracer.
-      if (this.#tracing) {
-        const { RunTracing } = await import('./tracing.js');
-        tracing = new RunTracing(this.#tracing.tracer, { content: this.#tracing.content, parent: options.traceContext, runId: options.runId, threadId: options.threadId });
-        options = { ...options, onEvent: tracing.observe(options.onEvent), tracing };
-      }
+      if (this.#tracing) ({ options, tracing } = await traceRun(this.#tracing, options));
     } catch (e) {
       this.#parts.core.runFree(handle);
       release();

@@ -28,3 +28,13 @@ export class EdgegraphError extends Error {
     if (extra.node !== undefined) this.node = extra.node;
   }
 }
+
+/** What a thrown value says, as JSON for the core and events: its message, name and code. */
+export function describeThrown(e) {
+  if (e instanceof Error) {
+    const out = { message: e.message || e.name, name: e.name };
+    if (typeof e.code === 'string') out.code = e.code;
+    return out;
+  }
+  return { message: String(e) };
+}

@@ -36,3 +36,9 @@ export function coreRunOptions({ limits, maxSteps, breakpoints }, options) {
   }
   return JSON.stringify(o);
 }
+
+/** A run's id when the caller gives none: time, a counter and randomness, unique across processes. */
+let runCounter = 0;
+export function newRunId() {
+  return `${Date.now().toString(36)}-${(++runCounter).toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+}

@@ -4,7 +4,7 @@
 // the JS mirror, checkpoints each step boundary when the run has a thread,
 // and turns the core's final status into the result the caller gets.
 
-import { EdgegraphError } from './errors.js';
+import { EdgegraphError, describeThrown } from './errors.js';
 import { applyPatch, copyJSON } from './patch.js';
 import { now } from './events.js';
 import { usageOf, usageRecord } from './usage.js';
@@ -15,15 +15,6 @@ import { inNode, interruptFor, isGraphInterrupt, TASK } from './interrupt.js';
 import { NodeContext } from './context.js';
 import { Command, commandResult, isCommand } from './command.js';
 import { foldWrites, writesHostPath } from './host-reducers.js';
-
-function describeThrown(e) {
-  if (e instanceof Error) {
-    const out = { message: e.message || e.name, name: e.name };
-    if (typeof e.code === 'string') out.code = e.code;
-    return out;
-  }
-  return { message: String(e) };
-}
 
 export class Run {
   #engine;
@@ -332,6 +323,7 @@ export class Run {
     this.#thrown.set(task.node, error);
     const { core } = this.#graph;
     const failure = describeThrown(error);
+    const thrownCode = failure.code;   // the event names what the node threw, even when the core is told ABORTED
     if (task.kind !== 'route' && !this.#graph.errorEdges.has(task.node)) {
       // The step fails: its other tasks are told (context.signal), and a task
       // that fails after that was cancelled: the first failure is the step's.
@@ -342,7 +334,7 @@ export class Run {
       }
     }
     naming(task, 'report the failure of', () => core.runFail(this.#handle, task.index, JSON.stringify(failure)));
-    if (this.#emit && task.kind !== 'route') this.#emit({ type: 'node_end', node: task.node, taskId: this.#taskId(task), durationMs: now() - started, error: failure.message, errorCode: describeThrown(error).code ?? 'NODE_FAILED' });
+    if (this.#emit && task.kind !== 'route') this.#emit({ type: 'node_end', node: task.node, taskId: this.#taskId(task), durationMs: now() - started, error: failure.message, errorCode: thrownCode ?? 'NODE_FAILED' });
   }
 
   /** The node called interrupt(): the core keeps its interrupts (and keep) instead of a result. */

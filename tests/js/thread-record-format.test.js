@@ -93,3 +93,20 @@ test('every record of a thread through a join (held in some checkpoints, not in 
   assert.ok(held > 0 && held < history.length, 'some checkpoints hold the join and later ones do not');
   engine.dispose();
 });
+
+test('updateState on a thread whose next record is due to be a snapshot writes one, from the core\'s text', async () => {
+  for (const snapshotEvery of [1, 2, 3]) {
+    const store = new MemoryStore();
+    const engine = new GraphEngine(definition(), { checkpointer: new Checkpointer(store, { snapshotEvery }) });
+    assert.equal((await engine.execute({}, { threadId: 't' })).status, 'PAUSED');
+    const { checkpointId } = await engine.updateState({ threadId: 't' }, { data: { note: 'edited' } });
+    const text = await store.get(`t/r/${String(checkpointId).padStart(10, '0')}`);
+    const record = JSON.parse(text.slice(16));
+    assert.equal(record.s !== undefined, record.d === 0, `snapshotEvery ${snapshotEvery}: a snapshot exactly when its depth is 0`);
+    assert.equal((await engine.getState('t')).state.data.note, 'edited');
+    const done = await engine.resume({ threadId: 't' }, { role: 'user', content: 'yes' });
+    assert.equal(done.status, 'FINISHED');
+    assert.equal(done.state.data.note, 'edited');
+    engine.dispose();
+  }
+});

@@ -11,8 +11,10 @@ import { plainMessages } from './messages.js';
 import { GraphRecursionError, InvalidUpdateError, EmptyInputError } from './errors.js';
 import { Invocation, STREAM_MODES, superstepOf } from './stream.js';
 import { storeOf } from './checkpoint.js';
-import { threadHistory, snapshotOf, configOf } from './history.js';
+import { configOf } from './history.js';
 import { isCommand, engineCommand, updateOf, gotoOf } from './command.js';
+import { withRetry } from './retry.js';
+import { ThreadState } from './thread-state.js';
 
 const PARENT = Symbol.for('edgegraph.langgraph.parent');
 // Joins and deferral came with interrupt() and Command (issue 15): node specs
@@ -20,35 +22,6 @@ const PARENT = Symbol.for('edgegraph.langgraph.parent');
 const HAS_JOINS = typeof edgegraph.Command === 'function';
 let runCounter = 0;
 const newRunId = () => `lg${Date.now().toString(36)}${(++runCounter).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
-
-// Errors a retry cannot fix: client errors by HTTP status, and aborts.
-const NO_RETRY_STATUS = new Set([400, 401, 402, 403, 404, 405, 406, 407, 409]);
-function retryable(error) {
-  if (error?.[Symbol.for('edgegraph.interrupt')] === true) return false;
-  if (error?.name === 'AbortError' || /^(Cancel|AbortError)/.test(String(error?.message))) return false;
-  const status = Number(error?.response?.status ?? error?.status);
-  return !NO_RETRY_STATUS.has(status) && error?.code !== 'ECONNABORTED' && error?.error?.code !== 'insufficient_quota';
-}
-
-/**
- * A node with LangGraph's retry policy: { maxAttempts = 3, initialInterval = 500 ms,
- * backoffFactor = 2, maxInterval = 128 s, jitter = true (up to 1 s more), retryOn }.
- * It runs in this layer, not as the engine's retry, for `retryOn`.
- */
-function withRetry(fn, policy) {
-  if (!policy) return fn;
-  return async (input, config) => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await fn(input, config);
-      } catch (e) {
-        if (attempt >= (policy.maxAttempts ?? 3) || !(policy.retryOn ?? retryable)(e) || config.signal?.aborted) throw e;
-        const wait = Math.min(policy.maxInterval ?? 128000, (policy.initialInterval ?? 500) * (policy.backoffFactor ?? 2) ** (attempt - 1));
-        await new Promise((resolve) => setTimeout(resolve, wait + ((policy.jitter ?? true) ? Math.random() * 1000 : 0)));
-      }
-    }
-  };
-}
 
 /** The engine and everything a run needs; CompiledStateGraph (below) is its face. */
 class GraphRunner {
@@ -67,6 +40,7 @@ class GraphRunner {
     const all = [...builder.nodes.keys()];
     for (const key of ['interruptBefore', 'interruptAfter']) if (options[key] !== undefined) engineOptions[key] = options[key] === '*' ? all : options[key];
     this.engine = this.#engine = new GraphEngine(this.#definition(), engineOptions);
+    this.threads = new ThreadState({ engine: this.#engine, hasStore: Boolean(this.#store), view: this.#view, toUpdate: (u, node) => this.#toUpdate(u, node), combine: this.#combine });
   }
 
   /** Only the declared channels, as LangGraph's state (channels never written are absent). */
@@ -288,46 +262,6 @@ class GraphRunner {
     return { config: configOf(threadId, event.checkpointId), values, metadata: { source: 'loop', step: -1, parents: {} }, tasks: [] };
   }
 
-  /** A thread's state: { values, next, config, metadata, createdAt, parentConfig, tasks }. */
-  async getState(config) {
-    if (!this.#store) throw new EdgegraphError('INVALID_OPTIONS', 'No checkpointer set: getState() reads a thread; compile({ checkpointer: new MemorySaver() })');
-    const threadId = String(config?.configurable?.thread_id);
-    const wanted = config?.configurable?.checkpoint_id;
-    const history = await threadHistory(this.#engine, threadId);
-    const record = wanted === undefined ? history[0] : history.find((r) => String(r.checkpointId) === String(wanted));
-    if (!record) return { values: {}, next: [], tasks: [], config: { configurable: { thread_id: threadId } }, metadata: undefined };
-    const snapshot = snapshotOf(threadId, record, this.#view);
-    if (record.status === 'PAUSED') {
-      const { interrupts = [] } = (await this.#engine.getState(threadId, record.checkpointId)) ?? {};
-      for (const task of snapshot.tasks) task.interrupts = interrupts.filter((i) => i.node === task.name).map(({ id, value }) => ({ id, value }));
-    }
-    return snapshot;
-  }
-
-  /**
-   * Write `values` into a thread's state through the reducers, as node `asNode`
-   * would (then its edges decide what runs next). Returns the new checkpoint's config.
-   */
-  async updateState(config, values, asNode = undefined) {
-    const threadId = String(config?.configurable?.thread_id);
-    const checkpointId = config?.configurable?.checkpoint_id;
-    const thread = { threadId, ...(checkpointId !== undefined ? { checkpointId: Number(checkpointId) } : {}) };
-    if (asNode === END) {
-      throw new EdgegraphError('INVALID_INPUT', 'updateState(config, values, END) is not supported by edgegraph/langgraph: to end a paused thread, answer its interrupt (new Command({ resume })) or update it as a node whose edge leads to END');
-    }
-    const update = { channels: this.#toUpdate(updateOf(values, this.#combine), asNode ?? 'updateState') };
-    const written = await this.#engine.updateState(thread, update, asNode === END ? undefined : asNode);
-    return configOf(threadId, written.checkpointId);
-  }
-
-  /** The thread's checkpoints, newest first. */
-  async *getStateHistory(config, options = {}) {
-    const threadId = String(config?.configurable?.thread_id);
-    const history = await threadHistory(this.#engine, threadId);
-    const count = options.limit === undefined ? history.length : Math.min(options.limit, history.length);
-    for (let i = 0; i < count; i++) yield snapshotOf(threadId, history[i], this.#view);
-  }
-
   /** The graph as data (LangGraph's getGraph() is far richer; this is the Mermaid text). */
   getGraph() { return { drawMermaid: () => this.#engine.toMermaid() }; }
 
@@ -355,9 +289,9 @@ export class CompiledStateGraph {
 
   invoke(input, config) { return this.#runner.invoke(input, { ...this.#config, ...config }); }
   stream(input, config) { return this.#runner.stream(input, { ...this.#config, ...config }); }
-  getState(config) { return this.#runner.getState(config); }
-  getStateHistory(config, options) { return this.#runner.getStateHistory(config, options); }
-  updateState(config, values, asNode) { return this.#runner.updateState(config, values, asNode); }
+  getState(config) { return this.#runner.threads.getState(config); }
+  getStateHistory(config, options) { return this.#runner.threads.getStateHistory(config, options); }
+  updateState(config, values, asNode) { return this.#runner.threads.updateState(config, values, asNode); }
   getGraph() { return this.#runner.getGraph(); }
 
   /** The same graph with `config` as every call's defaults (recursionLimit, configurable, ...). */

@@ -21,6 +21,11 @@ export function isCommand(v) {
   return v !== null && typeof v === 'object' && (v instanceof Command || v.lg_name === 'Command' || v[Symbol.for('edgegraph.command')] === true);
 }
 
+/** Whether a Command is for the parent graph (LangGraph takes Command.PARENT and 'PARENT'). */
+export function toParent(command) {
+  return command.graph === Command.PARENT || command.graph === 'PARENT';
+}
+
 /** goto as edgegraph takes it: names, and Sends as { node, arg }. */
 export function gotoOf(goto, plain) {
   const one = (t) => (t instanceof Send || t?.lg_name === 'Send' ? { node: t.node, arg: plain(t.args) } : t);
@@ -49,7 +54,7 @@ export function engineCommand(command, { toUpdate, combine, plain }) {
   if (command.update !== undefined) fields.update = toUpdate(updateOf(command.update, combine));
   if (command.goto !== undefined) fields.goto = gotoOf(command.goto, plain);
   if (command.resume !== undefined) fields.resume = command.resume;
-  if (command.graph === Command.PARENT) fields.graph = edgegraph.Command.PARENT;
+  if (toParent(command)) fields.graph = edgegraph.Command.PARENT;
   return new edgegraph.Command(fields);
 }
 

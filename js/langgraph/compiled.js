@@ -12,9 +12,10 @@ import { GraphRecursionError, InvalidUpdateError, EmptyInputError } from './erro
 import { Invocation, STREAM_MODES, superstepOf } from './stream.js';
 import { storeOf } from './checkpoint.js';
 import { configOf } from './history.js';
-import { isCommand, engineCommand, updateOf, gotoOf } from './command.js';
+import { isCommand, engineCommand, updateOf, gotoOf, toParent } from './command.js';
 import { withRetry } from './retry.js';
 import { ThreadState } from './thread-state.js';
+import { subgraphNodeSpec } from './subgraph-node.js';
 
 const PARENT = Symbol.for('edgegraph.langgraph.parent');
 // Joins and deferral came with interrupt() and Command (issue 15): node specs
@@ -40,7 +41,8 @@ class GraphRunner {
     const all = [...builder.nodes.keys()];
     for (const key of ['interruptBefore', 'interruptAfter']) if (options[key] !== undefined) engineOptions[key] = options[key] === '*' ? all : options[key];
     this.engine = this.#engine = new GraphEngine(this.#definition(), engineOptions);
-    this.threads = new ThreadState({ engine: this.#engine, hasStore: Boolean(this.#store), view: this.#view, toUpdate: (u, node) => this.#toUpdate(u, node), combine: this.#combine });
+    const children = new Map([...builder.nodes].filter(([, n]) => runners.has(n.subgraph)).map(([name, n]) => [name, runners.get(n.subgraph).threads]));
+    this.threads = new ThreadState({ engine: this.#engine, store: this.#store, view: this.#view, toUpdate: (u, node) => this.#toUpdate(u, node), combine: this.#combine, children });
   }
 
   /** Only the declared channels, as LangGraph's state (channels never written are absent). */
@@ -60,10 +62,12 @@ class GraphRunner {
     }
     this.#defaults = defaults;
     const nodes = { [START]: { handler: this.#startNode(), jumpTarget: true } };
-    for (const [name, { fn, options }] of this.#builder.nodes) {
+    const parent = { invocationOf: (taskId) => this.#invocationOf(taskId), view: this.#view, toUpdate: (u, node) => this.#toUpdate(u, node), combine: this.#combine };
+    for (const [name, { fn, options, subgraph }] of this.#builder.nodes) {
       // LangGraph's edges from several nodes to one are not a join; addEdge([a, b], c) is.
       const sources = this.#builder.joins.filter(([, t]) => t === name).flatMap(([f]) => f);
-      nodes[name] = { handler: this.#wrap(name, withRetry(fn, options.retryPolicy)), jumpTarget: true };
+      const child = runners.get(subgraph);
+      nodes[name] = child ? { ...subgraphNodeSpec(name, child, parent), jumpTarget: true } : { handler: this.#wrap(name, withRetry(fn, options.retryPolicy)), jumpTarget: true };
       if (HAS_JOINS) nodes[name].join = sources.length ? [...new Set(sources)] : false;
       if (HAS_JOINS && options.defer) nodes[name].defer = true;
     }
@@ -102,7 +106,7 @@ class GraphRunner {
       if (command) {
         const update = this.#toUpdate(updateOf(command.update, this.#combine), name);
         inv?.taskFinished(ctx.taskId, name, update, step, false);
-        return engineCommand(command, this.#commandParts(name));
+        return engineCommand(command, this.#commandParts(name, toParent(command)));
       }
       const update = this.#toUpdate(out, name);
       inv?.taskFinished(ctx.taskId, name, update, step, false);
@@ -144,8 +148,10 @@ class GraphRunner {
   /** Two writes of one node to `key` (a Command's list of writes): its reducer's, or the later. */
   #combine = (key, a, b) => { const reducer = this.#channels.get(key)?.reducer; return reducer ? reducer(a, b) : b; };
 
-  #commandParts(node) {
-    return { toUpdate: (u) => ({ channels: this.#toUpdate(u, node) }), combine: this.#combine, plain: plainMessages };
+  /** How engineCommand() writes a Command of `node`; for the parent graph (`toParent`), keys this graph lacks stay (subgraph-node.js picks the parent's). */
+  #commandParts(node, toParent = false) {
+    const toUpdate = toParent ? (u) => ({ channels: plainMessages(u ?? {}) }) : (u) => ({ channels: this.#toUpdate(u, node) });
+    return { toUpdate, combine: this.#combine, plain: plainMessages };
   }
 
   /** One node's outgoing edge: static targets and routers combined into one. */
@@ -170,6 +176,30 @@ class GraphRunner {
 
   #invocationOf(taskId) {
     return taskId ? this.#invocations.get(taskId.slice(0, taskId.lastIndexOf(':'))) : undefined;
+  }
+
+  /** The values a run of this graph returns (its output schema's keys). */
+  output(state) {
+    const values = this.#view(state);
+    const output = this.#builder.output;
+    if (output) for (const key of Object.keys(values)) if (!output.has(key)) delete values[key];
+    return values;
+  }
+
+  /**
+   * Run this graph as another graph's node (subgraph-node.js): `start(options)`
+   * starts or resumes the engine's run; its chunks go up to the parent's stream under `ns`.
+   */
+  async runAsChild(start, parentInv, ns) {
+    const config = parentInv?.config ?? {};
+    const inv = new Invocation({ modes: [], single: true, subgraphs: false, recursionLimit: config.recursionLimit ?? 25, config, view: this.#view, parent: parentInv && { inv: parentInv, ns } });
+    const runId = newRunId();
+    this.#invocations.set(runId, inv);
+    try {
+      return await start({ runId, maxSteps: 1e9, onEvent: (event) => inv.onEvent(event, (e, values) => this.#snapshotEvent(config.configurable?.thread_id, e, values)) });
+    } finally {
+      this.#invocations.delete(runId);
+    }
   }
 
   /** The channel values, as LangGraph's invoke() returns them. */
@@ -235,9 +265,7 @@ class GraphRunner {
     if (result.status === 'ERROR') throw this.#errorOf(result.error);
     if (result.status === 'INTERRUPTED') throw result.error ?? new EdgegraphError('ABORTED', 'the run was interrupted');
     if (result.status === 'FINISHED' && inv.steps >= inv.recursionLimit) throw inv.recursionError();
-    const values = this.#view(result.state);
-    const output = this.#builder.output;
-    if (output) for (const key of Object.keys(values)) if (!output.has(key)) delete values[key];
+    const values = this.output(result.state);
     if (result.status === 'PAUSED' && !this.#store) {
       throw new EdgegraphError('INVALID_OPTIONS', 'No checkpointer set: a run that pauses (interrupt(), interruptBefore/After) is resumed from its thread; compile({ checkpointer: new MemorySaver() })');
     }
@@ -272,6 +300,9 @@ class GraphRunner {
 // the graph) is what the registry holds, so the graph itself can be collected.
 const registry = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((runner) => runner.engine.dispose()) : null;
 
+// Each compiled graph's runner, for a parent graph that uses it as a node.
+const runners = new WeakMap();
+
 export class CompiledStateGraph {
   #runner;
   #config;
@@ -285,11 +316,12 @@ export class CompiledStateGraph {
     this.#runner = runner;
     this.#config = config;
     registry?.register(this, runner, this);
+    runners.set(this, runner);
   }
 
   invoke(input, config) { return this.#runner.invoke(input, { ...this.#config, ...config }); }
   stream(input, config) { return this.#runner.stream(input, { ...this.#config, ...config }); }
-  getState(config) { return this.#runner.threads.getState(config); }
+  getState(config, options) { return this.#runner.threads.getState(config, options); }
   getStateHistory(config, options) { return this.#runner.threads.getStateHistory(config, options); }
   updateState(config, values, asNode) { return this.#runner.threads.updateState(config, values, asNode); }
   getGraph() { return this.#runner.getGraph(); }
@@ -316,13 +348,14 @@ function resultCommand(out) {
   if (isCommand(out)) return out;
   if (!Array.isArray(out) || !out.some(isCommand)) return null;
   const writes = [];
-  let goto;
+  let goto, graph;
   for (const part of out) {
     const update = isCommand(part) ? part.update : part;
     writes.push(...(Array.isArray(update) ? update : Object.entries(update ?? {})));
     if (isCommand(part) && part.goto !== undefined) goto = part.goto;
+    if (isCommand(part) && part.graph !== undefined) graph = part.graph;
   }
-  return { lg_name: 'Command', update: writes, goto };
+  return { lg_name: 'Command', update: writes, goto, graph };
 }
 
 /** A LangChain callback handler (by shape: plain methods) turning tokens into 'messages' chunks. */

@@ -248,6 +248,8 @@ class GraphRunner {
           if (answer?.goto !== undefined && latest.status !== 'PAUSED' && checkpointId === undefined) {
             // Nothing to resume (the thread finished): a new run from the input step, which applies the update and goes to goto.
             result = await this.#engine.execute({ __start__: input.update ?? {}, __goto__: gotoOf(input.goto, plainMessages) }, { ...options, threadId: String(threadId) });
+          } else if (!input && latest.status === 'FINISHED') {
+            result = { status: 'FINISHED', state: latest.state };   // nothing to continue: LangGraph returns the values
           } else result = await this.#engine.resume({ threadId: String(threadId), ...(checkpointId !== undefined ? { checkpointId: Number(checkpointId) } : {}) }, answer, options);
         } else {
           // On a thread with state, execute continues it: the input step folds the input over it.

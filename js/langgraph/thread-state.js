@@ -77,17 +77,15 @@ export class ThreadState {
 
   /**
    * Write `values` into a thread's state through the reducers, as node `asNode`
-   * would (then its edges decide what runs next). Returns the new checkpoint's config.
+   * would (then its edges decide what runs next; END: the thread ends). Returns the new checkpoint's config.
    */
   async updateState(config, values, asNode = undefined) {
     const threadId = String(config?.configurable?.thread_id);
     const checkpointId = config?.configurable?.checkpoint_id;
     const thread = { threadId, ...(checkpointId !== undefined ? { checkpointId: Number(checkpointId) } : {}) };
-    if (asNode === END) {
-      throw new EdgegraphError('INVALID_INPUT', 'updateState(config, values, END) is not supported by edgegraph/langgraph: to end a paused thread, answer its interrupt (new Command({ resume })) or update it as a node whose edge leads to END');
-    }
+    // asNode END ends the thread (the core drops what it waited for, a pending interrupt too).
     const update = { channels: this.#toUpdate(updateOf(values, this.#combine), asNode ?? 'updateState') };
-    const written = await this.#engine.updateState(thread, update, asNode === END ? undefined : asNode);
+    const written = await this.#engine.updateState(thread, update, asNode);
     return configOf(threadId, written.checkpointId);
   }
 

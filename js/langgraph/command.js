@@ -71,3 +71,21 @@ export function interrupt(value) {
 export function isGraphInterrupt(e) {
   return e !== null && typeof e === 'object' && e[Symbol.for('edgegraph.interrupt')] === true;
 }
+
+/**
+ * A node's result as one Command, or null: a Command, or a list mixing
+ * updates and Commands (their writes in order, the last goto).
+ */
+export function resultCommand(out) {
+  if (isCommand(out)) return out;
+  if (!Array.isArray(out) || !out.some(isCommand)) return null;
+  const writes = [];
+  let goto, graph;
+  for (const part of out) {
+    const update = isCommand(part) ? part.update : part;
+    writes.push(...(Array.isArray(update) ? update : Object.entries(update ?? {})));
+    if (isCommand(part) && part.goto !== undefined) goto = part.goto;
+    if (isCommand(part) && part.graph !== undefined) graph = part.graph;
+  }
+  return { lg_name: 'Command', update: writes, goto, graph };
+}

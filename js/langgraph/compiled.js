@@ -4,7 +4,6 @@
 // applies the input through the reducers, as LangGraph's input step does, so
 // supersteps line up with LangGraph's and recursionLimit counts the same.
 
-import * as edgegraph from 'edgegraph';
 import { GraphEngine, EdgegraphError } from 'edgegraph';
 import { END, START, Send } from './graph.js';
 import { plainMessages } from './messages.js';
@@ -12,15 +11,13 @@ import { GraphRecursionError, InvalidUpdateError, EmptyInputError } from './erro
 import { Invocation, STREAM_MODES, superstepOf } from './stream.js';
 import { storeOf } from './checkpoint.js';
 import { configOf } from './history.js';
-import { isCommand, engineCommand, updateOf, gotoOf, toParent } from './command.js';
+import { isCommand, engineCommand, updateOf, gotoOf, toParent, resultCommand } from './command.js';
 import { withRetry } from './retry.js';
 import { ThreadState } from './thread-state.js';
 import { subgraphNodeSpec } from './subgraph-node.js';
+import { withCache, clearCache } from './cache.js';
 
 const PARENT = Symbol.for('edgegraph.langgraph.parent');
-// Joins and deferral came with interrupt() and Command (issue 15): node specs
-// carry those fields where the core has them.
-const HAS_JOINS = typeof edgegraph.Command === 'function';
 let runCounter = 0;
 const newRunId = () => `lg${Date.now().toString(36)}${(++runCounter).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 
@@ -31,12 +28,14 @@ class GraphRunner {
   #channels;
   #invocations = new Map();
   #store;
+  #cache;
   #defaults = {};
 
   constructor(builder, options) {
     this.#builder = builder;
     this.#channels = builder.channels;
     this.#store = storeOf(options.checkpointer);
+    this.#cache = cacheOf(options.cache);
     const engineOptions = this.#store ? { checkpointer: this.#store } : {};
     const all = [...builder.nodes.keys()];
     for (const key of ['interruptBefore', 'interruptAfter']) if (options[key] !== undefined) engineOptions[key] = options[key] === '*' ? all : options[key];
@@ -67,9 +66,9 @@ class GraphRunner {
       // LangGraph's edges from several nodes to one are not a join; addEdge([a, b], c) is.
       const sources = this.#builder.joins.filter(([, t]) => t === name).flatMap(([f]) => f);
       const child = runners.get(subgraph);
-      nodes[name] = child ? { ...subgraphNodeSpec(name, child, parent), jumpTarget: true } : { handler: this.#wrap(name, withRetry(fn, options.retryPolicy)), jumpTarget: true };
-      if (HAS_JOINS) nodes[name].join = sources.length ? [...new Set(sources)] : false;
-      if (HAS_JOINS && options.defer) nodes[name].defer = true;
+      nodes[name] = child ? { ...subgraphNodeSpec(name, child, parent), jumpTarget: true } : { handler: this.#wrap(name, withCache(name, withRetry(fn, options.retryPolicy), options.cachePolicy, this.#cache)), jumpTarget: true };
+      nodes[name].join = sources.length ? [...new Set(sources)] : false;
+      if (options.defer) nodes[name].defer = true;
     }
     // Targets by source, once: a 1,000-node graph compiles in one pass.
     const fixed = new Map(Object.keys(nodes).map((n) => [n, []]));
@@ -94,6 +93,7 @@ class GraphRunner {
     };
   }
 
+  /** A node function as the engine's handler; `fn` returns { out, cached } (cache.js). */
   #wrap(name, fn) {
     return async (state, engine, ctx) => {
       const inv = this.#invocationOf(ctx.taskId);
@@ -101,15 +101,15 @@ class GraphRunner {
       if (inv) { inv.mirror = state; inv.enterStep(step); }
       const input = ctx.arg !== undefined ? ctx.arg : this.#view(state);
       inv?.taskStarted(ctx.taskId, name, input, step);
-      const out = await fn(input, this.#nodeConfig(inv, ctx, name, step));
+      const { out, cached } = await fn(input, this.#nodeConfig(inv, ctx, name, step));
       const command = resultCommand(out);
       if (command) {
         const update = this.#toUpdate(updateOf(command.update, this.#combine), name);
-        inv?.taskFinished(ctx.taskId, name, update, step, false);
+        inv?.taskFinished(ctx.taskId, name, update, step, false, cached);
         return engineCommand(command, this.#commandParts(name, toParent(command)));
       }
       const update = this.#toUpdate(out, name);
-      inv?.taskFinished(ctx.taskId, name, update, step, false);
+      inv?.taskFinished(ctx.taskId, name, update, step, false, cached);
       return { channels: update };
     };
   }
@@ -292,9 +292,19 @@ class GraphRunner {
     return { config: configOf(threadId, event.checkpointId), values, metadata: { source: 'loop', step: -1, parents: {} }, tasks: [] };
   }
 
+  /** Forget the results the cache keeps for this graph's nodes. */
+  clearCache() { return clearCache(this.#cache, [...this.#builder.nodes.keys()]); }
+
   /** The graph as data (LangGraph's getGraph() is far richer; this is the Mermaid text). */
   getGraph() { return { drawMermaid: () => this.#engine.toMermaid() }; }
 
+}
+
+/** compile({ cache }): a cache by shape (get, set, clear), as LangGraph's BaseCache. */
+function cacheOf(cache) {
+  if (cache === undefined || cache === null) return null;
+  if (typeof cache?.get === 'function' && typeof cache.set === 'function' && typeof cache.clear === 'function') return cache;
+  throw new EdgegraphError('INVALID_OPTIONS', 'compile({ cache }) takes a cache with get, set and clear: new InMemoryCache() from edgegraph/langgraph');
 }
 
 // A compiled graph has no dispose() in LangGraph: its engine is freed when the
@@ -312,6 +322,7 @@ export class CompiledStateGraph {
   constructor(builder, options, runner = new GraphRunner(builder, options), config = {}) {
     this.builder = builder;
     this.checkpointer = options.checkpointer;
+    this.cache = options.cache;
     this.interruptBefore = options.interruptBefore;
     this.interruptAfter = options.interruptAfter;
     this.name = options.name ?? 'LangGraph';
@@ -327,10 +338,11 @@ export class CompiledStateGraph {
   getStateHistory(config, options) { return this.#runner.threads.getStateHistory(config, options); }
   updateState(config, values, asNode) { return this.#runner.threads.updateState(config, values, asNode); }
   getGraph() { return this.#runner.getGraph(); }
+  clearCache() { return this.#runner.clearCache(); }
 
   /** The same graph with `config` as every call's defaults (recursionLimit, configurable, ...). */
   withConfig(config) {
-    const options = { checkpointer: this.checkpointer, interruptBefore: this.interruptBefore, interruptAfter: this.interruptAfter, name: this.name };
+    const options = { checkpointer: this.checkpointer, interruptBefore: this.interruptBefore, interruptAfter: this.interruptAfter, name: this.name, cache: this.cache };
     return new CompiledStateGraph(this.builder, options, this.#runner, { ...this.#config, ...config });
   }
 
@@ -341,24 +353,6 @@ export class CompiledStateGraph {
   }
 }
 if (typeof Symbol.dispose === 'symbol') CompiledStateGraph.prototype[Symbol.dispose] = CompiledStateGraph.prototype.dispose;
-
-/**
- * A node's result as one Command, or null: a Command, or a list mixing
- * updates and Commands (their writes in order, the last goto).
- */
-function resultCommand(out) {
-  if (isCommand(out)) return out;
-  if (!Array.isArray(out) || !out.some(isCommand)) return null;
-  const writes = [];
-  let goto, graph;
-  for (const part of out) {
-    const update = isCommand(part) ? part.update : part;
-    writes.push(...(Array.isArray(update) ? update : Object.entries(update ?? {})));
-    if (isCommand(part) && part.goto !== undefined) goto = part.goto;
-    if (isCommand(part) && part.graph !== undefined) graph = part.graph;
-  }
-  return { lg_name: 'Command', update: writes, goto, graph };
-}
 
 /** A LangChain callback handler (by shape: plain methods) turning tokens into 'messages' chunks. */
 function tokenHandler(inv, node, step) {

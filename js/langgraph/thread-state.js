@@ -34,7 +34,7 @@ export class ThreadState {
    */
   async getState(config, { subgraphs = false } = {}) {
     if (!this.#records) throw new EdgegraphError('INVALID_OPTIONS', 'No checkpointer set: getState() reads a thread; compile({ checkpointer: new MemorySaver() })');
-    const threadId = String(config?.configurable?.thread_id);
+    const threadId = threadOf(config, 'getState');
     const wanted = config?.configurable?.checkpoint_id;
     const history = await threadHistory(this.#engine, threadId);
     const record = wanted === undefined ? history[0] : history.find((r) => String(r.checkpointId) === String(wanted));
@@ -80,7 +80,7 @@ export class ThreadState {
    * would (then its edges decide what runs next; END: the thread ends). Returns the new checkpoint's config.
    */
   async updateState(config, values, asNode = undefined) {
-    const threadId = String(config?.configurable?.thread_id);
+    const threadId = threadOf(config, 'updateState');
     const checkpointId = config?.configurable?.checkpoint_id;
     const thread = { threadId, ...(checkpointId !== undefined ? { checkpointId: Number(checkpointId) } : {}) };
     // asNode END ends the thread (the core drops what it waited for, a pending interrupt too).
@@ -91,9 +91,18 @@ export class ThreadState {
 
   /** The thread's checkpoints, newest first. */
   async *getStateHistory(config, options = {}) {
-    const threadId = String(config?.configurable?.thread_id);
+    const threadId = threadOf(config, 'getStateHistory');
     const history = await threadHistory(this.#engine, threadId);
     const count = options.limit === undefined ? history.length : Math.min(options.limit, history.length);
     for (let i = 0; i < count; i++) yield snapshotOf(threadId, history[i], this.#view);
   }
+}
+
+/** The thread a config names; a subgraph's namespace (`checkpoint_ns`) is refused, not read as the parent's. */
+function threadOf(config, call) {
+  const ns = config?.configurable?.checkpoint_ns;
+  if (ns !== undefined && ns !== '') {
+    throw new EdgegraphError('INVALID_INPUT', `${call}(): checkpoint_ns '${ns}' names a subgraph's namespace, which edgegraph/langgraph does not read yet: use getState(config, { subgraphs: true }) on the parent's thread`);
+  }
+  return String(config?.configurable?.thread_id);
 }

@@ -111,3 +111,17 @@ for (const impl of implementations) {
     assert.equal(calls, 2);
   });
 }
+
+test('edgegraph: compile({ cache }) takes LangGraph\'s own InMemoryCache (the BaseCache shape)', async () => {
+  const { StateGraph, Annotation, START } = implementations.find((i) => i.name === 'edgegraph');
+  let calls = 0;
+  const graph = new StateGraph(Annotation.Root({ n: Annotation(), out: Annotation() }))
+    .addNode('double', (s) => { calls++; return { out: s.n * 2 }; }, { cachePolicy: { ttl: 60 } })
+    .addEdge(START, 'double').compile({ cache: new LangGraphCache() });
+  assert.deepEqual(await graph.invoke({ n: 4 }), { n: 4, out: 8 });
+  assert.deepEqual(await graph.invoke({ n: 4 }), { n: 4, out: 8 });
+  assert.equal(calls, 1);
+  await graph.clearCache();
+  await graph.invoke({ n: 4 });
+  assert.equal(calls, 2);
+});

@@ -246,3 +246,41 @@ for (const impl of implementations) {
     assert.deepEqual([...out.jokes].sort(), ['Joke about cats', 'Joke about dogs']);
   });
 }
+
+for (const impl of implementations) {
+  const { StateGraph, Annotation, START, MemorySaver, Command, interrupt } = impl;
+
+  test(named(impl, 'a subgraph\'s namespace config: LangGraph reads the child by it; edgegraph refuses it (INVALID_INPUT) rather than read the parent'), async () => {
+    const child = new StateGraph(Annotation.Root({ v: Annotation() }))
+      .addNode('ask', () => ({ v: interrupt('v?') })).addEdge(START, 'ask').compile();
+    const graph = new StateGraph(Annotation.Root({ v: Annotation() })).addNode('child', child).addEdge(START, 'child')
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: 'ns' } };
+    await graph.invoke({ v: 'start' }, config);
+    const { tasks } = await graph.getState(config);
+    const childConfig = tasks[0].state;
+    assert.equal(childConfig.configurable.thread_id, 'ns');
+    assert.match(childConfig.configurable.checkpoint_ns, /^child:/);
+    if (impl.name === 'langgraph') {
+      assert.deepEqual((await graph.getState(childConfig)).next, ['ask']);
+    } else {
+      await assert.rejects(graph.getState(childConfig), (e) => e.code === 'INVALID_INPUT' && /checkpoint_ns 'child:/.test(e.message));
+      await assert.rejects(graph.updateState(childConfig, { v: 'x' }), (e) => e.code === 'INVALID_INPUT');
+    }
+    assert.deepEqual(await graph.invoke(new Command({ resume: 'done' }), config), { v: 'done' });
+  });
+
+  test(named(impl, 'compile({ checkpointer: true }) for a subgraph: LangGraph keeps its state across calls; edgegraph refuses it (INVALID_OPTIONS)'), async () => {
+    const build = () => new StateGraph(Annotation.Root({ n: Annotation({ reducer: (a, b) => a + b, default: () => 0 }) }))
+      .addNode('inc', () => ({ n: 1 })).addEdge(START, 'inc');
+    if (impl.name === 'edgegraph') {
+      assert.throws(() => build().compile({ checkpointer: true }), (e) => e.code === 'INVALID_OPTIONS');
+      return;
+    }
+    const graph = new StateGraph(Annotation.Root({ n: Annotation() })).addNode('child', build().compile({ checkpointer: true })).addEdge(START, 'child')
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: 'persist' } };
+    assert.deepEqual(await graph.invoke({ n: 0 }, config), { n: 1 });
+    assert.deepEqual(await graph.invoke({ n: 0 }, config), { n: 2 });
+  });
+}

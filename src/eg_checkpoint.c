@@ -32,7 +32,7 @@ typedef struct missing { eg_buf names; size_t n; } missing;
 
 static bool note_missing(missing *m, const char *name) {
     char quoted[80];
-    snprintf(quoted, sizeof quoted, "'%.60s'", name);
+    eg_snprintf(quoted, sizeof quoted, "'%.60s'", name);
     if (m->names.data && strstr(m->names.data, quoted)) return true;
     m->n++;
     return (m->names.len == 0 || eg_buf_lit(&m->names, ", ")) && eg_buf_put(&m->names, quoted, strlen(quoted));
@@ -167,7 +167,7 @@ static eg_code load(eg_run *run, cJSON *cp, missing *m, eg_error *err) {
     if (!format) {
         /* Formatted as text: casting an arbitrary double to int is undefined. */
         char v[32];
-        snprintf(v, sizeof v, "%g", cJSON_IsNumber(version) ? version->valuedouble : -1.0);
+        eg_number_format(v, sizeof v, cJSON_IsNumber(version) ? version->valuedouble : -1.0, 6);
         return eg_fail(err, EG_E_CHECKPOINT_VERSION, "checkpoint format version %s is not supported (this build reads versions 1 to %d)", v, EG_CHECKPOINT_VERSION);
     }
     if (!intact(run, cp, format)) return bad(err, "its checksum does not match its content (edited or damaged)");

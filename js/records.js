@@ -98,9 +98,16 @@ export function digest(seed, ...parts) {
   return avalanche(high) + avalanche(low);
 }
 
-/** A record (the parts of its text, from `recordText`) sealed for the store. */
+/**
+ * A record (the parts of its text, from `recordText`) sealed for the store:
+ * one flat string when it is small (a store holding many keeps one object
+ * each for the collector to trace, not a tree of pieces); a large snapshot
+ * stays in its pieces (copying a megabyte into fresh pages costs more than
+ * the hash).
+ */
 export function seal(threadId, id, [head, value, tail]) {
-  return digest(`${threadId}/${id}`, head, value, tail) + head + value + tail;
+  const sum = digest(`${threadId}/${id}`, head, value, tail);
+  return value.length < SIZE ? [sum, head, value, tail].join('') : sum + head + value + tail;
 }
 
 const STATUS = ',"status":';

@@ -6,6 +6,9 @@
 // state.subgraphs.<node>. Resuming the parent runs this node again, which
 // resumes the child where it stopped, with its answers. A child node's
 // Command with graph: Command.PARENT ends the child and routes the parent.
+// With `persist`, a child that finished keeps its state there too
+// ({ finished: state }), and the node's next call starts the child from it,
+// the input written through the child's reducers (edgegraph/langgraph's checkpointer: true).
 
 import { EdgegraphError } from './errors.js';
 import { Command } from './command.js';
@@ -25,7 +28,7 @@ function childAnswers(internal) {
 
 /**
  * @param {string} name the node's name in the parent
- * @param {{ input?: Function, output?: Function, around?: (start: (options: object) => Promise<object>, ctx: object, state: object) => Promise<object> }} spec
+ * @param {{ input?: Function, output?: Function, persist?: boolean, around?: (start: (options: object) => Promise<object>, ctx: object, state: object) => Promise<object> }} spec
  * @param {import('./engine.js').GraphEngine} child
  */
 export function subgraphHandler(name, spec, child) {
@@ -37,7 +40,9 @@ export function subgraphHandler(name, spec, child) {
     const start = (more) => {
       const o = { ...options, ...more };
       if (internal?.keep) return child.resume(internal.keep.checkpoint, childAnswers(internal), o);
-      return saved ? child.resume(saved, ctx.resumeInput, o) : child.execute(spec.input ? spec.input(state, ctx) : {}, o);
+      const input = () => (spec.input ? spec.input(state, ctx) : {});
+      if (saved?.finished) return child.resume(startFrom(saved.finished), new Command({ update: input() }), o);
+      return saved ? child.resume(saved, ctx.resumeInput, o) : child.execute(input(), o);
     };
     // `around` (edgegraph/langgraph's compiled graph as a node) wraps the child's run: it adds run
     // options (its runId, onEvent) and reads the result before it is mapped.
@@ -58,7 +63,14 @@ export function subgraphHandler(name, spec, child) {
     }
     // A handoff (a child node's Command.PARENT): its update and goto, instead of the output mapping.
     const handoff = result.parentCommand;
-    if (handoff) return new Command({ update: { ...(handoff.update ?? {}), subgraphs: { [name]: null } }, goto: handoff.goto });
-    return { ...(spec.output ? spec.output(result.state, state) : {}), subgraphs: { [name]: null } };
+    const kept = { [name]: spec.persist ? { finished: result.state } : null };
+    if (handoff) return new Command({ update: { ...(handoff.update ?? {}), subgraphs: kept }, goto: handoff.goto });
+    return { ...(spec.output ? spec.output(result.state, state) : {}), subgraphs: kept };
   };
+}
+
+/** A finished child's state as a new run's start: the run's own keys dropped, so it starts at the entry. */
+function startFrom(finished) {
+  const { status, currentNode, nextNode, error, ...rest } = finished;
+  return rest;
 }

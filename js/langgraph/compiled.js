@@ -34,7 +34,9 @@ class GraphRunner {
   constructor(builder, options) {
     this.#builder = builder;
     this.#channels = builder.channels;
-    this.#store = storeOf(options.checkpointer);
+    // checkpointer: true (a subgraph's): its state stays with the parent's thread across calls.
+    this.persistent = options.checkpointer === true;
+    this.#store = this.persistent ? null : storeOf(options.checkpointer);
     this.#cache = cacheOf(options.cache);
     const engineOptions = this.#store ? { checkpointer: this.#store } : {};
     const all = [...builder.nodes.keys()];

@@ -248,7 +248,7 @@ for (const impl of implementations) {
 }
 
 for (const impl of implementations) {
-  const { StateGraph, Annotation, START, MemorySaver, Command, interrupt } = impl;
+  const { StateGraph, Annotation, START, END, MemorySaver, Command, interrupt } = impl;
 
   test(named(impl, 'a subgraph\'s namespace config: LangGraph reads the child by it; edgegraph refuses it (INVALID_INPUT) rather than read the parent'), async () => {
     const child = new StateGraph(Annotation.Root({ v: Annotation() }))
@@ -270,17 +270,35 @@ for (const impl of implementations) {
     assert.deepEqual(await graph.invoke(new Command({ resume: 'done' }), config), { v: 'done' });
   });
 
-  test(named(impl, 'compile({ checkpointer: true }) for a subgraph: LangGraph keeps its state across calls; edgegraph refuses it (INVALID_OPTIONS)'), async () => {
-    const build = () => new StateGraph(Annotation.Root({ n: Annotation({ reducer: (a, b) => a + b, default: () => 0 }) }))
-      .addNode('inc', () => ({ n: 1 })).addEdge(START, 'inc');
-    if (impl.name === 'edgegraph') {
-      assert.throws(() => build().compile({ checkpointer: true }), (e) => e.code === 'INVALID_OPTIONS');
-      return;
-    }
-    const graph = new StateGraph(Annotation.Root({ n: Annotation() })).addNode('child', build().compile({ checkpointer: true })).addEdge(START, 'child')
+  test(named(impl, 'checkpointer: true: the child\'s state lasts across invokes of one thread, and another thread starts afresh'), async () => {
+    // The child's `seen` is its own (the parent has no such key): only `turn` goes in, `summary` comes out.
+    const child = new StateGraph(Annotation.Root({ turn: Annotation(), summary: Annotation(), seen: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) }))
+      .addNode('remember', (s) => ({ seen: [s.turn], summary: [...s.seen, s.turn].join(',') })).addEdge(START, 'remember').compile({ checkpointer: true });
+    const graph = new StateGraph(Annotation.Root({ turn: Annotation(), summary: Annotation() }))
+      .addNode('memory', child).addEdge(START, 'memory').compile({ checkpointer: new MemorySaver() });
+    const a = { configurable: { thread_id: 'a' } };
+    assert.equal((await graph.invoke({ turn: 1 }, a)).summary, '1');
+    assert.equal((await graph.invoke({ turn: 2 }, a)).summary, '1,2');
+    assert.equal((await graph.invoke({ turn: 3 }, { configurable: { thread_id: 'b' } })).summary, '3');
+    assert.equal((await graph.invoke({ turn: 4 }, a)).summary, '1,2,4');
+  });
+
+  test(named(impl, 'pregel.test.ts: checkpointer: true (the child keeps its state across calls, streamed under its node\'s name)'), async () => {
+    const inner = new StateGraph(Annotation.Root({ myKey: Annotation({ reducer: (a, b) => a + b }), myOtherKey: Annotation() }))
+      .addSequence({ inner_1: (s) => ({ myKey: ' got here', myOtherKey: s.myKey }), inner_2: () => ({ myKey: ' and there' }) })
+      .addEdge(START, 'inner_1');
+    const graph = new StateGraph(Annotation.Root({ myKey: Annotation() }))
+      .addNode('inner', inner.compile({ checkpointer: true }))
+      .addEdge(START, 'inner')
+      .addConditionalEdges('inner', ({ myKey }) => (myKey.split('there').length - 1 < 2 ? 'inner' : END))
       .compile({ checkpointer: new MemorySaver() });
-    const config = { configurable: { thread_id: 'persist' } };
-    assert.deepEqual(await graph.invoke({ n: 0 }, config), { n: 1 });
-    assert.deepEqual(await graph.invoke({ n: 0 }, config), { n: 2 });
+    assert.deepEqual(await collect(graph.stream({ myKey: '' }, { configurable: { thread_id: '1' }, subgraphs: true })), [
+      [['inner'], { inner_1: { myKey: ' got here', myOtherKey: '' } }],
+      [['inner'], { inner_2: { myKey: ' and there' } }],
+      [[], { inner: { myKey: ' got here and there' } }],
+      [['inner'], { inner_1: { myKey: ' got here', myOtherKey: ' got here and there got here and there' } }],
+      [['inner'], { inner_2: { myKey: ' and there' } }],
+      [[], { inner: { myKey: ' got here and there got here and there got here and there' } }],
+    ]);
   });
 }

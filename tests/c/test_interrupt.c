@@ -50,14 +50,21 @@ static int hand(eg_run *r, eg_code (*call)(eg_run *, uint32_t, const char *, siz
     return call(r, i, json, strlen(json), e);
 }
 
-TEST(interrupts_pause_the_step_keep_finished_siblings_and_take_answers) {
-    eg_graph *g = graph_of(parallel);
+/* A run of `parallel` at its second step, with tasks a, b and c handed out. */
+static eg_run *at_the_fan_out(const eg_graph *g) {
     eg_run *r = NULL;
     eg_error e;
     CHECK(eg_run_new(g, "{}", 2, NULL, 0, &r, &e) == EG_OK);
     cJSON_Delete(step(r));
     CHECK(hand(r, eg_run_submit, 0, "{}", &e) == EG_OK);
-    cJSON_Delete(step(r));                                  /* a, b, c */
+    cJSON_Delete(step(r));
+    return r;
+}
+
+TEST(interrupts_pause_the_step_keep_finished_siblings_and_take_answers) {
+    eg_graph *g = graph_of(parallel);
+    eg_run *r = at_the_fan_out(g);
+    eg_error e;
     CHECK(hand(r, eg_run_interrupt_task, 0, "{\"interrupts\":[{\"id\":\"a:2.0:0\",\"value\":\"a?\"}]}", &e) == EG_OK);
     CHECK(hand(r, eg_run_interrupt_task, 0, "{\"interrupts\":[{\"id\":\"x\",\"value\":1}]}", &e) == EG_E_BAD_TASK);
     CHECK(hand(r, eg_run_interrupt_task, 1, "{\"interrupts\":[{\"id\":\"a:2.0:0\",\"value\":1}]}", &e) == EG_E_INVALID_RESULT && strstr(e.message, "used twice"));
@@ -157,12 +164,8 @@ TEST(route_from_end_finishes_a_paused_run_dropping_its_interrupts) {
 
 TEST(route_from_end_mid_step_keeps_the_writes_of_finished_siblings) {
     eg_graph *g = graph_of(parallel);
-    eg_run *r = NULL;
+    eg_run *r = at_the_fan_out(g);
     eg_error e;
-    CHECK(eg_run_new(g, "{}", 2, NULL, 0, &r, &e) == EG_OK);
-    cJSON_Delete(step(r));
-    CHECK(hand(r, eg_run_submit, 0, "{}", &e) == EG_OK);
-    cJSON_Delete(step(r));                                  /* a, b, c */
     CHECK(hand(r, eg_run_submit, 0, "{\"r\":[\"a\"]}", &e) == EG_OK);
     CHECK(hand(r, eg_run_interrupt_task, 1, "{\"interrupts\":[{\"id\":\"b:2.1:0\",\"value\":1}]}", &e) == EG_OK);
     CHECK(hand(r, eg_run_submit, 2, "{\"r\":[\"c\"]}", &e) == EG_OK);

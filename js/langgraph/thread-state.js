@@ -34,6 +34,8 @@ export class ThreadState {
    */
   async getState(config, { subgraphs = false } = {}) {
     if (!this.#records) throw new EdgegraphError('INVALID_OPTIONS', 'No checkpointer set: getState() reads a thread; compile({ checkpointer: new MemorySaver() })');
+    const ns = config?.configurable?.checkpoint_ns;
+    if (ns !== undefined && ns !== '') return this.#childState(config, ns);
     const threadId = threadOf(config, 'getState');
     const wanted = config?.configurable?.checkpoint_id;
     const history = await threadHistory(this.#engine, threadId);
@@ -49,8 +51,24 @@ export class ThreadState {
     return snapshot;
   }
 
-  /** A paused run's tasks: their interrupts, and a subgraph node's child (from its task, or state.subgraphs). */
-  #pausedTasks(tasks, saved, state, threadId, subgraphs) {
+  /** A paused subgraph's state by its namespace (a task's `state` config): found in the parent's snapshot. */
+  async #childState(config, ns) {
+    const { checkpoint_ns: _, ...parent } = config.configurable;
+    const find = (snapshot) => {
+      for (const task of snapshot?.tasks ?? []) {
+        if (task.state?.config?.configurable.checkpoint_ns === ns) return task.state;
+        const deeper = find(task.state);
+        if (deeper) return deeper;
+      }
+      return undefined;
+    };
+    const found = find(await this.getState({ configurable: parent }, { subgraphs: true }));
+    if (!found) throw new EdgegraphError('INVALID_INPUT', `getState(): no paused subgraph of thread '${parent.thread_id}' has checkpoint_ns '${ns}' (a subgraph's state is kept while it is paused)`);
+    return found;
+  }
+
+  /** A paused run's tasks: their interrupts, and a subgraph node's child (from its task, or state.subgraphs) in namespace `prefix|<node>:<task>`. */
+  #pausedTasks(tasks, saved, state, threadId, subgraphs, prefix = '') {
     const used = new Set();
     for (const task of tasks) {
       const own = saved.find((t) => t.node === task.name && t.kind !== 'route' && !used.has(t));
@@ -60,7 +78,8 @@ export class ThreadState {
       if (!child) continue;
       const checkpoint = own?.keep?.checkpoint ?? state?.subgraphs?.[task.name];
       // The child's namespace: its node's task, as the interrupt ids have it (`<node>:<step>.<i>/...`).
-      const ns = own?.interrupts?.[0]?.id.split('/')[0] ?? task.name;
+      const local = own?.interrupts?.[0]?.id.split('/')[0] ?? task.name;
+      const ns = prefix ? `${prefix}|${local}` : local;
       task.state = subgraphs && checkpoint ? child.snapshotOfCheckpoint(checkpoint, threadId, ns) : { configurable: { thread_id: threadId, checkpoint_ns: ns } };
     }
   }
@@ -71,7 +90,7 @@ export class ThreadState {
     const saved = (cp.tasks ?? []).filter((t) => t.kind !== 'route');
     const next = cp.status === 'FINISHED' ? [] : saved.map((t) => t.node).filter((n) => n !== END);
     const tasks = next.map((name) => ({ name, interrupts: [] }));
-    this.#pausedTasks(tasks, saved, cp.state, threadId, true);
+    this.#pausedTasks(tasks, saved, cp.state, threadId, true, ns);
     return { values: this.#view(cp.state), next, tasks, config: { configurable: { thread_id: threadId, checkpoint_ns: ns } }, metadata: { source: 'loop', step: cp.superstep, parents: {} } };
   }
 
@@ -102,7 +121,7 @@ export class ThreadState {
 function threadOf(config, call) {
   const ns = config?.configurable?.checkpoint_ns;
   if (ns !== undefined && ns !== '') {
-    throw new EdgegraphError('INVALID_INPUT', `${call}(): checkpoint_ns '${ns}' names a subgraph's namespace, which edgegraph/langgraph does not read yet: use getState(config, { subgraphs: true }) on the parent's thread`);
+    throw new EdgegraphError('INVALID_INPUT', `${call}(): checkpoint_ns '${ns}' names a subgraph's namespace, which ${call}() does not take yet in edgegraph/langgraph: getState() reads a paused subgraph by it`);
   }
   return String(config?.configurable?.thread_id);
 }

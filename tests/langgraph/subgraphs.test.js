@@ -250,7 +250,7 @@ for (const impl of implementations) {
 for (const impl of implementations) {
   const { StateGraph, Annotation, START, END, MemorySaver, Command, interrupt } = impl;
 
-  test(named(impl, 'a subgraph\'s namespace config: LangGraph reads the child by it; edgegraph refuses it (INVALID_INPUT) rather than read the parent'), async () => {
+  test(named(impl, 'a subgraph\'s namespace config: getState reads the paused child by it (also two levels down); edgegraph refuses it in updateState (INVALID_INPUT)'), async () => {
     const child = new StateGraph(Annotation.Root({ v: Annotation() }))
       .addNode('ask', () => ({ v: interrupt('v?') })).addEdge(START, 'ask').compile();
     const graph = new StateGraph(Annotation.Root({ v: Annotation() })).addNode('child', child).addEdge(START, 'child')
@@ -261,13 +261,23 @@ for (const impl of implementations) {
     const childConfig = tasks[0].state;
     assert.equal(childConfig.configurable.thread_id, 'ns');
     assert.match(childConfig.configurable.checkpoint_ns, /^child:/);
-    if (impl.name === 'langgraph') {
-      assert.deepEqual((await graph.getState(childConfig)).next, ['ask']);
-    } else {
-      await assert.rejects(graph.getState(childConfig), (e) => e.code === 'INVALID_INPUT' && /checkpoint_ns 'child:/.test(e.message));
-      await assert.rejects(graph.updateState(childConfig, { v: 'x' }), (e) => e.code === 'INVALID_INPUT');
-    }
+    const childState = await graph.getState(childConfig);
+    assert.deepEqual(childState.next, ['ask']);
+    assert.deepEqual(childState.values, { v: 'start' });
+    assert.deepEqual(childState.tasks.map((t) => [t.name, t.interrupts.map((i) => i.value)]), [['ask', ['v?']]]);
+    if (impl.name === 'edgegraph') await assert.rejects(graph.updateState(childConfig, { v: 'x' }), (e) => e.code === 'INVALID_INPUT' && /checkpoint_ns 'child:/.test(e.message));
     assert.deepEqual(await graph.invoke(new Command({ resume: 'done' }), config), { v: 'done' });
+
+    // Two levels: the grandchild's namespace is found through the child's.
+    const outer = new StateGraph(Annotation.Root({ v: Annotation() }))
+      .addNode('middle', new StateGraph(Annotation.Root({ v: Annotation() })).addNode('child', child).addEdge(START, 'child').compile())
+      .addEdge(START, 'middle').compile({ checkpointer: new MemorySaver() });
+    const deep = { configurable: { thread_id: 'ns2' } };
+    await outer.invoke({ v: 'deep' }, deep);
+    const nested = await outer.getState(deep, { subgraphs: true });
+    const grandConfig = nested.tasks[0].state.tasks[0].state.config;
+    assert.match(grandConfig.configurable.checkpoint_ns, /^middle:.*\|child:/);
+    assert.deepEqual((await outer.getState(grandConfig)).next, ['ask']);
   });
 
   test(named(impl, 'checkpointer: true: the child\'s state lasts across invokes of one thread, and another thread starts afresh'), async () => {

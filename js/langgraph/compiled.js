@@ -283,7 +283,9 @@ class GraphRunner {
 
   /** LangGraph raises what the node threw; edgegraph's codes keep their meaning. */
   #errorOf(error) {
-    const cause = error?.cause;
+    let cause = error?.cause;
+    // A subgraph node's failure wraps its child's node's: what that node threw is innermost.
+    while (cause?.code === 'NODE_FAILED' && cause.cause !== undefined) cause = cause.cause;
     if (cause instanceof GraphRecursionError || cause instanceof InvalidUpdateError) return cause;
     if (error.code === 'NODE_FAILED' && cause instanceof Error) return cause;
     if (error.code === 'PARALLEL_CONFLICT') return new InvalidUpdateError(`Invalid update for channel: ${error.message}`);

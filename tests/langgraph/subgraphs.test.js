@@ -235,6 +235,14 @@ for (const impl of implementations) {
     assert.deepEqual(calls, ['prepare', 'ask', 'ask']);
   });
 
+  test(named(impl, 'an error thrown in a subgraph\'s node (two levels down) reaches the caller as thrown'), async () => {
+    class BoomError extends Error {}
+    const grandchild = new StateGraph(Annotation.Root({ v: Annotation() })).addNode('boom', () => { throw new BoomError('boom'); }).addEdge(START, 'boom').compile();
+    const child = new StateGraph(Annotation.Root({ v: Annotation() })).addNode('grandchild', grandchild).addEdge(START, 'grandchild').compile();
+    const graph = new StateGraph(Annotation.Root({ v: Annotation() })).addNode('child', child).addEdge(START, 'child').compile();
+    await assert.rejects(graph.invoke({ v: 1 }), (e) => e instanceof BoomError && e.message === 'boom');
+  });
+
   test(named(impl, 'a subgraph node as a Send target runs the child with the Send\'s argument'), async () => {
     const child = new StateGraph(Annotation.Root({ subject: Annotation(), jokes: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) }))
       .addNode('generate', (s) => ({ jokes: [`Joke about ${s.subject}`] })).addEdge(START, 'generate').compile();

@@ -243,6 +243,27 @@ for (const impl of implementations) {
     await assert.rejects(graph.invoke({ v: 1 }), (e) => e instanceof BoomError && e.message === 'boom');
   });
 
+  test(named(impl, 'pregel.test.ts: send to nested graphs (with interrupt() in the child instead of a breakpoint: each Send\'s child pauses and resumes on its own)'), async () => {
+    const Joke = Annotation.Root({ subject: Annotation(), jokes: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) });
+    const subgraph = new StateGraph(Joke)
+      .addNode('edit', (s) => ({ subject: `${s.subject} - hohoho` }))
+      .addNode('generate', (s) => ({ jokes: [`Joke about ${interrupt(s.subject)}`] }))
+      .addEdge(START, 'edit').addEdge('edit', 'generate').compile();
+    const graph = new StateGraph(Annotation.Root({ subjects: Annotation(), jokes: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) }))
+      .addNode('generateJoke', subgraph)
+      .addConditionalEdges(START, (s) => s.subjects.map((subject) => new Send('generateJoke', { subject })))
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: '1' } };
+    const paused = await graph.invoke({ subjects: ['cats', 'dogs'] }, config);
+    assert.deepEqual(paused.__interrupt__.map((i) => i.value).sort(), ['cats - hohoho', 'dogs - hohoho']);
+    const state = await graph.getState(config, { subgraphs: true });
+    assert.deepEqual(state.next, ['generateJoke', 'generateJoke']);
+    assert.deepEqual(state.tasks.map((t) => t.state.values.subject).sort(), ['cats - hohoho', 'dogs - hohoho']);
+    const answers = Object.fromEntries(paused.__interrupt__.map((i) => [i.id, i.value.startsWith('dogs') ? 'turtles - hohoho' : i.value]));
+    const done = await graph.invoke(new Command({ resume: answers }), config);
+    assert.deepEqual([...done.jokes].sort(), ['Joke about cats - hohoho', 'Joke about turtles - hohoho']);
+  });
+
   test(named(impl, 'a subgraph node as a Send target runs the child with the Send\'s argument'), async () => {
     const child = new StateGraph(Annotation.Root({ subject: Annotation(), jokes: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) }))
       .addNode('generate', (s) => ({ jokes: [`Joke about ${s.subject}`] })).addEdge(START, 'generate').compile();

@@ -72,8 +72,8 @@ export function normalizeDefinition(definition, options = {}) {
       if (node.graph === null || typeof node.graph !== 'object') {
         throw new EdgegraphError('INVALID_DEFINITION', `nodes.${name}: a subgraph node needs 'graph' (a GraphEngine or a definition)`, { node: name });
       }
-      const { graph, input, output, options: childOptions, around, persist, ...rest } = node;
-      subgraphs.set(name, { graph, input, output, options: childOptions, around, persist });
+      const { graph, input, output, options: childOptions, around, persist, holdPause, ...rest } = node;
+      subgraphs.set(name, { graph, input, output, options: childOptions, around, persist, holdPause });
       json.nodes[name] = rest;
       handlers.set(name, () => ({})); // placeholder until the engine binds it
     } else if (isPlainObject(node)) {

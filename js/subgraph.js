@@ -28,7 +28,7 @@ function childAnswers(internal) {
 
 /**
  * @param {string} name the node's name in the parent
- * @param {{ input?: Function, output?: Function, persist?: boolean, around?: (start: (options: object) => Promise<object>, ctx: object, state: object) => Promise<object> }} spec
+ * @param {{ input?: Function, output?: Function, persist?: boolean, holdPause?: string, around?: (start: (options: object) => Promise<object>, ctx: object, state: object) => Promise<object> }} spec
  * @param {import('./engine.js').GraphEngine} child
  */
 export function subgraphHandler(name, spec, child) {
@@ -47,9 +47,13 @@ export function subgraphHandler(name, spec, child) {
     // `around` (edgegraph/langgraph's compiled graph as a node) wraps the child's run: it adds run
     // options (its runId, onEvent) and reads the result before it is mapped.
     const result = spec.around ? await spec.around(start, ctx, state) : await start({});
-    if (result.status === 'PAUSED' && result.interrupts?.length) {
-      throw new GraphInterrupt(result.interrupts.map((i) => ({ id: `${internal.base}/${i.id}`, value: i.value })),
-        { checkpoint: result.checkpoint, ids: result.interrupts.map((i) => i.id) });
+    // With `holdPause` (an id), a child paused without interrupts (a breakpoint) waits with the
+    // parent's task too, under one interrupt of that id that needs no answer: parallel tasks of
+    // this node then pause apart (edgegraph/langgraph hides that interrupt).
+    const pending = result.interrupts?.length ? result.interrupts : result.status === 'PAUSED' && spec.holdPause ? [{ id: spec.holdPause, value: null }] : [];
+    if (result.status === 'PAUSED' && pending.length) {
+      throw new GraphInterrupt(pending.map((i) => ({ id: `${internal.base}/${i.id}`, value: i.value })),
+        { checkpoint: result.checkpoint, ids: (result.interrupts ?? []).map((i) => i.id) });
     }
     if (result.status === 'PAUSED' || result.status === 'INTERRUPTED') {
       return {

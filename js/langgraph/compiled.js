@@ -14,7 +14,7 @@ import { configOf } from './history.js';
 import { isCommand, engineCommand, updateOf, gotoOf, toParent, resultCommand } from './command.js';
 import { withRetry } from './retry.js';
 import { ThreadState } from './thread-state.js';
-import { subgraphNodeSpec } from './subgraph-node.js';
+import { subgraphNodeSpec, shownInterrupts } from './subgraph-node.js';
 import { withCache, clearCache } from './cache.js';
 
 const PARENT = Symbol.for('edgegraph.langgraph.parent');
@@ -275,7 +275,7 @@ class GraphRunner {
     }
     if (result.status === 'PAUSED') {
       // As LangGraph: the pending interrupts beside the values (none for a breakpoint).
-      values.__interrupt__ = (result.interrupts ?? []).map(({ id, value }) => ({ id, value }));
+      values.__interrupt__ = shownInterrupts(result.interrupts).map(({ id, value }) => ({ id, value }));
       inv.paused(values.__interrupt__);
     }
     return { values, result };

@@ -12,6 +12,13 @@
 
 import { superstepOf } from './stream.js';
 
+// The interrupt a child paused at a breakpoint leaves with its parent's task (js/subgraph.js's
+// holdPause): it needs no answer, and LangGraph shows none.
+const BREAKPOINT = '__breakpoint__';
+
+/** The interrupts a caller sees: those of interrupt() calls, not a child's breakpoint. */
+export const shownInterrupts = (list = []) => list.filter((i) => !i.id.endsWith(`/${BREAKPOINT}`));
+
 /**
  * The engine's node spec for child runner `child` under the name `name`.
  * `parent` is the parent runner's side: { invocationOf(taskId), view(state),
@@ -23,6 +30,7 @@ export function subgraphNodeSpec(name, child, parent) {
     kind: 'subgraph',
     graph: child.engine,
     persist: child.persistent,
+    holdPause: BREAKPOINT,
     // A Send's argument, else the parent's values: the child's input step keeps the keys it has.
     input: (state, ctx) => ({ __start__: ctx.arg !== undefined ? ctx.arg : parent.view(state) }),
     output: (childState) => ({ channels: outputOf(childState) }),

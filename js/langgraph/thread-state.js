@@ -6,6 +6,7 @@ import { EdgegraphError, Checkpointer } from 'edgegraph';
 import { END } from './graph.js';
 import { threadHistory, snapshotOf, configOf } from './history.js';
 import { updateOf } from './command.js';
+import { shownInterrupts } from './subgraph-node.js';
 
 export class ThreadState {
   #engine;
@@ -42,11 +43,9 @@ export class ThreadState {
     const record = wanted === undefined ? history[0] : history.find((r) => String(r.checkpointId) === String(wanted));
     if (!record) return { values: {}, next: [], tasks: [], config: { configurable: { thread_id: threadId } }, metadata: undefined };
     const snapshot = snapshotOf(threadId, record, this.#view);
-    // A child paused at a breakpoint pauses the parent from its node's result: the run's last
-    // record is then one threadHistory leaves out (it routes back to that node), read it here.
-    if (record.status === 'PAUSED' || (record.status === 'RUNNING' && this.#children.size && snapshot.tasks.length)) {
-      const loaded = await this.#records.load(threadId, wanted === undefined ? undefined : record.checkpointId);
-      if (loaded.status === 'PAUSED') this.#pausedTasks(snapshot.tasks, loaded.meta.tasks ?? [], loaded.state, threadId, subgraphs);
+    if (record.status === 'PAUSED') {
+      const loaded = await this.#records.load(threadId, record.checkpointId);
+      this.#pausedTasks(snapshot.tasks, loaded.meta.tasks ?? [], threadId, subgraphs);
     }
     return snapshot;
   }
@@ -67,16 +66,16 @@ export class ThreadState {
     return found;
   }
 
-  /** A paused run's tasks: their interrupts, and a subgraph node's child (from its task, or state.subgraphs) in namespace `prefix|<node>:<task>`. */
-  #pausedTasks(tasks, saved, state, threadId, subgraphs, prefix = '') {
+  /** A paused run's tasks: their interrupts, and a subgraph node's paused child (kept with its task) in namespace `prefix|<node>:<task>`. */
+  #pausedTasks(tasks, saved, threadId, subgraphs, prefix = '') {
     const used = new Set();
     for (const task of tasks) {
       const own = saved.find((t) => t.node === task.name && t.kind !== 'route' && !used.has(t));
       if (own) used.add(own);
-      task.interrupts = (own?.interrupts ?? []).map(({ id, value }) => ({ id, value }));
+      task.interrupts = shownInterrupts(own?.interrupts).map(({ id, value }) => ({ id, value }));
       const child = this.#children.get(task.name);
       if (!child) continue;
-      const checkpoint = own?.keep?.checkpoint ?? state?.subgraphs?.[task.name];
+      const checkpoint = own?.keep?.checkpoint;
       // The child's namespace: its node's task, as the interrupt ids have it (`<node>:<step>.<i>/...`).
       const local = own?.interrupts?.[0]?.id.split('/')[0] ?? task.name;
       const ns = prefix ? `${prefix}|${local}` : local;
@@ -90,7 +89,7 @@ export class ThreadState {
     const saved = (cp.tasks ?? []).filter((t) => t.kind !== 'route');
     const next = cp.status === 'FINISHED' ? [] : saved.map((t) => t.node).filter((n) => n !== END);
     const tasks = next.map((name) => ({ name, interrupts: [] }));
-    this.#pausedTasks(tasks, saved, cp.state, threadId, true, ns);
+    this.#pausedTasks(tasks, saved, threadId, true, ns);
     return { values: this.#view(cp.state), next, tasks, config: { configurable: { thread_id: threadId, checkpoint_ns: ns } }, metadata: { source: 'loop', step: cp.superstep, parents: {} } };
   }
 

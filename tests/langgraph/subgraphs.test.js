@@ -243,6 +243,34 @@ for (const impl of implementations) {
     await assert.rejects(graph.invoke({ v: 1 }), (e) => e instanceof BoomError && e.message === 'boom');
   });
 
+  test(named(impl, 'pregel.test.ts: send to nested graphs (each Send\'s child stops at its breakpoint; without the updateState by namespace)'), async () => {
+    const Overall = Annotation.Root({ subjects: Annotation(), jokes: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) });
+    const subgraph = new StateGraph({ input: Annotation.Root({ subject: Annotation() }), output: Overall })
+      .addNode({ edit: ({ subject }) => ({ subject: `${subject} - hohoho` }), generate: (s) => ({ jokes: [`Joke about ${s.subject}`] }) })
+      .addEdge('__start__', 'edit').addEdge('edit', 'generate');
+    const graph = new StateGraph(Overall)
+      .addNode('generateJoke', subgraph.compile({ interruptBefore: ['generate'] }))
+      .addConditionalEdges('__start__', (s) => s.subjects.map((subject) => new Send('generateJoke', { subject })))
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: '1' } };
+    assert.deepEqual(await graph.invoke({ subjects: ['cats', 'dogs'] }, config), { subjects: ['cats', 'dogs'], jokes: [], __interrupt__: [] });
+    const outer = await graph.getState(config);
+    assert.deepEqual(outer.values, { subjects: ['cats', 'dogs'], jokes: [] });
+    assert.deepEqual(outer.next, ['generateJoke', 'generateJoke']);
+    assert.deepEqual(outer.tasks.map((t) => t.interrupts), [[], []]);
+    for (const [i, subject] of [[0, 'cats - hohoho'], [1, 'dogs - hohoho']]) {
+      assert.match(outer.tasks[i].state.configurable.checkpoint_ns, /^generateJoke:/);
+      const inner = await graph.getState(outer.tasks[i].state);
+      assert.deepEqual(inner.values, { subject, jokes: [] });
+      assert.deepEqual(inner.next, ['generate']);
+    }
+    const results = await collect(graph.stream(null, config));
+    assert.deepEqual(results.map((r) => r.generateJoke.jokes[0]).sort(), ['Joke about cats - hohoho', 'Joke about dogs - hohoho']);
+    const done = await graph.getState(config);
+    assert.deepEqual([...done.values.jokes].sort(), ['Joke about cats - hohoho', 'Joke about dogs - hohoho']);
+    assert.deepEqual(done.next, []);
+  });
+
   test(named(impl, 'pregel.test.ts: send to nested graphs (with interrupt() in the child instead of a breakpoint: each Send\'s child pauses and resumes on its own)'), async () => {
     const Joke = Annotation.Root({ subject: Annotation(), jokes: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) });
     const subgraph = new StateGraph(Joke)

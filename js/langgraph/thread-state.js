@@ -36,7 +36,7 @@ export class ThreadState {
   async getState(config, { subgraphs = false } = {}) {
     if (!this.#records) throw new EdgegraphError('INVALID_OPTIONS', 'No checkpointer set: getState() reads a thread; compile({ checkpointer: new MemorySaver() })');
     const ns = config?.configurable?.checkpoint_ns;
-    if (ns !== undefined && ns !== '') return this.#childState(config, ns);
+    if (ns !== undefined && ns !== '') return this.#childState(config, ns, subgraphs);
     const threadId = threadOf(config, 'getState');
     const wanted = config?.configurable?.checkpoint_id;
     const history = await threadHistory(this.#engine, threadId);
@@ -51,7 +51,7 @@ export class ThreadState {
   }
 
   /** A paused subgraph's state by its namespace (a task's `state` config): found in the parent's snapshot. */
-  async #childState(config, ns) {
+  async #childState(config, ns, subgraphs) {
     const { checkpoint_ns: _, ...parent } = config.configurable;
     const find = (snapshot) => {
       for (const task of snapshot?.tasks ?? []) {
@@ -63,6 +63,8 @@ export class ThreadState {
     };
     const found = find(await this.getState({ configurable: parent }, { subgraphs: true }));
     if (!found) throw new EdgegraphError('INVALID_INPUT', `getState(): no paused subgraph of thread '${parent.thread_id}' has checkpoint_ns '${ns}' (a subgraph's state is kept while it is paused)`);
+    // Without subgraphs: true, a paused grandchild shows as its namespace, as at the top.
+    if (!subgraphs) for (const task of found.tasks) if (task.state) task.state = { configurable: task.state.config.configurable };
     return found;
   }
 

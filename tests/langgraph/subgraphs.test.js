@@ -62,6 +62,55 @@ for (const impl of implementations) {
     ]);
   });
 
+  test(named(impl, 'pregel.test.ts: doubly nested graph state (stream with subgraphs, each level\'s state by its namespace)'), async () => {
+    const State = () => Annotation.Root({ myKey: Annotation() });
+    const grandchild = new StateGraph(State())
+      .addNode('grandchild1', async (s) => ({ myKey: `${s.myKey} here` }))
+      .addNode('grandchild2', async (s) => ({ myKey: `${s.myKey} and there` }))
+      .addEdge('__start__', 'grandchild1').addEdge('grandchild1', 'grandchild2');
+    const child = new StateGraph(State()).addNode('child1', grandchild.compile({ interruptBefore: ['grandchild2'] })).addEdge('__start__', 'child1');
+    const app = new StateGraph(State())
+      .addNode('parent1', (s) => ({ myKey: `hi ${s.myKey}` }))
+      .addNode('child', child.compile())
+      .addNode('parent2', (s) => ({ myKey: `${s.myKey} and back again` }))
+      .addEdge('__start__', 'parent1').addEdge('parent1', 'child').addEdge('child', 'parent2')
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: '1' } };
+    const chunks = await collect(app.stream({ myKey: 'my value' }, { ...config, subgraphs: true }));
+    assert.equal(chunks.length, 3);
+    assert.deepEqual(chunks[0], [[], { parent1: { myKey: 'hi my value' } }]);
+    assert.equal(chunks[1][0].length, 2);
+    assert.match(chunks[1][0][0], /^child:/);
+    assert.match(chunks[1][0][1], /^child1:/);
+    assert.deepEqual(chunks[1][1], { grandchild1: { myKey: 'hi my value here' } });
+    assert.deepEqual(chunks[2], [[], { __interrupt__: [] }]);
+
+    const outerState = await app.getState(config);
+    assert.deepEqual(outerState.values, { myKey: 'hi my value' });
+    assert.deepEqual(outerState.next, ['child']);
+    assert.deepEqual(outerState.tasks.map((t) => [t.name, t.interrupts]), [['child', []]]);
+    assert.equal(outerState.tasks[0].state.configurable.checkpoint_ns, chunks[1][0][0]);   // the stream's namespace
+    const childState = await app.getState(outerState.tasks[0].state);
+    assert.deepEqual(childState.tasks.map((t) => [t.name, t.interrupts]), [['child1', []]]);
+    assert.deepEqual(Object.keys(childState.tasks[0].state), ['configurable']);
+    const grandchildState = await app.getState(childState.tasks[0].state);
+    assert.deepEqual(grandchildState.values, { myKey: 'hi my value here' });
+    assert.deepEqual(grandchildState.next, ['grandchild2']);
+    assert.deepEqual(grandchildState.tasks.map((t) => [t.name, t.interrupts]), [['grandchild2', []]]);
+
+    const nested = await app.getState(config, { subgraphs: true });
+    assert.deepEqual(nested.tasks[0].state.values, { myKey: 'hi my value' });
+    assert.deepEqual(nested.tasks[0].state.tasks[0].state.values, { myKey: 'hi my value here' });
+    assert.deepEqual(nested.tasks[0].state.tasks[0].state.next, ['grandchild2']);
+
+    assert.deepEqual(await collect(app.stream(null, { ...config, subgraphs: true })), [
+      [[chunks[1][0][0], chunks[1][0][1]], { grandchild2: { myKey: 'hi my value here and there' } }],
+      [[chunks[1][0][0]], { child1: { myKey: 'hi my value here and there' } }],
+      [[], { child: { myKey: 'hi my value here and there' } }],
+      [[], { parent2: { myKey: 'hi my value here and there and back again' } }],
+    ]);
+  });
+
   test(named(impl, 'pregel.test.ts: nested graph state (getState with subgraphs: true, right after the interrupt)'), async () => {
     const inner = new StateGraph(Annotation.Root({ myKey: Annotation(), myOtherKey: Annotation() }))
       .addNode({

@@ -9,6 +9,8 @@
 // With `persist`, a child that finished keeps its state there too
 // ({ finished: state }), and the node's next call starts the child from it,
 // the input written through the child's reducers (edgegraph/langgraph's checkpointer: true).
+// A paused child edited from outside waits in state.subgraphs.<node>:<task> as
+// { checkpoint, replaces }: the task resumes the child from it.
 
 import { EdgegraphError } from './errors.js';
 import { Command } from './command.js';
@@ -37,9 +39,12 @@ export function subgraphHandler(name, spec, child) {
     const saved = state.subgraphs?.[name];
     const options = ctx.signal ? { signal: ctx.signal } : {};
     if (ctx.configurable !== undefined) options.configurable = ctx.configurable;
+    // An edit of the paused child (state.subgraphs.<task>, edgegraph/langgraph's updateState by
+    // namespace) replaces the checkpoint kept with the task, while that is the one it was made from.
+    const edit = internal?.keep ? state.subgraphs?.[internal.base] : undefined;
     const start = (more) => {
       const o = { ...options, ...more };
-      if (internal?.keep) return child.resume(internal.keep.checkpoint, childAnswers(internal), o);
+      if (internal?.keep) return child.resume(edit?.replaces === internal.keep.checkpoint ? edit.checkpoint : internal.keep.checkpoint, childAnswers(internal), o);
       const input = () => (spec.input ? spec.input(state, ctx) : {});
       if (saved?.finished) return child.resume(startFrom(saved.finished), new Command({ update: input() }), o);
       return saved ? child.resume(saved, ctx.resumeInput, o) : child.execute(input(), o);
@@ -67,7 +72,7 @@ export function subgraphHandler(name, spec, child) {
     }
     // A handoff (a child node's Command.PARENT): its update and goto, instead of the output mapping.
     const handoff = result.parentCommand;
-    const kept = { [name]: spec.persist ? { finished: result.state } : null };
+    const kept = { [name]: spec.persist ? { finished: result.state } : null, ...(edit ? { [internal.base]: null } : {}) };
     if (handoff) return new Command({ update: { ...(handoff.update ?? {}), subgraphs: kept }, goto: handoff.goto });
     return { ...(spec.output ? spec.output(result.state, state) : {}), subgraphs: kept };
   };

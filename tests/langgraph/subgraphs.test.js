@@ -35,19 +35,24 @@ for (const impl of implementations) {
     assert.deepEqual(views(result.messages).map((m) => m.content), ['success']);
   });
 
-  test(named(impl, 'pregel.test.ts: doubly nested graph interrupts'), async () => {
+  /** parent1 -> child (child1: grandchild1 -> [breakpoint] grandchild2) -> parent2: the doubly nested tests' graph. */
+  const doublyNested = () => {
     const State = () => Annotation.Root({ myKey: Annotation() });
     const grandchild = new StateGraph(State())
       .addNode('grandchild1', async (s) => ({ myKey: `${s.myKey} here` }))
       .addNode('grandchild2', async (s) => ({ myKey: `${s.myKey} and there` }))
       .addEdge('__start__', 'grandchild1').addEdge('grandchild1', 'grandchild2');
     const child = new StateGraph(State()).addNode('child1', grandchild.compile({ interruptBefore: ['grandchild2'] })).addEdge('__start__', 'child1');
-    const app = new StateGraph(State())
+    return new StateGraph(State())
       .addNode('parent1', (s) => ({ myKey: `hi ${s.myKey}` }))
       .addNode('child', child.compile())
       .addNode('parent2', (s) => ({ myKey: `${s.myKey} and back again` }))
       .addEdge('__start__', 'parent1').addEdge('parent1', 'child').addEdge('child', 'parent2')
       .compile({ checkpointer: new MemorySaver() });
+  };
+
+  test(named(impl, 'pregel.test.ts: doubly nested graph interrupts'), async () => {
+    const app = doublyNested();
 
     const config = { configurable: { thread_id: '1' } };
     assert.deepEqual(await app.invoke({ myKey: 'my value' }, config), { myKey: 'hi my value', __interrupt__: [] });
@@ -63,18 +68,7 @@ for (const impl of implementations) {
   });
 
   test(named(impl, 'pregel.test.ts: doubly nested graph state (stream with subgraphs, each level\'s state by its namespace)'), async () => {
-    const State = () => Annotation.Root({ myKey: Annotation() });
-    const grandchild = new StateGraph(State())
-      .addNode('grandchild1', async (s) => ({ myKey: `${s.myKey} here` }))
-      .addNode('grandchild2', async (s) => ({ myKey: `${s.myKey} and there` }))
-      .addEdge('__start__', 'grandchild1').addEdge('grandchild1', 'grandchild2');
-    const child = new StateGraph(State()).addNode('child1', grandchild.compile({ interruptBefore: ['grandchild2'] })).addEdge('__start__', 'child1');
-    const app = new StateGraph(State())
-      .addNode('parent1', (s) => ({ myKey: `hi ${s.myKey}` }))
-      .addNode('child', child.compile())
-      .addNode('parent2', (s) => ({ myKey: `${s.myKey} and back again` }))
-      .addEdge('__start__', 'parent1').addEdge('parent1', 'child').addEdge('child', 'parent2')
-      .compile({ checkpointer: new MemorySaver() });
+    const app = doublyNested();
     const config = { configurable: { thread_id: '1' } };
     const chunks = await collect(app.stream({ myKey: 'my value' }, { ...config, subgraphs: true }));
     assert.equal(chunks.length, 3);

@@ -5,6 +5,7 @@
 import { EdgegraphError } from './errors.js';
 import { hasOwn, isPlainObject } from './objects.js';
 import { splitStateReducers } from './host-reducers.js';
+import { cachedHandler } from './node-cache.js';
 
 export const END = '__end__';
 const KIND = Symbol.for('edgegraph.nodeKind');
@@ -75,8 +76,8 @@ export function normalizeDefinition(definition, options = {}) {
       if (node.graph === null || typeof node.graph !== 'object') {
         throw new EdgegraphError('INVALID_DEFINITION', `nodes.${name}: a subgraph node needs 'graph' (a GraphEngine or a definition)`, { node: name });
       }
-      const { graph, input, output, options: childOptions, ...rest } = node;
-      subgraphs.set(name, { graph, input, output, options: childOptions });
+      const { graph, input, output, options: childOptions, around, ...rest } = node;
+      subgraphs.set(name, { graph, input, output, options: childOptions, around });
       json.nodes[name] = rest;
       handlers.set(name, () => ({})); // placeholder until the engine binds it
       if (rest.handler !== undefined) named.push(name);
@@ -84,8 +85,13 @@ export function normalizeDefinition(definition, options = {}) {
       // The function leaves the spec; the rest is copied as it is (no `delete`: V8 makes such objects slow).
       const fn = typeof node.handler === 'function' ? 'handler' : typeof node.run === 'function' ? 'run' : null;
       const spec = {};
-      for (const key of Object.keys(node)) if (key !== fn) spec[key] = node[key];
+      for (const key of Object.keys(node)) if (key !== fn && key !== 'cache') spec[key] = node[key];
       if (fn) handlers.set(name, node[fn]);
+      // A cache policy wraps the node's function (node-cache.js); the core never sees it.
+      if (node.cache !== undefined) {
+        const run = handlers.get(spec.handler ?? name);
+        if (typeof run === 'function') { handlers.set(name, cachedHandler(name, run, node.cache, options.cache)); if (spec.handler !== undefined) spec.handler = name; }
+      }
       if (spec.kind !== 'end' && spec.kind !== 'human' && !(fn && spec.handler === undefined)) named.push(name);
       json.nodes[name] = spec;
     } else {

@@ -111,6 +111,15 @@ eg_code eg_buf_hand_out(const eg_buf *b, bool ok, const char **json, size_t *len
 /* Print `value` into b (replacing what it held) and lend it out. */
 eg_code eg_buf_print(eg_buf *b, const cJSON *value, const char **json, size_t *len, eg_error *err);
 
+/* ---- numbers as text (eg_number.c) ---- */
+/* The decimal number at the start of s (as strtod reads it); *end after it, or s if none. */
+double eg_number_parse(const char *s, char **end);
+/* d as printf's "%.<digits>g" writes it, NUL-terminated if it fits in cap; its length. */
+size_t eg_number_format(char *buf, size_t cap, double d, int digits);
+/* snprintf for integers and text only (no %f/%g: eg_number_format does those),
+ * so that the wasm build links libc's integer-only printf. */
+int eg_snprintf(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* ---- token estimates (eg_tokens.c) ---- */
 int eg_estimate_text(const char *s);
 int eg_estimate_message(const cJSON *message);

@@ -36,7 +36,7 @@ const DEFINITION_KEYS = ['nodes', 'edges', 'entryPoint', 'end', 'state', 'name',
 
 /**
  * @param {any} definition
- * @param {{ handlers?: Record<string, Function>, routers?: Record<string, Function>, maxSteps?: number }} options
+ * @param {{ handlers?: Record<string, Function>, routers?: Record<string, Function>, maxSteps?: number, retry?: object, cache?: object }} options
  */
 export function normalizeDefinition(definition, options = {}) {
   if (!isPlainObject(definition)) throw new EdgegraphError('INVALID_DEFINITION', 'a graph definition must be an object with nodes, edges and entryPoint');
@@ -66,11 +66,15 @@ export function normalizeDefinition(definition, options = {}) {
   // (options.handlers may hold them). One pass over the nodes and one over the
   // edges: this runs for every graph, and LangGraph programs compile theirs often.
   const named = [];
+  // Retry and timeout policies and error edges, for the run (the core checks them when it parses the graph).
+  const policies = new Map();
+  const errorEdges = new Set();
   for (const name of Object.keys(nodes)) {
     const node = nodes[name];
+    let spec;
     if (typeof node === 'function') {
-      if (node[KIND] === 'end') json.nodes[name] = { kind: 'end' };
-      else { json.nodes[name] = {}; handlers.set(name, node); }
+      if (node[KIND] === 'end') spec = { kind: 'end' };
+      else { spec = {}; handlers.set(name, node); }
     } else if (isPlainObject(node) && node.kind === 'subgraph') {
       // The engine binds a handler that runs the child graph.
       if (node.graph === null || typeof node.graph !== 'object') {
@@ -78,13 +82,13 @@ export function normalizeDefinition(definition, options = {}) {
       }
       const { graph, input, output, options: childOptions, around, ...rest } = node;
       subgraphs.set(name, { graph, input, output, options: childOptions, around });
-      json.nodes[name] = rest;
+      spec = rest;
       handlers.set(name, () => ({})); // placeholder until the engine binds it
       if (rest.handler !== undefined) named.push(name);
     } else if (isPlainObject(node)) {
       // The function leaves the spec; the rest is copied as it is (no `delete`: V8 makes such objects slow).
       const fn = typeof node.handler === 'function' ? 'handler' : typeof node.run === 'function' ? 'run' : null;
-      const spec = {};
+      spec = {};
       for (const key of Object.keys(node)) if (key !== fn && key !== 'cache') spec[key] = node[key];
       if (fn) handlers.set(name, node[fn]);
       // A cache policy wraps the node's function (node-cache.js); the core never sees it.
@@ -93,10 +97,15 @@ export function normalizeDefinition(definition, options = {}) {
         if (typeof run === 'function') { handlers.set(name, cachedHandler(name, run, node.cache, options.cache)); if (spec.handler !== undefined) spec.handler = name; }
       }
       if (spec.kind !== 'end' && spec.kind !== 'human' && !(fn && spec.handler === undefined)) named.push(name);
-      json.nodes[name] = spec;
     } else {
       throw new EdgegraphError('INVALID_DEFINITION', `nodes.${name} must be a function or a node object`, { node: name });
     }
+    // options.retry: the default of every node without its own (checked by the core as theirs;
+    // not part of the graph's identity, as a node's retry is not).
+    if (options.retry !== undefined && spec.kind !== 'end' && spec.retry === undefined) spec.retry = options.retry;
+    if (spec.retry || spec.timeoutMs) policies.set(name, { retry: spec.retry, timeoutMs: spec.timeoutMs });
+    if (spec.onError !== undefined) errorEdges.add(name);
+    json.nodes[name] = spec;
   }
 
   json.edges = {};
@@ -136,5 +145,5 @@ export function normalizeDefinition(definition, options = {}) {
   if (subgraphs.size && isPlainObject(json.state)) {
     json.state = { ...json.state, reducers: { subgraphs: 'merge', ...(json.state.reducers ?? {}) } };
   }
-  return { json, handlers, routers, subgraphs, hostReducers: split.reducers };
+  return { json, handlers, routers, subgraphs, hostReducers: split.reducers, policies, errorEdges };
 }

@@ -10,6 +10,7 @@
 import { EdgegraphError } from './errors.js';
 import { Command } from './command.js';
 import { GraphInterrupt, TASK } from './interrupt.js';
+import { STREAM } from './events.js';
 
 /** The child's answers among the parent task's: those for the child's pending ids. */
 function childAnswers(internal) {
@@ -34,6 +35,9 @@ export function subgraphHandler(name, spec, child) {
     const saved = state.subgraphs?.[name];
     const options = ctx.signal ? { signal: ctx.signal } : {};
     if (ctx.configurable !== undefined) options.configurable = ctx.configurable;
+    // stream({ streamMode }): the child's chunks go to the parent's stream, under this task.
+    const tap = ctx[STREAM]?.child(name, ctx.taskId);
+    if (tap) Object.assign(options, { onEvent: tap.onEvent, [STREAM]: tap });
     const result = internal?.keep
       ? await child.resume(internal.keep.checkpoint, childAnswers(internal), options)
       : saved

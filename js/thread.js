@@ -86,7 +86,8 @@ export class ThreadWriter {
       this.lastStatus = meta.status;
       // Outside the catch: a listener that throws is the caller's error, as for
       // any other event, not a failed write.
-      emit?.({ type: 'checkpoint', threadId: this.id, checkpointId: id, status: meta.status });
+      // With the superstep and the nodes still to run in it (the checkpoints stream mode's `next`).
+      if (emit) emit({ type: 'checkpoint', threadId: this.id, checkpointId: id, status: meta.status, superstep: meta.superstep, next: pendingNodes(meta) });
     });
     return this.#queue;
   }
@@ -97,6 +98,9 @@ export class ThreadWriter {
     if (this.claimed && this.lastStatus === 'RUNNING') this.checkpointer.markStopped(this.id, this.parentId);
   }
 }
+
+/** The nodes of a checkpoint's step not done yet (routers left out). */
+const pendingNodes = (meta) => (meta.tasks ?? []).filter((t) => t.kind !== 'route' && t.state !== 'done').map((t) => t.node);
 
 /** A writer for `threadId`, or null without one; a thread needs a checkpointer. */
 export function openThread(checkpointer, threadId, parentId = null, depth = 0, meta = undefined, nextId = undefined) {

@@ -143,7 +143,8 @@ class GraphRunner {
       ...base,
       configurable: { ...base.configurable },
       metadata: { ...base.metadata, langgraph_node: name, langgraph_step: step, langgraph_task_id: ctx.taskId },
-      signal: ctx.signal,
+      // Read on demand: ctx.signal is made on first read (an AbortController per step otherwise).
+      get signal() { return ctx.signal; },
       writer: (chunk) => inv?.push('custom', chunk),
       // interrupt() that works after any await, in every runtime (the global one needs AsyncLocalStorage there).
       interrupt: ctx.interrupt,

@@ -156,9 +156,9 @@ export class ModeStream {
     if (this.debug) this.push('debug', { step, type: 'checkpoint', timestamp: new Date().toISOString(), payload: snapshot });
   }
 
-  /** The run paused with `interrupts`: LangGraph's { __interrupt__ } chunk, in the updates and values modes. */
+  /** The run paused with `interrupts` (none for a breakpoint or a question in the state): an updates chunk { __interrupt__ }. */
   paused(interrupts) {
-    for (const mode of ['updates', 'values']) if (this.own.has(mode)) this.push(mode, { __interrupt__: interrupts });
+    if (this.own.has('updates')) this.push('updates', { __interrupt__: interrupts });
   }
 
   /** The run ended: the last checkpoint goes out; `error` (if any) is thrown by the iterator after the chunks. */

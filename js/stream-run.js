@@ -49,7 +49,7 @@ class RunTap {
       case 'checkpoint': s.checkpoint(event); break;
       case 'llm_token': s.token(event.node, event.taskId, event.text); break;
       case 'custom': if (s.custom) s.push('custom', event.data); break;
-      case 'pause': if (event.interrupts) s.paused(event.interrupts); break;
+      case 'pause': s.paused(event.interrupts ?? []); break;
       case 'run_end': s.flushCheckpoint(); break;
     }
   };

@@ -55,6 +55,12 @@ export class Invocation extends ModeStream {
     return new GraphRecursionError(`Recursion limit of ${this.recursionLimit} reached without hitting a stop condition. You can increase the limit by setting the "recursionLimit" config key.`);
   }
 
+  /** As LangGraph: the { __interrupt__ } chunk in the values mode too. */
+  paused(interrupts) {
+    super.paused(interrupts);
+    if (this.own.has('values')) this.push('values', { __interrupt__: interrupts });
+  }
+
   /** An edgegraph run event; `snapshotOf(event, values)` makes a checkpoint's snapshot. */
   onEvent(event, snapshotOf) {
     this.snapshotOf = snapshotOf;

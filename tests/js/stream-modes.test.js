@@ -5,7 +5,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { GraphEngine, MemoryStore, Command, createLLMNode, createAgentNode, STREAM_MODES } from 'edgegraph';
+import { GraphEngine, MemoryStore, Command, createLLMNode, createAgentNode, createAskUserNode, STREAM_MODES } from 'edgegraph';
 import { startServer, reply, call } from './support/openai-server.js';
 
 async function collect(stream) {
@@ -166,6 +166,21 @@ test('interrupt and resume from a checkpoint (no thread): stream.result carries 
   const { checkpoint } = await first.result;
   const rest = await collect(engine.streamResume(checkpoint, new Command({ resume: 'no' }), { streamMode: 'updates' }));
   assert.deepEqual(rest, [{ review: { data: { verdict: 'no' } } }, { publish: { data: { published: false } } }]);
+});
+
+test('a pause without interrupt() (an ask-user node): updates ends with { __interrupt__: [] }, values stays the state', async () => {
+  const engine = new GraphEngine({
+    nodes: { ask: createAskUserNode({ question: 'Your name?' }), greet: (s) => ({ data: { greeting: `Hi ${s.data.answer}` } }) },
+    edges: { ask: 'greet', greet: '__end__' },
+    entryPoint: 'ask',
+  });
+  const stream = engine.stream({}, { streamMode: ['updates', 'values'] });
+  const chunks = await collect(stream);
+  assert.deepEqual(chunks.at(-1), ['updates', { __interrupt__: [] }]);
+  assert.equal(chunks.filter(([m, c]) => m === 'updates' && c.ask).length, 1);
+  assert.ok(chunks.filter(([m]) => m === 'values').every(([, c]) => c.__interrupt__ === undefined && typeof c.stepCount === 'number'));
+  const rest = await collect(engine.streamResume((await stream.result).checkpoint, { role: 'user', content: 'Ann' }, { streamMode: 'updates' }));
+  assert.deepEqual(rest.at(-1), { greet: { data: { greeting: 'Hi Ann' } } });
 });
 
 test('checkpoints: a snapshot per checkpoint of the thread, with its values and the nodes it runs next', async () => {

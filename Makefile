@@ -88,6 +88,8 @@ EMFLAGS += -sTOTAL_STACK=512KB
 # 100k live messages (emmalloc slowed appends 2.5x there) and steps are faster
 EMFLAGS += -sMALLOC=dlmalloc
 EMFLAGS += -sERROR_ON_UNDEFINED_SYMBOLS=1
+# numbers as text come from the host (src/eg_number.c): these are its imports
+EMFLAGS += --js-library wasm/host-imports.js
 # the ABI: exactly the functions listed in wasm/exports.txt
 EMFLAGS += -sEXPORTED_FUNCTIONS=$(shell grep -v '^\#' wasm/exports.txt | sed 's/^/_/' | paste -sd, -)
 
@@ -132,7 +134,7 @@ $(TEST_BIN): $(CORE_SRC) $(CORE_HDR) $(TEST_SRC) tests/c/*.h $(CJSON_DIR)/cJSON.
 
 wasm: $(WASM)
 
-$(WASM): $(CORE_SRC) $(CORE_HDR) wasm/exports.txt $(CJSON_DIR)/cJSON.c
+$(WASM): $(CORE_SRC) $(CORE_HDR) wasm/exports.txt wasm/host-imports.js $(CJSON_DIR)/cJSON.c
 	$(Q)scripts/need.sh apt emcc emscripten
 	$(call say,EMCC,$@)
 	$(Q)NODE_PATH=/usr/share/nodejs $(EMCC) -std=c11 $(WARN) -Isrc -I$(CJSON_DIR) $(EMFLAGS) \

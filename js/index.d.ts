@@ -18,3 +18,4 @@ export * from './types/agents.js';
 export * from './types/stores.js';
 export * from './types/events.js';
 export * from './types/stream.js';
+export * from './types/cache.js';

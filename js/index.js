@@ -23,3 +23,4 @@ export const mcpTools = async (client, options) => (await import('./mcp.js')).mc
 export { interrupt, isGraphInterrupt, GraphInterrupt } from './interrupt.js';
 export { Command } from './command.js';
 export { STREAM_MODES } from './events.js';
+export { InMemoryCache, cachedCall, clearNodeCache } from './node-cache.js';

@@ -2,7 +2,7 @@
 // Accepts a precompiled WebAssembly.Module (Cloudflare Workers require one),
 // bytes, a URL / path string, a Response, or a promise of one.
 
-import { Core } from './core.js';
+import { Core, coreImports } from './core.js';
 import { EdgegraphError } from './errors.js';
 
 let core = null;
@@ -10,8 +10,7 @@ let loading = null;
 
 function instantiate(module) {
   let target = null;
-  const imports = { env: { emscripten_notify_memory_growth() { target?.refresh(); } } };
-  const instance = new WebAssembly.Instance(module, imports);
+  const instance = new WebAssembly.Instance(module, coreImports(() => target));
   target = new Core(instance);
   return target;
 }

@@ -67,7 +67,8 @@ export class Run {
     this.#thread = thread;
     this.#tracing = options.tracing;
     this.#tap = options[STREAM];
-    this.#tap?.attach(mirror);
+    // The core's checkpoint meta (superstep, tasks) is read only for the checkpoints mode, and never once the run is freed.
+    this.#tap?.attach(mirror, () => (this.#open ? graph.core.runCheckpointMeta(handle) : null));
   }
 
   get state() { return this.#mirror; }
@@ -134,8 +135,8 @@ export class Run {
   }
 
   #checkpoint() {
-    const meta = JSON.parse(this.#graph.core.runCheckpointMeta(this.#handle));
-    return this.#thread.save(meta, () => this.#graph.core.runState(this.#handle), this.#emit);
+    // The core's text goes into the record as it is (thread.js): nothing parsed here.
+    return this.#thread.save(this.#graph.core.runCheckpointMeta(this.#handle), () => this.#graph.core.runState(this.#handle), this.#emit);
   }
 
   /** A task's id: stable across retries and restores (an idempotency key). */

@@ -84,12 +84,13 @@ export class ModeStream {
   /** A node ran, without a chunk of its own (LangGraph's input step). */
   ran() { this.#nodeRan = true; }
 
-  /** A task's result: `update` is what the node wrote. */
-  finished(id, name, step, update) {
+  /** A task's result: `update` is what the node wrote; `cached`: reused from the node cache. */
+  finished(id, name, step, update, cached = false) {
     this.#nodeRan = true;
     if (!this.updates && !this.messages && !this.tasks && !this.debug) return;
     const written = this.shape.update(update);
-    if (this.updates) this.push('updates', { [name]: written });
+    // A cached result says so, as LangGraph's updates chunk does.
+    if (this.updates) this.push('updates', cached ? { [name]: written, __metadata__: { cached: true } } : { [name]: written });
     if (this.messages) this.#messagesOf(written, name, step, id);
     if (this.tasks || this.debug) this.#task('task_result', step, this.shape.taskResult(id, name, step, written, null, false));
   }
@@ -139,7 +140,7 @@ export class ModeStream {
     if (!this.checkpoints && !this.debug) return;
     this.flushCheckpoint();
     const snapshot = this.shape.snapshot(event);
-    if (snapshot.next) this.#checkpointChunk(snapshot, event.superstep ?? this.#step);
+    if (snapshot.next) this.#checkpointChunk(snapshot, snapshot.superstep ?? this.#step);
     else this.#pending = { snapshot, next: [] };
   }
 

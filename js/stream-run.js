@@ -14,14 +14,18 @@ const copy = (v) => JSON.parse(JSON.stringify(v));
 
 class RunTap {
   #mirror = null;
+  #meta = null;
 
   /** @param {(tap: RunTap) => ModeStream} makeStream */
   constructor(makeStream) {
     this.stream = makeStream(this);
   }
 
-  /** run.js: the run's state, patched in place as it goes. */
-  attach(mirror) { this.#mirror = mirror; }
+  /** run.js: the run's state (patched in place as it goes), and a function giving the core's checkpoint meta (JSON text). */
+  attach(mirror, checkpointMeta) {
+    this.#mirror = mirror;
+    this.#meta = checkpointMeta;
+  }
 
   /** run.js: node `node` of task `taskId` finished; `json` is its result as the core got it. */
   result(node, taskId, json) {
@@ -63,7 +67,15 @@ class RunTap {
   taskResult(id, name, step, result, error, interrupted) {
     return interrupted ? { id, name, step, result, error, interrupted } : { id, name, step, result, error };
   }
-  snapshot({ threadId, checkpointId, status, superstep, next }) { return { threadId, checkpointId, status, superstep, values: copy(this.#mirror), next }; }
+  /** A checkpoint event's snapshot: it fires before its step's tasks run, so the run is still where it was written. */
+  snapshot({ threadId, checkpointId, status }) {
+    const meta = this.#meta();
+    // A write that ended after the run did: the nodes it ran are not known any more.
+    if (meta === null) return { threadId, checkpointId, status, values: copy(this.#mirror) };
+    const { superstep, tasks = [] } = JSON.parse(meta);
+    const next = tasks.filter((t) => t.kind !== 'route' && t.state !== 'done').map((t) => t.node);
+    return { threadId, checkpointId, status, superstep, values: copy(this.#mirror), next };
+  }
 }
 
 /**

@@ -7,8 +7,6 @@
 #include "eg_internal.h"
 
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 bool eg_buf_reserve(eg_buf *b, size_t extra) {
@@ -47,10 +45,10 @@ static bool put_number(eg_buf *b, double d) {
     if (d == floor(d) && fabs(d) < 1e15) return eg_buf_int(b, (long long)d);
     /* Shortest of 15 or 17 significant digits that reads back exactly. */
     char tmp[32];
-    int n = snprintf(tmp, sizeof tmp, "%1.15g", d);
-    if (n < 0 || (size_t)n >= sizeof tmp || strtod(tmp, NULL) != d) n = snprintf(tmp, sizeof tmp, "%1.17g", d);
-    if (n < 0 || (size_t)n >= sizeof tmp) return false;
-    return eg_buf_put(b, tmp, (size_t)n);
+    size_t n = eg_number_format(tmp, sizeof tmp, d, 15);
+    if (n >= sizeof tmp || eg_number_parse(tmp, NULL) != d) n = eg_number_format(tmp, sizeof tmp, d, 17);
+    if (n >= sizeof tmp) return false;
+    return eg_buf_put(b, tmp, n);
 }
 
 /* Whether none of the 8 bytes at p needs escaping (below 0x20, '"' or '\\'):

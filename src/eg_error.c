@@ -71,11 +71,11 @@ eg_code eg_vfail(eg_error *err, eg_code code, const char *fmt, va_list ap) {
             used = append(out, cap, used, text, strlen(text), p[1] == 's' ? EG_NAME_MAX : cap);
             p++;
         } else if (p[0] == '%' && p[1] == 'd') {
-            snprintf(number, sizeof number, "%d", va_arg(ap, int));
+            eg_snprintf(number, sizeof number, "%d", va_arg(ap, int));
             used = append(out, cap, used, number, strlen(number), cap);
             p++;
         } else if (p[0] == '%' && p[1] == 'z' && p[2] == 'u') {
-            snprintf(number, sizeof number, "%zu", va_arg(ap, size_t));
+            eg_snprintf(number, sizeof number, "%zu", va_arg(ap, size_t));
             used = append(out, cap, used, number, strlen(number), cap);
             p += 2;
         } else {

@@ -87,7 +87,7 @@ static const char *ensure_id(eg_history *h, cJSON *m) {
     const cJSON *id = eg_get(m, "id");
     if (cJSON_IsString(id)) return id->valuestring;
     char buf[32];
-    snprintf(buf, sizeof buf, "msg-%lu", ++h->next_id);
+    eg_snprintf(buf, sizeof buf, "msg-%lu", ++h->next_id);
     if (!eg_set(m, "id", cJSON_CreateString(buf))) return NULL;
     return eg_get(m, "id")->valuestring;
 }
@@ -192,7 +192,7 @@ eg_code eg_history_set_system(eg_history *h, const char *text, size_t len, int t
 
 /* An id is not NUL-terminated; quote at most 63 bytes of it. */
 static void quote_id(char out[64], const char *id, size_t len) {
-    snprintf(out, 64, "%.*s", (int)(len < 63 ? len : 63), id);
+    eg_snprintf(out, 64, "%.*s", (int)(len < 63 ? len : 63), id);
 }
 
 static eg_code no_such_id(eg_error *err, const char *id, size_t len) {
@@ -294,7 +294,7 @@ eg_code eg_history_import(eg_history *h, const char *messages, size_t len, const
     for (const cJSON *m = !rc ? list->child : NULL; m && !rc; m = m->next, index++)
         if (!is_role(m, "system") && (rc = check_message(m, err))) {
             char why[200];
-            snprintf(why, sizeof why, "%s", err ? err->message : "");
+            eg_snprintf(why, sizeof why, "%s", err ? err->message : "");
             eg_fail(err, rc, "message %d: %s", index, why);
         }
     eg_history next;

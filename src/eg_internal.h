@@ -111,6 +111,15 @@ eg_code eg_buf_hand_out(const eg_buf *b, bool ok, const char **json, size_t *len
 /* Print `value` into b (replacing what it held) and lend it out. */
 eg_code eg_buf_print(eg_buf *b, const cJSON *value, const char **json, size_t *len, eg_error *err);
 
+/* ---- numbers as text (eg_number.c) ---- */
+/* The decimal number at the start of s (as strtod reads it); *end after it, or s if none. */
+double eg_number_parse(const char *s, char **end);
+/* d as printf's "%.<digits>g" writes it, NUL-terminated if it fits in cap; its length. */
+size_t eg_number_format(char *buf, size_t cap, double d, int digits);
+/* snprintf for integers and text only (no %f/%g: eg_number_format does those),
+ * so that the wasm build links libc's integer-only printf. */
+int eg_snprintf(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* ---- token estimates (eg_tokens.c) ---- */
 int eg_estimate_text(const char *s);
 int eg_estimate_message(const cJSON *message);
@@ -194,9 +203,16 @@ struct eg_graph {
     int version;             /* the definition's "version" (0 without one): checkpoints record it */
     cJSON *renamed;          /* "renamedNodes": {"old name": "new name"}, or NULL */
     char hash[17];
+    int *index;              /* node index + 1 by name hash, open addressing (eg_edge.c); 0: empty */
+    size_t index_mask;       /* the index's size - 1: a power of two, at least twice the nodes */
 };
 
 int eg_graph_find(const eg_graph *g, const char *name, size_t len);
+/* (eg_edge.c) The name index eg_graph_find reads: room for `n` nodes, then
+ * each node added in turn. A lookup costs one hash, not a scan of the nodes:
+ * a 1,000-node definition's ~3,000 lookups were its construction's main cost. */
+bool eg_graph_index_new(eg_graph *g, size_t n);
+void eg_graph_index_add(eg_graph *g, int node);
 /* A node by a name a checkpoint may carry: its own, or a former one listed in
  * renamedNodes. -1 when the graph has neither. */
 int eg_graph_find_former(const eg_graph *g, const char *name);

@@ -109,7 +109,7 @@ static const char *pending_list(const eg_run *run, char *buf, size_t cap) {
         const eg_task *t = &run->tasks[i];
         if (t->state != T_INTERRUPTED) continue;
         for (const cJSON *in = t->interrupts->child; in && at + 1 < cap; in = in->next) {
-            int w = snprintf(buf + at, cap - at, "%s'%s'", at ? ", " : "", entry_id(in));
+            int w = eg_snprintf(buf + at, cap - at, "%s'%s'", at ? ", " : "", entry_id(in));
             at = w < 0 ? cap : at + (size_t)w;
         }
     }

@@ -69,7 +69,7 @@ const char *eg_path_text(const eg_path *p, const char *key, char *buf, size_t ca
     for (size_t i = 0; i <= p->n && used + 1 < cap; i++) {
         const char *s = i < p->n ? p->seg[i] : key;
         if (!s) break;
-        int w = snprintf(buf + used, cap - used, "%s%s", used ? "." : "", s);
+        int w = eg_snprintf(buf + used, cap - used, "%s%s", used ? "." : "", s);
         if (w < 0) break;
         used += (size_t)w;
     }

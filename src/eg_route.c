@@ -13,8 +13,8 @@ static bool case_key(const cJSON *v, char *buf, size_t cap, const char **out) {
     if (cJSON_IsBool(v)) { *out = cJSON_IsTrue(v) ? "true" : "false"; return true; }
     if (cJSON_IsNumber(v)) {
         double d = v->valuedouble;
-        if (d > -1e15 && d < 1e15 && d == (double)(long long)d) snprintf(buf, cap, "%lld", (long long)d);
-        else snprintf(buf, cap, "%.17g", d);
+        if (d > -1e15 && d < 1e15 && d == (double)(long long)d) eg_snprintf(buf, cap, "%lld", (long long)d);
+        else eg_number_format(buf, cap, d, 17);
         *out = buf;
         return true;
     }

@@ -89,7 +89,7 @@ eg_code eg_sm_update(eg_sm *sm, const char *state, size_t len, const char *name,
     if (!rc) rc = partition(s, name, &target, err);
     eg_path path = { { name }, 1 };
     char who[32];
-    snprintf(who, sizeof who, "update %s", name ? name : "");
+    eg_snprintf(who, sizeof who, "update %s", name ? name : "");
     while (!rc && p->child) rc = eg_reduce_into(&sm->reducers, target, &path, cJSON_DetachItemViaPointer(p, p->child), NULL, who, err);
     cJSON_Delete(p);
     return hand_out(sm, rc, s, json, out_len, err);
@@ -157,7 +157,7 @@ static cJSON *delta(int kind, const cJSON *b, const cJSON *v) {
 }
 
 static const cJSON *count_of(const cJSON *obj, const char *key, char *buf, size_t cap) {
-    snprintf(buf, cap, "%s" EG_AVG_COUNT_SUFFIX, key);
+    eg_snprintf(buf, cap, "%s" EG_AVG_COUNT_SUFFIX, key);
     return cJSON_GetObjectItemCaseSensitive(obj, buf);
 }
 
@@ -245,7 +245,7 @@ eg_code eg_sm_merge(eg_sm *sm, const char *base, size_t len, const char *branche
         /* Name a branch by the node it ran, for conflict messages. */
         const cJSON *node = cJSON_GetObjectItemCaseSensitive(br, EG_KEY_CURRENT_NODE_ID);
         const char *who = cJSON_IsString(node) ? node->valuestring : NULL;
-        if (!who) { snprintf(names[index], sizeof names[0], "branch %d", index); who = names[index]; }
+        if (!who) { eg_snprintf(names[index], sizeof names[0], "branch %d", index); who = names[index]; }
         if (!cJSON_IsObject(br)) { rc = eg_fail(err, EG_E_INVALID_INPUT, "branch %d is not a state object", index); break; }
         if (!cJSON_Compare(cJSON_GetObjectItemCaseSensitive(br, "input"), cJSON_GetObjectItemCaseSensitive(b, "input"), true)) {
             rc = eg_fail(err, EG_E_READONLY, "'%s' changed state.input, which is read-only", who);

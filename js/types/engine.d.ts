@@ -5,6 +5,7 @@ import { ChatHistoryManager, TextTokenCounter } from './history.js';
 import { ChatResult, ModelCallUsage, Provider, ProviderName, RunUsage } from './llm.js';
 import { Checkpointer, HistoryOptions, KeyValueStore } from './stores.js';
 import { ModeStream, StreamChunk, StreamMode, StreamModeOptions } from './stream.js';
+import { NodeCache, NodeCachePolicy } from './cache.js';
 
 /** What a node returns: a partial state plus flow controls. */
 export type NodeResult<S> = {
@@ -106,6 +107,8 @@ export interface NodeSpec<S extends object = IGraphState> {
   defer?: boolean;
   /** Reached only by nextNodeOverride or a goto: counts as reachable. */
   jumpTarget?: boolean;
+  /** Reuse the node's result for equal input (needs the engine option `cache`). */
+  cache?: NodeCachePolicy<S>;
 }
 
 export type Edge<S extends object = IGraphState> =
@@ -189,6 +192,8 @@ export interface EngineOptions<S extends object = IGraphState> {
   tracer?: OTelTracerLike;
   /** Put prompts, replies, tool arguments and results in the spans (default false). */
   traceContent?: boolean;
+  /** Where nodes with a `cache` policy keep their results (new InMemoryCache(), or any NodeCache). */
+  cache?: NodeCache;
 }
 
 /** An OpenTelemetry Tracer, by shape (@opentelemetry/api's Tracer fits); nothing of OpenTelemetry is imported. */
@@ -232,7 +237,7 @@ export type GraphEvent<S extends object = IGraphState> =
   | { type: 'state_update'; patch: PatchOp[] }
   | { type: 'pause'; pendingAskUser: PendingAskUser | null; interrupts?: Interrupt[] }
   | { type: 'error'; error: RunErrorInfo }
-  | { type: 'checkpoint'; threadId: string; checkpointId: number; status: GraphStatus; superstep: number; /** The nodes of its step not done yet. */ next: string[] }
+  | { type: 'checkpoint'; threadId: string; checkpointId: number; status: GraphStatus }
   | { type: 'custom'; node: string; taskId: string; data: unknown }
   | { type: 'run_end'; status: GraphStatus; result: GraphRunResult<S> };
 

@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { coreImports } from '../../js/core.js';
 
 const read = (p) => readFileSync(new URL(`../../${p}`, import.meta.url), 'utf8');
 const listed = read('wasm/exports.txt').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
@@ -15,7 +16,10 @@ test('the .wasm exports exactly the functions in wasm/exports.txt', () => {
   // Emscripten adds its reactor and stack helpers; everything else is ours.
   const runtime = new Set(['_initialize', '__errno_location', 'stackSave', 'stackRestore', 'stackAlloc']);
   assert.deepEqual(functions.filter((f) => !runtime.has(f)).sort(), [...listed].sort());
-  assert.deepEqual(WebAssembly.Module.imports(module).map((i) => `${i.module}.${i.name}`), ['env.emscripten_notify_memory_growth']);
+  // It imports only what js/core.js gives it (no WASI): memory growth and numbers as text.
+  const given = Object.keys(coreImports(() => null).env).map((name) => `env.${name}`);
+  assert.deepEqual(WebAssembly.Module.imports(module).map((i) => `${i.module}.${i.name}`).sort(), given.sort());
+  assert.deepEqual(given.sort(), ['env.eg_host_format_number', 'env.eg_host_parse_number', 'env.emscripten_notify_memory_growth']);
 });
 
 test('js/core.js calls only listed functions, and every listed one is used', () => {

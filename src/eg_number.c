@@ -1,0 +1,108 @@
+/* eg_number.c: floating-point numbers as text, both ways.
+ *
+ * Why: in the wasm build, musl's strtod (which reads through 128-bit long
+ * doubles, emulated in software) and printf's %g were a fifth of the .wasm.
+ * The host already has exact conversions (Number(text), toExponential), so
+ * the wasm build asks it for them (js/core.js, numberImports) and links
+ * neither (nor printf's floating-point half: eg_snprintf); the native
+ * build uses libc's. Both give the same text: %g's
+ * rules, correctly rounded. Integers, the common case, never leave C. */
+#include "eg_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#ifdef __EMSCRIPTEN__
+/* Number(text) of the decimal number text[0..len). */
+__attribute__((import_module("env"), import_name("eg_host_parse_number")))
+extern double eg_host_parse_number(const char *text, size_t len);
+/* d as printf's "%.<digits>g" writes it, into buf (cap bytes); its length. */
+__attribute__((import_module("env"), import_name("eg_host_format_number")))
+extern size_t eg_host_format_number(double d, int digits, char *buf, size_t cap);
+#endif
+
+static bool digit(char c) { return c >= '0' && c <= '9'; }
+
+/* Length of the decimal number at the start of s, as strtod reads one:
+ * [+-]digits[.digits][(e|E)[+-]digits], with a digit in the mantissa; 0 if none. */
+static size_t number_length(const char *s, bool *integer) {
+    size_t i = (s[0] == '-' || s[0] == '+') ? 1 : 0, digits = 0;
+    while (digit(s[i])) { i++; digits++; }
+    *integer = digits > 0 && digits <= 15;
+    if (s[i] == '.') {
+        *integer = false;
+        for (i++; digit(s[i]); i++) digits++;
+    }
+    if (!digits) return 0;
+    if (s[i] == 'e' || s[i] == 'E') {
+        size_t e = i + 1 + (s[i + 1] == '-' || s[i + 1] == '+');
+        if (digit(s[e])) {
+            *integer = false;
+            for (i = e; digit(s[i]); i++) {}
+        }
+    }
+    return i;
+}
+
+double eg_number_parse(const char *s, char **end) {
+    bool integer = false;
+    size_t n = number_length(s, &integer);
+    if (end) *end = (char *)(n ? s + n : s);
+    if (!n) return 0.0;
+    if (integer) { /* at most 15 digits: exact in a double */
+        double v = 0.0;
+        for (const char *p = s + (s[0] == '-' || s[0] == '+'); p < s + n; p++) v = v * 10.0 + (double)(*p - '0');
+        return s[0] == '-' ? -v : v;
+    }
+#ifdef __EMSCRIPTEN__
+    return eg_host_parse_number(s, n);
+#else
+    return strtod(s, NULL);
+#endif
+}
+
+size_t eg_number_format(char *buf, size_t cap, double d, int digits) {
+    if (isnan(d) || isinf(d)) {
+        const char *t = isnan(d) ? (signbit(d) ? "-nan" : "nan") : (d < 0 ? "-inf" : "inf");
+        size_t n = strlen(t);
+        if (n < cap) memcpy(buf, t, n + 1);
+        return n;
+    }
+#ifdef __EMSCRIPTEN__
+    size_t n = eg_host_format_number(d, digits, buf, cap);
+    if (n < cap) buf[n] = '\0';
+    return n;
+#else
+    int n = snprintf(buf, cap, "%.*g", digits, d);
+    return n < 0 ? cap : (size_t)n;
+#endif
+}
+
+#ifdef __EMSCRIPTEN__
+int vsniprintf(char *restrict s, size_t n, const char *restrict fmt, va_list ap); /* musl's, integers only */
+#endif
+
+int eg_snprintf(char *buf, size_t cap, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+#ifdef __EMSCRIPTEN__
+    int n = vsniprintf(buf, cap, fmt, ap);
+#else
+    int n = vsnprintf(buf, cap, fmt, ap);
+#endif
+    va_end(ap);
+    return n;
+}
+
+#ifdef __EMSCRIPTEN__
+/* cJSON reads numbers with strtod: this one, in the wasm build, instead of
+ * libc's (it reads the decimal numbers cJSON hands it; no hex, inf or nan). */
+double strtod(const char *restrict s, char **restrict end) {
+    const char *at = s;
+    while (*at == ' ' || (*at >= '\t' && *at <= '\r')) at++;
+    double v = eg_number_parse(at, end);
+    if (end && *end == at) *end = (char *)s;
+    return v;
+}
+#endif

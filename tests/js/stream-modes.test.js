@@ -298,3 +298,16 @@ test('a bad streamMode or subgraphs is an INVALID_OPTIONS error naming it, befor
   assert.throws(() => engine.streamResume({ threadId: 't' }, undefined, { streamModes: 'updates' }), (e) => e.code === 'INVALID_OPTIONS' && /streamModes/.test(e.message));
   assert.equal(ran, false);
 });
+
+test('the stream modes load on first use: their code is in dist/stream-run.js, not in the entry bundles', async () => {
+  const { readFileSync } = await import('node:fs');
+  const dist = (f) => readFileSync(new URL(`../../dist/${f}`, import.meta.url), 'utf8');
+  const MARK = 'flushCheckpoint()';   // a method only the stream-mode code has
+  for (const entry of ['node.js', 'browser.js', 'workerd.js']) {
+    assert.equal(dist(entry).includes(MARK), false, `${entry} does not carry the stream modes`);
+    assert.ok(dist(entry).includes('import("./stream-run.js")'), `${entry} loads them from beside itself`);
+  }
+  assert.ok(dist('stream-run.js').includes(MARK));
+  // edgegraph/langgraph's stream() always has modes: the same code is part of that entry.
+  assert.ok(dist('langgraph.js').includes(MARK));
+});

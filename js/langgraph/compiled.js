@@ -85,7 +85,7 @@ class GraphRunner {
     return (state, engine, ctx) => {
       const inv = this.#invocationOf(ctx.taskId);
       if (inv) inv.mirror = state;
-      const update = this.#toUpdate(state.__start__, START);
+      const update = this.#toUpdate(state.__start__ ?? inv?.input, START);
       inv?.taskFinished(ctx.taskId, START, update, superstepOf(ctx.taskId), true);
       const out = { channels: update, __start__: null };
       // A Command's goto on a thread that is not paused: the input step goes there.
@@ -271,7 +271,10 @@ class GraphRunner {
       } else {
         if (input === null || input === undefined) throw new EmptyInputError('Received no input for __start__');
         inv.initialValues = { ...this.#defaults };
-        result = await this.#engine.execute({ __start__: input }, options);
+        // No thread, nothing to recover: the input step reads the input from here
+        // instead of the state, so it crosses into the core once, not twice.
+        inv.input = input;
+        result = await this.#engine.execute({}, options);
       }
     } finally {
       this.#invocations.delete(runId);

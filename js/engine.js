@@ -7,7 +7,7 @@ import { getCore } from './loader.js';
 import { EdgegraphError } from './errors.js';
 import { normalizeDefinition } from './definition.js';
 import { foldWrites } from './host-reducers.js';
-import { streamOf } from './events.js';
+import { streamOf, STREAM_OPTIONS } from './events.js';
 import { toMermaid } from './mermaid.js';
 import { subgraphHandler } from './subgraph.js';
 import { Checkpointer } from './checkpointer.js';
@@ -337,21 +337,19 @@ export class GraphEngine extends CoreObject {
 
   /**
    * The run's events as an async iterator; the last event is `run_end`
-   * with the result.
+   * with the result. With `streamMode`, chunks of those modes (events.js).
    */
   stream(initialState = {}, options = {}) {
     this.#alive();
-    checkOptions(options, RUN_OPTIONS, 'the stream() options');
-    options ??= {};
-    return streamOf((onEvent, signal) => this.execute(initialState, { ...options, onEvent, signal }), options);
+    checkOptions(options, [...RUN_OPTIONS, ...STREAM_OPTIONS], 'the stream() options');
+    return streamOf((runOptions) => this.execute(initialState, runOptions), options ?? {});
   }
 
   /** Like stream(), for resume(). */
   streamResume(saved, userInput = undefined, options = {}) {
     this.#alive();
-    checkOptions(options, RESUME_OPTIONS, 'the streamResume() options');
-    options ??= {};
-    return streamOf((onEvent, signal) => this.resume(saved, userInput, { ...options, onEvent, signal }), options);
+    checkOptions(options, [...RESUME_OPTIONS, ...STREAM_OPTIONS], 'the streamResume() options');
+    return streamOf((runOptions) => this.resume(saved, userInput, runOptions), options ?? {});
   }
 
   // dispose() and [Symbol.dispose]() come from CoreObject: runs in flight

@@ -14,29 +14,14 @@
 //
 // Record fields (short: a thread holds many): p parent id, t time (ms),
 // d records since the last snapshot, s state (snapshots) or x patch (deltas),
-// m the checkpoint without its state (snapshots) or the fields of it that
-// changed since the parent, always with status, superstep and tasks (deltas),
-// v the record format when it is not 1.
+// m the checkpoint without its state (snapshots, and a run's first record)
+// or its fields from "status" on (deltas; format 1 kept those that changed),
+// v the record format (absent: 1). A record is the core's text put together,
+// never parsed and printed again on its way to the store (records.js).
 
 import { applyPatch } from './patch.js';
 import { EdgegraphError } from './errors.js';
-import { createOnce, recordKey, seal, threadBusy, unseal } from './records.js';
-
-/** The fields of `next` that differ from `prev` (JSON values, compared without printing them), and those a history entry shows. */
-function changed(prev, next) {
-  if (!prev) return next;
-  const same = (a, b) => {
-    if (a === b) return true;
-    if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
-    const ka = Object.keys(a);
-    if (ka.length !== Object.keys(b).length) return false;
-    for (const k of ka) if (!Object.hasOwn(b, k) || !same(a[k], b[k])) return false;
-    return true;
-  };
-  const out = { status: next.status, superstep: next.superstep, tasks: next.tasks };
-  for (const k of Object.keys(next)) if (!(k in out) && !same(prev[k], next[k])) out[k] = next[k];
-  return out;
-}
+import { createOnce, mergeMeta, recordKey, recordText, seal, threadBusy, unseal } from './records.js';
 
 const idOf = (key) => Number(key.slice(key.lastIndexOf('/') + 1));
 
@@ -69,13 +54,16 @@ export class Checkpointer {
 
   /**
    * Write record `id` of a thread, only if no record has that id. `parent`:
-   * the id it follows (null starts a chain); `state` is stored whole when a
-   * snapshot is due, otherwise `patch`. THREAD_BUSY when the id is taken.
+   * the id it follows (null starts a chain); `meta`: the core's checkpoint
+   * without its state, as text (`previous`: the parent's); `state`: the
+   * core's state as text when a snapshot is due, else `patch`, the state's
+   * patch ops since the parent as JSON text. THREAD_BUSY when the id is taken.
    */
-  async save(threadId, { id, parent, meta, patch, state, depth, previousMeta }) {
-    const record = { p: parent, t: Date.now(), d: depth };
-    if (state !== undefined) { record.s = state(); record.m = meta; } else { record.x = patch; record.m = changed(previousMeta, meta); }
-    if (!(await createOnce(this.store, recordKey(threadId, id), seal(threadId, id, record)))) {
+  async save(threadId, { id, parent, meta, previous, patch, state, depth }) {
+    const text = seal(threadId, id, recordText({ parent, depth, meta, previous, patch, state }));
+    const key = recordKey(threadId, id);
+    const created = typeof this.store.create === 'function' && this.store.exclusive !== false ? Boolean(await this.store.create(key, text)) : await createOnce(this.store, key, text);
+    if (!created) {
       throw threadBusy(threadId, `another run wrote its record ${id} first`);
     }
     // The record is committed: a failure from here on says so (`written`), so the run knows it holds the thread.
@@ -170,7 +158,7 @@ export class Checkpointer {
     let meta = base.m;
     for (let i = chain.length - 2; i >= 0; i--) {
       applyPatch(state, chain[i].x ?? []);
-      meta = { ...meta, ...chain[i].m };
+      meta = mergeMeta(meta, chain[i]);
     }
     const top = chain[0];
     // The checksum in the metadata covers the rebuilt state: a lost or

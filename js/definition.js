@@ -5,6 +5,7 @@
 import { EdgegraphError } from './errors.js';
 import { hasOwn, isPlainObject } from './objects.js';
 import { splitStateReducers } from './host-reducers.js';
+import { cachedHandler } from './node-cache.js';
 
 export const END = '__end__';
 const KIND = Symbol.for('edgegraph.nodeKind');
@@ -71,14 +72,20 @@ export function normalizeDefinition(definition, options = {}) {
       if (node.graph === null || typeof node.graph !== 'object') {
         throw new EdgegraphError('INVALID_DEFINITION', `nodes.${name}: a subgraph node needs 'graph' (a GraphEngine or a definition)`, { node: name });
       }
-      const { graph, input, output, options: childOptions, ...rest } = node;
-      subgraphs.set(name, { graph, input, output, options: childOptions });
+      const { graph, input, output, options: childOptions, around, ...rest } = node;
+      subgraphs.set(name, { graph, input, output, options: childOptions, around });
       json.nodes[name] = rest;
       handlers.set(name, () => ({})); // placeholder until the engine binds it
     } else if (isPlainObject(node)) {
       const spec = { ...node };
       if (typeof node.handler === 'function') { handlers.set(name, node.handler); delete spec.handler; }
       else if (typeof node.run === 'function') { handlers.set(name, node.run); delete spec.run; }
+      // A cache policy wraps the node's function (node-cache.js); the core never sees it.
+      if (node.cache !== undefined) {
+        const fn = handlers.get(spec.handler ?? name);
+        if (typeof fn === 'function') { handlers.set(name, cachedHandler(name, fn, node.cache, options.cache)); if (spec.handler !== undefined) spec.handler = name; }
+        delete spec.cache;
+      }
       json.nodes[name] = spec;
     } else {
       throw new EdgegraphError('INVALID_DEFINITION', `nodes.${name} must be a function or a node object`, { node: name });

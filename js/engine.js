@@ -273,7 +273,7 @@ export class GraphEngine extends CoreObject {
       if (loaded) {
         const thread = openThread(this.#checkpointer, saved.threadId, loaded.id, loaded.depth, loaded.meta, loaded.next);
         thread.ops.push(...ops);
-        await thread.save(JSON.parse(core.runCheckpointMeta(handle)), mirror);
+        await thread.save(core.runCheckpointMeta(handle), () => core.runState(handle));
         if (thread.error) throw new EdgegraphError('CHECKPOINT_WRITE_FAILED', `could not write the updated state of thread '${saved.threadId}': ${thread.error?.message ?? thread.error}`, { cause: thread.error });
         result.checkpointId = thread.parentId;
       }

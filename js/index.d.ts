@@ -17,3 +17,4 @@ export * from './types/llm.js';
 export * from './types/agents.js';
 export * from './types/stores.js';
 export * from './types/events.js';
+export * from './types/cache.js';

@@ -22,3 +22,4 @@ export { onLeakWarning } from './leaks.js';
 export const mcpTools = async (client, options) => (await import('./mcp.js')).mcpTools(client, options);
 export { interrupt, isGraphInterrupt, GraphInterrupt } from './interrupt.js';
 export { Command } from './command.js';
+export { InMemoryCache, cachedCall, clearNodeCache } from './node-cache.js';

@@ -124,10 +124,20 @@ export interface RetryPolicy {
   logWarning?: boolean;
 }
 
+/** A node's cache policy: results reused for an equal input (or an equal keyFunc([input])) within `ttl` seconds. */
+export interface CachePolicy {
+  ttl?: number;
+  keyFunc?: (args: unknown[]) => string;
+}
+
+export { InMemoryCache } from 'edgegraph';
+import type { NodeCache } from 'edgegraph';
+
 export interface StateSnapshot<S> {
   values: S;
   next: string[];
-  tasks: Array<{ name: string; interrupts: unknown[] }>;
+  /** A paused subgraph node's task has `state`: the child's snapshot with getState(config, { subgraphs: true }), else its namespace's config. */
+  tasks: Array<{ name: string; interrupts: Array<{ id: string; value: any }>; state?: StateSnapshot<any> | { configurable: { thread_id: string; checkpoint_ns: string } } }>;
   config: { configurable: { thread_id: string; checkpoint_ns: string; checkpoint_id: string } };
   parentConfig?: { configurable: { thread_id: string; checkpoint_ns: string; checkpoint_id: string } };
   metadata?: { source: 'input' | 'loop' | 'update' | 'fork'; step: number; parents: Record<string, string> };
@@ -146,7 +156,7 @@ export interface StateGraphConstructor {
 }
 export declare const StateGraph: StateGraphConstructor;
 export interface StateGraph<S = any> {
-  addNode(name: string, node: NodeFn<S> | CompiledStateGraph<any>, options?: { retryPolicy?: RetryPolicy; input?: unknown; ends?: string[]; subgraphs?: unknown[]; defer?: boolean }): this;
+  addNode(name: string, node: NodeFn<S> | CompiledStateGraph<any>, options?: { retryPolicy?: RetryPolicy; cachePolicy?: CachePolicy | boolean; input?: unknown; ends?: string[]; subgraphs?: unknown[]; defer?: boolean }): this;
   addNode(nodes: Record<string, NodeFn<S>>): this;
   addEdge(from: string | string[], to: string): this;
   addConditionalEdges(from: string, path: Router<S>, pathMap?: string[] | Record<string, string>): this;
@@ -154,18 +164,20 @@ export interface StateGraph<S = any> {
   addSequence(nodes: Array<NodeFn<S> | [string, NodeFn<S>]> | Record<string, NodeFn<S>>): this;
   setEntryPoint(name: string): this;
   setFinishPoint(name: string): this;
-  compile(options?: { checkpointer?: BaseCheckpointSaver | object; interruptBefore?: string[] | '*'; interruptAfter?: string[] | '*'; name?: string }): CompiledStateGraph<S>;
+  compile(options?: { checkpointer?: BaseCheckpointSaver | object; interruptBefore?: string[] | '*'; interruptAfter?: string[] | '*'; name?: string; cache?: NodeCache }): CompiledStateGraph<S>;
 }
 
 export declare class CompiledStateGraph<S = any> {
   /** The final state; a paused run's also has `__interrupt__: [{ id, value }]`. A Command (or null) continues the thread. */
   invoke(input: UpdateOf<S> | Command | null | undefined, config?: LangGraphConfig): Promise<S & { __interrupt__?: Array<{ id: string; value: any }> }>;
-  /** Writes `values` through the reducers as node `asNode` would; returns the new checkpoint's config. */
+  /** Writes `values` through the reducers as node `asNode` would (END: the thread ends); returns the new checkpoint's config. */
   updateState(config: LangGraphConfig, values: UpdateOf<S> | null, asNode?: string): Promise<{ configurable: { thread_id: string; checkpoint_ns: string; checkpoint_id: string } }>;
   dispose(): void;
   /** Chunks of `config.streamMode` ('updates' by default); several modes give [mode, chunk]; subgraphs: true adds the namespace first. */
   stream(input: UpdateOf<S> | Command | null | undefined, config?: LangGraphConfig): Promise<AsyncIterable<any>>;
-  getState(config: LangGraphConfig): Promise<StateSnapshot<S>>;
+  getState(config: LangGraphConfig, options?: { subgraphs?: boolean }): Promise<StateSnapshot<S>>;
+  /** Forget the results compile({ cache }) keeps for this graph's nodes. */
+  clearCache(): Promise<void>;
   getStateHistory(config: LangGraphConfig, options?: { limit?: number }): AsyncIterable<StateSnapshot<S>>;
   withConfig(config: LangGraphConfig): CompiledStateGraph<S>;
   getGraph(): { drawMermaid(): string };

@@ -10,3 +10,4 @@ export { messagesStateReducer, addMessages, RemoveMessage, REMOVE_ALL_MESSAGES, 
 export { MemorySaver, BaseCheckpointSaver } from './langgraph/checkpoint.js';
 export { GraphRecursionError, InvalidUpdateError, GraphValidationError, EmptyInputError, isGraphRecursionError } from './langgraph/errors.js';
 export { Command, isCommand, interrupt, isGraphInterrupt } from './langgraph/command.js';
+export { InMemoryCache } from './langgraph/cache.js';

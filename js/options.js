@@ -4,7 +4,7 @@
 
 import { EdgegraphError } from './errors.js';
 
-export const ENGINE_OPTIONS = ['maxSteps', 'handlers', 'routers', 'checkpointer', 'limits', 'chatHistoryManager', 'maxContextTokens', 'tokenizer', 'tracer', 'traceContent', 'interruptBefore', 'interruptAfter', 'retry'];
+export const ENGINE_OPTIONS = ['maxSteps', 'handlers', 'routers', 'checkpointer', 'limits', 'chatHistoryManager', 'maxContextTokens', 'tokenizer', 'tracer', 'traceContent', 'interruptBefore', 'interruptAfter', 'retry', 'cache'];
 export const LIMIT_OPTIONS = ['maxResultBytes', 'maxInputBytes', 'maxStateBytes', 'maxMessages'];
 export const RUN_OPTIONS = ['signal', 'onEvent', 'maxSteps', 'runId', 'threadId', 'traceContext', 'recover', 'configurable', 'interruptBefore', 'interruptAfter', 'maxConcurrency'];
 export const RESUME_OPTIONS = [...RUN_OPTIONS, 'update'];

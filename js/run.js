@@ -130,8 +130,8 @@ export class Run {
   }
 
   #checkpoint() {
-    const meta = JSON.parse(this.#graph.core.runCheckpointMeta(this.#handle));
-    return this.#thread.save(meta, () => this.#graph.core.runState(this.#handle), this.#emit);
+    // The core's text goes into the record as it is (thread.js): nothing parsed here.
+    return this.#thread.save(this.#graph.core.runCheckpointMeta(this.#handle), () => this.#graph.core.runState(this.#handle), this.#emit);
   }
 
   /** A task's id: stable across retries and restores (an idempotency key). */

@@ -25,7 +25,7 @@ function childAnswers(internal) {
 
 /**
  * @param {string} name the node's name in the parent
- * @param {{ input?: Function, output?: Function }} spec
+ * @param {{ input?: Function, output?: Function, around?: (start: (options: object) => Promise<object>, ctx: object, state: object) => Promise<object> }} spec
  * @param {import('./engine.js').GraphEngine} child
  */
 export function subgraphHandler(name, spec, child) {
@@ -34,11 +34,14 @@ export function subgraphHandler(name, spec, child) {
     const saved = state.subgraphs?.[name];
     const options = ctx.signal ? { signal: ctx.signal } : {};
     if (ctx.configurable !== undefined) options.configurable = ctx.configurable;
-    const result = internal?.keep
-      ? await child.resume(internal.keep.checkpoint, childAnswers(internal), options)
-      : saved
-        ? await child.resume(saved, ctx.resumeInput, options)
-        : await child.execute(spec.input ? spec.input(state, ctx) : {}, options);
+    const start = (more) => {
+      const o = { ...options, ...more };
+      if (internal?.keep) return child.resume(internal.keep.checkpoint, childAnswers(internal), o);
+      return saved ? child.resume(saved, ctx.resumeInput, o) : child.execute(spec.input ? spec.input(state, ctx) : {}, o);
+    };
+    // `around` (edgegraph/langgraph's compiled graph as a node) wraps the child's run: it adds run
+    // options (its runId, onEvent) and reads the result before it is mapped.
+    const result = spec.around ? await spec.around(start, ctx, state) : await start({});
     if (result.status === 'PAUSED' && result.interrupts?.length) {
       throw new GraphInterrupt(result.interrupts.map((i) => ({ id: `${internal.base}/${i.id}`, value: i.value })),
         { checkpoint: result.checkpoint, ids: result.interrupts.map((i) => i.id) });

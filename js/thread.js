@@ -6,6 +6,7 @@
 
 import { EdgegraphError } from './errors.js';
 import { checkThreadId } from './checkpointer.js';
+import { statusOf } from './records.js';
 
 /**
  * `{ threadId, checkpointId? }`, whatever the values: a missing or undefined
@@ -23,13 +24,15 @@ export class ThreadWriter {
   /** The first write error; the run stops on it. */
   error = null;
   #queue = Promise.resolve();
+  /** Whether the last write settled, and settled well: the next one need not wait its turn. */
+  #idle = true;
 
   /**
    * @param {import('./checkpointer.js').Checkpointer} checkpointer
    * @param {string} id the thread
    * @param {number|null} parentId the record this run continues (null starts a chain)
    * @param {number} depth records since the last snapshot
-   * @param {object} [meta] the parent record's checkpoint metadata (deltas are written against it)
+   * @param {object} [meta] the parent record's checkpoint fields (deltas are written against them)
    * @param {number} [nextId] the id of the run's first record: one above the thread's
    *   highest when the run's start was read (undefined: read it at the first write)
    */
@@ -38,7 +41,8 @@ export class ThreadWriter {
     this.id = id;
     this.parentId = parentId;
     this.depth = depth;
-    this.meta = meta;
+    // As text, like the core's: only its fields before "status" are compared (records.js).
+    this.meta = meta === undefined ? undefined : JSON.stringify(meta);
     this.nextId = nextId;
   }
 
@@ -49,45 +53,50 @@ export class ThreadWriter {
   claimed = false;
 
   /**
-   * Queue a record of the run as it is now: `meta` from the core, `stateText`
-   * a function giving the core's state as JSON text, called only when a
-   * snapshot is due. Resolves when every queued write has settled.
+   * Queue a record of the run as it is now: `meta` the core's checkpoint
+   * without its state (text), `stateText` a function giving the core's state
+   * as JSON text, called only when a snapshot is due. Both go into the record
+   * as they are: the core's own text, taken now (a string does not change
+   * while the write waits in the queue), never parsed here. Resolves when
+   * every queued write has settled.
    */
   save(meta, stateText, emit) {
     if (this.error) return this.#queue;
-    const ops = this.ops;
+    const patch = this.ops.length ? JSON.stringify(this.ops) : '[]';
     this.ops = [];
     const snapshot = this.snapshotDue || this.parentId === null || this.depth + 1 >= this.checkpointer.snapshotEvery;
     this.snapshotDue = false;
-    // The core's own text, taken now (a string does not change while the
-    // write waits in the queue) and parsed once, when the record is written:
-    // no deep copy of the JS mirror, which a node may hold.
-    const text = snapshot ? stateText() : undefined;
-    const state = text === undefined ? undefined : () => JSON.parse(text);
+    const state = snapshot ? stateText() : undefined;
     this.depth = snapshot ? 0 : this.depth + 1;
     const depth = this.depth;
-    const previousMeta = this.meta;
+    const previous = this.meta;
     this.meta = meta;
-    this.#queue = this.#queue.then(async () => {
+    const status = statusOf(meta);
+    const write = async () => {
       let id;
       try {
         // Each record takes the next id with create-if-absent: a second run on
         // the thread finds it taken (THREAD_BUSY) before its first node runs.
         this.nextId ??= (await this.checkpointer.top(this.id)) + 1;
-        ({ id } = await this.checkpointer.save(this.id, { id: this.nextId, parent: this.parentId, meta, previousMeta, patch: ops, state, depth }));
+        ({ id } = await this.checkpointer.save(this.id, { id: this.nextId, parent: this.parentId, meta, previous, patch, state, depth }));
         this.nextId = id + 1;
         this.claimed = true;
       } catch (e) {
         this.error ??= e;
-        if (e?.written) { this.claimed = true; this.parentId = e.written; this.lastStatus = meta.status; }
+        if (e?.written) { this.claimed = true; this.parentId = e.written; this.lastStatus = status; }
         return;
       }
       this.parentId = id;
-      this.lastStatus = meta.status;
+      this.lastStatus = status;
       // Outside the catch: a listener that throws is the caller's error, as for
       // any other event, not a failed write.
-      emit?.({ type: 'checkpoint', threadId: this.id, checkpointId: id, status: meta.status });
-    });
+      emit?.({ type: 'checkpoint', threadId: this.id, checkpointId: id, status });
+      this.#idle = true;
+    };
+    // Nothing in flight and nothing failed (the usual case: a run awaits each
+    // step's record): write at once, without a turn through the queue.
+    this.#queue = this.#idle ? write() : this.#queue.then(write);
+    this.#idle = false;
     return this.#queue;
   }
 

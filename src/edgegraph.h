@@ -222,7 +222,9 @@ eg_code eg_run_goto(eg_run *run, const char *json, size_t len, eg_error *err);
 /* Route next as if node `node` (len bytes) had just run (updateState's
  * asNode): what would run next is dropped, and that node's edge is followed
  * on resume. A FINISHED run becomes PAUSED, to be resumed. Not for a run
- * stopped in the middle of a step.
+ * stopped in the middle of a step. `node` naming END (the graph's end name
+ * or an end node) finishes the run instead, from any stop: what it waited
+ * for (pending interrupts included) is dropped.
  * Returns EG_OK, EG_E_NOMEM, EG_E_DISPOSED, EG_E_BAD_STATE or
  * EG_E_UNKNOWN_NODE (naming it); on an error the run is unchanged. */
 eg_code eg_run_route_from(eg_run *run, const char *node, size_t len, eg_error *err);

@@ -117,6 +117,40 @@ static bool intact(eg_run *run, cJSON *cp, int format) {
     return ok;
 }
 
+/* The sources that reached a join, added to `to` under this graph's names:
+ * false when one is not a node name or memory runs out (*nomem). */
+static bool load_sources(const eg_graph *g, cJSON *to, const cJSON *list, missing *m, bool *nomem) {
+    for (const cJSON *s = list->child; s; s = s->next) {
+        int node, rc = find_node(g, s, &node, m, nomem);
+        if (rc < 0 || node < 0) return false;
+        cJSON *name = rc == 0 ? cJSON_CreateString(g->nodes[node].name) : NULL;
+        if (rc == 0 && !(name && cJSON_AddItemToArray(to, name))) { cJSON_Delete(name); *nomem = true; return false; }
+    }
+    return true;
+}
+
+/* What waits at joins, {"node": ["source", ...]}, under this graph's names:
+ * a join or a source renamed since the checkpoint is found by its former
+ * name (renamedNodes); one that is gone is noted, and the restore names it. */
+static eg_code load_held(eg_run *run, const cJSON *held, missing *m, eg_error *err) {
+    const eg_graph *g = run->graph;
+    cJSON *now = cJSON_CreateObject();
+    bool nomem = !now, ok = cJSON_IsObject(held);
+    for (const cJSON *h = ok && now ? held->child : NULL; h && ok; h = h->next) {
+        cJSON former = { .type = cJSON_String, .valuestring = h->string };
+        int join, rc = find_node(g, &former, &join, m, &nomem);
+        ok = rc >= 0 && cJSON_IsArray(h) && (rc == 1 || (join >= 0 && !eg_get(now, g->nodes[join].name)));
+        if (!ok || rc == 1) continue;
+        cJSON *sources = cJSON_AddArrayToObject(now, g->nodes[join].name);
+        if (!sources) nomem = true;
+        ok = sources && load_sources(g, sources, h, m, &nomem);
+    }
+    if (nomem) { cJSON_Delete(now); return eg_nomem(err); }
+    if (!ok || !eg_run_held_valid_(g, now)) { cJSON_Delete(now); return bad(err, "its held joins are not {node: [source, ...]} of this graph"); }
+    run->held = now;
+    return EG_OK;
+}
+
 /* The names the checkpoint needs and this graph lacks: the graph's hash
  * differs, and the work the run points at is gone. */
 static eg_code mismatch(const eg_run *run, const cJSON *graph, missing *m, eg_error *err) {
@@ -152,8 +186,10 @@ static eg_code load(eg_run *run, cJSON *cp, missing *m, eg_error *err) {
     run->steps_this_call = (int)steps->valuedouble;
     run->interrupt = cJSON_IsTrue(eg_get(cp, "interrupt"));
     const cJSON *held = eg_get(cp, "held");
-    if (held && !eg_run_held_valid_(run->graph, held)) return bad(err, "its held joins are not {node: [source, ...]} of this graph");
-    if (held && !(run->held = cJSON_Duplicate(held, true))) return eg_nomem(err);
+    if (held) {
+        eg_code rc = load_held(run, held, m, err);
+        if (rc) return rc;
+    }
     if (cJSON_IsString(id) && !run->run_id && !(run->run_id = eg_strdup(id->valuestring))) return eg_nomem(err);
     const cJSON *e = eg_get(cp, "error");
     if (e) {

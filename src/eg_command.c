@@ -1,7 +1,8 @@
 /* eg_command.c: replacing what a stopped run does next. Resume with a goto
  * (a Command's goto): the given nodes and Sends, exactly as if a router had
  * answered with them, so routing's own rules (joins, Sends after plain
- * targets) hold. updateState as a node: route next as if that node had run. */
+ * targets) hold. updateState as a node: route next as if that node had run;
+ * as END: finish the run. */
 #include "eg_run_internal.h"
 
 #include <string.h>
@@ -51,13 +52,42 @@ eg_code eg_run_goto(eg_run *run, const char *json, size_t len, eg_error *err) {
     return EG_OK;
 }
 
+/* updateState as END: the run ends here, whatever it was waiting for (a
+ * paused node's interrupts, a pause a node asked for): LangGraph's
+ * updateState(config, values, END). */
+static eg_code end_here(eg_run *run, eg_error *err) {
+    if (run->status == EG_STATUS_RUNNING) return eg_fail(err, EG_E_BAD_STATE, "updateState as END is for a run that is not running");
+    if (!eg_run_del_(run, EG_KEY_PENDING_ASK_USER) || !eg_run_del_(run, EG_KEY_SHOULD_PAUSE)) return eg_nomem(err);
+    /* Stopped mid-step: the tasks that finished keep their writes (the step
+     * commits now), the others end the run instead of running. */
+    bool done = false;
+    for (size_t i = 0; run->phase == PHASE_NODES && i < run->n_tasks; i++) done |= run->tasks[i].state == T_DONE;
+    if (done && run->status != EG_STATUS_ERROR) {
+        for (size_t i = 0; i < run->n_tasks; i++) {
+            eg_task *t = &run->tasks[i];
+            if (t->state == T_DONE) continue;
+            eg_run_task_reset_(t);
+            t->state = T_DONE;
+            if (!(t->result = cJSON_CreateObject()) || !cJSON_AddTrueToObject(t->result, EG_KEY_SHOULD_END)) { eg_run_fatal_nomem_(run); return eg_nomem(err); }
+        }
+        run->interrupt = false;
+        run->status = EG_STATUS_RUNNING;
+        eg_run_advance_(run);
+        if (run->status == EG_STATUS_ERROR) return eg_fail(err, run->error.code, "%s", run->error.message);
+    }
+    if (run->status != EG_STATUS_FINISHED) eg_run_finish_(run);
+    return run->status == EG_STATUS_FINISHED ? EG_OK : eg_nomem(err);
+}
+
 eg_code eg_run_route_from(eg_run *run, const char *node, size_t len, eg_error *err) {
     eg_clear(err);
     if (!run) return eg_disposed(err, "run");
+    int i = eg_graph_find(run->graph, node, len);
+    bool end = i >= 0 ? run->graph->nodes[i].kind == EG_NODE_END : strlen(run->graph->end_name) == len && memcmp(run->graph->end_name, node, len) == 0;
+    if (end) return end_here(run, err);
     eg_code rc = between_steps(run, "updateState as a node", err);
     if (rc) return rc;
-    int i = eg_graph_find(run->graph, node, len);
-    if (i < 0 || run->graph->nodes[i].kind == EG_NODE_END) {
+    if (i < 0) {
         char name[64];
         size_t n = len < sizeof name - 1 ? len : sizeof name - 1;
         memcpy(name, node, n);

@@ -7,9 +7,34 @@
 
 #include <string.h>
 
+static size_t name_hash(const char *name, size_t len) {
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (size_t i = 0; i < len; i++) { h ^= (unsigned char)name[i]; h *= 16777619u; }
+    return h;
+}
+
+bool eg_graph_index_new(eg_graph *g, size_t n) {
+    size_t size = 8;
+    while (size < 2 * n) size *= 2;
+    if (!(g->index = eg_malloc(sizeof(int) * size))) return false;
+    memset(g->index, 0, sizeof(int) * size);
+    g->index_mask = size - 1;
+    return true;
+}
+
+void eg_graph_index_add(eg_graph *g, int node) {
+    const char *name = g->nodes[node].name;
+    size_t slot = name_hash(name, strlen(name)) & g->index_mask;
+    while (g->index[slot]) slot = (slot + 1) & g->index_mask;
+    g->index[slot] = node + 1;
+}
+
 int eg_graph_find(const eg_graph *g, const char *name, size_t len) {
-    for (size_t i = 0; i < g->n_nodes; i++)
-        if (strncmp(g->nodes[i].name, name, len) == 0 && g->nodes[i].name[len] == '\0') return (int)i;
+    if (!g->index) return -1;
+    for (size_t slot = name_hash(name, len) & g->index_mask; g->index[slot]; slot = (slot + 1) & g->index_mask) {
+        const char *own = g->nodes[g->index[slot] - 1].name;
+        if (strncmp(own, name, len) == 0 && own[len] == '\0') return g->index[slot] - 1;
+    }
     return -1;
 }
 

@@ -41,6 +41,7 @@ void eg_graph_free(eg_graph *g) {
         eg_edge_free(&g->nodes[i].edge);
     }
     eg_free(g->nodes);
+    eg_free(g->index);
     eg_reducers_free(&g->reducers);
     cJSON_Delete(g->defaults);
     cJSON_Delete(g->renamed);
@@ -102,6 +103,7 @@ static eg_code parse_nodes(eg_graph *g, const cJSON *nodes, eg_error *err) {
     g->nodes = eg_malloc(sizeof(eg_node) * (size_t)n);
     if (!g->nodes) return eg_nomem(err);
     memset(g->nodes, 0, sizeof(eg_node) * (size_t)n);
+    if (!eg_graph_index_new(g, (size_t)n)) return eg_nomem(err);
     for (const cJSON *v = nodes->child; v; v = v->next) {
         const char *name = v->string;
         if (!*name) return eg_fail(err, EG_E_DEFINITION, "a node has an empty name");
@@ -109,7 +111,7 @@ static eg_code parse_nodes(eg_graph *g, const cJSON *nodes, eg_error *err) {
             return eg_fail(err, EG_E_DUPLICATE_NODE, "node '%s' is defined twice", name);
         eg_node *node = &g->nodes[g->n_nodes];
         if (!(node->name = eg_strdup(name))) return eg_nomem(err);
-        g->n_nodes++;
+        eg_graph_index_add(g, (int)g->n_nodes++);
         if (!cJSON_IsObject(v)) return eg_fail(err, EG_E_DEFINITION, "nodes.%s must be an object", name);
         const cJSON *kind = eg_get(v, "kind"), *handler = eg_get(v, "handler");
         node->kind = EG_NODE_FUNCTION;

@@ -203,9 +203,16 @@ struct eg_graph {
     int version;             /* the definition's "version" (0 without one): checkpoints record it */
     cJSON *renamed;          /* "renamedNodes": {"old name": "new name"}, or NULL */
     char hash[17];
+    int *index;              /* node index + 1 by name hash, open addressing (eg_edge.c); 0: empty */
+    size_t index_mask;       /* the index's size - 1: a power of two, at least twice the nodes */
 };
 
 int eg_graph_find(const eg_graph *g, const char *name, size_t len);
+/* (eg_edge.c) The name index eg_graph_find reads: room for `n` nodes, then
+ * each node added in turn. A lookup costs one hash, not a scan of the nodes:
+ * a 1,000-node definition's ~3,000 lookups were its construction's main cost. */
+bool eg_graph_index_new(eg_graph *g, size_t n);
+void eg_graph_index_add(eg_graph *g, int node);
 /* A node by a name a checkpoint may carry: its own, or a former one listed in
  * renamedNodes. -1 when the graph has neither. */
 int eg_graph_find_former(const eg_graph *g, const char *name);

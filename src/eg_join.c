@@ -24,25 +24,48 @@ eg_code eg_parse_node_list(const eg_graph *g, eg_node *node, const char *field, 
     return EG_OK;
 }
 
-/* Whether node `from`'s edge is plain (static or a fan-out list) and reaches `to`. */
-static bool plain_edge(const eg_node *from, int to) {
-    const eg_edge *e = &from->edge;
-    if (e->kind == EG_EDGE_STATIC) return e->target == to;
-    for (size_t k = 0; e->kind == EG_EDGE_FANOUT && k < e->n_targets; k++) if (e->targets[k] == to) return true;
-    return false;
+/* The targets of a plain edge (static or a fan-out list); none for others. */
+static const int *plain_targets(const eg_edge *e, size_t *n) {
+    *n = e->kind == EG_EDGE_STATIC ? 1 : e->kind == EG_EDGE_FANOUT ? e->n_targets : 0;
+    return e->kind == EG_EDGE_STATIC ? &e->target : e->targets;
 }
 
-bool eg_graph_infer_joins(eg_graph *g) {
-    for (size_t i = 0; i < g->n_nodes; i++) {
-        eg_node *n = &g->nodes[i];
-        if (n->n_join || n->no_join || n->kind == EG_NODE_END) continue;
-        size_t count = 0;
-        for (size_t k = 0; k < g->n_nodes; k++) count += plain_edge(&g->nodes[k], (int)i);
-        if (count < 2) continue;
-        if (!(n->join = eg_malloc(sizeof(int) * count))) return false;
-        for (size_t k = 0; k < g->n_nodes; k++) if (plain_edge(&g->nodes[k], (int)i)) n->join[n->n_join++] = (int)k;
-    }
+/* Whether target t of source k counts: a node, not yet counted for this
+ * source (a fan-out list may name it twice). seen[t] is its last source + 1. */
+static bool first_arrival(int t, size_t k, int *seen) {
+    if (t < 0 || seen[t] == (int)k + 1) return false;
+    seen[t] = (int)k + 1;
     return true;
+}
+
+/* Two passes over the edges, count the sources of each node then list them
+ * in node order: linear, where asking every node about every node was not. */
+bool eg_graph_infer_joins(eg_graph *g) {
+    size_t n = g->n_nodes, m;
+    int *count = eg_malloc(sizeof(int) * (2 * n + 1));
+    if (!count) return false;
+    int *seen = count + n;
+    memset(count, 0, sizeof(int) * 2 * n);
+    for (size_t k = 0; k < n; k++) {
+        const int *to = plain_targets(&g->nodes[k].edge, &m);
+        for (size_t j = 0; j < m; j++) if (first_arrival(to[j], k, seen)) count[to[j]]++;
+    }
+    bool ok = true;
+    for (size_t i = 0; ok && i < n; i++) {
+        eg_node *node = &g->nodes[i];
+        if (count[i] < 2 || node->n_join || node->no_join || node->kind == EG_NODE_END) count[i] = 0;
+        else ok = (node->join = eg_malloc(sizeof(int) * (size_t)count[i])) != NULL;
+    }
+    memset(seen, 0, sizeof(int) * n);
+    for (size_t k = 0; ok && k < n; k++) {
+        const int *to = plain_targets(&g->nodes[k].edge, &m);
+        for (size_t j = 0; j < m; j++) {
+            eg_node *t = first_arrival(to[j], k, seen) && count[to[j]] ? &g->nodes[to[j]] : NULL;
+            if (t) t->join[t->n_join++] = (int)k;
+        }
+    }
+    eg_free(count);
+    return ok;
 }
 
 static bool waits(const eg_node *n) { return n->defer || n->n_join > 0; }

@@ -21,6 +21,11 @@ export function isCommand(v) {
   return v !== null && typeof v === 'object' && (v instanceof Command || v.lg_name === 'Command' || v[Symbol.for('edgegraph.command')] === true);
 }
 
+/** Whether a Command is for the parent graph (LangGraph takes Command.PARENT and 'PARENT'). */
+export function toParent(command) {
+  return command.graph === Command.PARENT || command.graph === 'PARENT';
+}
+
 /** goto as edgegraph takes it: names, and Sends as { node, arg }. */
 export function gotoOf(goto, plain) {
   const one = (t) => (t instanceof Send || t?.lg_name === 'Send' ? { node: t.node, arg: plain(t.args) } : t);
@@ -49,7 +54,7 @@ export function engineCommand(command, { toUpdate, combine, plain }) {
   if (command.update !== undefined) fields.update = toUpdate(updateOf(command.update, combine));
   if (command.goto !== undefined) fields.goto = gotoOf(command.goto, plain);
   if (command.resume !== undefined) fields.resume = command.resume;
-  if (command.graph === Command.PARENT) fields.graph = edgegraph.Command.PARENT;
+  if (toParent(command)) fields.graph = edgegraph.Command.PARENT;
   return new edgegraph.Command(fields);
 }
 
@@ -65,4 +70,22 @@ export function interrupt(value) {
 /** Whether `e` is an interrupt: a node's catch-all must rethrow it. */
 export function isGraphInterrupt(e) {
   return e !== null && typeof e === 'object' && e[Symbol.for('edgegraph.interrupt')] === true;
+}
+
+/**
+ * A node's result as one Command, or null: a Command, or a list mixing
+ * updates and Commands (their writes in order, the last goto).
+ */
+export function resultCommand(out) {
+  if (isCommand(out)) return out;
+  if (!Array.isArray(out) || !out.some(isCommand)) return null;
+  const writes = [];
+  let goto, graph;
+  for (const part of out) {
+    const update = isCommand(part) ? part.update : part;
+    writes.push(...(Array.isArray(update) ? update : Object.entries(update ?? {})));
+    if (isCommand(part) && part.goto !== undefined) goto = part.goto;
+    if (isCommand(part) && part.graph !== undefined) graph = part.graph;
+  }
+  return { lg_name: 'Command', update: writes, goto, graph };
 }

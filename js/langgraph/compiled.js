@@ -4,51 +4,22 @@
 // applies the input through the reducers, as LangGraph's input step does, so
 // supersteps line up with LangGraph's and recursionLimit counts the same.
 
-import * as edgegraph from 'edgegraph';
 import { GraphEngine, EdgegraphError } from 'edgegraph';
 import { END, START, Send } from './graph.js';
 import { plainMessages } from './messages.js';
 import { GraphRecursionError, InvalidUpdateError, EmptyInputError } from './errors.js';
 import { Invocation, STREAM_MODES, superstepOf } from './stream.js';
 import { storeOf } from './checkpoint.js';
-import { threadHistory, snapshotOf, configOf } from './history.js';
-import { isCommand, engineCommand, updateOf, gotoOf } from './command.js';
+import { configOf } from './history.js';
+import { isCommand, engineCommand, updateOf, gotoOf, toParent, resultCommand } from './command.js';
+import { withRetry } from './retry.js';
+import { ThreadState } from './thread-state.js';
+import { subgraphNodeSpec } from './subgraph-node.js';
+import { withCache, clearCache } from './cache.js';
 
 const PARENT = Symbol.for('edgegraph.langgraph.parent');
-// Joins and deferral came with interrupt() and Command (issue 15): node specs
-// carry those fields where the core has them.
-const HAS_JOINS = typeof edgegraph.Command === 'function';
 let runCounter = 0;
 const newRunId = () => `lg${Date.now().toString(36)}${(++runCounter).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
-
-// Errors a retry cannot fix: client errors by HTTP status, and aborts.
-const NO_RETRY_STATUS = new Set([400, 401, 402, 403, 404, 405, 406, 407, 409]);
-function retryable(error) {
-  if (error?.[Symbol.for('edgegraph.interrupt')] === true) return false;
-  if (error?.name === 'AbortError' || /^(Cancel|AbortError)/.test(String(error?.message))) return false;
-  const status = Number(error?.response?.status ?? error?.status);
-  return !NO_RETRY_STATUS.has(status) && error?.code !== 'ECONNABORTED' && error?.error?.code !== 'insufficient_quota';
-}
-
-/**
- * A node with LangGraph's retry policy: { maxAttempts = 3, initialInterval = 500 ms,
- * backoffFactor = 2, maxInterval = 128 s, jitter = true (up to 1 s more), retryOn }.
- * It runs in this layer, not as the engine's retry, for `retryOn`.
- */
-function withRetry(fn, policy) {
-  if (!policy) return fn;
-  return async (input, config) => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await fn(input, config);
-      } catch (e) {
-        if (attempt >= (policy.maxAttempts ?? 3) || !(policy.retryOn ?? retryable)(e) || config.signal?.aborted) throw e;
-        const wait = Math.min(policy.maxInterval ?? 128000, (policy.initialInterval ?? 500) * (policy.backoffFactor ?? 2) ** (attempt - 1));
-        await new Promise((resolve) => setTimeout(resolve, wait + ((policy.jitter ?? true) ? Math.random() * 1000 : 0)));
-      }
-    }
-  };
-}
 
 /** The engine and everything a run needs; CompiledStateGraph (below) is its face. */
 class GraphRunner {
@@ -57,16 +28,20 @@ class GraphRunner {
   #channels;
   #invocations = new Map();
   #store;
+  #cache;
   #defaults = {};
 
   constructor(builder, options) {
     this.#builder = builder;
     this.#channels = builder.channels;
     this.#store = storeOf(options.checkpointer);
+    this.#cache = cacheOf(options.cache);
     const engineOptions = this.#store ? { checkpointer: this.#store } : {};
     const all = [...builder.nodes.keys()];
     for (const key of ['interruptBefore', 'interruptAfter']) if (options[key] !== undefined) engineOptions[key] = options[key] === '*' ? all : options[key];
     this.engine = this.#engine = new GraphEngine(this.#definition(), engineOptions);
+    const children = new Map([...builder.nodes].filter(([, n]) => runners.has(n.subgraph)).map(([name, n]) => [name, runners.get(n.subgraph).threads]));
+    this.threads = new ThreadState({ engine: this.#engine, store: this.#store, view: this.#view, toUpdate: (u, node) => this.#toUpdate(u, node), combine: this.#combine, children });
   }
 
   /** Only the declared channels, as LangGraph's state (channels never written are absent). */
@@ -86,12 +61,14 @@ class GraphRunner {
     }
     this.#defaults = defaults;
     const nodes = { [START]: { handler: this.#startNode(), jumpTarget: true } };
-    for (const [name, { fn, options }] of this.#builder.nodes) {
+    const parent = { invocationOf: (taskId) => this.#invocationOf(taskId), view: this.#view, toUpdate: (u, node) => this.#toUpdate(u, node), combine: this.#combine };
+    for (const [name, { fn, options, subgraph }] of this.#builder.nodes) {
       // LangGraph's edges from several nodes to one are not a join; addEdge([a, b], c) is.
       const sources = this.#builder.joins.filter(([, t]) => t === name).flatMap(([f]) => f);
-      nodes[name] = { handler: this.#wrap(name, withRetry(fn, options.retryPolicy)), jumpTarget: true };
-      if (HAS_JOINS) nodes[name].join = sources.length ? [...new Set(sources)] : false;
-      if (HAS_JOINS && options.defer) nodes[name].defer = true;
+      const child = runners.get(subgraph);
+      nodes[name] = child ? { ...subgraphNodeSpec(name, child, parent), jumpTarget: true } : { handler: this.#wrap(name, withCache(name, withRetry(fn, options.retryPolicy), options.cachePolicy, this.#cache)), jumpTarget: true };
+      nodes[name].join = sources.length ? [...new Set(sources)] : false;
+      if (options.defer) nodes[name].defer = true;
     }
     // Targets by source, once: a 1,000-node graph compiles in one pass.
     const fixed = new Map(Object.keys(nodes).map((n) => [n, []]));
@@ -116,6 +93,7 @@ class GraphRunner {
     };
   }
 
+  /** A node function as the engine's handler; `fn` returns { out, cached } (cache.js). */
   #wrap(name, fn) {
     return async (state, engine, ctx) => {
       const inv = this.#invocationOf(ctx.taskId);
@@ -123,15 +101,15 @@ class GraphRunner {
       if (inv) { inv.mirror = state; inv.enterStep(step); }
       const input = ctx.arg !== undefined ? ctx.arg : this.#view(state);
       inv?.taskStarted(ctx.taskId, name, input, step);
-      const out = await fn(input, this.#nodeConfig(inv, ctx, name, step));
+      const { out, cached } = await fn(input, this.#nodeConfig(inv, ctx, name, step));
       const command = resultCommand(out);
       if (command) {
         const update = this.#toUpdate(updateOf(command.update, this.#combine), name);
-        inv?.taskFinished(ctx.taskId, name, update, step, false);
-        return engineCommand(command, this.#commandParts(name));
+        inv?.taskFinished(ctx.taskId, name, update, step, false, cached);
+        return engineCommand(command, this.#commandParts(name, toParent(command)));
       }
       const update = this.#toUpdate(out, name);
-      inv?.taskFinished(ctx.taskId, name, update, step, false);
+      inv?.taskFinished(ctx.taskId, name, update, step, false, cached);
       return { channels: update };
     };
   }
@@ -170,8 +148,10 @@ class GraphRunner {
   /** Two writes of one node to `key` (a Command's list of writes): its reducer's, or the later. */
   #combine = (key, a, b) => { const reducer = this.#channels.get(key)?.reducer; return reducer ? reducer(a, b) : b; };
 
-  #commandParts(node) {
-    return { toUpdate: (u) => ({ channels: this.#toUpdate(u, node) }), combine: this.#combine, plain: plainMessages };
+  /** How engineCommand() writes a Command of `node`; for the parent graph (`toParent`), keys this graph lacks stay (subgraph-node.js picks the parent's). */
+  #commandParts(node, toParent = false) {
+    const toUpdate = toParent ? (u) => ({ channels: plainMessages(u ?? {}) }) : (u) => ({ channels: this.#toUpdate(u, node) });
+    return { toUpdate, combine: this.#combine, plain: plainMessages };
   }
 
   /** One node's outgoing edge: static targets and routers combined into one. */
@@ -196,6 +176,30 @@ class GraphRunner {
 
   #invocationOf(taskId) {
     return taskId ? this.#invocations.get(taskId.slice(0, taskId.lastIndexOf(':'))) : undefined;
+  }
+
+  /** The values a run of this graph returns (its output schema's keys). */
+  output(state) {
+    const values = this.#view(state);
+    const output = this.#builder.output;
+    if (output) for (const key of Object.keys(values)) if (!output.has(key)) delete values[key];
+    return values;
+  }
+
+  /**
+   * Run this graph as another graph's node (subgraph-node.js): `start(options)`
+   * starts or resumes the engine's run; its chunks go up to the parent's stream under `ns`.
+   */
+  async runAsChild(start, parentInv, ns) {
+    const config = parentInv?.config ?? {};
+    const inv = new Invocation({ modes: [], single: true, subgraphs: false, recursionLimit: config.recursionLimit ?? 25, config, view: this.#view, parent: parentInv && { inv: parentInv, ns } });
+    const runId = newRunId();
+    this.#invocations.set(runId, inv);
+    try {
+      return await start({ runId, maxSteps: 1e9, onEvent: (event) => inv.onEvent(event, (e, values) => this.#snapshotEvent(config.configurable?.thread_id, e, values)) });
+    } finally {
+      this.#invocations.delete(runId);
+    }
   }
 
   /** The channel values, as LangGraph's invoke() returns them. */
@@ -244,6 +248,8 @@ class GraphRunner {
           if (answer?.goto !== undefined && latest.status !== 'PAUSED' && checkpointId === undefined) {
             // Nothing to resume (the thread finished): a new run from the input step, which applies the update and goes to goto.
             result = await this.#engine.execute({ __start__: input.update ?? {}, __goto__: gotoOf(input.goto, plainMessages) }, { ...options, threadId: String(threadId) });
+          } else if (!input && latest.status === 'FINISHED') {
+            result = { status: 'FINISHED', state: latest.state };   // nothing to continue: LangGraph returns the values
           } else result = await this.#engine.resume({ threadId: String(threadId), ...(checkpointId !== undefined ? { checkpointId: Number(checkpointId) } : {}) }, answer, options);
         } else {
           // On a thread with state, execute continues it: the input step folds the input over it.
@@ -261,9 +267,7 @@ class GraphRunner {
     if (result.status === 'ERROR') throw this.#errorOf(result.error);
     if (result.status === 'INTERRUPTED') throw result.error ?? new EdgegraphError('ABORTED', 'the run was interrupted');
     if (result.status === 'FINISHED' && inv.steps >= inv.recursionLimit) throw inv.recursionError();
-    const values = this.#view(result.state);
-    const output = this.#builder.output;
-    if (output) for (const key of Object.keys(values)) if (!output.has(key)) delete values[key];
+    const values = this.output(result.state);
     if (result.status === 'PAUSED' && !this.#store) {
       throw new EdgegraphError('INVALID_OPTIONS', 'No checkpointer set: a run that pauses (interrupt(), interruptBefore/After) is resumed from its thread; compile({ checkpointer: new MemorySaver() })');
     }
@@ -288,55 +292,28 @@ class GraphRunner {
     return { config: configOf(threadId, event.checkpointId), values, metadata: { source: 'loop', step: -1, parents: {} }, tasks: [] };
   }
 
-  /** A thread's state: { values, next, config, metadata, createdAt, parentConfig, tasks }. */
-  async getState(config) {
-    if (!this.#store) throw new EdgegraphError('INVALID_OPTIONS', 'No checkpointer set: getState() reads a thread; compile({ checkpointer: new MemorySaver() })');
-    const threadId = String(config?.configurable?.thread_id);
-    const wanted = config?.configurable?.checkpoint_id;
-    const history = await threadHistory(this.#engine, threadId);
-    const record = wanted === undefined ? history[0] : history.find((r) => String(r.checkpointId) === String(wanted));
-    if (!record) return { values: {}, next: [], tasks: [], config: { configurable: { thread_id: threadId } }, metadata: undefined };
-    const snapshot = snapshotOf(threadId, record, this.#view);
-    if (record.status === 'PAUSED') {
-      const { interrupts = [] } = (await this.#engine.getState(threadId, record.checkpointId)) ?? {};
-      for (const task of snapshot.tasks) task.interrupts = interrupts.filter((i) => i.node === task.name).map(({ id, value }) => ({ id, value }));
-    }
-    return snapshot;
-  }
-
-  /**
-   * Write `values` into a thread's state through the reducers, as node `asNode`
-   * would (then its edges decide what runs next). Returns the new checkpoint's config.
-   */
-  async updateState(config, values, asNode = undefined) {
-    const threadId = String(config?.configurable?.thread_id);
-    const checkpointId = config?.configurable?.checkpoint_id;
-    const thread = { threadId, ...(checkpointId !== undefined ? { checkpointId: Number(checkpointId) } : {}) };
-    if (asNode === END) {
-      throw new EdgegraphError('INVALID_INPUT', 'updateState(config, values, END) is not supported by edgegraph/langgraph: to end a paused thread, answer its interrupt (new Command({ resume })) or update it as a node whose edge leads to END');
-    }
-    const update = { channels: this.#toUpdate(updateOf(values, this.#combine), asNode ?? 'updateState') };
-    const written = await this.#engine.updateState(thread, update, asNode === END ? undefined : asNode);
-    return configOf(threadId, written.checkpointId);
-  }
-
-  /** The thread's checkpoints, newest first. */
-  async *getStateHistory(config, options = {}) {
-    const threadId = String(config?.configurable?.thread_id);
-    const history = await threadHistory(this.#engine, threadId);
-    const count = options.limit === undefined ? history.length : Math.min(options.limit, history.length);
-    for (let i = 0; i < count; i++) yield snapshotOf(threadId, history[i], this.#view);
-  }
+  /** Forget the results the cache keeps for this graph's nodes. */
+  clearCache() { return clearCache(this.#cache, [...this.#builder.nodes.keys()]); }
 
   /** The graph as data (LangGraph's getGraph() is far richer; this is the Mermaid text). */
   getGraph() { return { drawMermaid: () => this.#engine.toMermaid() }; }
 
 }
 
+/** compile({ cache }): a cache by shape (get, set, clear), as LangGraph's BaseCache. */
+function cacheOf(cache) {
+  if (cache === undefined || cache === null) return null;
+  if (typeof cache?.get === 'function' && typeof cache.set === 'function' && typeof cache.clear === 'function') return cache;
+  throw new EdgegraphError('INVALID_OPTIONS', 'compile({ cache }) takes a cache with get, set and clear: new InMemoryCache() from edgegraph/langgraph');
+}
+
 // A compiled graph has no dispose() in LangGraph: its engine is freed when the
 // graph is collected. The runner (the engine's closures point at it, never at
 // the graph) is what the registry holds, so the graph itself can be collected.
 const registry = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((runner) => runner.engine.dispose()) : null;
+
+// Each compiled graph's runner, for a parent graph that uses it as a node.
+const runners = new WeakMap();
 
 export class CompiledStateGraph {
   #runner;
@@ -345,24 +322,27 @@ export class CompiledStateGraph {
   constructor(builder, options, runner = new GraphRunner(builder, options), config = {}) {
     this.builder = builder;
     this.checkpointer = options.checkpointer;
+    this.cache = options.cache;
     this.interruptBefore = options.interruptBefore;
     this.interruptAfter = options.interruptAfter;
     this.name = options.name ?? 'LangGraph';
     this.#runner = runner;
     this.#config = config;
     registry?.register(this, runner, this);
+    runners.set(this, runner);
   }
 
   invoke(input, config) { return this.#runner.invoke(input, { ...this.#config, ...config }); }
   stream(input, config) { return this.#runner.stream(input, { ...this.#config, ...config }); }
-  getState(config) { return this.#runner.getState(config); }
-  getStateHistory(config, options) { return this.#runner.getStateHistory(config, options); }
-  updateState(config, values, asNode) { return this.#runner.updateState(config, values, asNode); }
+  getState(config, options) { return this.#runner.threads.getState(config, options); }
+  getStateHistory(config, options) { return this.#runner.threads.getStateHistory(config, options); }
+  updateState(config, values, asNode) { return this.#runner.threads.updateState(config, values, asNode); }
   getGraph() { return this.#runner.getGraph(); }
+  clearCache() { return this.#runner.clearCache(); }
 
   /** The same graph with `config` as every call's defaults (recursionLimit, configurable, ...). */
   withConfig(config) {
-    const options = { checkpointer: this.checkpointer, interruptBefore: this.interruptBefore, interruptAfter: this.interruptAfter, name: this.name };
+    const options = { checkpointer: this.checkpointer, interruptBefore: this.interruptBefore, interruptAfter: this.interruptAfter, name: this.name, cache: this.cache };
     return new CompiledStateGraph(this.builder, options, this.#runner, { ...this.#config, ...config });
   }
 
@@ -373,23 +353,6 @@ export class CompiledStateGraph {
   }
 }
 if (typeof Symbol.dispose === 'symbol') CompiledStateGraph.prototype[Symbol.dispose] = CompiledStateGraph.prototype.dispose;
-
-/**
- * A node's result as one Command, or null: a Command, or a list mixing
- * updates and Commands (their writes in order, the last goto).
- */
-function resultCommand(out) {
-  if (isCommand(out)) return out;
-  if (!Array.isArray(out) || !out.some(isCommand)) return null;
-  const writes = [];
-  let goto;
-  for (const part of out) {
-    const update = isCommand(part) ? part.update : part;
-    writes.push(...(Array.isArray(update) ? update : Object.entries(update ?? {})));
-    if (isCommand(part) && part.goto !== undefined) goto = part.goto;
-  }
-  return { lg_name: 'Command', update: writes, goto };
-}
 
 /** A LangChain callback handler (by shape: plain methods) turning tokens into 'messages' chunks. */
 function tokenHandler(inv, node, step) {

@@ -46,8 +46,8 @@ export class StateGraph {
     if (name.includes('|') || name.includes(':')) throw new GraphValidationError(`'${name}' is not a valid node name: '|' and ':' are reserved`);
     if (this.nodes.has(name)) throw new GraphValidationError(`Node \`${name}\` already present.`, { code: 'DUPLICATE_NODE', node: name });
     if (this.channels.has(name)) throw new GraphValidationError(`'${name}' is already being used as a state key`, { node: name });
-    // A compiled graph as a node starts afresh each time (LangGraph gives it its own
-    // checkpoint namespace): it does not continue the parent's thread.
+    // A compiled graph of this entry runs as a subgraph node (subgraph-node.js); another
+    // runnable is called with the parent's config, without its thread.
     const asChild = (c) => ({ ...c, configurable: { ...c?.configurable, thread_id: undefined, checkpoint_id: undefined } });
     const run = typeof fn === 'function' ? fn : typeof fn?.invoke === 'function' ? (s, c) => fn.invoke(s, asChild(c)) : null;
     if (!run) throw new GraphValidationError(`node '${name}' needs a function or a compiled graph`, { node: name });

@@ -79,10 +79,11 @@ export class Invocation {
     if (debug) this.push('debug', { step, type: 'task', timestamp: new Date().toISOString(), payload });
   }
 
-  taskFinished(taskId, name, update, step, isStart) {
+  taskFinished(taskId, name, update, step, isStart, cached = false) {
     this.#nodeRan = true;
     if (isStart) return;
-    if (this.wants('updates')) this.push('updates', { [name]: copy(update) });
+    // A result reused from the node cache says so, as LangGraph's updates chunk does.
+    if (this.wants('updates')) this.push('updates', cached ? { [name]: copy(update), __metadata__: { cached: true } } : { [name]: copy(update) });
     if (this.wants('messages')) this.#messagesOf(update, name, step);
     const tasks = this.wants('tasks'), debug = this.wants('debug');
     if (!tasks && !debug) return;

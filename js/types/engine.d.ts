@@ -4,6 +4,7 @@ import { ApprovalDecision, EdgegraphError, GraphStatus, IGraphState, Message, Pe
 import { ChatHistoryManager, TextTokenCounter } from './history.js';
 import { ChatResult, ModelCallUsage, Provider, ProviderName, RunUsage } from './llm.js';
 import { Checkpointer, HistoryOptions, KeyValueStore } from './stores.js';
+import { NodeCache, NodeCachePolicy } from './cache.js';
 
 /** What a node returns: a partial state plus flow controls. */
 export type NodeResult<S> = {
@@ -103,6 +104,8 @@ export interface NodeSpec<S extends object = IGraphState> {
   defer?: boolean;
   /** Reached only by nextNodeOverride or a goto: counts as reachable. */
   jumpTarget?: boolean;
+  /** Reuse the node's result for equal input (needs the engine option `cache`). */
+  cache?: NodeCachePolicy<S>;
 }
 
 export type Edge<S extends object = IGraphState> =
@@ -186,6 +189,8 @@ export interface EngineOptions<S extends object = IGraphState> {
   tracer?: OTelTracerLike;
   /** Put prompts, replies, tool arguments and results in the spans (default false). */
   traceContent?: boolean;
+  /** Where nodes with a `cache` policy keep their results (new InMemoryCache(), or any NodeCache). */
+  cache?: NodeCache;
 }
 
 /** An OpenTelemetry Tracer, by shape (@opentelemetry/api's Tracer fits); nothing of OpenTelemetry is imported. */

@@ -358,6 +358,8 @@ static int breakpoint_scenario(void) {
     if (!rc) rc = eg_run_apply(r, "{\"x\":1}", 7, &e);
     if (!rc) rc = eg_run_route_from(r, "a", 1, &e);
     if (!rc) rc = run_rc(r, eg_run_next(r, &out, NULL, &e));
+    if (!rc) rc = eg_run_route_from(r, "__end__", 7, &e);              /* updateState as END */
+    if (!rc) rc = run_rc(r, eg_run_next(r, &out, NULL, &e));
     arm(false);
     eg_run_free(r);
     eg_graph_free(g);

@@ -123,6 +123,61 @@ TEST(one_pending_interrupt_takes_a_value_or_its_id) {
     eg_graph_free(g);
 }
 
+TEST(route_from_end_finishes_a_paused_run_dropping_its_interrupts) {
+    eg_graph *g = graph_of("{\"nodes\":{\"a\":{},\"b\":{}},\"edges\":{\"a\":\"b\",\"b\":\"__end__\"},\"entryPoint\":\"a\"}");
+    eg_run *r = NULL;
+    eg_error e;
+    CHECK(eg_run_new(g, "{}", 2, NULL, 0, &r, &e) == EG_OK);
+    cJSON_Delete(step(r));
+    CHECK(hand(r, eg_run_interrupt_task, 0, "{\"interrupts\":[{\"id\":\"a:1.0:0\",\"value\":null}]}", &e) == EG_OK);
+    cJSON_Delete(step(r));
+    CHECK(eg_run_status(r) == EG_STATUS_PAUSED);
+    r = reopen(r, g);
+    if (!r) { eg_graph_free(g); return; }
+    /* As a node, refused mid-step; as END, the run finishes with the update applied. */
+    CHECK(eg_run_route_from(r, "a", 1, &e) == EG_E_BAD_STATE);
+    CHECK(eg_run_apply(r, "{\"x\":1}", 7, &e) == EG_OK);
+    CHECK(eg_run_route_from(r, "__end__", 7, &e) == EG_OK);
+    CHECK(eg_run_status(r) == EG_STATUS_FINISHED);
+    const char *pending;
+    CHECK(eg_run_pending_interrupts(r, &pending, NULL, &e) == EG_OK && strcmp(pending, "[]") == 0);
+    r = reopen(r, g);
+    if (!r) { eg_graph_free(g); return; }
+    cJSON *o = step(r);
+    CHECK_STR(field(o, "status"), "FINISHED");
+    CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(o, "tasks")) == 0);
+    cJSON_Delete(o);
+    const char *state;
+    CHECK(eg_run_state(r, &state, NULL, NULL) == EG_OK && strstr(state, "\"x\":1"));
+    CHECK(eg_run_resume(r, NULL, 0, &e) == EG_E_NOT_RESUMABLE);
+    CHECK(eg_run_route_from(r, "nope", 4, &e) == EG_E_UNKNOWN_NODE && strstr(e.message, "'nope'"));
+    eg_run_free(r);
+    eg_graph_free(g);
+}
+
+TEST(route_from_end_mid_step_keeps_the_writes_of_finished_siblings) {
+    eg_graph *g = graph_of(parallel);
+    eg_run *r = NULL;
+    eg_error e;
+    CHECK(eg_run_new(g, "{}", 2, NULL, 0, &r, &e) == EG_OK);
+    cJSON_Delete(step(r));
+    CHECK(hand(r, eg_run_submit, 0, "{}", &e) == EG_OK);
+    cJSON_Delete(step(r));                                  /* a, b, c */
+    CHECK(hand(r, eg_run_submit, 0, "{\"r\":[\"a\"]}", &e) == EG_OK);
+    CHECK(hand(r, eg_run_interrupt_task, 1, "{\"interrupts\":[{\"id\":\"b:2.1:0\",\"value\":1}]}", &e) == EG_OK);
+    CHECK(hand(r, eg_run_submit, 2, "{\"r\":[\"c\"]}", &e) == EG_OK);
+    cJSON_Delete(step(r));
+    CHECK(eg_run_status(r) == EG_STATUS_PAUSED);
+    r = reopen(r, g);
+    if (!r) { eg_graph_free(g); return; }
+    CHECK(eg_run_route_from(r, "__end__", 7, &e) == EG_OK);
+    CHECK(eg_run_status(r) == EG_STATUS_FINISHED);
+    const char *state;
+    CHECK(eg_run_state(r, &state, NULL, NULL) == EG_OK && strstr(state, "\"r\":[\"a\",\"c\"]"));
+    eg_run_free(r);
+    eg_graph_free(g);
+}
+
 TEST(goto_on_resume_routes_like_a_router_and_names_unknown_nodes) {
     eg_graph *g = graph_of("{\"nodes\":{\"a\":{},\"b\":{},\"c\":{\"jumpTarget\":true}},\"edges\":{\"a\":\"b\",\"b\":\"__end__\",\"c\":\"__end__\"},\"entryPoint\":\"a\",\"state\":{\"reducers\":{}}}");
     eg_run *r = NULL;

@@ -170,3 +170,32 @@ test('a conversation on a thread written under an older version: execute migrate
   const third = await redeploy(v2, store).execute({}, { threadId: 'chat' });
   assert.deepEqual(third.state.data, { count: { turns: 3 } });
 });
+
+test('a thread paused while a join waits resumes into a graph that renamed the join and a branch that arrived (renamedNodes)', async () => {
+  const store = new MemoryStore();
+  const ran = [];
+  const node = (name, out = {}) => () => { ran.push(name); return out; };
+  await pausedThread({
+    nodes: { a: node('a'), b: node('b'), c: node('c'), e: node('e', { shouldPause: true }), d: { handler: node('d'), join: ['b', 'e'] } },
+    edges: { a: ['b', 'c'], b: 'd', c: 'e', e: 'd', d: '__end__' },
+    entryPoint: 'a',
+  }, store, 't');
+  const edited = redeploy({
+    renamedNodes: { d: 'merge', b: 'left' },
+    nodes: { a: node('a'), left: node('left'), c: node('c'), e: node('e'), merge: { handler: node('merge'), join: ['left', 'e'] } },
+    edges: { a: ['left', 'c'], left: 'merge', c: 'e', e: 'merge', merge: '__end__' },
+    entryPoint: 'a',
+  }, store);
+  const done = await edited.resume({ threadId: 't' });
+  assert.equal(done.status, 'FINISHED');
+  // The join ran once, under its new name, after the branch that had paused; no branch ran again.
+  assert.deepEqual(ran, ['a', 'b', 'c', 'e', 'merge']);
+});
+
+test('a thread paused while a join waits, restored into a graph without that join: CHECKPOINT_GRAPH_MISMATCH naming it', async () => {
+  const store = new MemoryStore();
+  const nodes = { a: () => ({}), b: () => ({}), c: () => ({}), e: () => ({ shouldPause: true }) };
+  await pausedThread({ nodes: { ...nodes, d: { handler: () => ({}), join: ['b', 'e'] } }, edges: { a: ['b', 'c'], b: 'd', c: 'e', e: 'd', d: '__end__' }, entryPoint: 'a' }, store, 't');
+  const edited = redeploy({ nodes, edges: { a: ['b', 'c'], b: '__end__', c: 'e', e: '__end__' }, entryPoint: 'a' }, store);
+  await assert.rejects(edited.resume({ threadId: 't' }), (e) => e.code === 'CHECKPOINT_GRAPH_MISMATCH' && e.message.includes("'d'"));
+});

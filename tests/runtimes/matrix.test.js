@@ -6,23 +6,18 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { join, extname } from 'node:path';
+import { readFileSync, writeFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { build } from 'esbuild';
-import { Miniflare } from 'miniflare';
 import { EdgeRuntime } from 'edge-runtime';
-import { chromium } from 'playwright-core';
 import { expected, model } from './graph.js';
 import { startServer, fromPolicy } from '../js/support/openai-server.js';
+import { root, packedApp, workerOf, chromiumFor, openPage } from './app.js';
 
-const root = new URL('../../', import.meta.url).pathname;
 const bin = (name) => join(root, 'node_modules/.bin', name);
-const app = join(root, 'build/runtimes/app');
-const here = new URL('.', import.meta.url).pathname;
-let mf, edge, browser, page, server, llm;
+let app, mf, edge, chromium, page, llm;
 // Asynchronous: the LLM server answers from this process while a runtime runs.
 const run = async (file, args, options = {}) => (await promisify(execFile)(file, args, { cwd: app, encoding: 'utf8', ...options })).stdout;
 
@@ -30,22 +25,8 @@ before(async () => {
   // The model of every runtime's agent; CORS for the page in Chromium.
   llm = await startServer(fromPolicy(model), { cors: true });
   // The package exactly as `npm install edgegraph` gets it.
-  rmSync(join(root, 'build/runtimes'), { recursive: true, force: true });
-  mkdirSync(join(root, 'build/pack'), { recursive: true });
-  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--loglevel=error', '--pack-destination', join(root, 'build/pack')], { cwd: root, encoding: 'utf8' }))[0];
-  mkdirSync(app, { recursive: true });
-  for (const f of ['graph.js', 'runner.js', 'worker.js', 'edge.js', 'page.html']) cpSync(join(here, f), join(app, f));
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'matrix-app', private: true, type: 'module', dependencies: { edgegraph: `file:${join(root, 'build/pack', packed.filename)}` } }));
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--offline'], { cwd: app });
-
-  // workerd: bundled the way wrangler does (the .wasm stays a module import).
-  await build({ entryPoints: [join(app, 'worker.js')], bundle: true, format: 'esm', conditions: ['workerd', 'worker', 'browser'], external: ['*.wasm'], outfile: join(app, 'cf/dist/worker.js'), absWorkingDir: app, logLevel: 'silent' });
-  cpSync(join(app, 'node_modules/edgegraph/dist/edgegraph.wasm'), join(app, 'cf/dist/edgegraph.wasm'));
-  mf = new Miniflare({
-    modulesRoot: join(app, 'cf'),
-    modules: [{ type: 'ESModule', path: join(app, 'cf/dist/worker.js') }, { type: 'CompiledWasm', path: join(app, 'cf/dist/edgegraph.wasm') }],
-    compatibilityDate: '2024-09-23',
-  });
+  app = packedApp('runtimes/app', ['graph.js', 'runner.js', 'worker.js', 'edge.js', 'page.html']);
+  mf = (await workerOf(app, 'worker.js'))();
 
   // edge-runtime: one script, the module handed in precompiled.
   const bundled = await build({ entryPoints: [join(app, 'edge.js')], bundle: true, format: 'iife', write: false, absWorkingDir: app, logLevel: 'silent' });
@@ -54,23 +35,13 @@ before(async () => {
   edge.evaluate(bundled.outputFiles[0].text);
 
   // Chromium: the page imports the package through an import map.
-  const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json' };
-  server = createServer((req, res) => {
-    const path = join(app, decodeURIComponent(new URL(req.url, 'http://x').pathname));
-    try { const body = readFileSync(path); res.writeHead(200, { 'content-type': types[extname(path)] ?? 'application/octet-stream' }); res.end(body); } catch { res.writeHead(404); res.end(); }
-  });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'] });
-  page = await browser.newPage();
-  page.on('pageerror', (e) => console.error('page error:', e.message));
-  await page.goto(`http://127.0.0.1:${server.address().port}/page.html`);
-  await page.waitForFunction(() => document.title === 'ready');
+  chromium = await chromiumFor(app);
+  page = await openPage(chromium, 'page.html');
 });
 
 after(async () => {
-  await browser?.close();
+  await chromium?.close();
   await mf?.dispose();
-  server?.close();
   await llm?.close(); // fails if any runtime sent a request OpenAI would refuse
 });
 

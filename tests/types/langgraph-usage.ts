@@ -1,5 +1,5 @@
 // Type usage of edgegraph/langgraph, compiled by tsc --strict (make typecheck).
-import { StateGraph, Annotation, MessagesAnnotation, START, END, Send, MemorySaver, GraphRecursionError, messagesStateReducer, RemoveMessage, Command, interrupt } from 'edgegraph/langgraph';
+import { StateGraph, Annotation, MessagesAnnotation, START, END, Send, MemorySaver, GraphRecursionError, messagesStateReducer, RemoveMessage, Command, interrupt, InMemoryCache } from 'edgegraph/langgraph';
 
 const State = Annotation.Root({
   count: Annotation<number>({ reducer: (a, b) => a + b, default: () => 0 }),
@@ -38,5 +38,17 @@ async function main(): Promise<void> {
   console.log(paused.__interrupt__?.[0]?.id);
   await approval.updateState({ configurable: { thread_id: 'a' } }, { name: 'Bo' }, 'route');
   await approval.invoke(new Command({ resume: 'yes' }), { configurable: { thread_id: 'a' } });
+  await approval.updateState({ configurable: { thread_id: 'a' } }, null, END);
+  // A compiled graph as a node; its paused state through getState(config, { subgraphs: true }); node caching.
+  const child = new StateGraph(State).addNode('inner', () => new Command({ graph: Command.PARENT, goto: 'done', update: { count: 1 } })).addEdge(START, 'inner').compile();
+  const parent = new StateGraph(State)
+    .addNode('child', child, { ends: ['done'] })
+    .addNode('done', () => ({ name: 'done' }), { cachePolicy: { ttl: 60, keyFunc: ([input]) => JSON.stringify(input) } })
+    .addEdge(START, 'child')
+    .compile({ checkpointer: new MemorySaver(), cache: new InMemoryCache() });
+  const nested = await parent.getState({ configurable: { thread_id: 'p' } }, { subgraphs: true });
+  const childState = nested.tasks[0]?.state;
+  console.log(childState && 'values' in childState ? childState.next : childState?.configurable.checkpoint_ns);
+  await parent.clearCache();
 }
 void main;

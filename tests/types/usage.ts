@@ -1,6 +1,6 @@
 // A realistic program against the hand-written declarations; `make
 // typecheck` compiles it with strict settings.
-import { GraphEngine, GraphBuilder, createEndNode, EdgegraphError, type IGraphState, type GraphNode, type GraphEvent } from '../../js/index.js';
+import { GraphEngine, GraphBuilder, createEndNode, EdgegraphError, InMemoryCache, cachedCall, clearNodeCache, type IGraphState, type GraphNode, type GraphEvent } from '../../js/index.js';
 
 const classify: GraphNode = (state) => ({ data: { route: state.messages.length > 1 ? 'long' : 'short' } });
 const reply: GraphNode = async (state, engine, ctx) => {
@@ -221,3 +221,18 @@ async function concurrency(): Promise<void> {
   await engine.execute({}, { maxConcurrency: 4 });
 }
 void concurrency;
+async function nodeCaching(): Promise<void> {
+  const cache = new InMemoryCache();
+  const engine = new GraphEngine<IGraphState>({
+    nodes: { lookup: { handler: (s) => ({ data: { q: s.data.q } }), cache: { ttlMs: 60_000, key: (s, ctx) => ctx.arg ?? s.data.q } } },
+    edges: { lookup: '__end__' },
+    entryPoint: 'lookup',
+  }, { cache });
+  await engine.execute({ data: { q: 'x' } });
+  const { value, cached } = await cachedCall(cache, { node: 'n', key: { q: 1 }, ttl: 5 }, async () => 42);
+  const n: number = value;
+  console.log(n, cached);
+  await clearNodeCache(cache, ['lookup']);
+  await engine.updateState({ threadId: 't' }, null, '__end__');
+}
+void nodeCaching;

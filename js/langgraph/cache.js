@@ -1,0 +1,38 @@
+// cache.js: LangGraph's node caching (addNode(name, fn, { cachePolicy }) with
+// compile({ cache })) over edgegraph's node cache (js/node-cache.js).
+
+import { cachedCall, clearNodeCache, InMemoryCache } from 'edgegraph';
+import { plainMessages } from './messages.js';
+import { isCommand } from './command.js';
+
+export { InMemoryCache };
+
+/**
+ * `fn(input, config)` as `{ out, cached }`: with a cache and a policy
+ * (`true`, or { ttl: seconds, keyFunc([input]) => string }), a result kept for
+ * an equal input within its ttl is `out`, and `cached` says so.
+ */
+export function withCache(name, fn, policy, cache) {
+  if (!policy || !cache) return async (input, config) => ({ out: await fn(input, config), cached: false });
+  const { ttl, keyFunc } = policy === true ? {} : policy;
+  return async (input, config) => {
+    const key = keyFunc ? keyFunc([input]) : input;   // LangGraph passes the input as a list of arguments
+    const { value, cached } = await cachedCall(cache, { node: name, key, ttl }, async () => storable(await fn(input, config)));
+    return { out: value, cached };
+  };
+}
+
+/** Forget the kept results of these nodes (LangGraph's clearCache()). */
+export const clearCache = (cache, nodes) => (cache ? clearNodeCache(cache, nodes) : Promise.resolve());
+
+/** A node's result as JSON keeps it: LangChain messages made plain, in updates and Commands. */
+function storable(out) {
+  if (Array.isArray(out)) return out.map(storable);
+  if (out === null || typeof out !== 'object') return out;
+  const plain = (u) => (Array.isArray(u) ? u.map(([k, v]) => [k, plainMessages(v)]) : Object.fromEntries(Object.entries(u ?? {}).map(([k, v]) => [k, plainMessages(v)])));
+  if (!isCommand(out)) return plain(out);
+  const command = { lg_name: 'Command' };
+  for (const key of ['resume', 'goto', 'graph']) if (out[key] !== undefined) command[key] = out[key];
+  if (out.update !== undefined) command.update = plain(out.update);
+  return command;
+}

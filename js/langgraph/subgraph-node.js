@@ -1,0 +1,47 @@
+// subgraph-node.js: a compiled graph of this entry used as another's node
+// (addNode('child', compiledChild)), as edgegraph's own subgraph node
+// (js/subgraph.js). The parent's checkpoint holds the child's while it is
+// paused: an interrupt() in the child pauses the parent (ids
+// `<node>:<task>/<child id>`) and a resume continues inside the child; a
+// breakpoint in the child pauses the parent with no interrupts. The keys the
+// two states share pass in and out, as in LangGraph: the child gets the
+// parent's values as its input, the parent gets the child's output as the
+// node's update, and a child node's Command.PARENT adds its update to that
+// and routes the parent.
+
+import { superstepOf } from './stream.js';
+
+/**
+ * The engine's node spec for child runner `child` under the name `name`.
+ * `parent` is the parent runner's side: { invocationOf(taskId), view(state),
+ * toUpdate(values, node), combine(key, a, b) }.
+ */
+export function subgraphNodeSpec(name, child, parent) {
+  const outputOf = (childState) => parent.toUpdate(child.output(childState), name);
+  return {
+    kind: 'subgraph',
+    graph: child.engine,
+    // A Send's argument, else the parent's values: the child's input step keeps the keys it has.
+    input: (state, ctx) => ({ __start__: ctx.arg !== undefined ? ctx.arg : parent.view(state) }),
+    output: (childState) => ({ channels: outputOf(childState) }),
+    around: async (start, ctx, state) => {
+      const inv = parent.invocationOf(ctx.taskId);
+      const step = superstepOf(ctx.taskId);
+      if (inv) { inv.mirror = state; inv.enterStep(step); }
+      inv?.taskStarted(ctx.taskId, name, ctx.arg !== undefined ? ctx.arg : parent.view(state), step);
+      const result = await child.runAsChild(start, inv, [`${name}:${ctx.taskId}`]);
+      if (result.parentCommand) {
+        // LangGraph writes the child's values and the Command's update, in that order, in one step.
+        const update = outputOf(result.state);
+        for (const [key, value] of Object.entries(parent.toUpdate(result.parentCommand.update?.channels ?? {}, name))) {
+          update[key] = Object.prototype.hasOwnProperty.call(update, key) ? parent.combine(key, update[key], value) : value;
+        }
+        result.parentCommand = { ...result.parentCommand, update: { channels: update } };
+        inv?.taskFinished(ctx.taskId, name, update, step, false);
+      } else if (result.status === 'FINISHED') {
+        inv?.taskFinished(ctx.taskId, name, outputOf(result.state), step, false);
+      }
+      return result;
+    },
+  };
+}

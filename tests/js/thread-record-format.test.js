@@ -1,0 +1,112 @@
+// Record formats: a thread stored by an earlier edgegraph (record format 1,
+// support/thread-records-format-1.json: a snapshot, a delta, a snapshot and a
+// delta, paused at a human node) still reads and resumes, and the records this
+// version adds on top of it (format 2) rebuild to the same checkpoints.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { GraphEngine, MemoryStore, Checkpointer } from 'edgegraph';
+
+const stored = JSON.parse(readFileSync(new URL('./support/thread-records-format-1.json', import.meta.url), 'utf8'));
+
+// The definition the stored thread was written with (its graph hash is in every record).
+const definition = () => ({
+  nodes: { a: () => ({ data: { a: 1 }, messages: [{ role: 'assistant', content: 'é ✓ "q"' }] }), b: () => ({ data: { b: [1, 2] } }), ask: () => ({ pendingAskUser: { question: 'go on?' } }), c: (s) => ({ data: { c: s.data.a + 1 } }) },
+  edges: { a: 'b', b: 'ask', ask: 'c', c: '__end__' },
+  entryPoint: 'a',
+});
+
+async function oldThread() {
+  const store = new MemoryStore();
+  for (const [key, value] of Object.entries(stored)) await store.put(key, value);
+  return store;
+}
+
+test('a thread stored in record format 1 reads, resumes, and goes on in format 2 on the same chain', async () => {
+  const store = await oldThread();
+  assert.ok(Object.values(stored).every((v) => /^[0-9a-f]{8}\{/.test(v) || /^\d+$/.test(v)), 'the fixture is format 1 (8 hex digits, then the record)');
+  const engine = new GraphEngine(definition(), { checkpointer: new Checkpointer(store, { snapshotEvery: 2 }) });
+  const paused = await engine.getState('old');
+  assert.equal(paused.status, 'PAUSED');
+  assert.deepEqual(paused.state.data, { a: 1, b: [1, 2] });
+  assert.equal(paused.state.messages[1].content, 'é ✓ "q"');
+  const done = await engine.resume({ threadId: 'old' }, { role: 'user', content: 'yes' });
+  assert.equal(done.status, 'FINISHED');
+  assert.deepEqual(done.state.data, { a: 1, b: [1, 2], c: 2 });
+  // The new records are format 2 (16 hex digits), parented on the old ones.
+  const added = (await store.list('old/r/')).filter((k) => !(k in stored));
+  assert.ok(added.length >= 2);
+  for (const key of added) assert.match(await store.get(key), /^[0-9a-f]{16}\{"v":2,/);
+  const history = await engine.getStateHistory('old', { values: true });
+  assert.equal(history[0].status, 'FINISHED');
+  assert.deepEqual(history[0].values.data, { a: 1, b: [1, 2], c: 2 });
+  assert.equal(history.at(-1).checkpointId, 1);
+  // Every entry, old and new, rebuilds to a checkpoint the engine restores (its checksum holds).
+  for (const { checkpointId } of history) assert.equal((await engine.getState('old', checkpointId)).checkpointId, checkpointId);
+  const again = new GraphEngine(definition(), { checkpointer: new Checkpointer(store, { snapshotEvery: 2 }) });
+  for (const { checkpointId, status } of history.filter((h) => h.status !== 'FINISHED')) {
+    const r = await again.resume({ threadId: 'old', checkpointId }, { role: 'user', content: 'yes' });
+    assert.ok(['FINISHED', 'PAUSED'].includes(r.status), `checkpoint ${checkpointId} (${status}) resumes`);
+  }
+  engine.dispose();
+  again.dispose();
+});
+
+test('a format 2 record with one character changed anywhere is INVALID_CHECKPOINT naming it, and the thread falls back to the record before', async () => {
+  const store = new MemoryStore();
+  const engine = new GraphEngine(definition(), { checkpointer: store });
+  await engine.execute({}, { threadId: 't' });
+  const keys = await store.list('t/r/');
+  const top = keys.at(-1), text = await store.get(top);
+  const id = Number(top.slice(-10));
+  for (const at of [0, 15, 16, 40, text.length >> 1, text.length - 2]) {
+    const c = text[at] === '0' ? '1' : text[at] === '"' ? "'" : '0';
+    await store.put(top, text.slice(0, at) + c + text.slice(at + 1));
+    await assert.rejects(engine.getState('t', id), (e) => e.code === 'INVALID_CHECKPOINT' && e.message.includes(`record ${id} of thread 't'`), `a change at ${at}`);
+    assert.equal((await engine.getState('t')).checkpointId, id - 1);
+  }
+  // Moved under another id, a whole record does not read either.
+  await store.put(top, text);
+  await store.put(keys[0], text);
+  await assert.rejects(engine.getState('t', 1), (e) => e.code === 'INVALID_CHECKPOINT' && e.message.includes("record 1 of thread 't'"));
+  engine.dispose();
+});
+
+test('every record of a thread through a join (held in some checkpoints, not in others) rebuilds to a checkpoint that restores', async () => {
+  const store = new MemoryStore();
+  const definition = {
+    nodes: { a: () => ({}), b: () => ({}), c: () => ({}), e: () => ({}), f: () => ({}), d: { handler: () => ({}), join: ['b', 'f'] }, z: () => ({}) },
+    edges: { a: ['b', 'c'], b: 'd', c: 'e', e: 'f', f: 'd', d: 'z', z: '__end__' },
+    entryPoint: 'a',
+  };
+  const engine = new GraphEngine(definition, { checkpointer: store });
+  assert.equal((await engine.execute({}, { threadId: 't' })).status, 'FINISHED');
+  const history = await engine.getStateHistory('t');
+  let held = 0;
+  for (const { checkpointId, status } of history) {
+    const { checkpoint } = await new Checkpointer(store).load('t', checkpointId);
+    if (JSON.parse(checkpoint).held) held++;
+    // Each restores: its checksum covers the fields it has, and none it lost.
+    if (status !== 'FINISHED') assert.equal((await engine.resume({ threadId: 't', checkpointId })).status, 'FINISHED');
+  }
+  assert.ok(held > 0 && held < history.length, 'some checkpoints hold the join and later ones do not');
+  engine.dispose();
+});
+
+test('updateState on a thread whose next record is due to be a snapshot writes one, from the core\'s text', async () => {
+  for (const snapshotEvery of [1, 2, 3]) {
+    const store = new MemoryStore();
+    const engine = new GraphEngine(definition(), { checkpointer: new Checkpointer(store, { snapshotEvery }) });
+    assert.equal((await engine.execute({}, { threadId: 't' })).status, 'PAUSED');
+    const { checkpointId } = await engine.updateState({ threadId: 't' }, { data: { note: 'edited' } });
+    const text = await store.get(`t/r/${String(checkpointId).padStart(10, '0')}`);
+    const record = JSON.parse(text.slice(16));
+    assert.equal(record.s !== undefined, record.d === 0, `snapshotEvery ${snapshotEvery}: a snapshot exactly when its depth is 0`);
+    assert.equal((await engine.getState('t')).state.data.note, 'edited');
+    const done = await engine.resume({ threadId: 't' }, { role: 'user', content: 'yes' });
+    assert.equal(done.status, 'FINISHED');
+    assert.equal(done.state.data.note, 'edited');
+    engine.dispose();
+  }
+});

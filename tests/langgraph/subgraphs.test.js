@@ -1,0 +1,286 @@
+// A compiled graph as a node (interrupts inside it, breakpoints, Command.PARENT,
+// getState with subgraphs), ported from LangGraph.js:
+// libs/langgraph-core/src/tests/pregel.test.ts.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { implementations, collect, named, views } from './support/impls.js';
+
+for (const impl of implementations) {
+  const { StateGraph, Annotation, START, END, MemorySaver, Command, interrupt, MessagesAnnotation, Send } = impl;
+
+  test(named(impl, 'pregel.test.ts: should interrupt and resume with Command inside a subgraph'), async () => {
+    const subgraph = new StateGraph(MessagesAnnotation)
+      .addNode('one', () => {
+        const answer = interrupt('<INTERRUPTED>');
+        if (answer !== '<RESUMED>') throw new Error('Expected interrupt to return <RESUMED>');
+        return { messages: [{ role: 'user', content: 'success' }] };
+      })
+      .addEdge(START, 'one').compile();
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode('one', () => ({}))
+      .addNode('subgraph', subgraph)
+      .addNode('two', (state) => { if (state.messages.length !== 1) throw new Error(`Expected 1 message, got ${state.messages.length}`); return {}; })
+      .addEdge(START, 'one').addEdge('one', 'subgraph').addEdge('subgraph', 'two').addEdge('two', END)
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: 'test_subgraph_interrupt_resume' } };
+    const paused = await graph.invoke({ messages: [] }, config);
+    assert.deepEqual(paused.__interrupt__.map((i) => i.value), ['<INTERRUPTED>']);
+    const state = await graph.getState(config);
+    assert.deepEqual(state.next, ['subgraph']);
+    assert.equal(state.tasks[0].interrupts.length, 1);
+    assert.equal(state.tasks[0].interrupts[0].id, paused.__interrupt__[0].id);
+    const result = await graph.invoke(new Command({ resume: '<RESUMED>' }), config);
+    assert.equal((await graph.getState(config)).tasks.length, 0);
+    assert.deepEqual(views(result.messages).map((m) => m.content), ['success']);
+  });
+
+  test(named(impl, 'pregel.test.ts: doubly nested graph interrupts'), async () => {
+    const State = () => Annotation.Root({ myKey: Annotation() });
+    const grandchild = new StateGraph(State())
+      .addNode('grandchild1', async (s) => ({ myKey: `${s.myKey} here` }))
+      .addNode('grandchild2', async (s) => ({ myKey: `${s.myKey} and there` }))
+      .addEdge('__start__', 'grandchild1').addEdge('grandchild1', 'grandchild2');
+    const child = new StateGraph(State()).addNode('child1', grandchild.compile({ interruptBefore: ['grandchild2'] })).addEdge('__start__', 'child1');
+    const app = new StateGraph(State())
+      .addNode('parent1', (s) => ({ myKey: `hi ${s.myKey}` }))
+      .addNode('child', child.compile())
+      .addNode('parent2', (s) => ({ myKey: `${s.myKey} and back again` }))
+      .addEdge('__start__', 'parent1').addEdge('parent1', 'child').addEdge('child', 'parent2')
+      .compile({ checkpointer: new MemorySaver() });
+
+    const config = { configurable: { thread_id: '1' } };
+    assert.deepEqual(await app.invoke({ myKey: 'my value' }, config), { myKey: 'hi my value', __interrupt__: [] });
+    assert.deepEqual((await app.getState(config)).next, ['child']);
+    assert.deepEqual(await app.invoke(null, config), { myKey: 'hi my value here and there and back again' });
+
+    const config2 = { configurable: { thread_id: '2' } };
+    assert.deepEqual(await collect(app.stream({ myKey: 'my value' }, config2)), [{ parent1: { myKey: 'hi my value' } }, { __interrupt__: [] }]);
+    assert.deepEqual(await collect(app.stream(null, config2)), [
+      { child: { myKey: 'hi my value here and there' } },
+      { parent2: { myKey: 'hi my value here and there and back again' } },
+    ]);
+  });
+
+  test(named(impl, 'pregel.test.ts: nested graph state (getState with subgraphs: true, right after the interrupt)'), async () => {
+    const inner = new StateGraph(Annotation.Root({ myKey: Annotation(), myOtherKey: Annotation() }))
+      .addNode({
+        inner1: (s) => ({ myKey: `${s.myKey} here`, myOtherKey: s.myKey }),
+        inner2: (s) => ({ myKey: `${s.myKey} and there`, myOtherKey: s.myKey }),
+      })
+      .addEdge('__start__', 'inner1').addEdge('inner1', 'inner2');
+    const app = new StateGraph(Annotation.Root({ myKey: Annotation(), otherParentKey: Annotation() }))
+      .addNode({
+        outer1: (s) => ({ myKey: `hi ${s.myKey}` }),
+        outer2: (s) => ({ myKey: `${s.myKey} and back again` }),
+        inner: inner.compile({ interruptBefore: ['inner2'] }),
+      })
+      .addEdge('__start__', 'outer1').addEdge('outer1', 'inner').addEdge('inner', 'outer2')
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: '1' } };
+    await app.invoke({ myKey: 'my value' }, config);
+
+    const plain = await app.getState(config);
+    assert.deepEqual(plain.values, { myKey: 'hi my value' });
+    assert.deepEqual(plain.next, ['inner']);
+    assert.equal(plain.tasks[0].name, 'inner');
+    assert.equal(plain.tasks[0].state.configurable.thread_id, '1');
+    assert.match(plain.tasks[0].state.configurable.checkpoint_ns, /^inner/);
+    assert.equal(plain.tasks[0].state.values, undefined);
+
+    const nested = await app.getState(config, { subgraphs: true });
+    assert.deepEqual(nested.values, { myKey: 'hi my value' });
+    const childState = nested.tasks[0].state;
+    assert.deepEqual(childState.values, { myKey: 'hi my value here', myOtherKey: 'hi my value' });
+    assert.deepEqual(childState.next, ['inner2']);
+    assert.deepEqual(childState.tasks.map((t) => [t.name, t.interrupts]), [['inner2', []]]);
+    assert.match(childState.config.configurable.checkpoint_ns, /^inner/);
+
+    assert.deepEqual(await app.invoke(null, config), { myKey: 'hi my value here and there and back again' });
+    assert.deepEqual((await app.getState(config, { subgraphs: true })).tasks, []);
+  });
+
+  test(named(impl, 'pregel.test.ts: test_parent_command (a node in place of the tool)'), async () => {
+    const subgraph = new StateGraph(MessagesAnnotation)
+      .addNode('tool', async () => new Command({ update: { user_name: 'Meow' }, graph: Command.PARENT }))
+      .addEdge('__start__', 'tool').compile();
+    const graph = new StateGraph(Annotation.Root({ ...MessagesAnnotation.spec, user_name: Annotation() }))
+      .addNode('alice', subgraph).addEdge('__start__', 'alice')
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: '1' } };
+    const res = await graph.invoke({ messages: [{ role: 'user', content: 'get user name' }] }, config);
+    assert.deepEqual(views(res.messages).map((m) => [m.role, m.content]), [['user', 'get user name']]);
+    assert.equal(res.user_name, 'Meow');
+    const state = await graph.getState(config);
+    assert.equal(state.values.user_name, 'Meow');
+    assert.deepEqual(state.next, []);
+    assert.deepEqual(state.tasks, []);
+    assert.equal(state.metadata.step, 1);
+  });
+
+  test(named(impl, 'pregel.test.ts: test_parent_command with goto with double updates'), async () => {
+    const State = Annotation.Root({ ...MessagesAnnotation.spec, user_name: Annotation({ reducer: (_, b) => b }) });
+    const subgraph = new StateGraph(State)
+      .addNode('init', async () => ({ user_name: 'Woof' }))
+      .addNode('tool', async () => [new Command({ update: { user_name: 'Meow' }, goto: 'bob', graph: Command.PARENT })], { ends: ['__end__'] })
+      .addEdge('__start__', 'init').addEdge('init', 'tool').compile();
+    let bobRuns = 0;
+    const graph = new StateGraph(State)
+      .addNode('init', async () => ({}))
+      .addNode('alice', subgraph)
+      .addNode('bob', async (state) => {
+        bobRuns++;
+        if (state.user_name !== 'Meow') throw new Error('failed to update state from child');
+        return { messages: [{ role: 'assistant', content: 'bob' }] };
+      })
+      .addEdge('__start__', 'init').addConditionalEdges('init', async () => 'alice').addEdge('alice', 'bob')
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: '1' } };
+    const res = await graph.invoke({ messages: [{ role: 'user', content: 'get user name' }] }, config);
+    assert.deepEqual(views(res.messages).map((m) => [m.role, m.content]), [['user', 'get user name'], ['assistant', 'bob']]);
+    assert.equal(res.user_name, 'Meow');
+    assert.equal(bobRuns, 1);
+    const state = await graph.getState(config);
+    assert.deepEqual(state.next, []);
+    assert.equal(state.metadata.step, 3);
+  });
+
+  test(named(impl, 'pregel.test.ts: test_parent_command from grandchild graph'), async () => {
+    const State = Annotation.Root({ ...MessagesAnnotation.spec, user_name: Annotation() });
+    const grandchild = new StateGraph(State)
+      .addNode('tool', async () => new Command({ update: { messages: [{ role: 'assistant', content: 'grandkid' }], user_name: 'jeffrey' }, goto: 'robert', graph: Command.PARENT }))
+      .addEdge('__start__', 'tool').compile();
+    const childGraph = new StateGraph(State)
+      .addNode('bob', grandchild)
+      .addNode('robert', async (state) => {
+        if (state.user_name !== 'jeffrey') throw new Error('failed to update state from grandchild');
+        return { messages: [{ role: 'assistant', content: 'robert' }] };
+      })
+      .addEdge('__start__', 'bob').addEdge('bob', 'robert').compile();
+    const graph = new StateGraph(State).addNode('alice', childGraph).addEdge('__start__', 'alice')
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: '1' } };
+    const res = await graph.invoke({ messages: [{ role: 'user', content: 'get user name' }] }, config);
+    assert.deepEqual(views(res.messages).map((m) => m.content), ['get user name', 'grandkid', 'robert']);
+    assert.equal(res.user_name, 'jeffrey');
+    const state = await graph.getState(config);
+    assert.deepEqual(state.next, []);
+    assert.equal(state.metadata.step, 1);
+  });
+
+  test(named(impl, 'pregel.test.ts: should handle Command.PARENT as described in the docs'), async () => {
+    const State = Annotation.Root({ foo: Annotation({ reducer: (_, b) => b, default: () => '' }) });
+    const callLog = [];
+    let goto = '';
+    const subgraph = new StateGraph(State)
+      .addNode('nodeA', async () => { callLog.push('Called A'); return new Command({ update: { foo: 'a' }, goto, graph: Command.PARENT }); })
+      .addEdge('__start__', 'nodeA').compile();
+    const parentGraph = new StateGraph(State)
+      .addNode('subgraph', subgraph, { ends: ['nodeB', 'nodeC'] })
+      .addNode('nodeB', async (s) => { callLog.push('Called B'); return { foo: `${s.foo}|b` }; })
+      .addNode('nodeC', async (s) => { callLog.push('Called C'); return { foo: `${s.foo}|c` }; })
+      .addEdge('__start__', 'subgraph').compile();
+    goto = 'nodeB';
+    assert.deepEqual(await parentGraph.invoke({}), { foo: 'a|b' });
+    assert.deepEqual(callLog, ['Called A', 'Called B']);
+    callLog.length = 0;
+    goto = 'nodeC';
+    assert.deepEqual(await parentGraph.invoke({}), { foo: 'a|c' });
+    assert.deepEqual(callLog, ['Called A', 'Called C']);
+  });
+
+  test(named(impl, 'pregel.test.ts: should handle non-overlapping parent command updates'), async () => {
+    const State = Annotation.Root({ uniqueStrings: Annotation({ reducer: (a, b) => Array.from(new Set([...a, ...b])) }) });
+    const subgraph = new StateGraph(State)
+      .addNode('subgraph_node_1', () => new Command({ goto: 'subgraph_node_2', update: { uniqueStrings: ['bar'], visitedNodes: ['subgraph_node_1'] } }), { ends: ['subgraph_node_2'] })
+      .addNode('subgraph_node_2', () => new Command({ goto: 'node_3', update: { visitedNodes: ['subgraph_node_2'] }, graph: 'PARENT' }))
+      .addEdge(START, 'subgraph_node_1').compile();
+    const mainGraph = new StateGraph(State)
+      .addNode('node_1', () => new Command({ goto: 'node_2', update: { uniqueStrings: ['foo'] } }), { ends: ['node_2'] })
+      .addNode('node_2', subgraph)
+      .addNode('node_3', () => new Command({ update: { uniqueStrings: ['baz'] } }))
+      .addEdge(START, 'node_1').addEdge('node_2', 'node_3').compile();
+    assert.deepEqual(await mainGraph.invoke({ uniqueStrings: [] }), { uniqueStrings: ['foo', 'bar', 'baz'] });
+  });
+
+  test(named(impl, 'pregel.test.ts: Can have three graphs with different keys (only the keys in common pass in and out)'), async () => {
+    const inner = new StateGraph(Annotation.Root({ shared: Annotation(), innerOnly: Annotation() }))
+      .addNode('work', (s) => ({ shared: `${s.shared} + inner`, innerOnly: `saw ${s.shared}` }))
+      .addEdge(START, 'work').compile();
+    const graph = new StateGraph(Annotation.Root({ shared: Annotation(), outerOnly: Annotation() }))
+      .addNode('inner', inner).addNode('after', (s) => ({ outerOnly: `${s.outerOnly} / ${s.shared}` }))
+      .addEdge(START, 'inner').addEdge('inner', 'after').compile();
+    assert.deepEqual(await graph.invoke({ shared: 'x', outerOnly: 'o' }), { shared: 'x + inner', outerOnly: 'o / x + inner' });
+  });
+
+  test(named(impl, 'a subgraph interrupt answered by id with a map: the parent resumes inside the child, side effects before it run once per call'), async () => {
+    const calls = [];
+    const child = new StateGraph(Annotation.Root({ answer: Annotation(), log: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) }))
+      .addNode('prepare', () => { calls.push('prepare'); return { log: ['prepared'] }; })
+      .addNode('ask', () => { calls.push('ask'); return { answer: interrupt({ question: 'name?' }) }; })
+      .addEdge(START, 'prepare').addEdge('prepare', 'ask').compile();
+    const graph = new StateGraph(Annotation.Root({ answer: Annotation(), log: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) }))
+      .addNode('child', child).addNode('done', (s) => ({ log: [`done: ${s.answer}`] }))
+      .addEdge(START, 'child').addEdge('child', 'done').compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: 'map' } };
+    const paused = await graph.invoke({ log: [] }, config);
+    assert.deepEqual(paused.__interrupt__.map((i) => i.value), [{ question: 'name?' }]);
+    const [{ id }] = paused.__interrupt__;
+    const nested = await graph.getState(config, { subgraphs: true });
+    assert.deepEqual(nested.tasks[0].state.values.log, ['prepared']);
+    assert.deepEqual(nested.tasks[0].state.next, ['ask']);
+    const out = await graph.invoke(new Command({ resume: { [id]: 'Ada' } }), config);
+    assert.equal(out.answer, 'Ada');
+    assert.deepEqual(out.log.at(-1), 'done: Ada');
+    assert.deepEqual(calls, ['prepare', 'ask', 'ask']);
+  });
+
+  test(named(impl, 'a subgraph node as a Send target runs the child with the Send\'s argument'), async () => {
+    const child = new StateGraph(Annotation.Root({ subject: Annotation(), jokes: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) }))
+      .addNode('generate', (s) => ({ jokes: [`Joke about ${s.subject}`] })).addEdge(START, 'generate').compile();
+    const graph = new StateGraph(Annotation.Root({ subjects: Annotation(), jokes: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) }))
+      .addNode('generateJoke', child)
+      .addConditionalEdges(START, (s) => s.subjects.map((subject) => new Send('generateJoke', { subject })))
+      .compile();
+    const out = await graph.invoke({ subjects: ['cats', 'dogs'] });
+    assert.deepEqual([...out.jokes].sort(), ['Joke about cats', 'Joke about dogs']);
+  });
+}
+
+for (const impl of implementations) {
+  const { StateGraph, Annotation, START, MemorySaver, Command, interrupt } = impl;
+
+  test(named(impl, 'a subgraph\'s namespace config: LangGraph reads the child by it; edgegraph refuses it (INVALID_INPUT) rather than read the parent'), async () => {
+    const child = new StateGraph(Annotation.Root({ v: Annotation() }))
+      .addNode('ask', () => ({ v: interrupt('v?') })).addEdge(START, 'ask').compile();
+    const graph = new StateGraph(Annotation.Root({ v: Annotation() })).addNode('child', child).addEdge(START, 'child')
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: 'ns' } };
+    await graph.invoke({ v: 'start' }, config);
+    const { tasks } = await graph.getState(config);
+    const childConfig = tasks[0].state;
+    assert.equal(childConfig.configurable.thread_id, 'ns');
+    assert.match(childConfig.configurable.checkpoint_ns, /^child:/);
+    if (impl.name === 'langgraph') {
+      assert.deepEqual((await graph.getState(childConfig)).next, ['ask']);
+    } else {
+      await assert.rejects(graph.getState(childConfig), (e) => e.code === 'INVALID_INPUT' && /checkpoint_ns 'child:/.test(e.message));
+      await assert.rejects(graph.updateState(childConfig, { v: 'x' }), (e) => e.code === 'INVALID_INPUT');
+    }
+    assert.deepEqual(await graph.invoke(new Command({ resume: 'done' }), config), { v: 'done' });
+  });
+
+  test(named(impl, 'compile({ checkpointer: true }) for a subgraph: LangGraph keeps its state across calls; edgegraph refuses it (INVALID_OPTIONS)'), async () => {
+    const build = () => new StateGraph(Annotation.Root({ n: Annotation({ reducer: (a, b) => a + b, default: () => 0 }) }))
+      .addNode('inc', () => ({ n: 1 })).addEdge(START, 'inc');
+    if (impl.name === 'edgegraph') {
+      assert.throws(() => build().compile({ checkpointer: true }), (e) => e.code === 'INVALID_OPTIONS');
+      return;
+    }
+    const graph = new StateGraph(Annotation.Root({ n: Annotation() })).addNode('child', build().compile({ checkpointer: true })).addEdge(START, 'child')
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: 'persist' } };
+    assert.deepEqual(await graph.invoke({ n: 0 }, config), { n: 1 });
+    assert.deepEqual(await graph.invoke({ n: 0 }, config), { n: 2 });
+  });
+}

@@ -48,6 +48,23 @@ export class ThreadWriter {
     this.nextId = nextId;
   }
 
+  /** The size of this run's last snapshot (0: none yet), and of the records written since. */
+  #snapshotBytes = 0;
+  #bytesSince = 0;
+
+  /**
+   * Whether the next record is a snapshot: `snapshotEvery` records after the
+   * last, once those records hold a quarter of its size. A large state with
+   * small steps is snapshotted less often, so a step's share of the snapshot
+   * follows the size of its change, not of the state, and rebuilding a
+   * checkpoint reads at most a quarter more than the snapshot; at the latest
+   * every 10 x snapshotEvery records.
+   */
+  #snapshotTime() {
+    const every = this.checkpointer.snapshotEvery, n = this.depth + 1;
+    return n >= every && (this.#bytesSince * 4 >= this.#snapshotBytes || n >= every * 10);
+  }
+
   /** Set when the state was replaced whole (a migration): the next record is a snapshot, not a patch. */
   snapshotDue = false;
 
@@ -66,10 +83,11 @@ export class ThreadWriter {
     if (this.error) return this.#queue;
     const patch = this.ops.length ? JSON.stringify(this.ops) : '[]';
     this.ops = [];
-    const snapshot = this.snapshotDue || this.parentId === null || this.depth + 1 >= this.checkpointer.snapshotEvery;
+    const snapshot = this.snapshotDue || this.parentId === null || this.#snapshotTime();
     this.snapshotDue = false;
     const state = snapshot ? stateText() : undefined;
     this.depth = snapshot ? 0 : this.depth + 1;
+    if (snapshot) { this.#snapshotBytes = state.length; this.#bytesSince = 0; } else this.#bytesSince += meta.length + patch.length;
     const depth = this.depth;
     const previous = this.meta;
     this.meta = meta;

@@ -58,7 +58,7 @@ TEST_BIN := $(BUILD)/native/edgegraph-tests
 # one ES module per entry point, for every runtime from Node 18 and browsers of 2022
 BUNDLE := --bundle --format=esm --target=es2022
 # no runtime assumed: each entry picks its own (node:fs only in the node entry)
-BUNDLE += --platform=neutral --external:node:fs --external:node:path
+BUNDLE += --platform=neutral --external:node:fs --external:node:fs/promises --external:node:path --external:node:module
 # loaded at run time from beside the bundle, never inlined
 BUNDLE += --external:./edgegraph.wasm --external:./encodings/* --external:./provider-* --external:./tracing.js --external:./mcp.js --external:./stream-run.js
 # edgegraph/langgraph imports the package's own entry (its runtime condition), never a copy

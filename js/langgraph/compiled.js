@@ -14,7 +14,7 @@ import { configOf } from './history.js';
 import { isCommand, engineCommand, updateOf, gotoOf, toParent, resultCommand } from './command.js';
 import { withRetry } from './retry.js';
 import { ThreadState } from './thread-state.js';
-import { subgraphNodeSpec } from './subgraph-node.js';
+import { subgraphNodeSpec, shownInterrupts } from './subgraph-node.js';
 import { withCache, clearCache } from './cache.js';
 
 const PARENT = Symbol.for('edgegraph.langgraph.parent');
@@ -35,7 +35,9 @@ class GraphRunner {
   constructor(builder, options) {
     this.#builder = builder;
     this.#channels = builder.channels;
-    this.#store = storeOf(options.checkpointer);
+    // checkpointer: true (a subgraph's): its state stays with the parent's thread across calls.
+    this.persistent = options.checkpointer === true;
+    this.#store = this.persistent ? null : storeOf(options.checkpointer);
     this.#cache = cacheOf(options.cache);
     const engineOptions = this.#store ? { checkpointer: this.#store } : {};
     const all = [...builder.nodes.keys()];
@@ -288,7 +290,7 @@ class GraphRunner {
     }
     if (result.status === 'PAUSED') {
       // As LangGraph: the pending interrupts beside the values (none for a breakpoint).
-      values.__interrupt__ = (result.interrupts ?? []).map(({ id, value }) => ({ id, value }));
+      values.__interrupt__ = shownInterrupts(result.interrupts).map(({ id, value }) => ({ id, value }));
       inv.paused(values.__interrupt__);
     }
     return { values, result };
@@ -296,7 +298,9 @@ class GraphRunner {
 
   /** LangGraph raises what the node threw; edgegraph's codes keep their meaning. */
   #errorOf(error) {
-    const cause = error?.cause;
+    let cause = error?.cause;
+    // A subgraph node's failure wraps its child's node's: what that node threw is innermost.
+    while (cause?.code === 'NODE_FAILED' && cause.cause !== undefined) cause = cause.cause;
     if (cause instanceof GraphRecursionError || cause instanceof InvalidUpdateError) return cause;
     if (error.code === 'NODE_FAILED' && cause instanceof Error) return cause;
     if (error.code === 'PARALLEL_CONFLICT') return new InvalidUpdateError(`Invalid update for channel: ${error.message}`);

@@ -81,6 +81,8 @@ export interface SubgraphNodeSpec<S extends object = IGraphState, C extends obje
   input?: (state: Readonly<S>, context: NodeContext) => Partial<C>;
   /** What the parent takes from the child's final state. */
   output?: (childState: C, state: Readonly<S>) => NodeResult<S>;
+  /** Keep the child's final state in the parent's (state.subgraphs.<node>): the next call starts from it, the input written through its reducers. */
+  persist?: boolean;
   options?: EngineOptions<C>;
   retry?: RetryPolicy;
   timeoutMs?: number;

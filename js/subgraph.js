@@ -15,6 +15,7 @@
 import { EdgegraphError } from './errors.js';
 import { Command } from './command.js';
 import { GraphInterrupt, TASK } from './interrupt.js';
+import { STREAM } from './events.js';
 
 /** The child's answers among the parent task's: those for the child's pending ids. */
 function childAnswers(internal) {
@@ -39,11 +40,15 @@ export function subgraphHandler(name, spec, child) {
     const saved = state.subgraphs?.[name];
     const options = ctx.signal ? { signal: ctx.signal } : {};
     if (ctx.configurable !== undefined) options.configurable = ctx.configurable;
+    // stream({ streamMode }): the child's chunks go to the parent's stream, under this task.
+    const tap = ctx[STREAM]?.child(name, ctx.taskId);
+    if (tap) Object.assign(options, { onEvent: tap.onEvent, [STREAM]: tap });
     // An edit of the paused child (state.subgraphs.<task>, edgegraph/langgraph's updateState by
     // namespace) replaces the checkpoint kept with the task, while that is the one it was made from.
     const edit = internal?.keep ? state.subgraphs?.[internal.base] : undefined;
     const start = (more) => {
       const o = { ...options, ...more };
+      if (tap && more.onEvent) o.onEvent = (event) => { more.onEvent(event); tap.onEvent(event); };
       if (internal?.keep) return child.resume(edit?.replaces === internal.keep.checkpoint ? edit.checkpoint : internal.keep.checkpoint, childAnswers(internal), o);
       const input = () => (spec.input ? spec.input(state, ctx) : {});
       if (saved?.finished) return child.resume(startFrom(saved.finished), new Command({ update: input() }), o);

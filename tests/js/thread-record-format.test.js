@@ -110,3 +110,23 @@ test('updateState on a thread whose next record is due to be a snapshot writes o
     engine.dispose();
   }
 });
+
+test('a snapshot larger than the checksum reads at once (64 KB), with characters of 1 to 4 UTF-8 bytes across its chunks, reads back whole; a change deep inside is caught', async () => {
+  const store = new MemoryStore();
+  const text = 'a€é😀'.repeat(20_000) + 'x';   // ~200 KB of UTF-8: chunk ends fall inside characters
+  const engine = new GraphEngine({ nodes: { a: () => ({ data: { more: '😀é' } }), ask: () => ({ pendingAskUser: { question: 'ok?' } }) }, edges: { a: 'ask', ask: '__end__' }, entryPoint: 'a' }, { checkpointer: new Checkpointer(store, { snapshotEvery: 1 }) });
+  assert.equal((await engine.execute({ data: { text } }, { threadId: 'big' })).status, 'PAUSED');
+  const keys = await store.list('big/r/');
+  const top = keys.at(-1), stored = await store.get(top);
+  assert.ok(stored.length > 100_000 && stored.includes('"s":'), 'the latest record is a large snapshot');
+  const latest = await engine.getState('big');
+  assert.equal(latest.state.data.text, text);
+  assert.equal(latest.state.data.more, '😀é');
+  // One character replaced by another of the same UTF-8 length (3 bytes), far from either end.
+  const at = stored.indexOf('€', stored.length >> 1);
+  await store.put(top, `${stored.slice(0, at)}₤${stored.slice(at + 1)}`);
+  await assert.rejects(engine.getState('big', Number(top.slice(-10))), (e) => e.code === 'INVALID_CHECKPOINT' && e.message.includes("thread 'big'"));
+  await store.put(top, stored);
+  assert.equal((await engine.resume({ threadId: 'big' })).state.data.text, text);
+  engine.dispose();
+});

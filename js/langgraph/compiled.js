@@ -202,15 +202,20 @@ class GraphRunner {
 
   /**
    * Run this graph as another graph's node (subgraph-node.js): `start(options)`
-   * starts or resumes the engine's run; its chunks go up to the parent's stream under `ns`.
+   * starts or resumes the engine's run; its chunks go up to the parent's stream under `ns`
+   * (`base`: the node's task, which prefixes the child's interrupt ids in the parent).
    */
-  async runAsChild(start, parentInv, ns) {
+  async runAsChild(start, parentInv, ns, base) {
     const config = parentInv?.config ?? {};
     const inv = new Invocation({ modes: [], single: true, subgraphs: false, recursionLimit: config.recursionLimit ?? 25, config, view: this.#view, parent: parentInv && { inv: parentInv, ns } });
     const runId = newRunId();
     this.#invocations.set(runId, inv);
     try {
-      return await start({ runId, maxSteps: 1e9, onEvent: (event) => inv.onEvent(event, (e, values) => this.#snapshotEvent(config.configurable?.thread_id, e, values)) });
+      const result = await start({ runId, maxSteps: 1e9, onEvent: (event) => inv.onEvent(event, (e, values) => this.#snapshotEvent(config.configurable?.thread_id, e, values)) });
+      // The child's interrupts, in its namespace first (ids as the parent's task has them), as LangGraph streams them.
+      const shown = result.status === 'PAUSED' ? shownInterrupts(result.interrupts).map(({ id, value }) => ({ id: `${base}/${id}`, value })) : [];
+      if (shown.length) for (const mode of ['updates', 'values']) inv.push(mode, { __interrupt__: shown });
+      return result;
     } finally {
       this.#invocations.delete(runId);
     }

@@ -41,7 +41,8 @@ export function subgraphNodeSpec(name, child, parent) {
       inv?.taskStarted(ctx.taskId, name, ctx.arg !== undefined ? ctx.arg : parent.view(state), step);
       // The child's namespace: `<node>:<step>.<index>` (stable across resumes, as the interrupt ids
       // and getState's checkpoint_ns have it); a persistent child's is its node's name alone, as LangGraph's.
-      const result = await child.runAsChild(start, inv, [child.persistent ? name : `${name}:${ctx.taskId.slice(ctx.taskId.lastIndexOf(':') + 1)}`]);
+      const base = `${name}:${ctx.taskId.slice(ctx.taskId.lastIndexOf(':') + 1)}`;
+      const result = await child.runAsChild(start, inv, [child.persistent ? name : base], base);
       if (result.parentCommand) {
         // LangGraph writes the child's values and the Command's update, in that order, in one step.
         const update = outputOf(result.state);

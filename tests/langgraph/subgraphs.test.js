@@ -362,6 +362,29 @@ for (const impl of implementations) {
     assert.deepEqual(done, { name: 'Ann', city: 'Bergen', log: ['name after Oslo', 'city'] });
   });
 
+  test(named(impl, 'stream with subgraphs: true: a child\'s interrupt comes in its namespace first, then the parent\'s, with the same ids'), async () => {
+    const child = new StateGraph(Annotation.Root({ v: Annotation() })).addNode('ask', () => ({ v: interrupt('q') })).addEdge(START, 'ask').compile();
+    const graph = new StateGraph(Annotation.Root({ v: Annotation() })).addNode('child', child).addEdge(START, 'child').compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: 't' }, subgraphs: true, streamMode: ['updates', 'values'] };
+    const chunks = await collect(graph.stream({ v: 1 }, config));
+    const ns = chunks[1][0];
+    assert.equal(ns.length, 1);
+    assert.match(ns[0], /^child:/);
+    const [{ id }] = chunks.at(-1)[2].__interrupt__;
+    assert.deepEqual(chunks, [
+      [[], 'values', { v: 1 }],
+      [ns, 'values', { v: 1 }],
+      [ns, 'updates', { __interrupt__: [{ id, value: 'q' }] }],
+      [ns, 'values', { __interrupt__: [{ id, value: 'q' }] }],
+      [[], 'updates', { __interrupt__: [{ id, value: 'q' }] }],
+      [[], 'values', { __interrupt__: [{ id, value: 'q' }] }],
+    ]);
+    // (LangGraph's resume streams the values it starts from first; the updates are the same.)
+    const resumed = await collect(graph.stream(new Command({ resume: 'a' }), config));
+    assert.deepEqual(resumed.filter(([, mode]) => mode === 'updates'), [[ns, 'updates', { ask: { v: 'a' } }], [[], 'updates', { child: { v: 'a' } }]]);
+    assert.deepEqual(resumed.slice(-3), [[ns, 'values', { v: 'a' }], [[], 'updates', { child: { v: 'a' } }], [[], 'values', { v: 'a' }]]);
+  });
+
   test(named(impl, 'a subgraph node as a Send target runs the child with the Send\'s argument'), async () => {
     const child = new StateGraph(Annotation.Root({ subject: Annotation(), jokes: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) }))
       .addNode('generate', (s) => ({ jokes: [`Joke about ${s.subject}`] })).addEdge(START, 'generate').compile();

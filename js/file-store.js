@@ -4,15 +4,19 @@
 // and hard-links it to the key's name: link fails when the name exists (in
 // every process on the machine at once), and the file it makes is complete.
 
-import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
+
+// Node's promise API is loaded on first use: an ES import of node:fs makes
+// Node load it, and some twenty stream modules, in every program's cold start.
+let fs = null;
+const loadFs = async () => { fs ??= await import('node:fs/promises'); };
 
 const encode = (key) => encodeURIComponent(key).replace(/\./g, '%2E');
 const decode = (name) => decodeURIComponent(name);
 let counter = 0;
 
 export class FileStore {
-  constructor(dir) { this.dir = dir; this.ready = fs.mkdir(dir, { recursive: true }); }
+  constructor(dir) { this.dir = dir; this.ready = loadFs().then(() => fs.mkdir(dir, { recursive: true })); }
   async get(key) {
     await this.ready;
     try { return await fs.readFile(join(this.dir, encode(key)), 'utf8'); } catch (e) { if (e.code === 'ENOENT') return undefined; throw e; }

@@ -1,9 +1,12 @@
 // node.js: entry point for Node.js, Deno and Bun (the "node" condition).
 // Loads edgegraph.wasm, which ships beside the bundle in dist/, synchronously.
 
-import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { initSync } from './loader.js';
 
+// node:fs through require, not an ES import: importing node:fs makes Node load
+// fs.promises and some twenty stream modules, a few ms of every cold start.
+const { readFileSync } = createRequire(import.meta.url)('node:fs');
 initSync(readFileSync(new URL('./edgegraph.wasm', import.meta.url)));
 
 export * from './index.js';

@@ -26,6 +26,8 @@ export class ThreadWriter {
   #queue = Promise.resolve();
   /** Whether the last write settled, and settled well: the next one need not wait its turn. */
   #idle = true;
+  /** Writes queued so far: only the latest one's end makes the writer idle (an earlier one's would let the next write overtake a queued one). */
+  #queued = 0;
 
   /**
    * @param {import('./checkpointer.js').Checkpointer} checkpointer
@@ -90,6 +92,7 @@ export class ThreadWriter {
     const previous = this.meta;
     this.meta = meta;
     const status = statusOf(meta);
+    const ticket = ++this.#queued;
     const write = async () => {
       let id;
       try {
@@ -109,7 +112,7 @@ export class ThreadWriter {
       // Outside the catch: a listener that throws is the caller's error, as for
       // any other event, not a failed write.
       emit?.({ type: 'checkpoint', threadId: this.id, checkpointId: id, status });
-      this.#idle = true;
+      if (ticket === this.#queued) this.#idle = true;
     };
     // Nothing in flight and nothing failed (the usual case: a run awaits each
     // step's record): write at once, without a turn through the queue.

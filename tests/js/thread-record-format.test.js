@@ -153,3 +153,22 @@ test('snapshots: every snapshotEvery records for a small state; a large state wi
   // ~4 KB: a quarter in ~5 records, so snapshotEvery rules.
   assert.deepEqual(await count({ text: 'x'.repeat(4_000) }, 45, 10), [1, 11, 21, 31, 41]);
 });
+
+test('a record written after a redeploy (another graph hash, no migration) keeps every checkpoint field: a third deploy resumes it', async () => {
+  const store = new MemoryStore();
+  const ask = () => ({ pendingAskUser: { question: 'go on?' } });
+  const v1 = { nodes: { a: () => ({ data: { a: 1 } }), ask }, edges: { a: 'ask', ask: '__end__' }, entryPoint: 'a' };
+  await new GraphEngine(v1, { checkpointer: store }).execute({}, { threadId: 't' });
+  // v2 adds a second question after the first: its graph hash differs from the stored records'.
+  const v2 = { nodes: { a: () => ({ data: { a: 1 } }), ask, again: ask, b: () => ({ data: { b: 2 } }) }, edges: { a: 'ask', ask: 'again', again: 'b', b: '__end__' }, entryPoint: 'a' };
+  const second = await new GraphEngine(v2, { checkpointer: store }).resume({ threadId: 't' });
+  assert.equal(second.status, 'PAUSED');
+  const records = [];
+  for (const key of await store.list('t/r/')) records.push(JSON.parse((await store.get(key)).slice(16)));
+  const first = records.findIndex((r) => r.m.graph === JSON.parse(second.checkpoint).graph);
+  assert.ok(first > 0 && records[first].s === undefined, 'the first record after the redeploy is a delta naming the new graph (all its fields: those before "status" changed)');
+  assert.equal(records.at(-1).m.graph, undefined, 'the next one keeps the fields from "status" on');
+  const done = await new GraphEngine(v2, { checkpointer: store }).resume({ threadId: 't' });
+  assert.equal(done.status, 'FINISHED');
+  assert.deepEqual(done.state.data, { a: 1, b: 2 });
+});

@@ -99,15 +99,16 @@ export function digest(seed, ...parts) {
 }
 
 /**
- * A record (the parts of its text, from `recordText`) sealed for the store:
- * one flat string when it is small (a store holding many keeps one object
- * each for the collector to trace, not a tree of pieces); a large snapshot
- * stays in its pieces (copying a megabyte into fresh pages costs more than
- * the hash).
+ * A record (the parts of its text, from `recordText`) sealed for the store.
+ * A small one is hashed as one text, which the hash's read leaves flat (one
+ * string for the collector to trace in a store holding many, and one call to
+ * encodeInto); a large snapshot is hashed and kept in its pieces (copying a
+ * megabyte into fresh pages costs more than the hash).
  */
 export function seal(threadId, id, [head, value, tail]) {
-  const sum = digest(`${threadId}/${id}`, head, value, tail);
-  return value.length < SIZE ? [sum, head, value, tail].join('') : sum + head + value + tail;
+  if (value.length >= SIZE) return digest(`${threadId}/${id}`, head, value, tail) + head + value + tail;
+  const body = head + value + tail;
+  return digest(`${threadId}/${id}`, body) + body;
 }
 
 const STATUS = ',"status":';

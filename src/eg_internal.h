@@ -30,6 +30,8 @@ void *eg_realloc(void *p, size_t n);
 void eg_free(void *p);
 char *eg_strndup(const char *s, size_t n);
 char *eg_strdup(const char *s);
+/* Whether part occurs in text (strstr, without libc's large one). */
+bool eg_contains(const char *text, const char *part);
 /* Make sure cJSON allocates through eg_malloc/eg_free. Idempotent. */
 void eg_init_json(void);
 /* Whether an allocation failed since the last clear: how a NULL from cJSON

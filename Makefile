@@ -42,6 +42,8 @@ DIST      := dist/node.js dist/browser.js dist/workerd.js dist/index.js dist/tok
 DIST      += dist/provider-anthropic.js dist/provider-gemini.js dist/provider-responses.js dist/provider-ai-sdk.js
 # Likewise tracing (an engine with a tracer) and MCP tools (mcpTools())
 DIST      += dist/tracing.js dist/mcp.js
+# and stream modes (stream({ streamMode }))
+DIST      += dist/stream-run.js
 # Exact BPE tables, generated from the js-tiktoken npm package at build time.
 ENCODINGS := dist/encodings/o200k_base.js dist/encodings/cl100k_base.js
 
@@ -58,7 +60,7 @@ BUNDLE := --bundle --format=esm --target=es2022
 # no runtime assumed: each entry picks its own (node:fs only in the node entry)
 BUNDLE += --platform=neutral --external:node:fs --external:node:fs/promises --external:node:path --external:node:module
 # loaded at run time from beside the bundle, never inlined
-BUNDLE += --external:./edgegraph.wasm --external:./encodings/* --external:./provider-* --external:./tracing.js --external:./mcp.js
+BUNDLE += --external:./edgegraph.wasm --external:./encodings/* --external:./provider-* --external:./tracing.js --external:./mcp.js --external:./stream-run.js
 # edgegraph/langgraph imports the package's own entry (its runtime condition), never a copy
 BUNDLE += --external:edgegraph
 # (no --minify: a stack trace shows a line of code and the function's name, not

@@ -1,9 +1,12 @@
 // bench/langgraph-compat.js: LangGraph.js's own benchmark shapes (internal/bench in
-// langchain-ai/langgraphjs: sequential_10, sequential_1000, large_state_25x300,
-// sequential_1000_compilation), one program text run through @langchain/langgraph
-// and through edgegraph/langgraph, with ratios; and the compat entry's own size.
+// langchain-ai/langgraphjs: sequential_10, sequential_1000, react_agent_10x and
+// _100x with and without a checkpointer, first event latency, large_state_25x300,
+// sequential_1000_compilation, react_agent_100x_compilation), one program text
+// run through @langchain/langgraph and through edgegraph/langgraph, with ratios;
+// and the compat entry's own size.
 
 import { gzipSync } from 'node:zlib';
+import { randomUUID } from 'node:crypto';
 import { build } from 'esbuild';
 import { measure, fmtTime, fmtBytes, row } from './lib.js';
 
@@ -33,11 +36,49 @@ function largeDataset(outer, inner) {
   return { messages };
 }
 
+/**
+ * A chat model stand-in: `turns` answers that each call the tool, then a final
+ * answer. LangGraph's bench uses a fake LangChain chat model that sleeps 50 ms
+ * a call, which would time the sleep; this one answers at once, so the rows
+ * time the graph. Messages are plain OpenAI-shaped objects, which both accept.
+ */
+function fakeModel(turns) {
+  const answers = [];
+  for (let i = 0; i < turns; i++) answers.push({ role: 'assistant', content: '', tool_calls: [{ id: `call_${i}`, name: 'search', args: { query: `q${i}-`.repeat(100) } }], id: `ai_${i}` });
+  answers.push({ role: 'assistant', content: 'answer'.repeat(100), id: `ai_${turns}` });
+  let next = 0;
+  return () => answers[next++];
+}
+
+/** LangGraph's reactAgent(n): model -> tools while the model calls one, then END; compiled with `checkpointer` if given. */
+function createReactAgent(lib, turns, checkpointer) {
+  const model = fakeModel(turns);
+  const search = ({ query }) => `result for query: ${query}`.repeat(10);
+  return new lib.StateGraph(lib.MessagesAnnotation)
+    .addNode('agent', () => ({ messages: [model()] }))
+    .addNode('tools', (state) => ({ messages: state.messages.at(-1).tool_calls.map((c) => ({ role: 'tool', tool_call_id: c.id, content: search(c.args) })) }))
+    .addEdge(lib.START, 'agent')
+    .addConditionalEdges('agent', (state) => (state.messages.at(-1).tool_calls?.length ? 'tools' : lib.END), ['tools', lib.END])
+    .addEdge('tools', 'agent')
+    .compile(checkpointer ? { checkpointer } : {});
+}
+
+const runConfig = () => ({ configurable: { thread_id: randomUUID() }, recursionLimit: 1e9 });
+
 async function runGraph(graph, input) {
   let n = 0;
-  for await (const chunk of await graph.stream(input, { recursionLimit: 1e9 })) if (chunk) n++;
+  for await (const chunk of await graph.stream(input, runConfig())) if (chunk) n++;
   return n;
 }
+
+/** LangGraph's runFirstEventLatency: until the stream's first chunk (then the rest is cancelled). */
+async function firstEvent(graph, input) {
+  const chunks = (await graph.stream(input, runConfig()))[Symbol.asyncIterator]();
+  await chunks.next();
+  await chunks.return?.();
+}
+
+const hi = () => ({ messages: [{ role: 'user', content: 'hi?' }] });
 
 export async function benchLangGraphCompat() {
   const lg = await import('@langchain/langgraph');
@@ -46,9 +87,22 @@ export async function benchLangGraphCompat() {
   const shapes = [
     ['sequential_10 (stream)', (lib) => { const g = createSequential(lib, 10).compile(); return () => runGraph(g, { messages: [] }); }, 100, 10],
     ['sequential_1000 (stream)', (lib) => { const g = createSequential(lib, 1000).compile(); return () => runGraph(g, { messages: [] }); }, 3, 1],
+    // As LangGraph's: a new agent each time (its compile included), run to the end.
+    ['react_agent_10x', (lib) => () => runGraph(createReactAgent(lib, 10), hi()), 20, 5],
+    ['react_agent_10x_checkpoint', (lib) => () => runGraph(createReactAgent(lib, 10, new lib.MemorySaver()), hi()), 20, 5],
+    ['react_agent_100x', (lib) => () => runGraph(createReactAgent(lib, 100), hi()), 3, 1],
+    ['react_agent_100x_checkpoint', (lib) => () => runGraph(createReactAgent(lib, 100, new lib.MemorySaver()), hi()), 3, 1],
+    ['sequential_1000_first_event_latency', (lib) => () => firstEvent(createSequential(lib, 1000).compile(), { messages: [] }), 5, 2],
+    ['sequential_1000_first_event_latency_checkpoint', (lib) => () => firstEvent(createSequential(lib, 1000).compile({ checkpointer: new lib.MemorySaver() }), { messages: [] }), 5, 2],
     ['large_state_25x300 (10 nodes)', (lib) => { const g = createSequential(lib, 10).compile(); const input = largeDataset(5, 5); return () => runGraph(g, input); }, 30, 5],
     ['sequential_1000_compilation', (lib) => () => createSequential(lib, 1000).compile(), 5, 2],
+    ['react_agent_100x_compilation', (lib) => () => createReactAgent(lib, 100), 50, 10],
   ];
+  // The same program: both give the same number of chunks (a shape that ran differently would not compare).
+  for (const turns of [10, 100]) {
+    const counts = await Promise.all([lg, eg].map((lib) => runGraph(createReactAgent(lib, turns), hi())));
+    if (counts[0] !== counts[1] || counts[0] !== 2 * turns + 1) throw new Error(`react_agent_${turns}x: ${counts.join(' vs ')} chunks`);
+  }
   for (const [name, make, egIterations, lgIterations] of shapes) {
     const ours = await measure(make(eg), { iterations: egIterations, batches: 5, warmup: 1 });
     const theirs = await measure(make(lg), { iterations: lgIterations, batches: 5, warmup: 1 });

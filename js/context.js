@@ -10,6 +10,15 @@ export class NodeContext {
     this.#signal = signal;
   }
 
+  /**
+   * Send `chunk` to the run's stream: the `custom` stream mode yields it, and
+   * onEvent and the raw stream() see a `custom` event with the node and task.
+   * A function of its own, so `const { writer } = context` works too.
+   */
+  get writer() {
+    return (chunk) => this.emit?.({ type: 'custom', data: chunk });
+  }
+
   /** Fires when the run is aborted, the try times out, or a task of the same step fails for good. */
   get signal() {
     if (typeof this.#signal === 'function') this.#signal = this.#signal();

@@ -7,7 +7,7 @@ import { getCore } from './loader.js';
 import { EdgegraphError } from './errors.js';
 import { normalizeDefinition } from './definition.js';
 import { foldWrites } from './host-reducers.js';
-import { streamOf } from './events.js';
+import { streamOf, STREAM_OPTIONS } from './events.js';
 import { toMermaid } from './mermaid.js';
 import { subgraphHandler } from './subgraph.js';
 import { Checkpointer } from './checkpointer.js';
@@ -58,13 +58,9 @@ export class GraphEngine extends CoreObject {
     checkOptions(options, ENGINE_OPTIONS, 'the GraphEngine options');
     checkOptions(options?.limits, LIMIT_OPTIONS, 'options.limits');
     const core = getCore();
-    const { json, handlers, routers, subgraphs, hostReducers } = normalizeDefinition(definition, options ?? {});
+    // (options.retry, the default of every node without its own, is applied there too.)
+    const { json, handlers, routers, subgraphs, hostReducers, policies, errorEdges } = normalizeDefinition(definition, options ?? {});
     options ??= {};
-    // options.retry: the default of every node without its own (checked by the core as theirs;
-    // not part of the graph's identity, as a node's retry is not).
-    if (options?.retry !== undefined) {
-      for (const spec of Object.values(json.nodes)) if (spec.kind !== 'end' && spec.retry === undefined) spec.retry = options.retry;
-    }
     const graph = core.graphNew(JSON.stringify(json));
     // What dispose() frees, held apart from `this` (the leak backstop must not
     // keep the engine alive): the graph, the engine's own history, and the
@@ -89,13 +85,6 @@ export class GraphEngine extends CoreObject {
     }
     this.#json = json;
     this.#migration = { version: json.version ?? 0, migrate: definition.migrate };
-    // Retry and timeout policies, checked by the core when it parses the graph.
-    const policies = new Map();
-    const errorEdges = new Set();
-    for (const [name, spec] of Object.entries(json.nodes)) {
-      if (spec.retry || spec.timeoutMs) policies.set(name, { retry: spec.retry, timeoutMs: spec.timeoutMs });
-      if (spec.onError !== undefined) errorEdges.add(name);
-    }
     this.#maxSteps = options.maxSteps;
     this.#breakpoints = { interruptBefore: options.interruptBefore, interruptAfter: options.interruptAfter };
     this.#limits = {};
@@ -348,21 +337,19 @@ export class GraphEngine extends CoreObject {
 
   /**
    * The run's events as an async iterator; the last event is `run_end`
-   * with the result.
+   * with the result. With `streamMode`, chunks of those modes (events.js).
    */
   stream(initialState = {}, options = {}) {
     this.#alive();
-    checkOptions(options, RUN_OPTIONS, 'the stream() options');
-    options ??= {};
-    return streamOf((onEvent, signal) => this.execute(initialState, { ...options, onEvent, signal }), options);
+    checkOptions(options, [...RUN_OPTIONS, ...STREAM_OPTIONS], 'the stream() options');
+    return streamOf((runOptions) => this.execute(initialState, runOptions), options ?? {});
   }
 
   /** Like stream(), for resume(). */
   streamResume(saved, userInput = undefined, options = {}) {
     this.#alive();
-    checkOptions(options, RESUME_OPTIONS, 'the streamResume() options');
-    options ??= {};
-    return streamOf((onEvent, signal) => this.resume(saved, userInput, { ...options, onEvent, signal }), options);
+    checkOptions(options, [...RESUME_OPTIONS, ...STREAM_OPTIONS], 'the streamResume() options');
+    return streamOf((runOptions) => this.resume(saved, userInput, runOptions), options ?? {});
   }
 
   // dispose() and [Symbol.dispose]() come from CoreObject: runs in flight

@@ -56,17 +56,46 @@ export class EventChannel {
 
 export const now = typeof performance !== 'undefined' && performance.now ? () => performance.now() : () => Date.now();
 
+/** stream()'s modes (stream-modes.js): what each yields is in docs/streaming.md. */
+export const STREAM_MODES = Object.freeze(['values', 'updates', 'custom', 'messages', 'tasks', 'checkpoints', 'debug']);
+/** stream()'s options beside the run's. */
+export const STREAM_OPTIONS = ['streamMode', 'subgraphs'];
+/** Where a run's options (and a node's context) carry the stream its modes go to. */
+export const STREAM = Symbol.for('edgegraph.stream');
+
 /**
- * A run's events as an async iterator: `start(onEvent, signal)` starts the
- * run. Leaving the loop (break, return, a throw, a cancelled SSE stream)
- * aborts the run: nothing after it runs unobserved. `options.onEvent` still
- * hears every event, and `options.signal` still aborts.
+ * A run's events as an async iterator: `start(runOptions)` starts the run
+ * with `options` plus the stream's onEvent and signal. Leaving the loop
+ * (break, return, a throw, a cancelled SSE stream) aborts the run: nothing
+ * after it runs unobserved. `options.onEvent` still hears every event, and
+ * `options.signal` still aborts. With `options.streamMode`, the iterator
+ * yields chunks of those modes instead (stream-run.js, loaded then).
  */
 export function streamOf(start, options) {
+  const { streamMode, subgraphs, ...run } = options;
   const stop = new AbortController();
-  const channel = new EventChannel({ onReturn: () => stop.abort(new EdgegraphError('ABORTED', 'the event stream was closed by its consumer')) });
-  const user = options.onEvent;
-  const signal = options.signal ? anySignal([options.signal, stop.signal]) : stop.signal;
-  start((event) => { user?.(event); channel.push(event); }, signal).then(() => channel.close(), (e) => channel.close(e));
-  return channel;
+  const abort = () => stop.abort(new EdgegraphError('ABORTED', 'the event stream was closed by its consumer'));
+  run.signal = options.signal ? anySignal([options.signal, stop.signal]) : stop.signal;
+  if (streamMode === undefined) {
+    const channel = new EventChannel({ onReturn: abort });
+    const user = options.onEvent;
+    run.onEvent = (event) => { user?.(event); channel.push(event); };
+    start(run).then(() => channel.close(), (e) => channel.close(e));
+    return channel;
+  }
+  const modes = Array.isArray(streamMode) ? streamMode : [streamMode];
+  for (const mode of modes) {
+    if (!STREAM_MODES.includes(mode)) throw new EdgegraphError('INVALID_OPTIONS', `unknown streamMode '${mode}' (expected ${STREAM_MODES.join(', ')})`);
+  }
+  if (subgraphs !== undefined && typeof subgraphs !== 'boolean') throw new EdgegraphError('INVALID_OPTIONS', 'options.subgraphs must be a boolean');
+  const config = { modes, single: !Array.isArray(streamMode), subgraphs: subgraphs === true, stop: abort };
+  const ready = import('./stream-run.js').then((m) => m.streamModes(start, run, config));
+  const result = ready.then((s) => s.result);
+  result.catch(() => {});   // a run that never started rejects next() too: that caller hears it
+  return {
+    [Symbol.asyncIterator]() { return this; },
+    next: () => ready.then((s) => s.chunks.next()),
+    return: () => ready.then((s) => s.chunks.return()),
+    result,
+  };
 }

@@ -17,4 +17,5 @@ export * from './types/llm.js';
 export * from './types/agents.js';
 export * from './types/stores.js';
 export * from './types/events.js';
+export * from './types/stream.js';
 export * from './types/cache.js';

@@ -22,4 +22,5 @@ export { onLeakWarning } from './leaks.js';
 export const mcpTools = async (client, options) => (await import('./mcp.js')).mcpTools(client, options);
 export { interrupt, isGraphInterrupt, GraphInterrupt } from './interrupt.js';
 export { Command } from './command.js';
+export { STREAM_MODES } from './events.js';
 export { InMemoryCache, cachedCall, clearNodeCache } from './node-cache.js';

@@ -73,12 +73,13 @@ export declare class Send<A = any> {
 /** Route and update from a node; resume, update or go elsewhere when a paused run continues (invoke(command, config)). */
 export declare class Command<R = unknown> {
   static readonly PARENT: '__parent__';
-  constructor(fields?: { resume?: R; update?: Record<string, unknown> | Array<[string, unknown]>; goto?: string | Send | Array<string | Send>; graph?: '__parent__' });
+  /** `graph: Command.PARENT` (or 'PARENT'): the update and goto are for the graph that runs this one as a node. */
+  constructor(fields?: { resume?: R; update?: Record<string, unknown> | Array<[string, unknown]>; goto?: string | Send | Array<string | Send>; graph?: '__parent__' | 'PARENT' });
   readonly lg_name: 'Command';
   readonly resume?: R;
   readonly update?: Record<string, unknown> | Array<[string, unknown]>;
   readonly goto?: string | Send | Array<string | Send>;
-  readonly graph?: '__parent__';
+  readonly graph?: '__parent__' | 'PARENT';
 }
 export declare function isCommand(value: unknown): value is Command;
 
@@ -94,7 +95,8 @@ export type StreamMode = 'values' | 'updates' | 'custom' | 'messages' | 'tasks' 
 
 /** A run's config, as LangGraph's RunnableConfig (the parts edgegraph reads). */
 export interface LangGraphConfig {
-  configurable?: { thread_id?: string; checkpoint_id?: string; [key: string]: unknown };
+  /** checkpoint_ns: a paused subgraph's namespace (a task's `state` config), for getState and updateState. */
+  configurable?: { thread_id?: string; checkpoint_id?: string; checkpoint_ns?: string; [key: string]: unknown };
   recursionLimit?: number;
   streamMode?: StreamMode | StreamMode[];
   subgraphs?: boolean;

@@ -47,19 +47,13 @@ function avalanche(h) {
   return HEX[h >>> 24] + HEX[(h >>> 16) & 255] + HEX[(h >>> 8) & 255] + HEX[h & 255];
 }
 
-/**
- * Format 2's checksum: 64 bits (16 hex digits) over the UTF-8 bytes of
- * `text`, seeded by `seed` (the record's thread and id). Four lanes take
- * 32-bit words in turn, each word multiplied in and the lane rotated
- * (xxHash32's round), so every bit of every byte reaches the sum: a 1 MB
- * snapshot hashes in well under a millisecond, where format 1's FNV, one
- * character at a time, took several.
- */
-export function digest(seed, text) {
-  let s = 0;
-  for (let i = 0; i < seed.length; i++) s = Math.imul(rotl(s + Math.imul(seed.charCodeAt(i), P2), 13), P1);
-  let a = s + P1 + P2 | 0, b = s + P2 | 0, c = s | 0, d = s - P1 | 0;
-  let carry = 0, total = 0;
+/** The hash in progress: four lanes, the bytes hashed so far, the bytes waiting at the start of `chunk`. */
+const lanes = new Int32Array(4);
+let total = 0, carry = 0;
+
+/** Hash `text`'s UTF-8 bytes into the lanes, 64 KB at a time; bytes short of 16 wait for the next text. */
+function absorb(text) {
+  let a = lanes[0], b = lanes[1], c = lanes[2], d = lanes[3];
   for (let at = 0; at < text.length;) {
     // encodeInto stops before a character that does not fit, never inside one: `read` says where.
     const { read, written } = encoder.encodeInto(at === 0 ? text : text.substring(at), carry === 0 ? whole64k : chunk.subarray(carry, SIZE));
@@ -76,16 +70,45 @@ export function digest(seed, text) {
     carry = end - whole;
     if (carry) chunk.copyWithin(0, whole, end);
   }
+  lanes[0] = a; lanes[1] = b; lanes[2] = c; lanes[3] = d;
+}
+
+/**
+ * Format 2's checksum: 64 bits (16 hex digits) over the UTF-8 bytes of the
+ * text `parts` make, seeded by `seed` (the record's thread and id). Four
+ * lanes take 32-bit words in turn, each word multiplied in and the lane
+ * rotated (xxHash32's round), so every bit of every byte reaches the sum: a
+ * 1 MB snapshot hashes in a fraction of a millisecond, where format 1's FNV,
+ * one character at a time, took several. Each part is read where it is:
+ * joining a snapshot's parts first would copy a megabyte to read it once.
+ */
+export function digest(seed, ...parts) {
+  let s = 0;
+  for (let i = 0; i < seed.length; i++) s = Math.imul(rotl(s + Math.imul(seed.charCodeAt(i), P2), 13), P1);
+  lanes[0] = s + P1 + P2; lanes[1] = s + P2; lanes[2] = s; lanes[3] = s - P1;
+  total = 0;
+  carry = 0;
+  for (const text of parts) absorb(text);
+  let [a, b, c, d] = lanes;
   // The bytes short of a whole 16, one at a time, and the length.
   for (let i = 0; i < carry; i++) a = Math.imul(rotl(a + Math.imul(chunk[i] + 1, P2) | 0, 13), P1);
-  total += carry;
-  const high = rotl(a, 1) + rotl(b, 7) + rotl(c, 12) + rotl(d, 18) + total | 0;
-  const low = (rotl(a, 18) ^ rotl(c, 1)) + (rotl(b, 12) ^ rotl(d, 7)) + Math.imul(total, P3) | 0;
+  const n = total + carry;
+  const high = rotl(a, 1) + rotl(b, 7) + rotl(c, 12) + rotl(d, 18) + n | 0;
+  const low = (rotl(a, 18) ^ rotl(c, 1)) + (rotl(b, 12) ^ rotl(d, 7)) + Math.imul(n, P3) | 0;
   return avalanche(high) + avalanche(low);
 }
 
-/** A record's text (a JSON object, from `recordText`) sealed for the store. */
-export const seal = (threadId, id, body) => `${digest(`${threadId}/${id}`, body)}${body}`;
+/**
+ * A record (the parts of its text, from `recordText`) sealed for the store:
+ * one flat string when it is small (a store holding many keeps one object
+ * each for the collector to trace, not a tree of pieces); a large snapshot
+ * stays in its pieces (copying a megabyte into fresh pages costs more than
+ * the hash).
+ */
+export function seal(threadId, id, [head, value, tail]) {
+  const sum = digest(`${threadId}/${id}`, head, value, tail);
+  return value.length < SIZE ? [sum, head, value, tail].join('') : sum + head + value + tail;
+}
 
 const STATUS = ',"status":';
 
@@ -98,7 +121,8 @@ function time() {
 }
 
 /**
- * The text of a record: `meta` is the core's checkpoint without its state
+ * The text of a record, in three parts (the state of a snapshot is one, kept
+ * as it came from the core): `meta` is the core's checkpoint without its state
  * (text); a record other than a snapshot that follows `previous` (the
  * parent's, text) on the same graph and run keeps only the fields from
  * "status" on, which are all that change: the fields before it (format,
@@ -112,8 +136,8 @@ export function recordText({ parent, depth, meta, previous, patch, state }) {
     const at = meta.indexOf(STATUS), end = at + STATUS.length;
     if (at > 0 && previous.slice(0, end) === meta.slice(0, end)) m = `{${meta.slice(at + 1)}`;
   }
-  const head = `{"v":${RECORD_FORMAT},"p":${parent},"t":${time()},"d":${depth},"m":${m}`;
-  return state === undefined ? `${head},"x":${patch}}` : `${head},"s":${state}}`;
+  const head = `{"v":${RECORD_FORMAT},"p":${parent},"t":${time()},"d":${depth},"m":${m},"${state === undefined ? 'x' : 's'}":`;
+  return [head, state ?? patch, '}'];
 }
 
 /** The status a checkpoint's text gives (`"status":"PAUSED"`), read without parsing it. */

@@ -6,7 +6,7 @@
 
 import { EdgegraphError, describeThrown } from './errors.js';
 import { applyPatch, copyJSON } from './patch.js';
-import { now } from './events.js';
+import { now, STREAM } from './events.js';
 import { usageOf, usageRecord } from './usage.js';
 import { deepFreeze } from './objects.js';
 import { resultJSON } from './result-json.js';
@@ -42,6 +42,8 @@ export class Run {
   #stepFailed = false;
   /** A node's Command with graph: Command.PARENT: { goto, update } for the parent graph. */
   #handoff = null;
+  /** stream({ streamMode }): what the run tells its stream beside events (stream-run.js's RunTap). */
+  #tap;
 
   /**
    * @param {object} engine the GraphEngine (nodes and routers get it as their second argument)
@@ -64,6 +66,9 @@ export class Run {
     this.#resumeInput = resumeInput;
     this.#thread = thread;
     this.#tracing = options.tracing;
+    this.#tap = options[STREAM];
+    // The core's checkpoint meta (superstep, tasks) is read only for the checkpoints mode, and never once the run is freed.
+    this.#tap?.attach(mirror, () => (this.#open ? graph.core.runCheckpointMeta(handle) : null));
   }
 
   get state() { return this.#mirror; }
@@ -210,6 +215,7 @@ export class Run {
     if (this.#configurable !== undefined) ctx.configurable = this.#configurable;
     if (this.#resumeInput !== undefined) ctx.resumeInput = this.#resumeInput;
     if (this.#tracing) ctx.trace = this.#tracing.forTask(taskId);
+    if (this.#tap) ctx[STREAM] = this.#tap;   // a subgraph node streams its child run there
     return ctx;
   }
 
@@ -311,6 +317,7 @@ export class Run {
     }
     const { core } = this.#graph;
     naming(task, 'hand the result of', () => core.runSubmit(this.#handle, task.index, json ?? 'null'));
+    if (this.#tap && task.kind !== 'route') this.#tap.result(task.node, this.#taskId(task), json ?? 'null');
     if (this.#emit) {
       if (task.kind === 'route') this.#emit({ type: 'route', node: task.node, target: value });
       else this.#emit({ type: 'node_end', node: task.node, taskId: this.#taskId(task), durationMs: now() - started });

@@ -66,20 +66,42 @@ static bool is_number_in(const cJSON *v, double lo, double hi) {
     return cJSON_IsNumber(v) && v->valuedouble >= lo && v->valuedouble <= hi;
 }
 
+/* A node's fields, found in one pass over its object (the first of a
+ * repeated key, as a lookup would find). */
+typedef struct node_fields {
+    const cJSON *kind, *handler, *on_error, *retry, *timeout, *jump, *join, *defer, *gotos;
+} node_fields;
+
+/* The slot of a known field, or NULL. options and description are the JS
+ * driver's and a model's: known, nothing to read here. */
+static const cJSON **field_slot(node_fields *f, const char *key, const cJSON **ignored) {
+    if (strcmp(key, "kind") == 0) return &f->kind;
+    if (strcmp(key, "handler") == 0) return &f->handler;
+    if (strcmp(key, "jumpTarget") == 0) return &f->jump;
+    if (strcmp(key, "join") == 0) return &f->join;
+    if (strcmp(key, "onError") == 0) return &f->on_error;
+    if (strcmp(key, "retry") == 0) return &f->retry;
+    if (strcmp(key, "timeoutMs") == 0) return &f->timeout;
+    if (strcmp(key, "defer") == 0) return &f->defer;
+    if (strcmp(key, "goto") == 0) return &f->gotos;
+    return strcmp(key, "options") == 0 || strcmp(key, "description") == 0 ? ignored : NULL;
+}
+
 /* Node options the JS driver acts on (retry, timeoutMs) are checked here so
  * a typo is an error at construction, in every host. */
-static eg_code check_node_fields(const char *name, const cJSON *v, eg_error *err) {
-    static const char *const known[] = { "kind", "handler", "onError", "retry", "timeoutMs", "options", "description", "jumpTarget", "join", "defer", "goto" };
+static eg_code read_node_fields(const char *name, const cJSON *v, node_fields *nf, eg_error *err) {
+    memset(nf, 0, sizeof *nf);
+    const cJSON *ignored = NULL;
     for (const cJSON *f = v->child; f; f = f->next) {
-        size_t k = 0, nk = sizeof known / sizeof *known;
-        while (k < nk && strcmp(f->string, known[k]) != 0) k++;
-        if (k == nk) return eg_fail(err, EG_E_DEFINITION, "nodes.%s: unknown field '%s' (expected kind, handler, onError, retry, timeoutMs, options, description, jumpTarget, join, defer, goto)", name, f->string);
+        const cJSON **slot = field_slot(nf, f->string, &ignored);
+        if (!slot) return eg_fail(err, EG_E_DEFINITION, "nodes.%s: unknown field '%s' (expected kind, handler, onError, retry, timeoutMs, options, description, jumpTarget, join, defer, goto)", name, f->string);
+        if (!*slot) *slot = f;
     }
-    const cJSON *jump = eg_get(v, "jumpTarget"), *defer = eg_get(v, "defer"), *join = eg_get(v, "join");
+    const cJSON *jump = nf->jump, *defer = nf->defer, *join = nf->join;
     if (join && !cJSON_IsArray(join) && !cJSON_IsFalse(join)) return eg_fail(err, EG_E_DEFINITION, "nodes.%s.join must be a list of source nodes, or false", name);
     if (jump && !cJSON_IsBool(jump)) return eg_fail(err, EG_E_DEFINITION, "nodes.%s.jumpTarget must be true or false", name);
     if (defer && !cJSON_IsBool(defer)) return eg_fail(err, EG_E_DEFINITION, "nodes.%s.defer must be true or false", name);
-    const cJSON *timeout = eg_get(v, "timeoutMs"), *retry = eg_get(v, "retry"), *on_error = eg_get(v, "onError");
+    const cJSON *timeout = nf->timeout, *retry = nf->retry, *on_error = nf->on_error;
     if (timeout && !is_number_in(timeout, 1, 2147483647.0)) return eg_fail(err, EG_E_DEFINITION, "nodes.%s.timeoutMs must be a positive number of milliseconds", name);
     if (on_error && !cJSON_IsString(on_error)) return eg_fail(err, EG_E_DEFINITION, "nodes.%s.onError must be a node name", name);
     if (retry) {
@@ -96,12 +118,13 @@ static eg_code check_node_fields(const char *name, const cJSON *v, eg_error *err
     return EG_OK;
 }
 
-static eg_code parse_nodes(eg_graph *g, const cJSON *nodes, eg_error *err) {
+/* The nodes, each with its fields in `fields` (one per node, in order). */
+static eg_code parse_nodes(eg_graph *g, const cJSON *nodes, node_fields **fields, eg_error *err) {
     if (!cJSON_IsObject(nodes)) return eg_fail(err, EG_E_DEFINITION, "'nodes' must be an object of node name -> node");
     int n = cJSON_GetArraySize(nodes);
     if (n == 0) return eg_fail(err, EG_E_DEFINITION, "'nodes' is empty: a graph needs at least one node");
     g->nodes = eg_malloc(sizeof(eg_node) * (size_t)n);
-    if (!g->nodes) return eg_nomem(err);
+    if (!g->nodes || !(*fields = eg_malloc(sizeof(node_fields) * (size_t)n))) return eg_nomem(err);
     memset(g->nodes, 0, sizeof(eg_node) * (size_t)n);
     if (!eg_graph_index_new(g, (size_t)n)) return eg_nomem(err);
     for (const cJSON *v = nodes->child; v; v = v->next) {
@@ -109,18 +132,19 @@ static eg_code parse_nodes(eg_graph *g, const cJSON *nodes, eg_error *err) {
         if (!*name) return eg_fail(err, EG_E_DEFINITION, "a node has an empty name");
         if (eg_graph_find(g, name, strlen(name)) >= 0)
             return eg_fail(err, EG_E_DUPLICATE_NODE, "node '%s' is defined twice", name);
+        node_fields *f = &(*fields)[g->n_nodes];
         eg_node *node = &g->nodes[g->n_nodes];
         if (!(node->name = eg_strdup(name))) return eg_nomem(err);
         eg_graph_index_add(g, (int)g->n_nodes++);
         if (!cJSON_IsObject(v)) return eg_fail(err, EG_E_DEFINITION, "nodes.%s must be an object", name);
-        const cJSON *kind = eg_get(v, "kind"), *handler = eg_get(v, "handler");
+        eg_code rc = read_node_fields(name, v, f, err);
+        if (rc) return rc;
+        const cJSON *kind = f->kind, *handler = f->handler;
         node->kind = EG_NODE_FUNCTION;
-        node->jump_target = cJSON_IsTrue(eg_get(v, "jumpTarget"));
-        node->defer = cJSON_IsTrue(eg_get(v, "defer"));
+        node->jump_target = cJSON_IsTrue(f->jump);
+        node->defer = cJSON_IsTrue(f->defer);
         node->on_error = EG_TARGET_NONE;
         node->edge.target = node->edge.empty_target = EG_TARGET_NONE;
-        eg_code rc = check_node_fields(name, v, err);
-        if (rc) return rc;
         if (kind) {
             size_t k = 0, nk = sizeof kind_names / sizeof *kind_names;
             while (k < nk && !(cJSON_IsString(kind) && strcmp(kind->valuestring, kind_names[k]) == 0)) k++;
@@ -274,15 +298,18 @@ static eg_code build(eg_graph *g, const cJSON *def, eg_error *err) {
         if (!eg_is_max_steps(max)) return eg_fail(err, EG_E_DEFINITION, "'maxSteps' must be an integer from 1 to 1000000000");
         g->max_steps = (int)max->valuedouble;
     }
-    if ((rc = parse_nodes(g, eg_get(def, "nodes"), err))) return rc;
-    for (const cJSON *v = eg_get(def, "nodes")->child; v; v = v->next) {
-        const cJSON *on_error = eg_get(v, "onError"), *join = eg_get(v, "join"), *gotos = eg_get(v, "goto");
-        eg_node *node = &g->nodes[eg_graph_find(g, v->string, strlen(v->string))];
-        if (on_error && (rc = eg_edge_target(g, v->string, on_error->valuestring, &node->on_error, err))) return rc;
+    node_fields *fields = NULL;
+    rc = parse_nodes(g, eg_get(def, "nodes"), &fields, err);
+    for (size_t i = 0; !rc && i < g->n_nodes; i++) {
+        const cJSON *on_error = fields[i].on_error, *join = fields[i].join, *gotos = fields[i].gotos;
+        eg_node *node = &g->nodes[i];
+        if (on_error && (rc = eg_edge_target(g, node->name, on_error->valuestring, &node->on_error, err))) break;
         node->no_join = cJSON_IsFalse(join);
-        if (join && !node->no_join && (rc = eg_parse_node_list(g, node, "join", join, 2, &node->join, &node->n_join, err))) return rc;
-        if (gotos && (rc = eg_parse_node_list(g, node, "goto", gotos, 1, &node->gotos, &node->n_gotos, err))) return rc;
+        if (join && !node->no_join && (rc = eg_parse_node_list(g, node, "join", join, 2, &node->join, &node->n_join, err))) break;
+        if (gotos && (rc = eg_parse_node_list(g, node, "goto", gotos, 1, &node->gotos, &node->n_gotos, err))) break;
     }
+    eg_free(fields);
+    if (rc) return rc;
     const cJSON *entry = eg_get(def, "entryPoint");
     if (!cJSON_IsString(entry)) return eg_fail(err, EG_E_MISSING_ENTRY, "the graph has no 'entryPoint' (a node name)");
     g->entry = eg_graph_find(g, entry->valuestring, strlen(entry->valuestring));

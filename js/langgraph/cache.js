@@ -7,13 +7,22 @@ import { isCommand } from './command.js';
 
 export { InMemoryCache };
 
+const AsyncFunction = (async () => {}).constructor;
+
 /**
  * `fn(input, config)` as `{ out, cached }`: with a cache and a policy
  * (`true`, or { ttl: seconds, keyFunc([input]) => string }), a result kept for
  * an equal input within its ttl is `out`, and `cached` says so.
  */
 export function withCache(name, fn, policy, cache) {
-  if (!policy || !cache) return async (input, config) => ({ out: await fn(input, config), cached: false });
+  // No cache: a sync node stays sync, an async one async (compiled.js runs only the async ones in AsyncLocalStorage).
+  if (!policy || !cache) {
+    if (fn instanceof AsyncFunction) return async (input, config) => ({ out: await fn(input, config), cached: false });
+    return (input, config) => {
+      const out = fn(input, config);
+      return typeof out?.then === 'function' ? out.then((value) => ({ out: value, cached: false })) : { out, cached: false };
+    };
+  }
   const { ttl, keyFunc } = policy === true ? {} : policy;
   return async (input, config) => {
     const key = keyFunc ? keyFunc([input]) : input;   // LangGraph passes the input as a list of arguments

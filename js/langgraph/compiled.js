@@ -14,10 +14,11 @@ import { configOf } from './history.js';
 import { isCommand, engineCommand, updateOf, gotoOf, toParent, resultCommand } from './command.js';
 import { withRetry } from './retry.js';
 import { ThreadState } from './thread-state.js';
-import { subgraphNodeSpec } from './subgraph-node.js';
+import { subgraphNodeSpec, shownInterrupts } from './subgraph-node.js';
 import { withCache, clearCache } from './cache.js';
 
 const PARENT = Symbol.for('edgegraph.langgraph.parent');
+const AsyncFunction = (async () => {}).constructor;
 let runCounter = 0;
 const newRunId = () => `lg${Date.now().toString(36)}${(++runCounter).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 
@@ -34,7 +35,9 @@ class GraphRunner {
   constructor(builder, options) {
     this.#builder = builder;
     this.#channels = builder.channels;
-    this.#store = storeOf(options.checkpointer);
+    // checkpointer: true (a subgraph's): its state stays with the parent's thread across calls.
+    this.persistent = options.checkpointer === true;
+    this.#store = this.persistent ? null : storeOf(options.checkpointer);
     this.#cache = cacheOf(options.cache);
     const engineOptions = this.#store ? { checkpointer: this.#store } : {};
     const all = [...builder.nodes.keys()];
@@ -84,7 +87,7 @@ class GraphRunner {
     return (state, engine, ctx) => {
       const inv = this.#invocationOf(ctx.taskId);
       if (inv) inv.mirror = state;
-      const update = this.#toUpdate(state.__start__, START);
+      const update = this.#toUpdate(state.__start__ ?? inv?.input, START);
       inv?.taskFinished(ctx.taskId, START, update, superstepOf(ctx.taskId), true);
       const out = { channels: update, __start__: null };
       // A Command's goto on a thread that is not paused: the input step goes there.
@@ -95,37 +98,48 @@ class GraphRunner {
 
   /** A node function as the engine's handler; `fn` returns { out, cached } (cache.js). */
   #wrap(name, fn) {
-    return async (state, engine, ctx) => {
+    const call = (state, engine, ctx) => {
       const inv = this.#invocationOf(ctx.taskId);
       const step = superstepOf(ctx.taskId);
       if (inv) { inv.mirror = state; inv.enterStep(step); }
       const input = ctx.arg !== undefined ? ctx.arg : this.#view(state);
       inv?.taskStarted(ctx.taskId, name, input, step);
-      const { out, cached } = await fn(input, this.#nodeConfig(inv, ctx, name, step));
-      const command = resultCommand(out);
-      if (command) {
-        const update = this.#toUpdate(updateOf(command.update, this.#combine), name);
-        inv?.taskFinished(ctx.taskId, name, update, step, false, cached);
-        return engineCommand(command, this.#commandParts(name, toParent(command)));
-      }
-      const update = this.#toUpdate(out, name);
-      inv?.taskFinished(ctx.taskId, name, update, step, false, cached);
-      return { channels: update };
+      const out = fn(input, this.#nodeConfig(inv, ctx, name, step));
+      return typeof out.then === 'function' ? out.then((r) => this.#finish(r, inv, ctx, name, step)) : this.#finish(out, inv, ctx, name, step);
     };
+    // A sync node stays sync (no promise, no AsyncLocalStorage.run: most of a
+    // no-op node's cost); an async one keeps an async wrapper, which the engine
+    // runs in AsyncLocalStorage so the global interrupt() works after its awaits.
+    return fn instanceof AsyncFunction ? async (state, engine, ctx) => call(state, engine, ctx) : call;
+  }
+
+  /** A node's result ({ out, cached }) as the engine's: a Command, or its update under `channels`. */
+  #finish({ out, cached }, inv, ctx, name, step) {
+    const command = resultCommand(out);
+    if (command) {
+      const update = this.#toUpdate(updateOf(command.update, this.#combine), name);
+      inv?.taskFinished(ctx.taskId, name, update, step, false, cached);
+      return engineCommand(command, this.#commandParts(name, toParent(command)));
+    }
+    const update = this.#toUpdate(out, name);
+    inv?.taskFinished(ctx.taskId, name, update, step, false, cached);
+    return { channels: update };
   }
 
   /** What a node's second argument holds. */
   #nodeConfig(inv, ctx, name, step) {
     const base = inv?.config ?? {};
     const config = {
-      ...base,
       configurable: { ...base.configurable },
       metadata: { ...base.metadata, langgraph_node: name, langgraph_step: step, langgraph_task_id: ctx.taskId },
-      signal: ctx.signal,
+      // Read on demand: ctx.signal is made on first read (an AbortController per step otherwise).
+      get signal() { return ctx.signal; },
       writer: (chunk) => inv?.push('custom', chunk),
       // interrupt() that works after any await, in every runtime (the global one needs AsyncLocalStorage there).
       interrupt: ctx.interrupt,
     };
+    // The call's other keys, copied after: a literal that spreads `base` first takes V8's slow path (~5 µs a node).
+    for (const key in base) if (!(key in config)) config[key] = base[key];
     if (inv?.wants('messages')) config.callbacks = [tokenHandler(inv, name, step)];
     if (inv) config[PARENT] = { inv, ns: [`${name}:${ctx.taskId}`] };
     return config;
@@ -188,15 +202,20 @@ class GraphRunner {
 
   /**
    * Run this graph as another graph's node (subgraph-node.js): `start(options)`
-   * starts or resumes the engine's run; its chunks go up to the parent's stream under `ns`.
+   * starts or resumes the engine's run; its chunks go up to the parent's stream under `ns`
+   * (`base`: the node's task, which prefixes the child's interrupt ids in the parent).
    */
-  async runAsChild(start, parentInv, ns) {
+  async runAsChild(start, parentInv, ns, base) {
     const config = parentInv?.config ?? {};
     const inv = new Invocation({ modes: [], single: true, subgraphs: false, recursionLimit: config.recursionLimit ?? 25, config, view: this.#view, parent: parentInv && { inv: parentInv, ns } });
     const runId = newRunId();
     this.#invocations.set(runId, inv);
     try {
-      return await start({ runId, maxSteps: 1e9, onEvent: (event) => inv.onEvent(event, (e, values) => this.#snapshotEvent(config.configurable?.thread_id, e, values)) });
+      const result = await start({ runId, maxSteps: 1e9, onEvent: (event) => inv.onEvent(event, (e, values) => this.#snapshotEvent(config.configurable?.thread_id, e, values)) });
+      // The child's interrupts, in its namespace first (ids as the parent's task has them), as LangGraph streams them.
+      const shown = result.status === 'PAUSED' ? shownInterrupts(result.interrupts).map(({ id, value }) => ({ id: `${base}/${id}`, value })) : [];
+      if (shown.length) for (const mode of ['updates', 'values']) inv.push(mode, { __interrupt__: shown });
+      return result;
     } finally {
       this.#invocations.delete(runId);
     }
@@ -259,7 +278,10 @@ class GraphRunner {
       } else {
         if (input === null || input === undefined) throw new EmptyInputError('Received no input for __start__');
         inv.initialValues = { ...this.#defaults };
-        result = await this.#engine.execute({ __start__: input }, options);
+        // No thread, nothing to recover: the input step reads the input from here
+        // instead of the state, so it crosses into the core once, not twice.
+        inv.input = input;
+        result = await this.#engine.execute({}, options);
       }
     } finally {
       this.#invocations.delete(runId);
@@ -273,7 +295,7 @@ class GraphRunner {
     }
     if (result.status === 'PAUSED') {
       // As LangGraph: the pending interrupts beside the values (none for a breakpoint).
-      values.__interrupt__ = (result.interrupts ?? []).map(({ id, value }) => ({ id, value }));
+      values.__interrupt__ = shownInterrupts(result.interrupts).map(({ id, value }) => ({ id, value }));
       inv.paused(values.__interrupt__);
     }
     return { values, result };
@@ -281,7 +303,9 @@ class GraphRunner {
 
   /** LangGraph raises what the node threw; edgegraph's codes keep their meaning. */
   #errorOf(error) {
-    const cause = error?.cause;
+    let cause = error?.cause;
+    // A subgraph node's failure wraps its child's node's: what that node threw is innermost.
+    while (cause?.code === 'NODE_FAILED' && cause.cause !== undefined) cause = cause.cause;
     if (cause instanceof GraphRecursionError || cause instanceof InvalidUpdateError) return cause;
     if (error.code === 'NODE_FAILED' && cause instanceof Error) return cause;
     if (error.code === 'PARALLEL_CONFLICT') return new InvalidUpdateError(`Invalid update for channel: ${error.message}`);

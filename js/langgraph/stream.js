@@ -1,61 +1,46 @@
-// stream.js: LangGraph's stream modes over edgegraph's run events. One
-// Invocation per invoke()/stream() call: it counts supersteps (recursionLimit),
-// turns node results and the engine's events into chunks of the modes asked
-// for, and queues them for an async iterator.
-//   values       the state after each superstep (the input step first)
-//   updates      { node: update } as each node finishes
-//   custom       what a node writes with config.writer(chunk)
-//   messages     [message chunk, metadata] for LLM tokens (edgegraph's LLM nodes
-//                and LangChain chat models given the config's callbacks)
-//   tasks        a task's start { id, name, input, triggers } and its result
-//   checkpoints  a state snapshot at every checkpoint the run writes
-//   debug        checkpoints and tasks, wrapped as { step, type, timestamp, payload }
-// Several modes give [mode, chunk]; `subgraphs: true` gives [namespace, ...].
+// stream.js: LangGraph's stream() over edgegraph's one stream-mode
+// implementation (../stream-modes.js). What is LangGraph's alone lives here:
+// the recursion counter (recursionLimit counts supersteps), and its chunk
+// shapes: channels as the state, `langgraph_node` metadata, a task's
+// triggers, and checkpoint snapshots as getState() gives them.
 
+import { ModeStream, superstepOf } from '../stream-modes.js';
 import { GraphRecursionError } from './errors.js';
 
-export const STREAM_MODES = ['values', 'updates', 'custom', 'messages', 'tasks', 'checkpoints', 'debug'];
+export { superstepOf };
+export { STREAM_MODES } from 'edgegraph';
 
-/** The superstep in an edgegraph task id (`<runId>:<superstep>.<index>`). */
-export function superstepOf(taskId) {
-  const local = taskId.slice(taskId.lastIndexOf(':') + 1);
-  return Number(local.slice(0, local.indexOf('.')));
-}
-
+// Node results are the caller's objects: a chunk read later must not see them change.
 const copy = (v) => (v === undefined ? v : JSON.parse(JSON.stringify(v)));
 
-export class Invocation {
+/** One invoke()/stream() call: its supersteps, and its chunks of the modes asked for. */
+export class Invocation extends ModeStream {
   steps = 0;            // supersteps of nodes run in this call (LangGraph's recursion counter)
   #lastStep = -1;
-  #queue = [];
-  #wake = null;
-  #done = false;
-  #error = null;
-  #pendingCheckpoint = null;
-  #nodeRan = false;
   mirror = null;        // the run's state (the engine's mirror), seen by the first node
   initialValues = {};   // the channels the run starts from (the first checkpoint's values)
 
   /**
    * @param {{ modes: string[], single: boolean, subgraphs: boolean, recursionLimit: number, config: object,
-   *           view: (state: object) => object, parent?: { push: Function, ns: string[] } }} options
+   *           view: (state: object) => object, parent?: { inv: Invocation, ns: string[] } }} options
    */
-  constructor(options) {
-    Object.assign(this, options);
-    this.wanted = new Set(options.modes);
+  constructor({ modes, single, subgraphs, recursionLimit, config, view, parent }) {
+    super({ modes, single, subgraphs, parent: parent ? { stream: parent.inv, ns: parent.ns } : null, shape: null });
+    this.shape = this;
+    this.recursionLimit = recursionLimit;
+    this.config = config;
+    this.view = view;
   }
 
-  wants(mode) { return this.wanted.has(mode) || (this.parent?.inv.wants(mode) ?? false); }
+  wants(mode) { return this.wanted.has(mode); }
+  get streamedIds() { return this.streamed; }
 
-  /** Queue a chunk of `mode` (in the LangGraph shape for the modes asked for). */
-  push(mode, chunk, ns = []) {
-    if (this.parent) { this.parent.inv.push(mode, chunk, [...this.parent.ns, ...ns]); }
-    if (!this.wanted.has(mode)) return;
-    if (ns.length && !this.subgraphs) return;
-    let out = this.single ? chunk : [mode, chunk];
-    if (this.subgraphs) out = this.single ? [ns, chunk] : [ns, mode, chunk];
-    this.#queue.push(out);
-    this.#wake?.();
+  taskStarted(taskId, name, input, step) { this.started(taskId, name, step, input); }
+
+  /** A node's update; LangGraph's input step (`isStart`) makes no chunk of its own. */
+  taskFinished(taskId, name, update, step, isStart, cached = false) {
+    if (isStart) this.ran();
+    else this.finished(taskId, name, step, update, cached);
   }
 
   /** A node of superstep `step` starts: count it, refuse past the limit. */
@@ -70,94 +55,33 @@ export class Invocation {
     return new GraphRecursionError(`Recursion limit of ${this.recursionLimit} reached without hitting a stop condition. You can increase the limit by setting the "recursionLimit" config key.`);
   }
 
-  taskStarted(taskId, name, input, step) {
-    this.#pendingCheckpoint?.next.push(name);
-    const tasks = this.wants('tasks'), debug = this.wants('debug');
-    if (!tasks && !debug) return;
-    const payload = { id: taskId, name, input: copy(input), triggers: [`branch:to:${name}`], interrupts: [] };
-    if (tasks) this.push('tasks', payload);
-    if (debug) this.push('debug', { step, type: 'task', timestamp: new Date().toISOString(), payload });
+  /** As LangGraph: the { __interrupt__ } chunk in the values mode too. */
+  paused(interrupts) {
+    super.paused(interrupts);
+    if (this.own.has('values')) this.push('values', { __interrupt__: interrupts });
   }
 
-  taskFinished(taskId, name, update, step, isStart, cached = false) {
-    this.#nodeRan = true;
-    if (isStart) return;
-    // A result reused from the node cache says so, as LangGraph's updates chunk does.
-    if (this.wants('updates')) this.push('updates', cached ? { [name]: copy(update), __metadata__: { cached: true } } : { [name]: copy(update) });
-    if (this.wants('messages')) this.#messagesOf(update, name, step);
-    const tasks = this.wants('tasks'), debug = this.wants('debug');
-    if (!tasks && !debug) return;
-    const payload = { id: taskId, name, result: copy(update), interrupts: [], error: null };
-    if (tasks) this.push('tasks', payload);
-    if (debug) this.push('debug', { step, type: 'task_result', timestamp: new Date().toISOString(), payload });
-  }
-
-  /** Ids of messages already streamed token by token (their final message is not sent again). */
-  streamedIds = new Set();
-
-  /** The messages a node returned, for the 'messages' mode (what no LLM streamed). */
-  #messagesOf(update, node, step) {
-    for (const value of Object.values(update)) {
-      for (const m of Array.isArray(value) ? value : [value]) {
-        if (m === null || typeof m !== 'object' || typeof m.role !== 'string' || this.streamedIds.has(m.id)) continue;
-        this.push('messages', [copy(m), { langgraph_node: node, langgraph_step: step }]);
-      }
+  /** An edgegraph run event; `snapshotOf(event, values)` makes a checkpoint's snapshot. */
+  onEvent(event, snapshotOf) {
+    this.snapshotOf = snapshotOf;
+    switch (event.type) {
+      case 'state_update': this.stateChanged(); break;
+      case 'checkpoint': this.checkpoint(event); break;
+      case 'llm_token': this.token(event.node, event.taskId ?? '0:0.0', event.token ?? event.text ?? ''); break;
+      case 'node_end': if (event.error) this.stopped(event.taskId, event.node, superstepOf(event.taskId), { message: event.error, code: event.errorCode }); break;
+      case 'run_end': this.flushCheckpoint(); break;
     }
   }
 
-  /** An edgegraph run event. */
-  onEvent(event, snapshotOf) {
-    if (event.type === 'state_update') {
-      this.#flushCheckpoint();
-      if (this.#nodeRan && this.mirror && this.wants('values')) this.push('values', copy(this.view(this.mirror)));
-      this.#nodeRan = false;
-    } else if (event.type === 'checkpoint' && (this.wants('checkpoints') || this.wants('debug'))) {
-      this.#flushCheckpoint();
-      // Before the first node runs, the state is the one the run started from.
-      const values = this.mirror ? this.view(this.mirror) : this.initialValues;
-      this.#pendingCheckpoint = { snapshot: snapshotOf(event, copy(values)), next: [] };
-    } else if (event.type === 'llm_token' && this.wants('messages')) {
-      this.push('messages', [{ role: 'assistant', content: event.token ?? event.text ?? '', id: event.taskId }, { langgraph_node: event.node, langgraph_step: superstepOf(event.taskId ?? '0:0.0') }]);
-    } else if (event.type === 'run_end') this.#flushCheckpoint();
-  }
+  // ---- the shape of LangGraph's chunks (stream-modes.js calls these) ----
 
-  #flushCheckpoint() {
-    const p = this.#pendingCheckpoint;
-    if (!p) return;
-    this.#pendingCheckpoint = null;
-    const snapshot = { ...p.snapshot, next: p.snapshot.next ?? p.next };
-    if (this.wants('checkpoints')) this.push('checkpoints', snapshot);
-    if (this.wants('debug')) this.push('debug', { step: snapshot.metadata.step, type: 'checkpoint', timestamp: new Date().toISOString(), payload: snapshot });
-  }
-
-  /** The run paused: LangGraph's chunk of the interrupts, in the updates and values modes. */
-  paused(interrupts) {
-    for (const mode of ['updates', 'values']) if (this.wanted.has(mode)) this.push(mode, { __interrupt__: interrupts });
-  }
-
-  end(error = null) {
-    this.#done = true;
-    this.#error = error;
-    this.#wake?.();
-  }
-
-  /** The queued chunks as an async iterator; leaving early calls `stop`. */
-  iterate(stop) {
-    const self = this;
-    return {
-      [Symbol.asyncIterator]() { return this; },
-      async next() {
-        for (;;) {
-          if (self.#queue.length) return { value: self.#queue.shift(), done: false };
-          if (self.#done) {
-            if (self.#error) { const e = self.#error; self.#error = null; throw e; }
-            return { value: undefined, done: true };
-          }
-          await new Promise((resolve) => { self.#wake = resolve; });
-          self.#wake = null;
-        }
-      },
-      async return() { if (!self.#done) stop(); self.#queue.length = 0; return { value: undefined, done: true }; },
-    };
+  update(update) { return copy(update); }
+  currentValues() { return copy(this.view(this.mirror)); }
+  meta(node, step) { return { langgraph_node: node, langgraph_step: step }; }
+  taskStart(id, name, step, input) { return { id, name, input: copy(input), triggers: [`branch:to:${name}`], interrupts: [] }; }
+  taskResult(id, name, step, result, error) { return { id, name, result, interrupts: [], error }; }
+  snapshot(event) {
+    // Before the first node runs, the state is the one the run started from.
+    return this.snapshotOf(event, copy(this.mirror ? this.view(this.mirror) : this.initialValues));
   }
 }

@@ -3,13 +3,21 @@
 // (js/subgraph.js). The parent's checkpoint holds the child's while it is
 // paused: an interrupt() in the child pauses the parent (ids
 // `<node>:<task>/<child id>`) and a resume continues inside the child; a
-// breakpoint in the child pauses the parent with no interrupts. The keys the
+// breakpoint in the child pauses the parent with no interrupts; a child
+// compiled with `checkpointer: true` keeps its state across calls. The keys the
 // two states share pass in and out, as in LangGraph: the child gets the
 // parent's values as its input, the parent gets the child's output as the
 // node's update, and a child node's Command.PARENT adds its update to that
 // and routes the parent.
 
 import { superstepOf } from './stream.js';
+
+// The interrupt a child paused at a breakpoint leaves with its parent's task (js/subgraph.js's
+// holdPause): it needs no answer, and LangGraph shows none.
+const BREAKPOINT = '__breakpoint__';
+
+/** The interrupts a caller sees: those of interrupt() calls, not a child's breakpoint. */
+export const shownInterrupts = (list = []) => list.filter((i) => !i.id.endsWith(`/${BREAKPOINT}`));
 
 /**
  * The engine's node spec for child runner `child` under the name `name`.
@@ -21,6 +29,8 @@ export function subgraphNodeSpec(name, child, parent) {
   return {
     kind: 'subgraph',
     graph: child.engine,
+    persist: child.persistent,
+    holdPause: BREAKPOINT,
     // A Send's argument, else the parent's values: the child's input step keeps the keys it has.
     input: (state, ctx) => ({ __start__: ctx.arg !== undefined ? ctx.arg : parent.view(state) }),
     output: (childState) => ({ channels: outputOf(childState) }),
@@ -29,7 +39,10 @@ export function subgraphNodeSpec(name, child, parent) {
       const step = superstepOf(ctx.taskId);
       if (inv) { inv.mirror = state; inv.enterStep(step); }
       inv?.taskStarted(ctx.taskId, name, ctx.arg !== undefined ? ctx.arg : parent.view(state), step);
-      const result = await child.runAsChild(start, inv, [`${name}:${ctx.taskId}`]);
+      // The child's namespace: `<node>:<step>.<index>` (stable across resumes, as the interrupt ids
+      // and getState's checkpoint_ns have it); a persistent child's is its node's name alone, as LangGraph's.
+      const base = `${name}:${ctx.taskId.slice(ctx.taskId.lastIndexOf(':') + 1)}`;
+      const result = await child.runAsChild(start, inv, [child.persistent ? name : base], base);
       if (result.parentCommand) {
         // LangGraph writes the child's values and the Command's update, in that order, in one step.
         const update = outputOf(result.state);

@@ -6,6 +6,7 @@ import { EdgegraphError, Checkpointer } from 'edgegraph';
 import { END } from './graph.js';
 import { threadHistory, snapshotOf, configOf } from './history.js';
 import { updateOf } from './command.js';
+import { shownInterrupts } from './subgraph-node.js';
 
 export class ThreadState {
   #engine;
@@ -34,33 +35,52 @@ export class ThreadState {
    */
   async getState(config, { subgraphs = false } = {}) {
     if (!this.#records) throw new EdgegraphError('INVALID_OPTIONS', 'No checkpointer set: getState() reads a thread; compile({ checkpointer: new MemorySaver() })');
+    const ns = config?.configurable?.checkpoint_ns;
+    if (ns !== undefined && ns !== '') return this.#childState(config, ns, subgraphs);
     const threadId = threadOf(config, 'getState');
     const wanted = config?.configurable?.checkpoint_id;
     const history = await threadHistory(this.#engine, threadId);
     const record = wanted === undefined ? history[0] : history.find((r) => String(r.checkpointId) === String(wanted));
     if (!record) return { values: {}, next: [], tasks: [], config: { configurable: { thread_id: threadId } }, metadata: undefined };
     const snapshot = snapshotOf(threadId, record, this.#view);
-    // A child paused at a breakpoint pauses the parent from its node's result: the run's last
-    // record is then one threadHistory leaves out (it routes back to that node), read it here.
-    if (record.status === 'PAUSED' || (record.status === 'RUNNING' && this.#children.size && snapshot.tasks.length)) {
-      const loaded = await this.#records.load(threadId, wanted === undefined ? undefined : record.checkpointId);
-      if (loaded.status === 'PAUSED') this.#pausedTasks(snapshot.tasks, loaded.meta.tasks ?? [], loaded.state, threadId, subgraphs);
+    if (record.status === 'PAUSED') {
+      const loaded = await this.#records.load(threadId, record.checkpointId);
+      this.#pausedTasks(snapshot.tasks, loaded.meta.tasks ?? [], loaded.state, threadId, subgraphs);
     }
     return snapshot;
   }
 
-  /** A paused run's tasks: their interrupts, and a subgraph node's child (from its task, or state.subgraphs). */
-  #pausedTasks(tasks, saved, state, threadId, subgraphs) {
+  /** A paused subgraph's state by its namespace (a task's `state` config): found in the parent's snapshot. */
+  async #childState(config, ns, subgraphs) {
+    const { checkpoint_ns: _, ...parent } = config.configurable;
+    const find = (snapshot) => {
+      for (const task of snapshot?.tasks ?? []) {
+        if (task.state?.config?.configurable.checkpoint_ns === ns) return task.state;
+        const deeper = find(task.state);
+        if (deeper) return deeper;
+      }
+      return undefined;
+    };
+    const found = find(await this.getState({ configurable: parent }, { subgraphs: true }));
+    if (!found) throw new EdgegraphError('INVALID_INPUT', `getState(): no paused subgraph of thread '${parent.thread_id}' has checkpoint_ns '${ns}' (a subgraph's state is kept while it is paused)`);
+    // Without subgraphs: true, a paused grandchild shows as its namespace, as at the top.
+    if (!subgraphs) for (const task of found.tasks) if (task.state) task.state = { configurable: task.state.config.configurable };
+    return found;
+  }
+
+  /** A paused run's tasks: their interrupts, and a subgraph node's paused child (kept with its task) in namespace `prefix|<node>:<task>`. */
+  #pausedTasks(tasks, saved, state, threadId, subgraphs, prefix = '') {
     const used = new Set();
     for (const task of tasks) {
       const own = saved.find((t) => t.node === task.name && t.kind !== 'route' && !used.has(t));
       if (own) used.add(own);
-      task.interrupts = (own?.interrupts ?? []).map(({ id, value }) => ({ id, value }));
+      task.interrupts = shownInterrupts(own?.interrupts).map(({ id, value }) => ({ id, value }));
       const child = this.#children.get(task.name);
       if (!child) continue;
-      const checkpoint = own?.keep?.checkpoint ?? state?.subgraphs?.[task.name];
       // The child's namespace: its node's task, as the interrupt ids have it (`<node>:<step>.<i>/...`).
-      const ns = own?.interrupts?.[0]?.id.split('/')[0] ?? task.name;
+      const local = own?.interrupts?.[0]?.id.split('/')[0] ?? task.name;
+      const checkpoint = own && heldChild(own, state, local);
+      const ns = prefix ? `${prefix}|${local}` : local;
       task.state = subgraphs && checkpoint ? child.snapshotOfCheckpoint(checkpoint, threadId, ns) : { configurable: { thread_id: threadId, checkpoint_ns: ns } };
     }
   }
@@ -71,7 +91,7 @@ export class ThreadState {
     const saved = (cp.tasks ?? []).filter((t) => t.kind !== 'route');
     const next = cp.status === 'FINISHED' ? [] : saved.map((t) => t.node).filter((n) => n !== END);
     const tasks = next.map((name) => ({ name, interrupts: [] }));
-    this.#pausedTasks(tasks, saved, cp.state, threadId, true);
+    this.#pausedTasks(tasks, saved, cp.state, threadId, true, ns);
     return { values: this.#view(cp.state), next, tasks, config: { configurable: { thread_id: threadId, checkpoint_ns: ns } }, metadata: { source: 'loop', step: cp.superstep, parents: {} } };
   }
 
@@ -80,6 +100,8 @@ export class ThreadState {
    * would (then its edges decide what runs next; END: the thread ends). Returns the new checkpoint's config.
    */
   async updateState(config, values, asNode = undefined) {
+    const ns = config?.configurable?.checkpoint_ns;
+    if (ns !== undefined && ns !== '') return this.#updateChild(config, ns, values, asNode);
     const threadId = threadOf(config, 'updateState');
     const checkpointId = config?.configurable?.checkpoint_id;
     const thread = { threadId, ...(checkpointId !== undefined ? { checkpointId: Number(checkpointId) } : {}) };
@@ -87,6 +109,45 @@ export class ThreadState {
     const update = { channels: this.#toUpdate(updateOf(values, this.#combine), asNode ?? 'updateState') };
     const written = await this.#engine.updateState(thread, update, asNode);
     return configOf(threadId, written.checkpointId);
+  }
+
+  /**
+   * updateState of a paused subgraph (`ns`: `<node>:<task>|...`): the child's checkpoint is
+   * edited as its own updateState would, and the edit written into the parent's state (js/subgraph.js
+   * resumes the child from it). Returns the config of the thread's new checkpoint, in `ns`.
+   */
+  async #updateChild(config, ns, values, asNode) {
+    const { checkpoint_ns: _, ...parent } = config.configurable;
+    const threadId = String(parent.thread_id);
+    const loaded = await this.#records.load(threadId, parent.checkpoint_id === undefined ? undefined : Number(parent.checkpoint_id));
+    const edit = loaded?.status === 'PAUSED' ? await this.#editChild(loaded.meta.tasks ?? [], loaded.state, ns.split('|'), values, asNode) : undefined;
+    if (!edit) throw new EdgegraphError('INVALID_INPUT', `updateState(): no paused subgraph of thread '${threadId}' has checkpoint_ns '${ns}' (a subgraph's state is kept while it is paused)`);
+    const written = await this.#engine.updateState({ threadId, ...(parent.checkpoint_id !== undefined ? { checkpointId: Number(parent.checkpoint_id) } : {}) }, { subgraphs: edit });
+    return { configurable: { ...configOf(threadId, written.checkpointId).configurable, checkpoint_ns: ns } };
+  }
+
+  /** The `subgraphs` write that edits the child at `parts` among a paused run's tasks, or undefined. */
+  async #editChild(saved, state, [local, ...deeper], values, asNode) {
+    const own = saved.find((t) => t.keep && t.interrupts?.[0]?.id.split('/')[0] === local);
+    const child = own && this.#children.get(own.node);
+    if (!child) return undefined;
+    const checkpoint = await child.editedCheckpoint(heldChild(own, state, local), deeper, values, asNode);
+    return checkpoint && { [local]: { checkpoint, replaces: own.keep.checkpoint } };
+  }
+
+  /** A paused checkpoint of this graph with `values` written (as `asNode`), or into its child at `parts`. */
+  async editedCheckpoint(checkpoint, parts, values, asNode) {
+    const text = typeof checkpoint === 'string' ? checkpoint : JSON.stringify(checkpoint);
+    let update;
+    if (parts.length) {
+      const cp = JSON.parse(text);
+      const edit = await this.#editChild((cp.tasks ?? []).filter((t) => t.kind !== 'route'), cp.state, parts, values, asNode);
+      if (!edit) return undefined;
+      update = { subgraphs: edit };
+      asNode = undefined;
+    } else update = { channels: this.#toUpdate(updateOf(values, this.#combine), asNode ?? 'updateState') };
+    const { checkpoint: edited } = await this.#engine.updateState(text, update, asNode);
+    return typeof edited === 'string' ? edited : JSON.stringify(edited);
   }
 
   /** The thread's checkpoints, newest first. */
@@ -102,7 +163,13 @@ export class ThreadState {
 function threadOf(config, call) {
   const ns = config?.configurable?.checkpoint_ns;
   if (ns !== undefined && ns !== '') {
-    throw new EdgegraphError('INVALID_INPUT', `${call}(): checkpoint_ns '${ns}' names a subgraph's namespace, which edgegraph/langgraph does not read yet: use getState(config, { subgraphs: true }) on the parent's thread`);
+    throw new EdgegraphError('INVALID_INPUT', `${call}(): checkpoint_ns '${ns}' names a subgraph's namespace, which ${call}() does not take yet in edgegraph/langgraph: getState() and updateState() take a paused subgraph's`);
   }
   return String(config?.configurable?.thread_id);
+}
+
+/** The checkpoint a paused subgraph task holds: its kept one, or an edit of it (js/subgraph.js). */
+function heldChild(task, state, local) {
+  const edit = state?.subgraphs?.[local];
+  return edit && edit.replaces === task.keep?.checkpoint ? edit.checkpoint : task.keep?.checkpoint;
 }

@@ -4,6 +4,7 @@ import { ApprovalDecision, EdgegraphError, GraphStatus, IGraphState, Message, Pe
 import { ChatHistoryManager, TextTokenCounter } from './history.js';
 import { ChatResult, ModelCallUsage, Provider, ProviderName, RunUsage } from './llm.js';
 import { Checkpointer, HistoryOptions, KeyValueStore } from './stores.js';
+import { ModeStream, StreamChunk, StreamMode, StreamModeOptions } from './stream.js';
 import { NodeCache, NodeCachePolicy } from './cache.js';
 
 /** What a node returns: a partial state plus flow controls. */
@@ -33,6 +34,8 @@ export interface NodeContext {
   signal: AbortSignal;
   /** In the first step after resume(): the user input given to resume. */
   resumeInput?: Message;
+  /** Send a chunk to the `custom` stream mode (onEvent and the raw stream() see a `custom` event). Works destructured. */
+  writer: (chunk: unknown) => void;
   /** Emit an event of your own (it reaches onEvent / stream() with node and taskId). */
   emit?: (event: { type: string; [field: string]: unknown }) => void;
   /** Count a model call this node made itself (a chat() reply): into result.usage and an llm_usage event. Agent and LLM nodes do it for you. */
@@ -78,6 +81,8 @@ export interface SubgraphNodeSpec<S extends object = IGraphState, C extends obje
   input?: (state: Readonly<S>, context: NodeContext) => Partial<C>;
   /** What the parent takes from the child's final state. */
   output?: (childState: C, state: Readonly<S>) => NodeResult<S>;
+  /** Keep the child's final state in the parent's (state.subgraphs.<node>): the next call starts from it, the input written through its reducers. */
+  persist?: boolean;
   options?: EngineOptions<C>;
   retry?: RetryPolicy;
   timeoutMs?: number;
@@ -235,6 +240,7 @@ export type GraphEvent<S extends object = IGraphState> =
   | { type: 'pause'; pendingAskUser: PendingAskUser | null; interrupts?: Interrupt[] }
   | { type: 'error'; error: RunErrorInfo }
   | { type: 'checkpoint'; threadId: string; checkpointId: number; status: GraphStatus }
+  | { type: 'custom'; node: string; taskId: string; data: unknown }
   | { type: 'run_end'; status: GraphStatus; result: GraphRunResult<S> };
 
 export type PatchOp =
@@ -323,7 +329,10 @@ export class GraphEngine<S extends object = IGraphState> {
   getStateHistory(threadId: string, options?: HistoryOptions): Promise<CheckpointInfo<S>[]>;
   /** Remove a thread's checkpoints from the store. */
   deleteThread(threadId: string): Promise<void>;
+  /** With `streamMode`: chunks of those modes (docs/streaming.md); without, the run's events. */
+  stream<const M extends StreamMode | readonly StreamMode[], G extends boolean = false>(initialState: Partial<S> | undefined, options: RunOptions<S> & StreamModeOptions<M, G>): ModeStream<StreamChunk<S, M, G>, GraphRunResult<S>>;
   stream(initialState?: Partial<S>, options?: RunOptions<S>): AsyncIterable<GraphEvent<S>>;
+  streamResume<const M extends StreamMode | readonly StreamMode[], G extends boolean = false>(saved: Resumable<S>, userInput: Message | ApprovalDecision | Command<S> | ResumeCommand<S> | unknown, options: RunOptions<S> & StreamModeOptions<M, G>): ModeStream<StreamChunk<S, M, G>, GraphRunResult<S>>;
   streamResume(saved: Resumable<S>, userInput?: Message | ApprovalDecision | Command<S> | ResumeCommand<S> | unknown, options?: RunOptions<S>): AsyncIterable<GraphEvent<S>>;
   toMermaid(): string;
   /** Queue a message for the next execute() (seed API); a system message becomes the system prompt. */

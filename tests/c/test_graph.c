@@ -3,6 +3,8 @@
 #include "check.h"
 #include "edgegraph.h"
 
+#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The code eg_graph_new returns, checked to be the code it reports in *err. */
@@ -132,4 +134,41 @@ TEST(code_names_are_stable) {
     CHECK_STR(eg_code_name(9999), "UNKNOWN");
     CHECK_STR(eg_status_name(EG_STATUS_PAUSED), "PAUSED");
     CHECK_STR(eg_status_name(-1), "UNKNOWN");
+}
+
+/* A chain of `n` nodes n0 -> n1 -> ... -> END, its nodes listed forwards or
+ * backwards, with `extra` spliced in before the closing braces of "nodes". */
+static char *chain(int n, bool backwards, const char *extra) {
+    size_t cap = (size_t)n * 48 + strlen(extra) + 128, len = 0;
+    char *s = malloc(cap);
+    if (!s) return NULL;
+    len += (size_t)snprintf(s + len, cap - len, "{\"entryPoint\":\"n0\",\"nodes\":{");
+    for (int k = 0; k < n; k++) len += (size_t)snprintf(s + len, cap - len, "%s\"n%d\":{}", k ? "," : "", backwards ? n - 1 - k : k);
+    len += (size_t)snprintf(s + len, cap - len, "%s},\"edges\":{", extra);
+    for (int k = 0; k < n; k++) {
+        int i = backwards ? n - 1 - k : k;
+        if (i + 1 < n) len += (size_t)snprintf(s + len, cap - len, "%s\"n%d\":\"n%d\"", k ? "," : "", i, i + 1);
+        else len += (size_t)snprintf(s + len, cap - len, "%s\"n%d\":\"__end__\"", k ? "," : "", i);
+    }
+    snprintf(s + len, cap - len, "}}");
+    return s;
+}
+
+/* Names resolve through an index, not a scan: thousands of similar names,
+ * in either order, each edge to its own node (a wrong lookup would leave a
+ * node unreachable or loop), and the defects at the far end still found. */
+TEST(graph_thousands_of_nodes_resolve_by_name) {
+    char *forwards = chain(5000, false, ""), *backwards = chain(5000, true, "");
+    char *twice = chain(5000, false, ",\"n4999\":{}"), *stray = chain(5000, false, ",\"n5000\":{}");
+    CHECK(forwards && backwards && twice && stray);
+    if (forwards && backwards && twice && stray) {
+        eg_graph *a = graph(forwards), *b = graph(backwards);
+        CHECK(a && b);
+        if (a && b) CHECK_STR(eg_graph_hash(a), eg_graph_hash(b));
+        eg_graph_free(a);
+        eg_graph_free(b);
+        EXPECT_ERROR(twice, EG_E_DUPLICATE_NODE, "'n4999'");
+        EXPECT_ERROR(stray, EG_E_MISSING_EDGE, "'n5000'");
+    }
+    free(forwards); free(backwards); free(twice); free(stray);
 }

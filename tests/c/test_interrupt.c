@@ -50,14 +50,24 @@ static int hand(eg_run *r, eg_code (*call)(eg_run *, uint32_t, const char *, siz
     return call(r, i, json, strlen(json), e);
 }
 
-TEST(interrupts_pause_the_step_keep_finished_siblings_and_take_answers) {
-    eg_graph *g = graph_of(parallel);
+/* A run of `g` after its first task got `json` through `call` (submit, interrupt_task), and the next step. */
+static eg_run *after_first(const eg_graph *g, eg_code (*call)(eg_run *, uint32_t, const char *, size_t, eg_error *), const char *json) {
     eg_run *r = NULL;
     eg_error e;
     CHECK(eg_run_new(g, "{}", 2, NULL, 0, &r, &e) == EG_OK);
     cJSON_Delete(step(r));
-    CHECK(hand(r, eg_run_submit, 0, "{}", &e) == EG_OK);
-    cJSON_Delete(step(r));                                  /* a, b, c */
+    CHECK(hand(r, call, 0, json, &e) == EG_OK);
+    cJSON_Delete(step(r));
+    return r;
+}
+
+/* A run of `parallel` at its second step, with tasks a, b and c handed out. */
+static eg_run *at_the_fan_out(const eg_graph *g) { return after_first(g, eg_run_submit, "{}"); }
+
+TEST(interrupts_pause_the_step_keep_finished_siblings_and_take_answers) {
+    eg_graph *g = graph_of(parallel);
+    eg_run *r = at_the_fan_out(g);
+    eg_error e;
     CHECK(hand(r, eg_run_interrupt_task, 0, "{\"interrupts\":[{\"id\":\"a:2.0:0\",\"value\":\"a?\"}]}", &e) == EG_OK);
     CHECK(hand(r, eg_run_interrupt_task, 0, "{\"interrupts\":[{\"id\":\"x\",\"value\":1}]}", &e) == EG_E_BAD_TASK);
     CHECK(hand(r, eg_run_interrupt_task, 1, "{\"interrupts\":[{\"id\":\"a:2.0:0\",\"value\":1}]}", &e) == EG_E_INVALID_RESULT && strstr(e.message, "used twice"));
@@ -125,12 +135,8 @@ TEST(one_pending_interrupt_takes_a_value_or_its_id) {
 
 TEST(route_from_end_finishes_a_paused_run_dropping_its_interrupts) {
     eg_graph *g = graph_of("{\"nodes\":{\"a\":{},\"b\":{}},\"edges\":{\"a\":\"b\",\"b\":\"__end__\"},\"entryPoint\":\"a\"}");
-    eg_run *r = NULL;
+    eg_run *r = after_first(g, eg_run_interrupt_task, "{\"interrupts\":[{\"id\":\"a:1.0:0\",\"value\":null}]}");
     eg_error e;
-    CHECK(eg_run_new(g, "{}", 2, NULL, 0, &r, &e) == EG_OK);
-    cJSON_Delete(step(r));
-    CHECK(hand(r, eg_run_interrupt_task, 0, "{\"interrupts\":[{\"id\":\"a:1.0:0\",\"value\":null}]}", &e) == EG_OK);
-    cJSON_Delete(step(r));
     CHECK(eg_run_status(r) == EG_STATUS_PAUSED);
     r = reopen(r, g);
     if (!r) { eg_graph_free(g); return; }
@@ -157,12 +163,8 @@ TEST(route_from_end_finishes_a_paused_run_dropping_its_interrupts) {
 
 TEST(route_from_end_mid_step_keeps_the_writes_of_finished_siblings) {
     eg_graph *g = graph_of(parallel);
-    eg_run *r = NULL;
+    eg_run *r = at_the_fan_out(g);
     eg_error e;
-    CHECK(eg_run_new(g, "{}", 2, NULL, 0, &r, &e) == EG_OK);
-    cJSON_Delete(step(r));
-    CHECK(hand(r, eg_run_submit, 0, "{}", &e) == EG_OK);
-    cJSON_Delete(step(r));                                  /* a, b, c */
     CHECK(hand(r, eg_run_submit, 0, "{\"r\":[\"a\"]}", &e) == EG_OK);
     CHECK(hand(r, eg_run_interrupt_task, 1, "{\"interrupts\":[{\"id\":\"b:2.1:0\",\"value\":1}]}", &e) == EG_OK);
     CHECK(hand(r, eg_run_submit, 2, "{\"r\":[\"c\"]}", &e) == EG_OK);
@@ -180,12 +182,8 @@ TEST(route_from_end_mid_step_keeps_the_writes_of_finished_siblings) {
 
 TEST(goto_on_resume_routes_like_a_router_and_names_unknown_nodes) {
     eg_graph *g = graph_of("{\"nodes\":{\"a\":{},\"b\":{},\"c\":{\"jumpTarget\":true}},\"edges\":{\"a\":\"b\",\"b\":\"__end__\",\"c\":\"__end__\"},\"entryPoint\":\"a\",\"state\":{\"reducers\":{}}}");
-    eg_run *r = NULL;
+    eg_run *r = after_first(g, eg_run_submit, "{\"shouldPause\":true}");
     eg_error e;
-    CHECK(eg_run_new(g, "{}", 2, NULL, 0, &r, &e) == EG_OK);
-    cJSON_Delete(step(r));
-    CHECK(hand(r, eg_run_submit, 0, "{\"shouldPause\":true}", &e) == EG_OK);
-    cJSON_Delete(step(r));
     CHECK(eg_run_goto(r, "\"nope\"", 6, &e) == EG_E_ROUTER_TARGET && strstr(e.message, "'nope'"));
     CHECK(eg_run_goto(r, "[]", 2, &e) == EG_E_INVALID_INPUT);
     const char *to = "[\"c\",{\"node\":\"b\",\"arg\":1}]";

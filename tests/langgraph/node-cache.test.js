@@ -125,3 +125,19 @@ test('edgegraph: compile({ cache }) takes LangGraph\'s own InMemoryCache (the Ba
   await graph.invoke({ n: 4 });
   assert.equal(calls, 2);
 });
+
+test('edgegraph: compile({ cache }) with something that is not a cache is INVALID_OPTIONS; a cachePolicy without a cache caches nothing', async () => {
+  const { StateGraph, Annotation, START } = implementations.find((i) => i.name === 'edgegraph');
+  const builder = () => {
+    let calls = 0;
+    const b = new StateGraph(Annotation.Root({ n: Annotation() })).addNode('count', () => { calls++; return {}; }, { cachePolicy: true }).addEdge(START, 'count');
+    return { b, calls: () => calls };
+  };
+  assert.throws(() => builder().b.compile({ cache: { get() {} } }), (e) => e.code === 'INVALID_OPTIONS' && /compile\(\{ cache \}\)/.test(e.message));
+  const { b, calls } = builder();
+  const graph = b.compile();
+  await graph.invoke({ n: 1 });
+  await graph.invoke({ n: 1 });
+  assert.equal(calls(), 2);
+  await graph.clearCache();
+});

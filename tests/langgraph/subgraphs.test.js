@@ -35,19 +35,24 @@ for (const impl of implementations) {
     assert.deepEqual(views(result.messages).map((m) => m.content), ['success']);
   });
 
-  test(named(impl, 'pregel.test.ts: doubly nested graph interrupts'), async () => {
+  /** parent1 -> child (child1: grandchild1 -> [breakpoint] grandchild2) -> parent2: the doubly nested tests' graph. */
+  const doublyNested = () => {
     const State = () => Annotation.Root({ myKey: Annotation() });
     const grandchild = new StateGraph(State())
       .addNode('grandchild1', async (s) => ({ myKey: `${s.myKey} here` }))
       .addNode('grandchild2', async (s) => ({ myKey: `${s.myKey} and there` }))
       .addEdge('__start__', 'grandchild1').addEdge('grandchild1', 'grandchild2');
     const child = new StateGraph(State()).addNode('child1', grandchild.compile({ interruptBefore: ['grandchild2'] })).addEdge('__start__', 'child1');
-    const app = new StateGraph(State())
+    return new StateGraph(State())
       .addNode('parent1', (s) => ({ myKey: `hi ${s.myKey}` }))
       .addNode('child', child.compile())
       .addNode('parent2', (s) => ({ myKey: `${s.myKey} and back again` }))
       .addEdge('__start__', 'parent1').addEdge('parent1', 'child').addEdge('child', 'parent2')
       .compile({ checkpointer: new MemorySaver() });
+  };
+
+  test(named(impl, 'pregel.test.ts: doubly nested graph interrupts'), async () => {
+    const app = doublyNested();
 
     const config = { configurable: { thread_id: '1' } };
     assert.deepEqual(await app.invoke({ myKey: 'my value' }, config), { myKey: 'hi my value', __interrupt__: [] });
@@ -59,6 +64,47 @@ for (const impl of implementations) {
     assert.deepEqual(await collect(app.stream(null, config2)), [
       { child: { myKey: 'hi my value here and there' } },
       { parent2: { myKey: 'hi my value here and there and back again' } },
+    ]);
+  });
+
+  test(named(impl, 'pregel.test.ts: doubly nested graph state (stream with subgraphs, each level\'s state by its namespace)'), async () => {
+    const app = doublyNested();
+    const config = { configurable: { thread_id: '1' } };
+    const chunks = await collect(app.stream({ myKey: 'my value' }, { ...config, subgraphs: true }));
+    assert.equal(chunks.length, 3);
+    assert.deepEqual(chunks[0], [[], { parent1: { myKey: 'hi my value' } }]);
+    assert.equal(chunks[1][0].length, 2);
+    assert.match(chunks[1][0][0], /^child:/);
+    assert.match(chunks[1][0][1], /^child1:/);
+    assert.deepEqual(chunks[1][1], { grandchild1: { myKey: 'hi my value here' } });
+    assert.deepEqual(chunks[2], [[], { __interrupt__: [] }]);
+
+    const outerState = await app.getState(config);
+    assert.deepEqual(outerState.values, { myKey: 'hi my value' });
+    assert.deepEqual(outerState.next, ['child']);
+    assert.deepEqual(outerState.tasks.map((t) => [t.name, t.interrupts]), [['child', []]]);
+    assert.equal(outerState.tasks[0].state.configurable.checkpoint_ns, chunks[1][0][0]);   // the stream's namespace
+    const childState = await app.getState(outerState.tasks[0].state);
+    assert.deepEqual(childState.tasks.map((t) => [t.name, t.interrupts]), [['child1', []]]);
+    assert.deepEqual(Object.keys(childState.tasks[0].state), ['configurable']);
+    const grandchildState = await app.getState(childState.tasks[0].state);
+    assert.deepEqual(grandchildState.values, { myKey: 'hi my value here' });
+    assert.deepEqual(grandchildState.next, ['grandchild2']);
+    assert.deepEqual(grandchildState.tasks.map((t) => [t.name, t.interrupts]), [['grandchild2', []]]);
+
+    const nested = await app.getState(config, { subgraphs: true });
+    assert.deepEqual(nested.tasks[0].state.values, { myKey: 'hi my value' });
+    assert.deepEqual(nested.tasks[0].state.tasks[0].state.values, { myKey: 'hi my value here' });
+    assert.deepEqual(nested.tasks[0].state.tasks[0].state.next, ['grandchild2']);
+
+    // An edit two levels down, as the grandchild's node would have written it.
+    await app.updateState(childState.tasks[0].state, { myKey: 'edited' });
+    assert.deepEqual((await app.getState(childState.tasks[0].state)).values, { myKey: 'edited' });
+    assert.deepEqual(await collect(app.stream(null, { ...config, subgraphs: true })), [
+      [[chunks[1][0][0], chunks[1][0][1]], { grandchild2: { myKey: 'edited and there' } }],
+      [[chunks[1][0][0]], { child1: { myKey: 'edited and there' } }],
+      [[], { child: { myKey: 'edited and there' } }],
+      [[], { parent2: { myKey: 'edited and there and back again' } }],
     ]);
   });
 
@@ -235,6 +281,110 @@ for (const impl of implementations) {
     assert.deepEqual(calls, ['prepare', 'ask', 'ask']);
   });
 
+  test(named(impl, 'an error thrown in a subgraph\'s node (two levels down) reaches the caller as thrown'), async () => {
+    class BoomError extends Error {}
+    const grandchild = new StateGraph(Annotation.Root({ v: Annotation() })).addNode('boom', () => { throw new BoomError('boom'); }).addEdge(START, 'boom').compile();
+    const child = new StateGraph(Annotation.Root({ v: Annotation() })).addNode('grandchild', grandchild).addEdge(START, 'grandchild').compile();
+    const graph = new StateGraph(Annotation.Root({ v: Annotation() })).addNode('child', child).addEdge(START, 'child').compile();
+    await assert.rejects(graph.invoke({ v: 1 }), (e) => e instanceof BoomError && e.message === 'boom');
+  });
+
+  test(named(impl, 'pregel.test.ts: send to nested graphs'), async () => {
+    const Overall = Annotation.Root({ subjects: Annotation(), jokes: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) });
+    const subgraph = new StateGraph({ input: Annotation.Root({ subject: Annotation() }), output: Overall })
+      .addNode({ edit: ({ subject }) => ({ subject: `${subject} - hohoho` }), generate: (s) => ({ jokes: [`Joke about ${s.subject}`] }) })
+      .addEdge('__start__', 'edit').addEdge('edit', 'generate');
+    const graph = new StateGraph(Overall)
+      .addNode('generateJoke', subgraph.compile({ interruptBefore: ['generate'] }))
+      .addConditionalEdges('__start__', (s) => s.subjects.map((subject) => new Send('generateJoke', { subject })))
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: '1' } };
+    assert.deepEqual(await graph.invoke({ subjects: ['cats', 'dogs'] }, config), { subjects: ['cats', 'dogs'], jokes: [], __interrupt__: [] });
+    const outer = await graph.getState(config);
+    assert.deepEqual(outer.values, { subjects: ['cats', 'dogs'], jokes: [] });
+    assert.deepEqual(outer.next, ['generateJoke', 'generateJoke']);
+    assert.deepEqual(outer.tasks.map((t) => t.interrupts), [[], []]);
+    for (const [i, subject] of [[0, 'cats - hohoho'], [1, 'dogs - hohoho']]) {
+      assert.match(outer.tasks[i].state.configurable.checkpoint_ns, /^generateJoke:/);
+      const inner = await graph.getState(outer.tasks[i].state);
+      assert.deepEqual(inner.values, { subject, jokes: [] });
+      assert.deepEqual(inner.next, ['generate']);
+    }
+    // Edit the dogs' child before it goes on.
+    const edited = await graph.updateState(outer.tasks[1].state, { subject: 'turtles - hohoho' });
+    assert.equal(edited.configurable.thread_id, '1');
+    assert.deepEqual((await graph.getState(outer.tasks[1].state)).values, { subject: 'turtles - hohoho', jokes: [] });
+    const results = await collect(graph.stream(null, config));
+    assert.equal(results.length, 2);
+    assert.deepEqual(results.map((r) => r.generateJoke.jokes[0]).sort(), ['Joke about cats - hohoho', 'Joke about turtles - hohoho']);
+    const done = await graph.getState(config);
+    assert.deepEqual([...done.values.jokes].sort(), ['Joke about cats - hohoho', 'Joke about turtles - hohoho']);
+    assert.deepEqual(done.next, []);
+  });
+
+  test(named(impl, 'pregel.test.ts: send to nested graphs (with interrupt() in the child instead of a breakpoint: each Send\'s child pauses and resumes on its own)'), async () => {
+    const Joke = Annotation.Root({ subject: Annotation(), jokes: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) });
+    const subgraph = new StateGraph(Joke)
+      .addNode('edit', (s) => ({ subject: `${s.subject} - hohoho` }))
+      .addNode('generate', (s) => ({ jokes: [`Joke about ${interrupt(s.subject)}`] }))
+      .addEdge(START, 'edit').addEdge('edit', 'generate').compile();
+    const graph = new StateGraph(Annotation.Root({ subjects: Annotation(), jokes: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) }))
+      .addNode('generateJoke', subgraph)
+      .addConditionalEdges(START, (s) => s.subjects.map((subject) => new Send('generateJoke', { subject })))
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: '1' } };
+    const paused = await graph.invoke({ subjects: ['cats', 'dogs'] }, config);
+    assert.deepEqual(paused.__interrupt__.map((i) => i.value).sort(), ['cats - hohoho', 'dogs - hohoho']);
+    const state = await graph.getState(config, { subgraphs: true });
+    assert.deepEqual(state.next, ['generateJoke', 'generateJoke']);
+    assert.deepEqual(state.tasks.map((t) => t.state.values.subject).sort(), ['cats - hohoho', 'dogs - hohoho']);
+    const answers = Object.fromEntries(paused.__interrupt__.map((i) => [i.id, i.value.startsWith('dogs') ? 'turtles - hohoho' : i.value]));
+    const done = await graph.invoke(new Command({ resume: answers }), config);
+    assert.deepEqual([...done.jokes].sort(), ['Joke about cats - hohoho', 'Joke about turtles - hohoho']);
+  });
+
+  test(named(impl, 'updateState by a paused child\'s namespace: the edit holds for that pause only; the child goes on from it and pauses again'), async () => {
+    const State = () => Annotation.Root({ name: Annotation(), city: Annotation(), log: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) });
+    const child = new StateGraph(State())
+      .addNode('askName', (s) => ({ name: interrupt('name?'), log: [`name after ${s.city ?? '-'}`] }))
+      .addNode('askCity', (s) => ({ city: interrupt(`city of ${s.name}?`), log: ['city'] }))
+      .addEdge(START, 'askName').addEdge('askName', 'askCity').compile();
+    const graph = new StateGraph(State()).addNode('form', child).addEdge(START, 'form').compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: 'form' } };
+    await graph.invoke({}, config);
+    const first = (await graph.getState(config)).tasks[0].state;
+    await graph.updateState(first, { city: 'Oslo' });
+    let paused = await graph.invoke(new Command({ resume: 'Ann' }), config);
+    assert.deepEqual(paused.__interrupt__.map((i) => i.value), ['city of Ann?']);
+    const second = (await graph.getState(config)).tasks[0].state;
+    assert.deepEqual((await graph.getState(second)).values, { name: 'Ann', city: 'Oslo', log: ['name after Oslo'] });
+    const done = await graph.invoke(new Command({ resume: 'Bergen' }), config);
+    assert.deepEqual(done, { name: 'Ann', city: 'Bergen', log: ['name after Oslo', 'city'] });
+  });
+
+  test(named(impl, 'stream with subgraphs: true: a child\'s interrupt comes in its namespace first, then the parent\'s, with the same ids'), async () => {
+    const child = new StateGraph(Annotation.Root({ v: Annotation() })).addNode('ask', () => ({ v: interrupt('q') })).addEdge(START, 'ask').compile();
+    const graph = new StateGraph(Annotation.Root({ v: Annotation() })).addNode('child', child).addEdge(START, 'child').compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: 't' }, subgraphs: true, streamMode: ['updates', 'values'] };
+    const chunks = await collect(graph.stream({ v: 1 }, config));
+    const ns = chunks[1][0];
+    assert.equal(ns.length, 1);
+    assert.match(ns[0], /^child:/);
+    const [{ id }] = chunks.at(-1)[2].__interrupt__;
+    assert.deepEqual(chunks, [
+      [[], 'values', { v: 1 }],
+      [ns, 'values', { v: 1 }],
+      [ns, 'updates', { __interrupt__: [{ id, value: 'q' }] }],
+      [ns, 'values', { __interrupt__: [{ id, value: 'q' }] }],
+      [[], 'updates', { __interrupt__: [{ id, value: 'q' }] }],
+      [[], 'values', { __interrupt__: [{ id, value: 'q' }] }],
+    ]);
+    // (LangGraph's resume streams the values it starts from first; the updates are the same.)
+    const resumed = await collect(graph.stream(new Command({ resume: 'a' }), config));
+    assert.deepEqual(resumed.filter(([, mode]) => mode === 'updates'), [[ns, 'updates', { ask: { v: 'a' } }], [[], 'updates', { child: { v: 'a' } }]]);
+    assert.deepEqual(resumed.slice(-3), [[ns, 'values', { v: 'a' }], [[], 'updates', { child: { v: 'a' } }], [[], 'values', { v: 'a' }]]);
+  });
+
   test(named(impl, 'a subgraph node as a Send target runs the child with the Send\'s argument'), async () => {
     const child = new StateGraph(Annotation.Root({ subject: Annotation(), jokes: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) }))
       .addNode('generate', (s) => ({ jokes: [`Joke about ${s.subject}`] })).addEdge(START, 'generate').compile();
@@ -248,9 +398,9 @@ for (const impl of implementations) {
 }
 
 for (const impl of implementations) {
-  const { StateGraph, Annotation, START, MemorySaver, Command, interrupt } = impl;
+  const { StateGraph, Annotation, START, END, MemorySaver, Command, interrupt } = impl;
 
-  test(named(impl, 'a subgraph\'s namespace config: LangGraph reads the child by it; edgegraph refuses it (INVALID_INPUT) rather than read the parent'), async () => {
+  test(named(impl, 'a subgraph\'s namespace config: getState reads the paused child by it (also two levels down)'), async () => {
     const child = new StateGraph(Annotation.Root({ v: Annotation() }))
       .addNode('ask', () => ({ v: interrupt('v?') })).addEdge(START, 'ask').compile();
     const graph = new StateGraph(Annotation.Root({ v: Annotation() })).addNode('child', child).addEdge(START, 'child')
@@ -261,26 +411,53 @@ for (const impl of implementations) {
     const childConfig = tasks[0].state;
     assert.equal(childConfig.configurable.thread_id, 'ns');
     assert.match(childConfig.configurable.checkpoint_ns, /^child:/);
-    if (impl.name === 'langgraph') {
-      assert.deepEqual((await graph.getState(childConfig)).next, ['ask']);
-    } else {
-      await assert.rejects(graph.getState(childConfig), (e) => e.code === 'INVALID_INPUT' && /checkpoint_ns 'child:/.test(e.message));
-      await assert.rejects(graph.updateState(childConfig, { v: 'x' }), (e) => e.code === 'INVALID_INPUT');
-    }
+    const childState = await graph.getState(childConfig);
+    assert.deepEqual(childState.next, ['ask']);
+    assert.deepEqual(childState.values, { v: 'start' });
+    assert.deepEqual(childState.tasks.map((t) => [t.name, t.interrupts.map((i) => i.value)]), [['ask', ['v?']]]);
     assert.deepEqual(await graph.invoke(new Command({ resume: 'done' }), config), { v: 'done' });
+
+    // Two levels: the grandchild's namespace is found through the child's.
+    const outer = new StateGraph(Annotation.Root({ v: Annotation() }))
+      .addNode('middle', new StateGraph(Annotation.Root({ v: Annotation() })).addNode('child', child).addEdge(START, 'child').compile())
+      .addEdge(START, 'middle').compile({ checkpointer: new MemorySaver() });
+    const deep = { configurable: { thread_id: 'ns2' } };
+    await outer.invoke({ v: 'deep' }, deep);
+    const nested = await outer.getState(deep, { subgraphs: true });
+    const grandConfig = nested.tasks[0].state.tasks[0].state.config;
+    assert.match(grandConfig.configurable.checkpoint_ns, /^middle:.*\|child:/);
+    assert.deepEqual((await outer.getState(grandConfig)).next, ['ask']);
   });
 
-  test(named(impl, 'compile({ checkpointer: true }) for a subgraph: LangGraph keeps its state across calls; edgegraph refuses it (INVALID_OPTIONS)'), async () => {
-    const build = () => new StateGraph(Annotation.Root({ n: Annotation({ reducer: (a, b) => a + b, default: () => 0 }) }))
-      .addNode('inc', () => ({ n: 1 })).addEdge(START, 'inc');
-    if (impl.name === 'edgegraph') {
-      assert.throws(() => build().compile({ checkpointer: true }), (e) => e.code === 'INVALID_OPTIONS');
-      return;
-    }
-    const graph = new StateGraph(Annotation.Root({ n: Annotation() })).addNode('child', build().compile({ checkpointer: true })).addEdge(START, 'child')
+  test(named(impl, 'checkpointer: true: the child\'s state lasts across invokes of one thread, and another thread starts afresh'), async () => {
+    // The child's `seen` is its own (the parent has no such key): only `turn` goes in, `summary` comes out.
+    const child = new StateGraph(Annotation.Root({ turn: Annotation(), summary: Annotation(), seen: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) }))
+      .addNode('remember', (s) => ({ seen: [s.turn], summary: [...s.seen, s.turn].join(',') })).addEdge(START, 'remember').compile({ checkpointer: true });
+    const graph = new StateGraph(Annotation.Root({ turn: Annotation(), summary: Annotation() }))
+      .addNode('memory', child).addEdge(START, 'memory').compile({ checkpointer: new MemorySaver() });
+    const a = { configurable: { thread_id: 'a' } };
+    assert.equal((await graph.invoke({ turn: 1 }, a)).summary, '1');
+    assert.equal((await graph.invoke({ turn: 2 }, a)).summary, '1,2');
+    assert.equal((await graph.invoke({ turn: 3 }, { configurable: { thread_id: 'b' } })).summary, '3');
+    assert.equal((await graph.invoke({ turn: 4 }, a)).summary, '1,2,4');
+  });
+
+  test(named(impl, 'pregel.test.ts: checkpointer: true (the child keeps its state across calls, streamed under its node\'s name)'), async () => {
+    const inner = new StateGraph(Annotation.Root({ myKey: Annotation({ reducer: (a, b) => a + b }), myOtherKey: Annotation() }))
+      .addSequence({ inner_1: (s) => ({ myKey: ' got here', myOtherKey: s.myKey }), inner_2: () => ({ myKey: ' and there' }) })
+      .addEdge(START, 'inner_1');
+    const graph = new StateGraph(Annotation.Root({ myKey: Annotation() }))
+      .addNode('inner', inner.compile({ checkpointer: true }))
+      .addEdge(START, 'inner')
+      .addConditionalEdges('inner', ({ myKey }) => (myKey.split('there').length - 1 < 2 ? 'inner' : END))
       .compile({ checkpointer: new MemorySaver() });
-    const config = { configurable: { thread_id: 'persist' } };
-    assert.deepEqual(await graph.invoke({ n: 0 }, config), { n: 1 });
-    assert.deepEqual(await graph.invoke({ n: 0 }, config), { n: 2 });
+    assert.deepEqual(await collect(graph.stream({ myKey: '' }, { configurable: { thread_id: '1' }, subgraphs: true })), [
+      [['inner'], { inner_1: { myKey: ' got here', myOtherKey: '' } }],
+      [['inner'], { inner_2: { myKey: ' and there' } }],
+      [[], { inner: { myKey: ' got here and there' } }],
+      [['inner'], { inner_1: { myKey: ' got here', myOtherKey: ' got here and there got here and there' } }],
+      [['inner'], { inner_2: { myKey: ' and there' } }],
+      [[], { inner: { myKey: ' got here and there got here and there got here and there' } }],
+    ]);
   });
 }

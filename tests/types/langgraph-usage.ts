@@ -49,6 +49,9 @@ async function main(): Promise<void> {
   const nested = await parent.getState({ configurable: { thread_id: 'p' } }, { subgraphs: true });
   const childState = nested.tasks[0]?.state;
   console.log(childState && 'values' in childState ? childState.next : childState?.configurable.checkpoint_ns);
+  const plain = await parent.getState({ configurable: { thread_id: 'p' } });
+  const childConfig = plain.tasks[0]?.state;
+  if (childConfig && 'configurable' in childConfig) await parent.updateState(childConfig, { name: 'edited' });
   await parent.clearCache();
 }
 void main;

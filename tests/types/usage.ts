@@ -221,6 +221,33 @@ async function concurrency(): Promise<void> {
   await engine.execute({}, { maxConcurrency: 4 });
 }
 void concurrency;
+
+// Stream modes (docs/streaming.md): one mode's chunks, a list's [mode, chunk], subgraphs' namespaces.
+import { STREAM_MODES, type StreamMode, type UpdatesChunk, type MessagesChunk } from '../../js/index.js';
+async function streamModes(engine: GraphEngine): Promise<void> {
+  const modes: readonly StreamMode[] = STREAM_MODES;
+  void modes;
+  const writing: GraphNode = (state, engine, { writer }) => { writer({ progress: 1 }); return {}; };
+  void writing;
+  for await (const state of engine.stream({}, { streamMode: 'values' })) console.log(state.stepCount);
+  const updates = engine.stream({}, { streamMode: 'updates', threadId: 't' });
+  for await (const chunk of updates) {
+    const u: UpdatesChunk<IGraphState> = chunk;
+    if (u.__interrupt__) console.log(u.__interrupt__[0].id, u.__interrupt__[0].value);
+    else for (const [node, update] of Object.entries(u)) if (!Array.isArray(update)) console.log(node, update.data);
+  }
+  console.log((await updates.result).status);
+  for await (const [mode, chunk] of engine.stream({}, { streamMode: ['messages', 'custom'] })) {
+    if (mode === 'messages') { const [message, meta]: MessagesChunk = chunk; console.log(meta.node, message.content); }
+    else console.log(chunk);
+  }
+  for await (const [ns, mode, chunk] of engine.streamResume({ threadId: 't' }, undefined, { streamMode: ['tasks', 'checkpoints'], subgraphs: true })) {
+    if (mode === 'tasks' && 'result' in chunk) console.log(ns.join('/'), chunk.name, chunk.error?.message);
+    if (mode === 'checkpoints') console.log(chunk.checkpointId, chunk.next, chunk.values.stepCount);
+  }
+  for await (const d of engine.stream({}, { streamMode: 'debug' })) if (d.type === 'checkpoint') console.log(d.step, d.payload.superstep);
+}
+void streamModes;
 async function nodeCaching(): Promise<void> {
   const cache = new InMemoryCache();
   const engine = new GraphEngine<IGraphState>({

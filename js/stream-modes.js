@@ -1,0 +1,196 @@
+// stream-modes.js: a run as chunks of stream modes, one implementation for
+// edgegraph's own stream(input, { streamMode }) (stream-run.js feeds it from
+// the run) and edgegraph/langgraph's stream() (langgraph/stream.js feeds it
+// from its node wrappers). A `shape` gives each entry's chunk formats.
+//   values       the state after each superstep (the input step first)
+//   updates      { node: update } as each node finishes; { __interrupt__ } on a pause
+//   custom       what a node writes with its writer
+//   messages     [message, metadata]: LLM tokens as they come, and the messages nodes return
+//   tasks        a task's start and its result (or error)
+//   checkpoints  a snapshot at every checkpoint the run writes (a thread)
+//   debug        tasks and checkpoints, wrapped as { step, type, timestamp, payload }
+// One mode gives its chunks; several give [mode, chunk]; `subgraphs: true`
+// gives [namespace, chunk] or [namespace, mode, chunk]. Chunks are queued
+// only for the modes asked for: nothing else is built or copied.
+// It imports nothing: the main bundle loads it only when a streamMode is used.
+
+/** The superstep in a task id (`<runId>:<superstep>.<index>`). */
+export function superstepOf(taskId) {
+  const local = taskId.slice(taskId.lastIndexOf(':') + 1);
+  return Number(local.slice(0, local.indexOf('.')));
+}
+
+/** Whether `m` looks like a chat message (plain data with a role). */
+const isMessage = (m) => m !== null && typeof m === 'object' && typeof m.role === 'string';
+
+/**
+ * @typedef {object} Shape an entry's chunk formats
+ * @property {(update: object) => object} update the update as chunks carry it (a copy, unless already one)
+ * @property {() => object} currentValues the state now, as a copy
+ * @property {(id: string, name: string, step: number, input: unknown) => object} taskStart
+ * @property {(id: string, name: string, step: number, result: object | null, error: object | null, interrupted: boolean) => object} taskResult
+ * @property {(node: string, step: number, taskId: string) => object} meta a messages chunk's metadata
+ * @property {(event: object) => object} snapshot a checkpoint event's snapshot (with a copy of the values)
+ */
+
+export class ModeStream {
+  #queue = [];
+  #wake = null;
+  #done = false;
+  #error = null;
+  #pending = null;    // a checkpoint waiting to learn the nodes its step runs (its `next`)
+  #nodeRan;           // a node finished since the last values chunk
+  #step = -1;         // the latest superstep a task started in (debug checkpoints)
+  /** Ids (and task ids) of messages streamed token by token: their final message is not sent whole again. */
+  streamed = new Set();
+
+  /**
+   * @param {{ modes: string[], single?: boolean, subgraphs?: boolean, shape: Shape,
+   *           parent?: { stream: ModeStream, ns: string[] } | null, valuesFirst?: boolean }} options
+   *   valuesFirst: the first state change is a values chunk (the run's input), before any node ran
+   */
+  constructor({ modes, single = true, subgraphs = false, shape, parent = null, valuesFirst = false }) {
+    this.own = new Set(modes);
+    this.single = single;
+    this.subgraphs = subgraphs;
+    this.shape = shape;
+    this.parent = parent;
+    // A subgraph's stream builds what any stream above it asked for.
+    this.wanted = parent ? new Set([...modes, ...parent.stream.wanted]) : this.own;
+    for (const mode of ['values', 'updates', 'custom', 'messages', 'tasks', 'checkpoints', 'debug']) this[mode] = this.wanted.has(mode);
+    this.#nodeRan = valuesFirst;
+  }
+
+  /** Queue a chunk of `mode` (from namespace `ns`) for the modes asked for here, and pass it up. */
+  push(mode, chunk, ns = []) {
+    const parent = this.parent;
+    if (parent) parent.stream.push(mode, chunk, ns.length ? [...parent.ns, ...ns] : parent.ns);
+    if (!this.own.has(mode) || (ns.length && !this.subgraphs)) return;
+    let out = this.single ? chunk : [mode, chunk];
+    if (this.subgraphs) out = this.single ? [ns, chunk] : [ns, mode, chunk];
+    this.#queue.push(out);
+    const wake = this.#wake;
+    if (wake) { this.#wake = null; wake(); }
+  }
+
+  /** Task `id` (node `name`) of superstep `step` starts, with `input`. */
+  started(id, name, step, input) {
+    this.#step = step;
+    this.#pending?.next.push(name);
+    if (!this.tasks && !this.debug) return;
+    this.#task('task', step, this.shape.taskStart(id, name, step, input));
+  }
+
+  /** A node ran, without a chunk of its own (LangGraph's input step). */
+  ran() { this.#nodeRan = true; }
+
+  /** A task's result: `update` is what the node wrote; `cached`: reused from the node cache. */
+  finished(id, name, step, update, cached = false) {
+    this.#nodeRan = true;
+    if (!this.updates && !this.messages && !this.tasks && !this.debug) return;
+    const written = this.shape.update(update);
+    // A cached result says so, as LangGraph's updates chunk does.
+    if (this.updates) this.push('updates', cached ? { [name]: written, __metadata__: { cached: true } } : { [name]: written });
+    if (this.messages) this.#messagesOf(written, name, step, id);
+    if (this.tasks || this.debug) this.#task('task_result', step, this.shape.taskResult(id, name, step, written, null, false));
+  }
+
+  /** A task failed (`error`: { code, message }) or stopped at interrupt() (`error` null). */
+  stopped(id, name, step, error) {
+    if (this.tasks || this.debug) this.#task('task_result', step, this.shape.taskResult(id, name, step, null, error, error === null));
+  }
+
+  #task(type, step, payload) {
+    if (this.tasks) this.push('tasks', payload);
+    if (this.debug) this.push('debug', { step, type, timestamp: new Date().toISOString(), payload });
+  }
+
+  /** An LLM token of task `taskId` (the message it streams is `id`). */
+  token(node, taskId, text, id = taskId) {
+    if (!this.messages) return;
+    this.streamed.add(id);
+    this.push('messages', [{ role: 'assistant', content: text, id }, this.shape.meta(node, superstepOf(taskId), taskId)]);
+  }
+
+  /**
+   * The messages a node returned, each once: a message streamed token by token
+   * is not sent whole again, but the tool calls it made (no token carried them) are.
+   */
+  #messagesOf(update, node, step, taskId) {
+    for (const key in update) {
+      const value = update[key];
+      for (const m of Array.isArray(value) ? value : [value]) {
+        if (!isMessage(m)) continue;
+        const streamed = this.streamed.has(m.id) || (m.role === 'assistant' && this.streamed.has(taskId));
+        if (streamed && !m.tool_calls?.length) continue;
+        this.push('messages', [streamed ? { ...m, content: '' } : m, this.shape.meta(node, step, taskId)]);
+      }
+    }
+  }
+
+  /** The state changed (a step ended): a values chunk if a node ran since the last one. */
+  stateChanged() {
+    this.flushCheckpoint();
+    if (this.#nodeRan && this.values) this.push('values', this.shape.currentValues());
+    this.#nodeRan = false;
+  }
+
+  /** A checkpoint was written: its snapshot goes out at once if it names the nodes to run (`next`), else once they have started. */
+  checkpoint(event) {
+    if (!this.checkpoints && !this.debug) return;
+    this.flushCheckpoint();
+    const snapshot = this.shape.snapshot(event);
+    if (snapshot.next) this.#checkpointChunk(snapshot, snapshot.superstep ?? this.#step);
+    else this.#pending = { snapshot, next: [] };
+  }
+
+  /** The pending checkpoint's chunk goes out (its step's nodes have all started). */
+  flushCheckpoint() {
+    const p = this.#pending;
+    if (!p) return;
+    this.#pending = null;
+    this.#checkpointChunk({ ...p.snapshot, next: p.next }, this.#step);
+  }
+
+  #checkpointChunk(snapshot, step) {
+    if (this.checkpoints) this.push('checkpoints', snapshot);
+    if (this.debug) this.push('debug', { step, type: 'checkpoint', timestamp: new Date().toISOString(), payload: snapshot });
+  }
+
+  /** The run paused with `interrupts` (none for a breakpoint or a question in the state): an updates chunk { __interrupt__ }. */
+  paused(interrupts) {
+    if (this.own.has('updates')) this.push('updates', { __interrupt__: interrupts });
+  }
+
+  /** The run ended: the last checkpoint goes out; `error` (if any) is thrown by the iterator after the chunks. */
+  end(error = null) {
+    this.flushCheckpoint();
+    this.#done = true;
+    this.#error = error;
+    const wake = this.#wake;
+    if (wake) { this.#wake = null; wake(); }
+  }
+
+  /** The queued chunks as an async iterator; leaving early calls `stop`. */
+  iterate(stop) {
+    const queue = this.#queue;
+    const next = () => {
+      if (queue.length) return Promise.resolve({ value: queue.shift(), done: false });
+      if (this.#done) {
+        const error = this.#error;
+        this.#error = null;
+        return error ? Promise.reject(error) : Promise.resolve({ value: undefined, done: true });
+      }
+      return new Promise((resolve) => { this.#wake = resolve; }).then(next);
+    };
+    return {
+      [Symbol.asyncIterator]() { return this; },
+      next,
+      return: () => {
+        if (!this.#done) stop();
+        queue.length = 0;
+        return Promise.resolve({ value: undefined, done: true });
+      },
+    };
+  }
+}

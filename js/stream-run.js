@@ -1,0 +1,95 @@
+// stream-run.js: edgegraph's own stream(input, { streamMode }), loaded by
+// events.js the first time a stream asks for modes. A RunTap feeds a run to a
+// ModeStream (stream-modes.js): its events, and what a run (run.js) tells it
+// beside them: its state (the mirror, for values and checkpoints), and each
+// node's result as the JSON the core applied (for updates, messages and tasks:
+// parsing it is the copy a chunk needs). A subgraph node's child run gets a
+// tap of its own (subgraph.js), whose chunks go up under `<node>:<taskId>`.
+// It imports nothing but stream-modes.js: a bundle of its own.
+
+import { ModeStream, superstepOf } from './stream-modes.js';
+
+const STREAM = Symbol.for('edgegraph.stream');   // events.js's STREAM (not imported: this file is bundled alone)
+const copy = (v) => JSON.parse(JSON.stringify(v));
+
+class RunTap {
+  #mirror = null;
+  #meta = null;
+
+  /** @param {(tap: RunTap) => ModeStream} makeStream */
+  constructor(makeStream) {
+    this.stream = makeStream(this);
+  }
+
+  /** run.js: the run's state (patched in place as it goes), and a function giving the core's checkpoint meta (JSON text). */
+  attach(mirror, checkpointMeta) {
+    this.#mirror = mirror;
+    this.#meta = checkpointMeta;
+  }
+
+  /** run.js: node `node` of task `taskId` finished; `json` is its result as the core got it. */
+  result(node, taskId, json) {
+    const s = this.stream;
+    if (s.updates || s.messages || s.tasks || s.debug) s.finished(taskId, node, superstepOf(taskId), JSON.parse(json));
+    else s.ran();
+  }
+
+  /** subgraph.js: the tap of the child run a subgraph node starts. */
+  child(node, taskId) {
+    const parent = { stream: this.stream, ns: [`${node}:${taskId}`] };
+    return new RunTap((tap) => new ModeStream({ modes: [], shape: tap, parent, valuesFirst: true }));
+  }
+
+  /** The run's events. */
+  onEvent = (event) => {
+    const s = this.stream;
+    switch (event.type) {
+      case 'node_start': s.started(event.taskId, event.node, superstepOf(event.taskId)); break;
+      case 'node_end':
+        if (event.error !== undefined) s.stopped(event.taskId, event.node, superstepOf(event.taskId), { code: event.errorCode, message: event.error });
+        else if (event.interrupted) s.stopped(event.taskId, event.node, superstepOf(event.taskId), null);
+        break;
+      case 'state_update': s.stateChanged(); break;
+      case 'checkpoint': s.checkpoint(event); break;
+      case 'llm_token': s.token(event.node, event.taskId, event.text); break;
+      case 'custom': if (s.custom) s.push('custom', event.data); break;
+      case 'pause': s.paused(event.interrupts ?? []); break;
+      case 'run_end': s.flushCheckpoint(); break;
+    }
+  };
+
+  // ---- the shape of edgegraph's chunks (stream-modes.js calls these) ----
+
+  update(update) { return update; }   // parsed from the result's JSON: a copy already
+  currentValues() { return copy(this.#mirror); }
+  meta(node, step, taskId) { return { node, step, taskId }; }
+  taskStart(id, name, step) { return { id, name, step }; }
+  taskResult(id, name, step, result, error, interrupted) {
+    return interrupted ? { id, name, step, result, error, interrupted } : { id, name, step, result, error };
+  }
+  /** A checkpoint event's snapshot: it fires before its step's tasks run, so the run is still where it was written. */
+  snapshot({ threadId, checkpointId, status }) {
+    const meta = this.#meta();
+    // A write that ended after the run did: the nodes it ran are not known any more.
+    if (meta === null) return { threadId, checkpointId, status, values: copy(this.#mirror) };
+    const { superstep, tasks = [] } = JSON.parse(meta);
+    const next = tasks.filter((t) => t.kind !== 'route' && t.state !== 'done').map((t) => t.node);
+    return { threadId, checkpointId, status, superstep, values: copy(this.#mirror), next };
+  }
+}
+
+/**
+ * Start a run (`start(runOptions)`) whose stream yields chunks of `modes`.
+ * Returns { chunks, result }: the async iterator, and the run's result. A run
+ * that ends in ERROR or INTERRUPTED throws its error from the iterator, after
+ * its chunks; `result` still resolves with it (state, checkpoint).
+ */
+export function streamModes(start, runOptions, { modes, single, subgraphs, stop }) {
+  const tap = new RunTap((t) => new ModeStream({ modes, single, subgraphs, shape: t, valuesFirst: true }));
+  const user = runOptions.onEvent;
+  runOptions.onEvent = user ? (event) => { user(event); tap.onEvent(event); } : tap.onEvent;
+  runOptions[STREAM] = tap;
+  const result = start(runOptions);
+  result.then((r) => tap.stream.end(r.error ?? null), (e) => tap.stream.end(e));
+  return { chunks: tap.stream.iterate(stop), result };
+}

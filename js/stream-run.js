@@ -4,7 +4,7 @@
 // beside them: its state (the mirror, for values and checkpoints), and each
 // node's result as the JSON the core applied (for updates, messages and tasks:
 // parsing it is the copy a chunk needs). A subgraph node's child run gets a
-// tap of its own (subgraph.js), whose chunks go up under `<node>:<taskId>`.
+// tap of its own (subgraph.js), whose chunks go up under `<node>:<step>.<index>`.
 // It imports nothing but stream-modes.js: a bundle of its own.
 
 import { ModeStream, superstepOf } from './stream-modes.js';

@@ -12,7 +12,7 @@ import { Invocation, STREAM_MODES, superstepOf } from './stream.js';
 import { storeOf } from './checkpoint.js';
 import { configOf } from './history.js';
 import { isCommand, engineCommand, updateOf, gotoOf, toParent, resultCommand } from './command.js';
-import { withRetry } from './retry.js';
+import { withRetry, engineRetry } from './retry.js';
 import { ThreadState } from './thread-state.js';
 import { subgraphNodeSpec, shownInterrupts } from './subgraph-node.js';
 import { withCache, clearCache } from './cache.js';
@@ -69,7 +69,11 @@ class GraphRunner {
       // LangGraph's edges from several nodes to one are not a join; addEdge([a, b], c) is.
       const sources = this.#builder.joins.filter(([, t]) => t === name).flatMap(([f]) => f);
       const child = runners.get(subgraph);
+      if (child && (options.cachePolicy || options.retryPolicy?.retryOn)) {
+        throw new EdgegraphError('INVALID_DEFINITION', `node '${name}' is a compiled graph: cachePolicy and retryOn are for function nodes in edgegraph/langgraph (give them to the child's nodes)`, { node: name });
+      }
       nodes[name] = child ? { ...subgraphNodeSpec(name, child, parent), jumpTarget: true } : { handler: this.#wrap(name, withCache(name, withRetry(fn, options.retryPolicy), options.cachePolicy, this.#cache)), jumpTarget: true };
+      if (child && options.retryPolicy) nodes[name].retry = engineRetry(options.retryPolicy);
       nodes[name].join = sources.length ? [...new Set(sources)] : false;
       if (options.defer) nodes[name].defer = true;
     }

@@ -15,7 +15,7 @@ import { isCommand, engineCommand, updateOf, gotoOf, toParent, resultCommand } f
 import { withRetry, engineRetry } from './retry.js';
 import { ThreadState } from './thread-state.js';
 import { subgraphNodeSpec, shownInterrupts } from './subgraph-node.js';
-import { withCache, clearCache } from './cache.js';
+import { withCache, clearCache, cacheOf } from './cache.js';
 
 const PARENT = Symbol.for('edgegraph.langgraph.parent');
 const AsyncFunction = (async () => {}).constructor;
@@ -326,13 +326,6 @@ class GraphRunner {
   /** The graph as data (LangGraph's getGraph() is far richer; this is the Mermaid text). */
   getGraph() { return { drawMermaid: () => this.#engine.toMermaid() }; }
 
-}
-
-/** compile({ cache }): a cache by shape (get, set, clear), as LangGraph's BaseCache. */
-function cacheOf(cache) {
-  if (cache === undefined || cache === null) return null;
-  if (typeof cache?.get === 'function' && typeof cache.set === 'function' && typeof cache.clear === 'function') return cache;
-  throw new EdgegraphError('INVALID_OPTIONS', 'compile({ cache }) takes a cache with get, set and clear: new InMemoryCache() from edgegraph/langgraph');
 }
 
 // A compiled graph has no dispose() in LangGraph: its engine is freed when the

@@ -1,7 +1,8 @@
 // bench/threads.js: threads in each store that runs in Node. Per threaded
 // step of a 100-node chain (~1 KB state), bytes stored per step, a
 // 10,000-step thread's storage with and without retention, and one
-// getStateHistory page on it. `node bench/threads.js sqlite` prints the
+// getStateHistory page on it; 1,000-step threads of a 1 KB and a 1 MB state
+// with their snapshots. `node bench/threads.js sqlite` prints the
 // node:sqlite figures as JSON (run.js runs it on a Node that has node:sqlite).
 
 import { execFileSync } from 'node:child_process';
@@ -9,7 +10,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GraphEngine, MemoryStore, FileStore, Checkpointer, sqliteStore } from 'edgegraph';
-import { measure, fmtTime, fmtBytes } from './lib.js';
+import { measure, measureSlope, fmtTime, fmtBytes } from './lib.js';
+import { bigState } from './chain.js';
 
 const state = { messages: [{ role: 'user', content: 'hi' }], data: { k: 'v'.repeat(900) } };
 
@@ -41,6 +43,32 @@ async function longThread(keepLast) {
   const values = await measure(() => engine.getStateHistory('long', { limit: 20, values: true }), { iterations: 5, batches: 5 });
   engine.dispose();
   return { bytes: store.size, keys: (await store.list('')).length, page, values };
+}
+
+/**
+ * A thread of `steps` steps, each writing one key, over `state`: time per
+ * step as the slope between `steps` and 1 step (the run's first snapshot
+ * left out, every later one included), and the snapshots written.
+ */
+async function snapshotsOver(state, steps) {
+  const make = (n) => {
+    const store = new MemoryStore();
+    const engine = new GraphEngine({
+      nodes: { inc: (s) => ({ data: { n: s.data.n + 1 } }) },
+      edges: { inc: { path: 'data.n', cases: { [n]: '__end__' }, default: 'inc' } },
+      entryPoint: 'inc',
+    }, { checkpointer: store, maxSteps: n + 1 });
+    let t = 0;
+    const run = async () => { const id = `t${t++}`; await engine.execute({ ...state, data: { ...state.data, n: 0 } }, { threadId: id }); return id; };
+    return { store, engine, run, one: async () => engine.deleteThread(await run()) };
+  };
+  const many = make(steps), one = make(1);
+  const slope = await measureSlope(many.one, one.one, steps, { iterations: 2, batches: 5 });
+  const id = await many.run();
+  let snapshots = 0;
+  for (const key of await many.store.list(`${id}/r/`)) if ((await many.store.get(key)).includes('"s":{')) snapshots++;
+  many.engine.dispose(); one.engine.dispose();
+  return { slope, snapshots };
 }
 
 /** node:sqlite figures, from a child on a Node that has it (or null). */
@@ -82,6 +110,12 @@ export async function benchThreads() {
   console.log(`  ${'stored, every checkpoint kept'.padEnd(44)} ${fmtBytes(all.bytes).padStart(11)} in ${all.keys} keys`);
   console.log(`  ${'stored, keepLast: 100'.padEnd(44)} ${fmtBytes(kept.bytes).padStart(11)} in ${kept.keys} keys`);
   console.log(`  ${'one getStateHistory page (20 entries)'.padEnd(44)} ${fmtTime(all.page).padStart(11)}   with values: ${fmtTime(all.values)}`);
+  // Snapshots wait until the records since hold a quarter of the state (at most 1,000 records):
+  // over 1,000 steps a 1 MB state is snapshotted about once, a 1 KB one every 100 records.
+  const kb = await snapshotsOver(state, 1000), mb = await snapshotsOver(bigState(1 << 20), 1000);
+  console.log('1,000 steps each writing one key, MemoryStore (slope over the run: every snapshot but the first included)');
+  console.log(`  ${'per step, ~1 KB state'.padEnd(44)} ${fmtTime(kb.slope).padStart(11)}   ${kb.snapshots} snapshots`);
+  console.log(`  ${'per step, 1 MB state'.padEnd(44)} ${fmtTime(mb.slope).padStart(11)}   ${mb.snapshots} snapshots   ${(mb.slope / kb.slope).toFixed(2)}x the 1 KB step`);
   console.log();
 }
 

@@ -1,8 +1,9 @@
 // checkpointer.js: a thread's checkpoints in a store, as a chain of records.
 // A record holds the run's checkpoint without its state (tasks, status, the
 // checksum of the whole) and the state patch since its parent record; every
-// `snapshotEvery` records, and at the start of a chain, the full state. So
-// a 100-step run stores 100 small records, not 100 copies of the state.
+// `snapshotEvery` records (later for a large state: thread.js), and at the
+// start of a chain, the full state. So a 100-step run stores 100 small
+// records, not 100 copies of the state.
 //
 // Keys: <thread>/r/<id> -> record; <thread>/head -> a recent record's id (a
 // hint: the thread's latest record is the highest id present at or above it).

@@ -26,6 +26,8 @@ export class ThreadWriter {
   #queue = Promise.resolve();
   /** Whether the last write settled, and settled well: the next one need not wait its turn. */
   #idle = true;
+  /** Writes queued so far: only the latest one's end makes the writer idle (an earlier one's would let the next write overtake a queued one). */
+  #queued = 0;
 
   /**
    * @param {import('./checkpointer.js').Checkpointer} checkpointer
@@ -46,6 +48,23 @@ export class ThreadWriter {
     this.nextId = nextId;
   }
 
+  /** The size of this run's last snapshot (0: none yet), and of the records written since. */
+  #snapshotBytes = 0;
+  #bytesSince = 0;
+
+  /**
+   * Whether the next record is a snapshot: `snapshotEvery` records after the
+   * last, once those records hold a quarter of its size. A large state with
+   * small steps is snapshotted less often, so a step's share of the snapshot
+   * follows the size of its change, not of the state, and rebuilding a
+   * checkpoint reads at most a quarter more than the snapshot; at the latest
+   * every 10 x snapshotEvery records.
+   */
+  #snapshotTime() {
+    const every = this.checkpointer.snapshotEvery, n = this.depth + 1;
+    return n >= every && (this.#bytesSince * 4 >= this.#snapshotBytes || n >= every * 10);
+  }
+
   /** Set when the state was replaced whole (a migration): the next record is a snapshot, not a patch. */
   snapshotDue = false;
 
@@ -64,14 +83,16 @@ export class ThreadWriter {
     if (this.error) return this.#queue;
     const patch = this.ops.length ? JSON.stringify(this.ops) : '[]';
     this.ops = [];
-    const snapshot = this.snapshotDue || this.parentId === null || this.depth + 1 >= this.checkpointer.snapshotEvery;
+    const snapshot = this.snapshotDue || this.parentId === null || this.#snapshotTime();
     this.snapshotDue = false;
     const state = snapshot ? stateText() : undefined;
     this.depth = snapshot ? 0 : this.depth + 1;
+    if (snapshot) { this.#snapshotBytes = state.length; this.#bytesSince = 0; } else this.#bytesSince += meta.length + patch.length;
     const depth = this.depth;
     const previous = this.meta;
     this.meta = meta;
     const status = statusOf(meta);
+    const ticket = ++this.#queued;
     const write = async () => {
       let id;
       try {
@@ -91,7 +112,7 @@ export class ThreadWriter {
       // Outside the catch: a listener that throws is the caller's error, as for
       // any other event, not a failed write.
       emit?.({ type: 'checkpoint', threadId: this.id, checkpointId: id, status });
-      this.#idle = true;
+      if (ticket === this.#queued) this.#idle = true;
     };
     // Nothing in flight and nothing failed (the usual case: a run awaits each
     // step's record): write at once, without a turn through the queue.

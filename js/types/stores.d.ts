@@ -83,7 +83,7 @@ export function d1Store(db: { prepare(query: string): { bind(...values: any[]): 
 /** Node 22.5 and later (the node entry): a SQLite file, or an open node:sqlite DatabaseSync. Without node:sqlite, its first use is INVALID_OPTIONS. */
 export function sqliteStore(pathOrDatabase: string | { prepare(sql: string): any; exec(sql: string): void }): SqlStore;
 
-/** A thread's checkpoints as records: the state's changes, with a full snapshot every snapshotEvery records. */
+/** A thread's checkpoints as records: the state's changes, with a full snapshot every snapshotEvery records (a large state: once the records since hold a quarter of it, at most 10 x snapshotEvery). */
 export class Checkpointer {
   /**
    * keepLast: keep a thread's newest N checkpoints; keepFor: those younger than this many ms (with

@@ -269,6 +269,25 @@ test('messages: an agent\'s tool calls and tool results, each once, beside its t
   } finally { await server.close(); }
 });
 
+test('messages: a streamed reply that also calls tools: its text as tokens, then its tool calls once, with empty content', async () => {
+  const server = await startServer([
+    { json: reply('Adding them.', [call('c9', 'add', { a: 1, b: 1 })]) },
+    { json: reply('2.') },
+  ]);
+  try {
+    const add = { name: 'add', description: 'Add two numbers', parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] }, run: ({ a, b }) => a + b };
+    const engine = new GraphEngine({ nodes: { agent: createAgentNode({ llm: { baseURL: server.baseURL, model: 'm' }, tools: [add] }) }, edges: { agent: '__end__' }, entryPoint: 'agent' });
+    const chunks = await collect(engine.stream({ messages: [{ role: 'user', content: '1+1?' }] }, { streamMode: 'messages' }));
+    const assistant = chunks.filter(([m]) => m.role === 'assistant');
+    assert.equal(assistant.map(([m]) => m.content).join(''), 'Adding them.2.', 'each text once');
+    const calls = assistant.filter(([m]) => m.tool_calls);
+    assert.equal(calls.length, 1);
+    assert.equal(calls[0][0].content, '');
+    assert.equal(calls[0][0].tool_calls[0].id, 'c9');
+    assert.equal(calls[0][1].taskId, assistant[0][1].taskId, 'the same task as its tokens');
+  } finally { await server.close(); }
+});
+
 test('leaving the loop early aborts the run: the node in flight sees its signal, no later node runs', async () => {
   let laterRan = false;
   let sawAbort = false;

@@ -117,16 +117,39 @@ test('a snapshot larger than the checksum reads at once (64 KB), with characters
   const engine = new GraphEngine({ nodes: { a: () => ({ data: { more: '😀é' } }), ask: () => ({ pendingAskUser: { question: 'ok?' } }) }, edges: { a: 'ask', ask: '__end__' }, entryPoint: 'a' }, { checkpointer: new Checkpointer(store, { snapshotEvery: 1 }) });
   assert.equal((await engine.execute({ data: { text } }, { threadId: 'big' })).status, 'PAUSED');
   const keys = await store.list('big/r/');
-  const top = keys.at(-1), stored = await store.get(top);
-  assert.ok(stored.length > 100_000 && stored.includes('"s":'), 'the latest record is a large snapshot');
+  const top = keys[0], stored = await store.get(top);
+  assert.ok(stored.length > 100_000 && stored.includes('"s":'), 'the first record is a large snapshot');
   const latest = await engine.getState('big');
   assert.equal(latest.state.data.text, text);
   assert.equal(latest.state.data.more, '😀é');
   // One character replaced by another of the same UTF-8 length (3 bytes), far from either end.
   const at = stored.indexOf('€', stored.length >> 1);
   await store.put(top, `${stored.slice(0, at)}₤${stored.slice(at + 1)}`);
-  await assert.rejects(engine.getState('big', Number(top.slice(-10))), (e) => e.code === 'INVALID_CHECKPOINT' && e.message.includes("thread 'big'"));
+  await assert.rejects(engine.getState('big'), (e) => e.code === 'INVALID_CHECKPOINT' && e.message.includes("record 1 of thread 'big'"));
   await store.put(top, stored);
   assert.equal((await engine.resume({ threadId: 'big' })).state.data.text, text);
   engine.dispose();
+});
+
+test('snapshots: every snapshotEvery records for a small state; a large state with small steps waits until its records hold a quarter of it (at most 10 x snapshotEvery)', async () => {
+  const count = async (data, steps, snapshotEvery) => {
+    const store = new MemoryStore();
+    const engine = new GraphEngine({
+      nodes: { inc: (s) => ({ data: { n: s.data.n + 1 } }) },
+      edges: { inc: { path: 'data.n', cases: { [steps]: '__end__' }, default: 'inc' } },
+      entryPoint: 'inc',
+    }, { checkpointer: new Checkpointer(store, { snapshotEvery }), maxSteps: steps + 1 });
+    assert.equal((await engine.execute({ data: { ...data, n: 0 } }, { threadId: 't' })).status, 'FINISHED');
+    const snapshots = [];
+    for (const key of await store.list('t/r/')) if (JSON.parse((await store.get(key)).slice(16)).s !== undefined) snapshots.push(Number(key.slice(-10)));
+    // The latest rebuilds from its chain and restores (its checksum holds).
+    assert.equal((await engine.getState('t')).state.data.n, steps);
+    engine.dispose();
+    return snapshots;
+  };
+  assert.deepEqual(await count({}, 45, 10), [1, 11, 21, 31, 41]);
+  // ~100 KB of state, ~200-byte records: a quarter of it takes ~125 records, past 10 x 5.
+  assert.deepEqual(await count({ text: 'x'.repeat(100_000) }, 120, 5), [1, 51, 101]);
+  // ~4 KB: a quarter in ~5 records, so snapshotEvery rules.
+  assert.deepEqual(await count({ text: 'x'.repeat(4_000) }, 45, 10), [1, 11, 21, 31, 41]);
 });

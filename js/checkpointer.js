@@ -77,6 +77,18 @@ export class Checkpointer {
     return { id, depth };
   }
 
+  /**
+   * A run's hold on a thread, where the store has one beyond its record
+   * create (LocalStorageStore: a Web Lock for as long as the run lasts):
+   * the release function; THREAD_BUSY while another run holds it.
+   */
+  async claim(threadId) {
+    if (typeof this.store.claim !== 'function') return () => {};
+    const release = await this.store.claim(threadId);
+    if (!release) throw threadBusy(threadId, 'another run of it is in flight (in this tab or another)');
+    return release;
+  }
+
   /** The highest record id of a thread (0 when it has none): the head hint, then the records above it. */
   async top(threadId) {
     const hint = Number(await this.store.get(`${threadId}/head`));

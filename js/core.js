@@ -81,7 +81,7 @@ export class Core {
     this.x = x;
     this.memory = /** @type {WebAssembly.Memory} */ (x.memory);
     if (typeof x._initialize === 'function') x._initialize();
-    this.u8 = new Uint8Array(this.memory.buffer);
+    this.refresh();
     this.scratchSize = 0;
     this.scratch = 0;
     this.outPtr = x.malloc(8); // [pointer, length]: a call's out-parameters
@@ -106,11 +106,20 @@ export class Core {
   }
 
   /** Called by the wasm module when memory grows: old views are detached. */
-  refresh() { this.u8 = new Uint8Array(this.memory.buffer); }
+  refresh() {
+    this.u8 = new Uint8Array(this.memory.buffer);
+    this.u32 = new Uint32Array(this.memory.buffer);
+  }
 
   view() {
     if (this.u8.byteLength === 0) this.refresh();
     return this.u8;
+  }
+
+  /** The 32-bit word at ptr (an out-parameter). */
+  word(ptr) {
+    if (this.u8.byteLength === 0) this.refresh();
+    return this.u32[ptr >>> 2];
   }
 
   cString(ptr) {
@@ -162,14 +171,14 @@ export class Core {
   /** The pointer the last call wrote to its first out-parameter (an object). */
   handle(code) {
     this.check(code);
-    return new Uint32Array(this.memory.buffer, this.outPtr, 1)[0];
+    return this.word(this.outPtr);
   }
 
   /** The text the last call lent out, copied (it is only valid until the next call). */
   lent(code) {
     this.check(code);
-    const [ptr, len] = new Uint32Array(this.memory.buffer, this.outPtr, 2);
-    return this.text(ptr, len);
+    const ptr = this.word(this.outPtr);
+    return this.text(ptr, this.word(this.lenPtr));
   }
 
   // ---- graphs ----

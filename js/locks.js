@@ -17,3 +17,22 @@ export async function localStorageCreate(store, key, value) {
   }
   return store.locks.request(`edgegraph-store:${store.prefix}`, { mode: 'exclusive' }, once);
 }
+
+/**
+ * A run's hold on one thread of a localStorage store, for as long as the run
+ * lasts: a Web Lock named after the thread, taken only if free. The record
+ * create above is not enough across tabs on its own: a browser hands one
+ * tab's localStorage writes to the others' copies asynchronously, so a tab
+ * could read a thread before another tab's running record reaches it. The
+ * browser grants Web Locks in one place, so two tabs never run a thread at
+ * once. Resolves with the release function, or null when another run holds it.
+ */
+export function localStorageClaim(store, threadId) {
+  if (!store.locks?.request) return Promise.resolve(() => {});
+  return new Promise((resolve, reject) => {
+    store.locks.request(`edgegraph-thread:${store.prefix}${threadId}`, { ifAvailable: true }, (lock) => {
+      if (!lock) return resolve(null);
+      return new Promise((release) => resolve(release));
+    }).catch(reject);
+  });
+}

@@ -8,7 +8,7 @@
 // and exactly one gets true (the Checkpointer relies on it; see create.js
 // for stores without it).
 
-import { localStorageCreate } from './locks.js';
+import { localStorageClaim, localStorageCreate } from './locks.js';
 
 /** In memory: for tests, single processes and short-lived workers. */
 export class MemoryStore {
@@ -36,6 +36,8 @@ export class LocalStorageStore {
   async get(key) { return this.storage.getItem(this.prefix + key) ?? undefined; }
   async put(key, value) { this.storage.setItem(this.prefix + key, String(value)); }
   async create(key, value) { return localStorageCreate(this, key, value); }
+  /** Held by a run of the thread while it runs (another tab's run is THREAD_BUSY): locks.js. */
+  claim(threadId) { return localStorageClaim(this, threadId); }
   async delete(key) { this.storage.removeItem(this.prefix + key); }
   async list(prefix = '') {
     const out = [];

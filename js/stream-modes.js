@@ -157,9 +157,12 @@ export class ModeStream {
     if (this.debug) this.push('debug', { step, type: 'checkpoint', timestamp: new Date().toISOString(), payload: snapshot });
   }
 
-  /** The run paused with `interrupts` (none for a breakpoint or a question in the state): an updates chunk { __interrupt__ }. */
+  /**
+   * The run paused with `interrupts` (none for a breakpoint or a question in the
+   * state): an updates chunk { __interrupt__ }; a subgraph's goes up in its namespace.
+   */
   paused(interrupts) {
-    if (this.own.has('updates')) this.push('updates', { __interrupt__: interrupts });
+    if (this.updates) this.push('updates', { __interrupt__: interrupts });
   }
 
   /** The run ended: the last checkpoint goes out; `error` (if any) is thrown by the iterator after the chunks. */

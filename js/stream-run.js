@@ -4,7 +4,7 @@
 // beside them: its state (the mirror, for values and checkpoints), and each
 // node's result as the JSON the core applied (for updates, messages and tasks:
 // parsing it is the copy a chunk needs). A subgraph node's child run gets a
-// tap of its own (subgraph.js), whose chunks go up under `<node>:<taskId>`.
+// tap of its own (subgraph.js), whose chunks go up under `<node>:<step>.<index>`.
 // It imports nothing but stream-modes.js: a bundle of its own.
 
 import { ModeStream, superstepOf } from './stream-modes.js';
@@ -15,10 +15,15 @@ const copy = (v) => JSON.parse(JSON.stringify(v));
 class RunTap {
   #mirror = null;
   #meta = null;
+  #base;
 
-  /** @param {(tap: RunTap) => ModeStream} makeStream */
-  constructor(makeStream) {
+  /**
+   * @param {(tap: RunTap) => ModeStream} makeStream
+   * @param {string} [base] a subgraph's run: its namespace, which prefixes its interrupt ids in the parent
+   */
+  constructor(makeStream, base = undefined) {
     this.stream = makeStream(this);
+    this.#base = base;
   }
 
   /** run.js: the run's state (patched in place as it goes), and a function giving the core's checkpoint meta (JSON text). */
@@ -34,10 +39,14 @@ class RunTap {
     else s.ran();
   }
 
-  /** subgraph.js: the tap of the child run a subgraph node starts. */
+  /**
+   * subgraph.js: the tap of the child run a subgraph node starts. Its namespace is
+   * `<node>:<step>.<index>`, as the parent's task prefixes the child's interrupt ids
+   * (and as edgegraph/langgraph names it): the same across a resume.
+   */
   child(node, taskId) {
-    const parent = { stream: this.stream, ns: [`${node}:${taskId}`] };
-    return new RunTap((tap) => new ModeStream({ modes: [], shape: tap, parent, valuesFirst: true }));
+    const ns = `${node}:${taskId.slice(taskId.lastIndexOf(':') + 1)}`;
+    return new RunTap((tap) => new ModeStream({ modes: [], shape: tap, parent: { stream: this.stream, ns: [ns] }, valuesFirst: true }), ns);
   }
 
   /** The run's events. */
@@ -53,7 +62,12 @@ class RunTap {
       case 'checkpoint': s.checkpoint(event); break;
       case 'llm_token': s.token(event.node, event.taskId, event.text); break;
       case 'custom': if (s.custom) s.push('custom', event.data); break;
-      case 'pause': s.paused(event.interrupts ?? []); break;
+      case 'pause': {
+        // A subgraph's interrupts, with the ids the parent's resume answers them by.
+        const interrupts = event.interrupts ?? [];
+        s.paused(this.#base ? interrupts.map((i) => ({ ...i, id: `${this.#base}/${i.id}` })) : interrupts);
+        break;
+      }
       case 'run_end': s.flushCheckpoint(); break;
     }
   };

@@ -33,7 +33,7 @@ typedef struct missing { eg_buf names; size_t n; } missing;
 static bool note_missing(missing *m, const char *name) {
     char quoted[80];
     eg_snprintf(quoted, sizeof quoted, "'%.60s'", name);
-    if (m->names.data && strstr(m->names.data, quoted)) return true;
+    if (m->names.data && eg_contains(m->names.data, quoted)) return true;
     m->n++;
     return (m->names.len == 0 || eg_buf_lit(&m->names, ", ")) && eg_buf_put(&m->names, quoted, strlen(quoted));
 }

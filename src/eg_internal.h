@@ -30,6 +30,8 @@ void *eg_realloc(void *p, size_t n);
 void eg_free(void *p);
 char *eg_strndup(const char *s, size_t n);
 char *eg_strdup(const char *s);
+/* Whether part occurs in text (strstr, without libc's large one). */
+bool eg_contains(const char *text, const char *part);
 /* Make sure cJSON allocates through eg_malloc/eg_free. Idempotent. */
 void eg_init_json(void);
 /* Whether an allocation failed since the last clear: how a NULL from cJSON
@@ -116,8 +118,8 @@ eg_code eg_buf_print(eg_buf *b, const cJSON *value, const char **json, size_t *l
 double eg_number_parse(const char *s, char **end);
 /* d as printf's "%.<digits>g" writes it, NUL-terminated if it fits in cap; its length. */
 size_t eg_number_format(char *buf, size_t cap, double d, int digits);
-/* snprintf for integers and text only (no %f/%g: eg_number_format does those),
- * so that the wasm build links libc's integer-only printf. */
+/* snprintf for %s (with a precision: %.60s, %.*s), %d, %lld, %lu, %zu and %%
+ * only (eg_number_format does floating point): no libc printf in the .wasm. */
 int eg_snprintf(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* ---- token estimates (eg_tokens.c) ---- */

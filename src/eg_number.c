@@ -4,8 +4,8 @@
  * doubles, emulated in software) and printf's %g were a fifth of the .wasm.
  * The host already has exact conversions (Number(text), toExponential), so
  * the wasm build asks it for them (js/core.js, numberImports) and links
- * neither (nor printf's floating-point half: eg_snprintf); the native
- * build uses libc's. Both give the same text: %g's
+ * neither; the native build uses libc's. eg_snprintf formats the integers
+ * and texts of messages and keys by hand, so no printf is linked at all. Both give the same text: %g's
  * rules, correctly rounded. Integers, the common case, never leave C. */
 #include "eg_internal.h"
 
@@ -79,20 +79,55 @@ size_t eg_number_format(char *buf, size_t cap, double d, int digits) {
 #endif
 }
 
-#ifdef __EMSCRIPTEN__
-int vsniprintf(char *restrict s, size_t n, const char *restrict fmt, va_list ap); /* musl's, integers only */
-#endif
+/* Decimal digits of v (negative with its sign) into tmp's end; where they start. */
+static char *integer_text(char *end, unsigned long long v, bool negative) {
+    do { *--end = (char)('0' + v % 10); v /= 10; } while (v);
+    if (negative) *--end = '-';
+    return end;
+}
 
 int eg_snprintf(char *buf, size_t cap, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-#ifdef __EMSCRIPTEN__
-    int n = vsniprintf(buf, cap, fmt, ap);
-#else
-    int n = vsnprintf(buf, cap, fmt, ap);
-#endif
+    size_t n = 0;
+    for (const char *f = fmt; *f; f++) {
+        char tmp[24];
+        const char *text = f;
+        size_t len = 1;
+        if (*f == '%') {
+            long long precision = -1;
+            f++;
+            if (*f == '.') {
+                f++;
+                if (*f == '*') { precision = va_arg(ap, int); f++; }
+                else for (precision = 0; digit(*f); f++) precision = precision * 10 + (*f - '0');
+            }
+            long long v = 0;
+            unsigned long long u = 0;
+            bool is_signed = false;
+            if (*f == 's') {
+                text = va_arg(ap, const char *);
+                if (!text) text = "(null)";
+                if (precision < 0) len = strlen(text);
+                else for (len = 0; len < (size_t)precision && text[len]; len++) {}
+            } else if (*f == '%') {
+                text = f;
+            } else {
+                if (*f == 'd') { v = va_arg(ap, int); is_signed = true; }
+                else if (f[0] == 'l' && f[1] == 'l' && f[2] == 'd') { v = va_arg(ap, long long); is_signed = true; f += 2; }
+                else if (f[0] == 'l' && f[1] == 'u') { u = va_arg(ap, unsigned long); f++; }
+                else if (f[0] == 'z' && f[1] == 'u') { u = va_arg(ap, size_t); f++; }
+                else { EG_ASSERT(false); break; } /* a conversion no caller uses */
+                if (is_signed) u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+                text = integer_text(tmp + sizeof tmp, u, is_signed && v < 0);
+                len = (size_t)(tmp + sizeof tmp - text);
+            }
+        }
+        for (size_t i = 0; i < len; i++, n++) if (n + 1 < cap) buf[n] = text[i];
+    }
+    if (cap) buf[n < cap ? n : cap - 1] = '\0';
     va_end(ap);
-    return n;
+    return (int)n;
 }
 
 #ifdef __EMSCRIPTEN__

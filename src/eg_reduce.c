@@ -29,7 +29,7 @@ eg_code eg_reducers_parse(const cJSON *obj, const char *where, eg_reducers *out,
         eg_reducer *item = &out->items[out->n];
         if (!cJSON_IsString(r) || eg_reducer_parse(r->valuestring, &item->kind) != EG_OK)
             return eg_fail(err, EG_E_DEFINITION, "%s.%s: unknown reducer (expected last, first, concat, appendUnique, merge, deepMerge, sum, max, min, avg, longest, messages, readonly)", where, r->string);
-        if (!*r->string || r->string[0] == '.' || r->string[strlen(r->string) - 1] == '.' || strstr(r->string, ".."))
+        if (!*r->string || r->string[0] == '.' || r->string[strlen(r->string) - 1] == '.' || eg_contains(r->string, ".."))
             return eg_fail(err, EG_E_DEFINITION, "%s: '%s' is not a dotted path", where, r->string);
         if (!(item->path = eg_strdup(r->string))) return eg_nomem(err);
         out->n++;

@@ -1,11 +1,18 @@
 // cache.js: LangGraph's node caching (addNode(name, fn, { cachePolicy }) with
 // compile({ cache })) over edgegraph's node cache (js/node-cache.js).
 
-import { cachedCall, clearNodeCache, InMemoryCache } from 'edgegraph';
+import { cachedCall, clearNodeCache, InMemoryCache, EdgegraphError } from 'edgegraph';
 import { plainMessages } from './messages.js';
 import { isCommand } from './command.js';
 
 export { InMemoryCache };
+
+/** compile({ cache }): a cache by shape (get, set, clear), as LangGraph's BaseCache. */
+export function cacheOf(cache) {
+  if (cache === undefined || cache === null) return null;
+  if (typeof cache?.get === 'function' && typeof cache.set === 'function' && typeof cache.clear === 'function') return cache;
+  throw new EdgegraphError('INVALID_OPTIONS', 'compile({ cache }) takes a cache with get, set and clear: new InMemoryCache() from edgegraph/langgraph');
+}
 
 const AsyncFunction = (async () => {}).constructor;
 

@@ -12,10 +12,10 @@ import { Invocation, STREAM_MODES, superstepOf } from './stream.js';
 import { storeOf } from './checkpoint.js';
 import { configOf } from './history.js';
 import { isCommand, engineCommand, updateOf, gotoOf, toParent, resultCommand } from './command.js';
-import { withRetry } from './retry.js';
+import { withRetry, engineRetry } from './retry.js';
 import { ThreadState } from './thread-state.js';
 import { subgraphNodeSpec, shownInterrupts } from './subgraph-node.js';
-import { withCache, clearCache } from './cache.js';
+import { withCache, clearCache, cacheOf } from './cache.js';
 
 const PARENT = Symbol.for('edgegraph.langgraph.parent');
 const AsyncFunction = (async () => {}).constructor;
@@ -69,7 +69,11 @@ class GraphRunner {
       // LangGraph's edges from several nodes to one are not a join; addEdge([a, b], c) is.
       const sources = this.#builder.joins.filter(([, t]) => t === name).flatMap(([f]) => f);
       const child = runners.get(subgraph);
+      if (child && (options.cachePolicy || options.retryPolicy?.retryOn)) {
+        throw new EdgegraphError('INVALID_DEFINITION', `node '${name}' is a compiled graph: cachePolicy and retryOn are for function nodes in edgegraph/langgraph (give them to the child's nodes)`, { node: name });
+      }
       nodes[name] = child ? { ...subgraphNodeSpec(name, child, parent), jumpTarget: true } : { handler: this.#wrap(name, withCache(name, withRetry(fn, options.retryPolicy), options.cachePolicy, this.#cache)), jumpTarget: true };
+      if (child && options.retryPolicy) nodes[name].retry = engineRetry(options.retryPolicy);
       nodes[name].join = sources.length ? [...new Set(sources)] : false;
       if (options.defer) nodes[name].defer = true;
     }
@@ -322,13 +326,6 @@ class GraphRunner {
   /** The graph as data (LangGraph's getGraph() is far richer; this is the Mermaid text). */
   getGraph() { return { drawMermaid: () => this.#engine.toMermaid() }; }
 
-}
-
-/** compile({ cache }): a cache by shape (get, set, clear), as LangGraph's BaseCache. */
-function cacheOf(cache) {
-  if (cache === undefined || cache === null) return null;
-  if (typeof cache?.get === 'function' && typeof cache.set === 'function' && typeof cache.clear === 'function') return cache;
-  throw new EdgegraphError('INVALID_OPTIONS', 'compile({ cache }) takes a cache with get, set and clear: new InMemoryCache() from edgegraph/langgraph');
 }
 
 // A compiled graph has no dispose() in LangGraph: its engine is freed when the

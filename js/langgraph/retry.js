@@ -28,3 +28,8 @@ export function withRetry(fn, policy) {
     }
   };
 }
+
+/** LangGraph's retry policy as the engine's node retry (a subgraph node's, which the engine runs). */
+export function engineRetry(policy) {
+  return { attempts: policy.maxAttempts ?? 3, backoffMs: policy.initialInterval ?? 500, factor: policy.backoffFactor ?? 2, maxBackoffMs: policy.maxInterval ?? 128000, jitter: policy.jitter ?? true };
+}

@@ -55,10 +55,9 @@ export class Invocation extends ModeStream {
     return new GraphRecursionError(`Recursion limit of ${this.recursionLimit} reached without hitting a stop condition. You can increase the limit by setting the "recursionLimit" config key.`);
   }
 
-  /** As LangGraph: the { __interrupt__ } chunk in the values mode too. */
+  /** As LangGraph: the { __interrupt__ } chunk in the values mode too, for the modes this call asked for (runAsChild streams a child's). */
   paused(interrupts) {
-    super.paused(interrupts);
-    if (this.own.has('values')) this.push('values', { __interrupt__: interrupts });
+    for (const mode of ['updates', 'values']) if (this.own.has(mode)) this.push(mode, { __interrupt__: interrupts });
   }
 
   /** An edgegraph run event; `snapshotOf(event, values)` makes a checkpoint's snapshot. */

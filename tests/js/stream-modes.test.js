@@ -218,12 +218,33 @@ test('subgraphs: a subgraph node\'s chunks come with its namespace when asked, a
   });
   const chunks = await collect(parent.stream({}, { streamMode: ['updates', 'custom'], subgraphs: true }));
   const [ns] = chunks.find(([n]) => n.length);
-  assert.match(ns[0], /^sub:.*:1\.0$/);
+  assert.deepEqual(ns, ['sub:1.0']);
   assert.deepEqual(chunks.filter(([n]) => n.length).map(([, mode, chunk]) => [mode, chunk]), [['custom', 'inner says hi'], ['updates', { inner: { data: { inner: true } } }]]);
   assert.deepEqual(chunks.filter(([n]) => !n.length).map(([, mode, chunk]) => [mode, chunk]), [['updates', { sub: { data: { fromChild: true }, subgraphs: { sub: null } } }], ['updates', { after: {} }]]);
   // Without subgraphs: only the parent's own chunks.
   const own = await collect(parent.stream({}, { streamMode: 'updates' }));
   assert.deepEqual(own.map((c) => Object.keys(c)[0]), ['sub', 'after']);
+});
+
+test('subgraphs: a subgraph\'s interrupt comes in its namespace first (ids as the parent answers them), then the parent\'s; the resume streams the child\'s rest', async () => {
+  const child = new GraphEngine({
+    nodes: { ask: (s, e, ctx) => ({ data: { ok: ctx.interrupt('ship it?') } }), done: () => ({ data: { shipped: true } }) },
+    edges: { ask: 'done', done: '__end__' },
+    entryPoint: 'ask',
+  });
+  const parent = new GraphEngine({
+    nodes: { review: { kind: 'subgraph', graph: child, output: (c) => ({ data: { shipped: c.data.shipped === true, ok: c.data.ok } }) } },
+    edges: { review: '__end__' },
+    entryPoint: 'review',
+  }, { checkpointer: new MemoryStore() });
+  const first = await collect(parent.stream({}, { streamMode: 'updates', subgraphs: true, threadId: 'sub-pause' }));
+  const pauses = first.filter(([, c]) => c.__interrupt__);
+  assert.deepEqual(pauses.map(([ns]) => ns), [['review:1.0'], []]);
+  assert.equal(pauses[0][1].__interrupt__[0].id, pauses[1][1].__interrupt__[0].id);
+  assert.match(pauses[1][1].__interrupt__[0].id, /^review:1\.0\//);
+  const rest = await collect(parent.streamResume({ threadId: 'sub-pause' }, new Command({ resume: { [pauses[1][1].__interrupt__[0].id]: 'yes' } }), { streamMode: 'updates', subgraphs: true }));
+  assert.deepEqual(rest.map(([ns, c]) => [ns.join('/'), Object.keys(c)[0]]), [['review:1.0', 'ask'], ['review:1.0', 'done'], ['', 'review']]);
+  assert.deepEqual(rest.at(-1)[1].review.data, { shipped: true, ok: 'yes' });
 });
 
 test('messages: an LLM node\'s tokens as they stream, with the node and step; its reply is not sent again', async () => {

@@ -18,7 +18,7 @@ const parent = (persist) => ({
   entryPoint: 'tally',
 });
 
-test('persist: true: the child starts from its last state on each call of a thread (input written over it); without it, afresh', async () => {
+test('persist: true: the child starts from its last state on each call of a thread (the input written through its reducers); without it, afresh', async () => {
   const store = new MemoryStore();
   const kept = new GraphEngine(parent(true), { checkpointer: store });
   assert.deepEqual((await kept.execute({ data: { input: 'a' } }, { threadId: 't' })).state.data, { input: 'a', calls: 1, last: 'a' });

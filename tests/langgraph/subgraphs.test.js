@@ -385,6 +385,19 @@ for (const impl of implementations) {
     assert.deepEqual(resumed.slice(-3), [[ns, 'values', { v: 'a' }], [[], 'updates', { child: { v: 'a' } }], [[], 'values', { v: 'a' }]]);
   });
 
+  test(named(impl, 'a compiled graph as a node with a retryPolicy is run again when it fails; a cachePolicy on it: LangGraph applies it, edgegraph refuses it (INVALID_DEFINITION naming the node)'), async () => {
+    let tries = 0;
+    const child = new StateGraph(Annotation.Root({ n: Annotation() }))
+      .addNode('flaky', (s) => { if (++tries < 3) throw new Error(`try ${tries}`); return { n: s.n + 1 }; }).addEdge(START, 'flaky').compile();
+    const retried = new StateGraph(Annotation.Root({ n: Annotation() }))
+      .addNode('child', child, { retryPolicy: { maxAttempts: 3, initialInterval: 1, jitter: false } }).addEdge(START, 'child').compile();
+    assert.deepEqual(await retried.invoke({ n: 1 }), { n: 2 });
+    assert.equal(tries, 3);
+    const cached = new StateGraph(Annotation.Root({ n: Annotation() })).addNode('child', child, { cachePolicy: true }).addEdge(START, 'child');
+    if (impl.name === 'edgegraph') assert.throws(() => cached.compile(), (e) => e.code === 'INVALID_DEFINITION' && /node 'child' is a compiled graph/.test(e.message));
+    else assert.deepEqual(await cached.compile().invoke({ n: 1 }), { n: 2 });
+  });
+
   test(named(impl, 'a subgraph node as a Send target runs the child with the Send\'s argument'), async () => {
     const child = new StateGraph(Annotation.Root({ subject: Annotation(), jokes: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) }))
       .addNode('generate', (s) => ({ jokes: [`Joke about ${s.subject}`] })).addEdge(START, 'generate').compile();

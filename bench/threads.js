@@ -112,7 +112,8 @@ export async function benchThreads() {
   console.log(`  ${'one getStateHistory page (20 entries)'.padEnd(44)} ${fmtTime(all.page).padStart(11)}   with values: ${fmtTime(all.values)}`);
   // Snapshots wait until the records since hold a quarter of the state (at most 1,000 records):
   // over 1,000 steps a 1 MB state is snapshotted about once, a 1 KB one every 100 records.
-  const kb = await snapshotsOver(state, 1000), mb = await snapshotsOver(bigState(1 << 20), 1000);
+  // The same data, plus 1 MB of chat history in the second: the step is the same, only the state's size differs.
+  const kb = await snapshotsOver(state, 1000), mb = await snapshotsOver({ ...bigState(1 << 20), data: state.data }, 1000);
   console.log('1,000 steps each writing one key, MemoryStore (slope over the run: every snapshot but the first included)');
   console.log(`  ${'per step, ~1 KB state'.padEnd(44)} ${fmtTime(kb.slope).padStart(11)}   ${kb.snapshots} snapshots`);
   console.log(`  ${'per step, 1 MB state'.padEnd(44)} ${fmtTime(mb.slope).padStart(11)}   ${mb.snapshots} snapshots   ${(mb.slope / kb.slope).toFixed(2)}x the 1 KB step`);

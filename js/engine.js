@@ -11,7 +11,7 @@ import { streamOf, STREAM_OPTIONS } from './events.js';
 import { toMermaid } from './mermaid.js';
 import { subgraphHandler } from './subgraph.js';
 import { Checkpointer } from './checkpointer.js';
-import { loadThread, latestOf, stateView, historyView, checkThreadCall } from './thread-view.js';
+import { holding, loadThread, latestOf, stateView, historyView, checkThreadCall } from './thread-view.js';
 import { CoreObject } from './handle.js';
 import { Run } from './run.js';
 import { HistoryView } from './history-view.js';
@@ -149,13 +149,16 @@ export class GraphEngine extends CoreObject {
     const input = JSON.stringify(initialState ?? {});
     const runId = options.runId ?? newRunId();
     const thread = openThread(this.#checkpointer, options.threadId);
-    // A thread with state is a conversation: the new input continues it.
-    const prior = thread ? await latestOf(this.#checkpointer, thread.id, options.recover) : undefined;
-    if (prior) return await this.#continueThread(prior, input, { ...options, runId });
-    const handle = this.#core.runNew(this.#graph, input ?? 'null', this.#runOptions({ ...options, runId }));
-    // The mirror starts as a copy of the input; the first patch fills in
-    // defaults and bookkeeping.
-    return this.#drive(handle, JSON.parse(input), { ...options, runId }, undefined, thread);
+    if (!thread) return this.#drive(this.#core.runNew(this.#graph, input, this.#runOptions({ ...options, runId })), JSON.parse(input), { ...options, runId }, undefined, null);
+    return holding(this.#checkpointer, thread.id, async () => {
+      // A thread with state is a conversation: the new input continues it.
+      const prior = await latestOf(this.#checkpointer, thread.id, options.recover);
+      if (prior) return this.#continueThread(prior, input, { ...options, runId });
+      const handle = this.#core.runNew(this.#graph, input, this.#runOptions({ ...options, runId }));
+      // The mirror starts as a copy of the input; the first patch fills in
+      // defaults and bookkeeping.
+      return this.#drive(handle, JSON.parse(input), { ...options, runId }, undefined, thread);
+    });
   }
 
   /**
@@ -164,7 +167,11 @@ export class GraphEngine extends CoreObject {
    * thread ({ threadId, checkpointId? }). `userInput`, if given, is appended
    * to `messages` exactly once; an approval decision goes to state.approval.
    */
-  async resume(saved, userInput = undefined, options = {}) {
+  resume(saved, userInput = undefined, options = {}) {
+    return holding(this.#checkpointer, isThreadRef(saved) ? saved.threadId : options?.threadId, () => this.#resume(saved, userInput, options));
+  }
+
+  async #resume(saved, userInput, options) {
     this.#alive();
     checkOptions(options, RESUME_OPTIONS, 'the resume() options');
     options ??= {};
@@ -237,7 +244,11 @@ export class GraphEngine extends CoreObject {
    * checkpointId? }: a new checkpoint is written to it) or a checkpoint.
    * Returns { state, checkpoint, checkpointId? } (checkpointId for a thread).
    */
-  async updateState(saved, values, asNode = undefined) {
+  updateState(saved, values, asNode = undefined) {
+    return holding(this.#checkpointer, isThreadRef(saved) ? saved.threadId : undefined, () => this.#updateState(saved, values, asNode));
+  }
+
+  async #updateState(saved, values, asNode) {
     this.#alive();
     const core = this.#core;
     let loaded = null, text;

@@ -103,6 +103,9 @@ export class Run {
           if (this.#thread.error) return this.#writeFailed();
         }
         if (out.status !== 'RUNNING') return this.#result(out);
+        // A listener (a stream's consumer) hears each step before the next one runs, even when
+        // every node is synchronous, and can stop the run there: one turn of the microtask queue.
+        if (this.#emit) await null;
         let pending = null;
         // In a parallel step, each finished task is checkpointed too, so a
         // crash re-runs only the tasks that had not finished.

@@ -25,6 +25,21 @@ export async function latestOf(checkpointer, threadId, recover) {
   return loaded;
 }
 
+/**
+ * `run()` with the thread held, where its store can hold one for a run's
+ * length (Checkpointer.claim): another run of it meanwhile is THREAD_BUSY
+ * before it reads anything.
+ */
+export async function holding(checkpointer, threadId, run) {
+  if (threadId === undefined || threadId === null || !checkpointer) return run();
+  const release = await checkpointer.claim(threadId);
+  try {
+    return await run();
+  } finally {
+    release();
+  }
+}
+
 /** The checkpoint `resume({ threadId, checkpointId? })` continues from. */
 export async function loadThread(checkpointer, { threadId, checkpointId }, recover = false) {
   checkThreadId(threadId, 'resume({ threadId })', 'INVALID_INPUT');

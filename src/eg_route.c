@@ -7,14 +7,25 @@
 #include <string.h>
 
 /* Text of a state value used as a case key: strings as they are, booleans
- * and numbers as JSON writes them. */
+ * and numbers as JSON writes them: a fraction with the fewest digits (15 to
+ * 17) that read back as the same number, so 0.1 is "0.1" as in JavaScript
+ * (String(0.1), a key written { 0.1: ... }), not "0.10000000000000001". */
 static bool case_key(const cJSON *v, char *buf, size_t cap, const char **out) {
     if (cJSON_IsString(v)) { *out = v->valuestring; return true; }
     if (cJSON_IsBool(v)) { *out = cJSON_IsTrue(v) ? "true" : "false"; return true; }
     if (cJSON_IsNumber(v)) {
         double d = v->valuedouble;
         if (d > -1e15 && d < 1e15 && d == (double)(long long)d) eg_snprintf(buf, cap, "%lld", (long long)d);
-        else eg_number_format(buf, cap, d, 17);
+        else
+        {
+            for (int digits = 15; digits <= 17; digits++) {
+                eg_number_format(buf, cap, d, digits);
+                if (eg_number_parse(buf, NULL) == d) break;
+            }
+            /* An exponent as JavaScript writes it: 2.25e-9, not printf's 2.25e-09. */
+            char *e = strchr(buf, 'e');
+            if (e && (e[1] == '-' || e[1] == '+') && e[2] == '0') memmove(e + 2, e + 3, strlen(e + 3) + 1);
+        }
         *out = buf;
         return true;
     }

@@ -13,6 +13,8 @@ export interface KeyValueStore {
   put(key: string, value: string): Promise<void>;
   /** Write only if the key is absent, atomically: true when this call wrote it. Without it (or with exclusive: false) runs of a thread are not exclusive, and edgegraph warns once. */
   create?(key: string, value: string): Promise<boolean>;
+  /** Hold a thread for one run's length, where create alone is not enough (LocalStorageStore: a Web Lock): the release function, or null while another run holds it (that run is THREAD_BUSY). */
+  claim?(threadId: string): Promise<(() => void) | null>;
   exclusive?: boolean;
   delete(key: string): Promise<void>;
   /** Keys with this prefix, sorted. */
@@ -34,6 +36,8 @@ export class LocalStorageStore implements KeyValueStore {
   get(key: string): Promise<string | undefined>;
   put(key: string, value: string): Promise<void>;
   create(key: string, value: string): Promise<boolean>;
+  /** A Web Lock on the thread for a run's length (localStorage copies to other tabs asynchronously). */
+  claim(threadId: string): Promise<(() => void) | null>;
   delete(key: string): Promise<void>;
   list(prefix?: string): Promise<string[]>;
 }

@@ -66,3 +66,16 @@ test('a checkpoint of an unknown format version names the version as %g writes i
     assert.match(error.message, new RegExp(`checkpoint format version ${shown.replace(/[.+]/g, '\\$&')} is not supported`));
   }
 });
+
+test('a route on a fraction matches the key JavaScript writes for it (String(x)): 0.1, 0.1 + 0.2, 0.7999999999999999, 1.5', async () => {
+  for (const x of [0.1, 0.1 + 0.2, 0.7999999999999999, 1.5, -2.25e-9]) {
+    const engine = new GraphEngine({
+      nodes: { a: () => ({ data: { x } }), hit: () => ({ data: { hit: true } }), miss: () => ({ data: { hit: false } }) },
+      edges: { a: { path: 'data.x', cases: { [x]: 'hit' }, default: 'miss' }, hit: '__end__', miss: '__end__' },
+      entryPoint: 'a',
+    });
+    const result = await engine.execute({});
+    assert.equal(result.state.data.hit, true, `${x} routed by the key ${String(x)}`);
+    engine.dispose();
+  }
+});

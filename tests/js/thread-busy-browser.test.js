@@ -21,6 +21,8 @@ window.resumeIt = async (kind) => {
   try { return { status: (await new GraphEngine(graph, { checkpointer: store(kind) }).resume({ threadId: 't' }, { role: 'user', content: 'yes' })).status }; }
   catch (e) { return { code: e.code, message: e.message }; }
 };
+// Another tab's run of thread 't' on the localStorage store, as far as the Web Lock shows it.
+window.holdThread = () => new Promise((held) => { navigator.locks.request('edgegraph-thread:busy:t', () => new Promise((release) => { window.releaseThread = release; held(); })); });
 document.title = 'ready';
 </script>`;
 
@@ -67,3 +69,28 @@ for (const [kind, name] of [['idb', 'IndexedDBStore'], ['local', 'LocalStorageSt
     }
   });
 }
+
+test('a run on LocalStorageStore holds its thread in a Web Lock: while another tab holds it, resume is THREAD_BUSY before anything runs', async () => {
+  sends = 0;
+  const ctx = await browser.newContext();
+  try {
+    const tabs = [await ctx.newPage(), await ctx.newPage()];
+    for (const tab of tabs) { await tab.goto(base); await tab.waitForFunction(() => document.title === 'ready'); }
+    assert.equal(await tabs[0].evaluate(() => window.start('local')), 'PAUSED');
+    // localStorage reaches the other tab asynchronously; the lock does not depend on it.
+    await tabs[0].evaluate(() => window.holdThread());
+    // A send that does arrive is answered at once: a broken hold fails below instead of waiting.
+    sent = () => { for (const res of held) res.writeHead(200).end('{}'); held = []; };
+    held = [];
+    const refused = await tabs[1].evaluate(() => window.resumeIt('local'));
+    assert.equal(refused.code, 'THREAD_BUSY', JSON.stringify(refused));
+    assert.match(refused.message, /thread 't'.*in flight/);
+    assert.equal(sends, 0, 'nothing ran');
+    await tabs[0].evaluate(() => window.releaseThread());
+    assert.deepEqual(await tabs[1].evaluate(() => window.resumeIt('local')), { status: 'FINISHED' });
+    assert.equal(sends, 1);
+  } finally {
+    sent = undefined;
+    await ctx.close();
+  }
+});

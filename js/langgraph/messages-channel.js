@@ -1,0 +1,65 @@
+// messages-channel.js: a channel whose reducer is LangGraph's message reducer
+// runs on the core's own `messages` reducer (src/eg_reduce.c), so a step hands
+// the core its update, not the whole folded list (a JS reducer's value is
+// replaced whole each step: quadratic over a long ReAct loop). The core
+// appends, replaces a message whose id is there in place, and deletes on
+// { type: 'remove', id }; LangGraph's other rules are applied here, to the
+// incoming update only: messages made plain, missing ids assigned, a removal's
+// id checked against the current messages, REMOVE_ALL_MESSAGES expanded into
+// removals of the current messages, and removals put after the writes so that
+// removing and re-adding an id in one update keeps its place, as in LangGraph.
+
+import { messagesStateReducer, toPlainMessage, newMessageId, REMOVE_ALL_MESSAGES } from './messages.js';
+
+/** Whether a channel's reducer is LangGraph's message reducer (addMessages is the same function). */
+export const isMessagesReducer = (fn) => fn === messagesStateReducer;
+
+const asList = (v) => (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]);
+const isRemoval = (m) => m !== null && typeof m === 'object' && m.type === 'remove';
+
+function withId(m) {
+  const p = toPlainMessage(m);
+  return p !== null && typeof p === 'object' && (p.id === undefined || p.id === null) ? { ...p, id: newMessageId() } : p;
+}
+
+/** A channel's default (or any whole list) made plain, every message with an id. */
+export const plainMessageList = (value) => asList(value).map(withId);
+
+/** Whether an update of a messages channel removes anything (then it needs the current messages). */
+export const removesMessages = (value) => asList(value).some((m) => isRemoval(toPlainMessage(m)));
+
+/**
+ * The list to hand the core's `messages` reducer for one update of the
+ * channel. `current()` returns the channel's messages before the update; it is
+ * called only when the update removes something (undefined: unknown, then a
+ * removal's id is not checked and the core skips an unknown one). Throws, as
+ * LangGraph does, on the removal of an id that is not there.
+ */
+export function messagesUpdate(value, current) {
+  let incoming = plainMessageList(value);
+  if (!incoming.some(isRemoval)) return incoming;
+  const before = current();
+  const known = before === undefined ? null : new Set(asList(before).map((m) => m?.id));
+  const out = [];
+  const all = incoming.findLastIndex((m) => isRemoval(m) && m.id === REMOVE_ALL_MESSAGES);
+  if (all >= 0) {
+    if (before === undefined) throw new Error('REMOVE_ALL_MESSAGES needs the current messages, which are not known here');
+    for (const id of known) out.push({ type: 'remove', id });
+    known.clear();
+    incoming = incoming.slice(all + 1);
+  }
+  // LangGraph keeps a message at its place and removes it only if the last word on its id is a removal.
+  const removed = new Set();
+  for (const m of incoming) {
+    if (isRemoval(m)) {
+      if (known && !known.has(m.id)) throw new Error(`Attempting to delete a message with an ID that doesn't exist ('${m.id}')`);
+      removed.add(m.id);
+    } else {
+      out.push(m);
+      known?.add(m.id);
+      removed.delete(m.id);
+    }
+  }
+  for (const id of removed) out.push({ type: 'remove', id });
+  return out;
+}

@@ -48,7 +48,7 @@ class GraphRunner {
     for (const key of ['interruptBefore', 'interruptAfter']) if (options[key] !== undefined) engineOptions[key] = options[key] === '*' ? all : options[key];
     this.engine = this.#engine = new GraphEngine(this.#definition(), engineOptions);
     const children = new Map([...builder.nodes].filter(([, n]) => runners.has(n.subgraph)).map(([name, n]) => [name, runners.get(n.subgraph).threads]));
-    this.threads = new ThreadState({ engine: this.#engine, store: this.#store, view: this.#view, toUpdate: (u, node, state) => this.#forCore(this.#toUpdate(u, node), state), combine: this.#combine, children });
+    this.threads = new ThreadState({ engine: this.#engine, store: this.#store, view: this.#view, toUpdate: (u, node, state) => this.#forCore(this.#toUpdate(u, node), node, state), combine: this.#combine, children });
   }
 
   /** Only the declared channels, as LangGraph's state (channels never written are absent). */
@@ -70,7 +70,7 @@ class GraphRunner {
     }
     this.#defaults = defaults;
     const nodes = { [START]: { handler: this.#startNode(), jumpTarget: true } };
-    const parent = { invocationOf: (taskId) => this.#invocationOf(taskId), view: this.#view, toUpdate: (u, node) => this.#forCore(this.#toUpdate(u, node)), combine: this.#combine };
+    const parent = { invocationOf: (taskId) => this.#invocationOf(taskId), view: this.#view, toUpdate: (u, node) => this.#forCore(this.#toUpdate(u, node), node), combine: this.#combine };
     for (const [name, { fn, options, subgraph }] of this.#builder.nodes) {
       // LangGraph's edges from several nodes to one are not a join; addEdge([a, b], c) is.
       const sources = this.#builder.joins.filter(([, t]) => t === name).flatMap(([f]) => f);
@@ -99,7 +99,7 @@ class GraphRunner {
       if (inv) inv.mirror = state;
       const update = this.#toUpdate(state.__start__ ?? inv?.input, START);
       inv?.taskFinished(ctx.taskId, START, update, superstepOf(ctx.taskId), true);
-      const out = { channels: this.#forCore(update, state), __start__: null };
+      const out = { channels: this.#forCore(update, START, state), __start__: null };
       // A Command's goto on a thread that is not paused: the input step goes there.
       if (state.__goto__ !== undefined && state.__goto__ !== null) Object.assign(out, { __goto__: null, nextNodeOverride: state.__goto__ });
       return out;
@@ -133,7 +133,7 @@ class GraphRunner {
     }
     const update = this.#toUpdate(out, name);
     inv?.taskFinished(ctx.taskId, name, update, step, false, cached);
-    return { channels: this.#forCore(update, state) };
+    return { channels: this.#forCore(update, name, state) };
   }
 
   /** What a node's second argument holds. */
@@ -170,14 +170,14 @@ class GraphRunner {
   }
 
   /**
-   * An update as the core takes it: a messages channel's value as its list for
-   * the core's reducer (messages-channel.js). `state`: the engine state it
-   * applies to, read only when the update removes messages (undefined: unknown).
+   * An update of `node` as the core takes it: a messages channel's value as its
+   * list for the core's reducer (messages-channel.js). `state`: the engine state
+   * it applies to, read only when the update removes messages (undefined: unknown).
    */
-  #forCore(update, state) {
+  #forCore(update, node, state) {
     if (!this.#coreMessages.size) return update;
     const out = { ...update };
-    for (const key of this.#coreMessages) if (out[key] !== undefined) out[key] = messagesUpdate(out[key], () => state?.channels?.[key]);
+    for (const key of this.#coreMessages) if (out[key] !== undefined) out[key] = messagesUpdate(out[key], () => state?.channels?.[key], key, node);
     return out;
   }
 
@@ -190,7 +190,7 @@ class GraphRunner {
 
   /** How engineCommand() writes a Command of `node`; for the parent graph (`toParent`), keys this graph lacks stay (subgraph-node.js picks the parent's). */
   #commandParts(node, toParent = false, state = undefined) {
-    const toUpdate = toParent ? (u) => ({ channels: plainMessages(u ?? {}) }) : (u) => ({ channels: this.#forCore(this.#toUpdate(u, node), state) });
+    const toUpdate = toParent ? (u) => ({ channels: plainMessages(u ?? {}) }) : (u) => ({ channels: this.#forCore(this.#toUpdate(u, node), node, state) });
     return { toUpdate, combine: this.#combine, plain: plainMessages };
   }
 
@@ -289,7 +289,7 @@ class GraphRunner {
         if (input === null || input === undefined || isCommand(input)) {
           if (!latest) throw new EmptyInputError('Received no input for __start__');
           inv.initialValues = this.#view(latest.state);
-          const answer = isCommand(input) ? engineCommand(input, this.#commandParts('resume')) : undefined;
+          const answer = isCommand(input) ? engineCommand(input, this.#commandParts('resume', false, latest.state)) : undefined;
           if (answer?.goto !== undefined && latest.status !== 'PAUSED' && checkpointId === undefined) {
             // Nothing to resume (the thread finished): a new run from the input step, which applies the update and goes to goto.
             result = await this.#engine.execute({ __start__: input.update ?? {}, __goto__: gotoOf(input.goto, plainMessages) }, { ...options, threadId: String(threadId) });

@@ -9,6 +9,7 @@
 // removals of the current messages, and removals put after the writes so that
 // removing and re-adding an id in one update keeps its place, as in LangGraph.
 
+import { EdgegraphError } from 'edgegraph';
 import { messagesStateReducer, toPlainMessage, newMessageId, REMOVE_ALL_MESSAGES } from './messages.js';
 
 /** Whether a channel's reducer is LangGraph's message reducer (addMessages is the same function). */
@@ -33,9 +34,11 @@ export const removesMessages = (value) => asList(value).some((m) => isRemoval(to
  * channel. `current()` returns the channel's messages before the update; it is
  * called only when the update removes something (undefined: unknown, then a
  * removal's id is not checked and the core skips an unknown one). Throws, as
- * LangGraph does, on the removal of an id that is not there.
+ * LangGraph does, on the removal of an id that is not there: REDUCER_FAILED
+ * naming the channel `key` and the node, as a JS reducer's throw is.
  */
-export function messagesUpdate(value, current) {
+export function messagesUpdate(value, current, key, node) {
+  const fail = (message) => new EdgegraphError('REDUCER_FAILED', `the reducer of '${key}' failed on the write of node '${node}': ${message}`, { node });
   let incoming = plainMessageList(value);
   if (!incoming.some(isRemoval)) return incoming;
   const before = current();
@@ -43,7 +46,7 @@ export function messagesUpdate(value, current) {
   const out = [];
   const all = incoming.findLastIndex((m) => isRemoval(m) && m.id === REMOVE_ALL_MESSAGES);
   if (all >= 0) {
-    if (before === undefined) throw new Error('REMOVE_ALL_MESSAGES needs the current messages, which are not known here');
+    if (before === undefined) throw fail('REMOVE_ALL_MESSAGES needs the current messages, which this write cannot read (a child graph\'s Command.PARENT): remove them by id');
     for (const id of known) out.push({ type: 'remove', id });
     known.clear();
     incoming = incoming.slice(all + 1);
@@ -52,7 +55,7 @@ export function messagesUpdate(value, current) {
   const removed = new Set();
   for (const m of incoming) {
     if (isRemoval(m)) {
-      if (known && !known.has(m.id)) throw new Error(`Attempting to delete a message with an ID that doesn't exist ('${m.id}')`);
+      if (known && !known.has(m.id)) throw fail(`Attempting to delete a message with an ID that doesn't exist ('${m.id}')`);
       removed.add(m.id);
     } else {
       out.push(m);

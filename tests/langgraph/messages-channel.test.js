@@ -67,6 +67,18 @@ for (const impl of implementations) {
     assert.deepEqual(views((await graph.getState(config)).values.messages), [{ role: 'user', content: 'fresh', id: '7' }]);
   });
 
+  test(named(impl, 'messages channel: a resume\'s Command update with REMOVE_ALL_MESSAGES applies to the paused thread\'s messages'), async () => {
+    const graph = new impl.StateGraph(impl.MessagesAnnotation)
+      .addNode('a', () => ({ messages: [new HumanMessage({ id: '9', content: String(impl.interrupt('ok?')) })] }))
+      .addEdge(impl.START, 'a').addEdge('a', impl.END)
+      .compile({ checkpointer: new impl.MemorySaver() });
+    const config = thread();
+    await graph.invoke(seed(), config);
+    const update = { messages: [new RemoveMessage({ id: impl.REMOVE_ALL_MESSAGES }), new HumanMessage({ id: '3', content: 'three' })] };
+    const { messages } = await graph.invoke(new impl.Command({ resume: 'yes', update }), config);
+    assert.deepEqual(views(messages), [{ role: 'user', content: 'three', id: '3' }, { role: 'user', content: 'yes', id: '9' }]);
+  });
+
   test(named(impl, 'messages channel: a Command writing the channel twice removes what the first write added'), async () => {
     const graph = oneNode(impl, () => new impl.Command({ update: [['messages', [new AIMessage({ id: '4', content: 'four' })]], ['messages', [new RemoveMessage({ id: '4' }), new RemoveMessage({ id: '1' })]]] }));
     const { messages } = await graph.invoke(seed());

@@ -7,7 +7,7 @@
 import { GraphEngine, EdgegraphError } from 'edgegraph';
 import { END, START, Send } from './graph.js';
 import { plainMessages } from './messages.js';
-import { isMessagesReducer, messagesUpdate, plainMessageList } from './messages-channel.js';
+import { isMessagesReducer, messagesUpdate, plainMessageList, bothWrites } from './messages-channel.js';
 import { GraphRecursionError, InvalidUpdateError, EmptyInputError } from './errors.js';
 import { Invocation, STREAM_MODES, superstepOf } from './stream.js';
 import { storeOf } from './checkpoint.js';
@@ -183,7 +183,7 @@ class GraphRunner {
 
   /** Two writes of one node to `key` (a Command's list of writes): its reducer's (a core messages channel's: both, in order), or the later. */
   #combine = (key, a, b) => {
-    if (this.#coreMessages.has(key)) return [a, b].flatMap((v) => (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]));
+    if (this.#coreMessages.has(key)) return bothWrites(a, b);
     const reducer = this.#channels.get(key)?.reducer;
     return reducer ? reducer(a, b) : b;
   };

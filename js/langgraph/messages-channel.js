@@ -10,12 +10,14 @@
 // removing and re-adding an id in one update keeps its place, as in LangGraph.
 
 import { EdgegraphError } from 'edgegraph';
-import { messagesStateReducer, toPlainMessage, newMessageId, REMOVE_ALL_MESSAGES } from './messages.js';
+import { messagesStateReducer, toPlainMessage, newMessageId, asList, REMOVE_ALL_MESSAGES } from './messages.js';
 
 /** Whether a channel's reducer is LangGraph's message reducer (addMessages is the same function). */
 export const isMessagesReducer = (fn) => fn === messagesStateReducer;
 
-const asList = (v) => (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]);
+/** Two writes of one node to a messages channel (a Command's list of writes): both, in order. */
+export const bothWrites = (a, b) => [...asList(a), ...asList(b)];
+
 const isRemoval = (m) => m !== null && typeof m === 'object' && m.type === 'remove';
 
 function withId(m) {

@@ -67,7 +67,8 @@ export function newMessageId() {
   return `msg-${Date.now().toString(36)}-${(++idCounter).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 }
 
-const asList = (v) => (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]);
+/** A message update as a list: a single message is accepted where a list is expected. */
+export const asList = (v) => (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]);
 
 /**
  * LangGraph's message reducer: appends; a message whose id is already there

@@ -15,8 +15,23 @@ import { messagesStateReducer, toPlainMessage, newMessageId, asList, REMOVE_ALL_
 /** Whether a channel's reducer is LangGraph's message reducer (addMessages is the same function). */
 export const isMessagesReducer = (fn) => fn === messagesStateReducer;
 
-/** Two writes of one node to a messages channel (a Command's list of writes): both, in order. */
-export const bothWrites = (a, b) => [...asList(a), ...asList(b)];
+/** A removal that takes effect where it stands (a Command's earlier write), not after the update's writes. */
+const IN_ORDER = Symbol('edgegraph.messages.inOrder');
+
+/**
+ * Two writes of one node to a messages channel (a Command's list of writes)
+ * as one update. LangGraph applies them one by one: what the first write
+ * removes is gone before the second, which re-adds an id at the end. So the
+ * first write's removals that stand (no later message of the write has
+ * their id) are marked to take effect in order.
+ */
+export function bothWrites(a, b) {
+  const first = asList(a).map(toPlainMessage);
+  const lastWord = new Map();
+  first.forEach((m, i) => { if (m !== null && typeof m === 'object') lastWord.set(m.id, i); });
+  const settled = first.map((m, i) => (isRemoval(m) && lastWord.get(m.id) === i ? { ...m, [IN_ORDER]: true } : m));
+  return [...settled, ...asList(b)];
+}
 
 const isRemoval = (m) => m !== null && typeof m === 'object' && m.type === 'remove';
 
@@ -58,7 +73,7 @@ export function messagesUpdate(value, current, key, node) {
   for (const m of incoming) {
     if (isRemoval(m)) {
       if (known && !known.has(m.id)) throw fail(`Attempting to delete a message with an ID that doesn't exist ('${m.id}')`);
-      removed.add(m.id);
+      if (m[IN_ORDER]) { out.push({ type: 'remove', id: m.id }); known?.delete(m.id); removed.delete(m.id); } else removed.add(m.id);
     } else {
       out.push(m);
       known?.add(m.id);

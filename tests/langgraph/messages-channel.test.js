@@ -84,6 +84,12 @@ for (const impl of implementations) {
     const { messages } = await graph.invoke(seed());
     assert.deepEqual(views(messages).map((m) => m.id), ['2', '3']);
   });
+
+  test(named(impl, 'messages channel: a Command that removes an id in one write and re-adds it in a later one moves it to the end'), async () => {
+    const graph = oneNode(impl, () => new impl.Command({ update: [['messages', [new RemoveMessage({ id: '1' })]], ['messages', [new HumanMessage({ id: '1', content: 'again' })]]] }));
+    const { messages } = await graph.invoke(seed());
+    assert.deepEqual(views(messages).map((m) => `${m.id}:${m.content}`), ['2:two', '3:three', '1:again']);
+  });
 }
 
 /** A ReAct-shaped loop of `turns` agent/tool turns over `annotation`, checkpointed to `store`. */

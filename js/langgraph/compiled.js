@@ -7,7 +7,7 @@
 import { GraphEngine, EdgegraphError } from 'edgegraph';
 import { END, START, Send } from './graph.js';
 import { plainMessages } from './messages.js';
-import { isMessagesReducer, messagesUpdate, plainMessageList, bothWrites } from './messages-channel.js';
+import { coreMessageChannels, coreUpdate, plainMessageList, bothWrites } from './messages-channel.js';
 import { GraphRecursionError, InvalidUpdateError, EmptyInputError } from './errors.js';
 import { Invocation, STREAM_MODES, superstepOf } from './stream.js';
 import { storeOf } from './checkpoint.js';
@@ -33,12 +33,12 @@ class GraphRunner {
   #cache;
   #defaults = {};
   /** Channels whose reducer is LangGraph's message reducer, run by the core's `messages` (messages-channel.js). */
-  #coreMessages = new Set();
+  #coreMessages;
 
   constructor(builder, options) {
     this.#builder = builder;
     this.#channels = builder.channels;
-    for (const [key, c] of this.#channels) if (c.reducer && isMessagesReducer(c.reducer)) this.#coreMessages.add(key);
+    this.#coreMessages = coreMessageChannels(this.#channels);
     // checkpointer: true (a subgraph's): its state stays with the parent's thread across calls.
     this.persistent = options.checkpointer === true;
     this.#store = this.persistent ? null : storeOf(options.checkpointer);
@@ -64,7 +64,7 @@ class GraphRunner {
     const defaults = {};
     for (const [key, c] of this.#channels) {
       // LangGraph's message reducer runs in the core (messages-channel.js): a step ships its update, not the list.
-      const core = c.reducer && isMessagesReducer(c.reducer);
+      const core = this.#coreMessages.has(key);
       if (c.reducer) reducers[`channels.${key}`] = core ? 'messages' : c.reducer;
       if (c.default) defaults[key] = core ? plainMessageList(c.default()) : plainMessages(c.default());
     }
@@ -169,24 +169,11 @@ class GraphRunner {
     return update;
   }
 
-  /**
-   * An update of `node` as the core takes it: a messages channel's value as its
-   * list for the core's reducer (messages-channel.js). `state`: the engine state
-   * it applies to, read only when the update removes messages (undefined: unknown).
-   */
-  #forCore(update, node, state) {
-    if (!this.#coreMessages.size) return update;
-    const out = { ...update };
-    for (const key of this.#coreMessages) if (out[key] !== undefined) out[key] = messagesUpdate(out[key], () => state?.channels?.[key], key, node);
-    return out;
-  }
+  /** An update of `node` as the core takes it (messages-channel.js); `state`: the engine state it applies to, if known. */
+  #forCore(update, node, state) { return coreUpdate(this.#coreMessages, update, node, state?.channels); }
 
   /** Two writes of one node to `key` (a Command's list of writes): its reducer's (a core messages channel's: both, in order), or the later. */
-  #combine = (key, a, b) => {
-    if (this.#coreMessages.has(key)) return bothWrites(a, b);
-    const reducer = this.#channels.get(key)?.reducer;
-    return reducer ? reducer(a, b) : b;
-  };
+  #combine = (key, a, b) => { const reducer = this.#coreMessages.has(key) ? bothWrites : this.#channels.get(key)?.reducer; return reducer ? reducer(a, b) : b; };
 
   /** How engineCommand() writes a Command of `node`; for the parent graph (`toParent`), keys this graph lacks stay (subgraph-node.js picks the parent's). */
   #commandParts(node, toParent = false, state = undefined) {

@@ -12,8 +12,8 @@
 import { EdgegraphError } from 'edgegraph';
 import { messagesStateReducer, toPlainMessage, newMessageId, asList, REMOVE_ALL_MESSAGES } from './messages.js';
 
-/** Whether a channel's reducer is LangGraph's message reducer (addMessages is the same function). */
-export const isMessagesReducer = (fn) => fn === messagesStateReducer;
+/** The keys of the channels whose reducer is LangGraph's message reducer (addMessages is the same function). */
+export const coreMessageChannels = (channels) => new Set([...channels].filter(([, c]) => c.reducer === messagesStateReducer).map(([key]) => key));
 
 /** A removal that takes effect where it stands (a Command's earlier write), not after the update's writes. */
 const IN_ORDER = Symbol('edgegraph.messages.inOrder');
@@ -81,5 +81,17 @@ export function messagesUpdate(value, current, key, node) {
     }
   }
   for (const id of removed) out.push({ type: 'remove', id });
+  return out;
+}
+
+/**
+ * An update of `node` as the core takes it: each messages channel's value
+ * (`keys`) as its list for the core's reducer. `channels`: the channel values
+ * it applies to, read only when the update removes messages (undefined: unknown).
+ */
+export function coreUpdate(keys, update, node, channels) {
+  if (!keys.size) return update;
+  const out = { ...update };
+  for (const key of keys) if (out[key] !== undefined) out[key] = messagesUpdate(out[key], () => channels?.[key], key, node);
   return out;
 }

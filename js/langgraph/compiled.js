@@ -7,6 +7,7 @@
 import { GraphEngine, EdgegraphError } from 'edgegraph';
 import { END, START, Send } from './graph.js';
 import { plainMessages } from './messages.js';
+import { coreMessageChannels, coreUpdate, plainMessageList, bothWrites } from './messages-channel.js';
 import { GraphRecursionError, InvalidUpdateError, EmptyInputError } from './errors.js';
 import { Invocation, STREAM_MODES, superstepOf } from './stream.js';
 import { storeOf } from './checkpoint.js';
@@ -31,10 +32,13 @@ class GraphRunner {
   #store;
   #cache;
   #defaults = {};
+  /** Channels whose reducer is LangGraph's message reducer, run by the core's `messages` (messages-channel.js). */
+  #coreMessages;
 
   constructor(builder, options) {
     this.#builder = builder;
     this.#channels = builder.channels;
+    this.#coreMessages = coreMessageChannels(this.#channels);
     // checkpointer: true (a subgraph's): its state stays with the parent's thread across calls.
     this.persistent = options.checkpointer === true;
     this.#store = this.persistent ? null : storeOf(options.checkpointer);
@@ -44,7 +48,7 @@ class GraphRunner {
     for (const key of ['interruptBefore', 'interruptAfter']) if (options[key] !== undefined) engineOptions[key] = options[key] === '*' ? all : options[key];
     this.engine = this.#engine = new GraphEngine(this.#definition(), engineOptions);
     const children = new Map([...builder.nodes].filter(([, n]) => runners.has(n.subgraph)).map(([name, n]) => [name, runners.get(n.subgraph).threads]));
-    this.threads = new ThreadState({ engine: this.#engine, store: this.#store, view: this.#view, toUpdate: (u, node) => this.#toUpdate(u, node), combine: this.#combine, children });
+    this.threads = new ThreadState({ engine: this.#engine, store: this.#store, view: this.#view, toUpdate: (u, node, state) => this.#forCore(this.#toUpdate(u, node), node, state), combine: this.#combine, children });
   }
 
   /** Only the declared channels, as LangGraph's state (channels never written are absent). */
@@ -59,12 +63,14 @@ class GraphRunner {
     const reducers = { channels: 'merge' };
     const defaults = {};
     for (const [key, c] of this.#channels) {
-      if (c.reducer) reducers[`channels.${key}`] = c.reducer;
-      if (c.default) defaults[key] = plainMessages(c.default());
+      // LangGraph's message reducer runs in the core (messages-channel.js): a step ships its update, not the list.
+      const core = this.#coreMessages.has(key);
+      if (c.reducer) reducers[`channels.${key}`] = core ? 'messages' : c.reducer;
+      if (c.default) defaults[key] = core ? plainMessageList(c.default()) : plainMessages(c.default());
     }
     this.#defaults = defaults;
     const nodes = { [START]: { handler: this.#startNode(), jumpTarget: true } };
-    const parent = { invocationOf: (taskId) => this.#invocationOf(taskId), view: this.#view, toUpdate: (u, node) => this.#toUpdate(u, node), combine: this.#combine };
+    const parent = { invocationOf: (taskId) => this.#invocationOf(taskId), view: this.#view, toUpdate: (u, node) => this.#forCore(this.#toUpdate(u, node), node), combine: this.#combine };
     for (const [name, { fn, options, subgraph }] of this.#builder.nodes) {
       // LangGraph's edges from several nodes to one are not a join; addEdge([a, b], c) is.
       const sources = this.#builder.joins.filter(([, t]) => t === name).flatMap(([f]) => f);
@@ -93,7 +99,7 @@ class GraphRunner {
       if (inv) inv.mirror = state;
       const update = this.#toUpdate(state.__start__ ?? inv?.input, START);
       inv?.taskFinished(ctx.taskId, START, update, superstepOf(ctx.taskId), true);
-      const out = { channels: update, __start__: null };
+      const out = { channels: this.#forCore(update, START, state), __start__: null };
       // A Command's goto on a thread that is not paused: the input step goes there.
       if (state.__goto__ !== undefined && state.__goto__ !== null) Object.assign(out, { __goto__: null, nextNodeOverride: state.__goto__ });
       return out;
@@ -109,7 +115,7 @@ class GraphRunner {
       const input = ctx.arg !== undefined ? ctx.arg : this.#view(state);
       inv?.taskStarted(ctx.taskId, name, input, step);
       const out = fn(input, this.#nodeConfig(inv, ctx, name, step));
-      return typeof out.then === 'function' ? out.then((r) => this.#finish(r, inv, ctx, name, step)) : this.#finish(out, inv, ctx, name, step);
+      return typeof out.then === 'function' ? out.then((r) => this.#finish(r, inv, ctx, name, step, state)) : this.#finish(out, inv, ctx, name, step, state);
     };
     // A sync node stays sync (no promise, no AsyncLocalStorage.run: most of a
     // no-op node's cost); an async one keeps an async wrapper, which the engine
@@ -117,17 +123,17 @@ class GraphRunner {
     return fn instanceof AsyncFunction ? async (state, engine, ctx) => call(state, engine, ctx) : call;
   }
 
-  /** A node's result ({ out, cached }) as the engine's: a Command, or its update under `channels`. */
-  #finish({ out, cached }, inv, ctx, name, step) {
+  /** A node's result ({ out, cached }) as the engine's: a Command, or its update under `channels`; `state`: the state the node read. */
+  #finish({ out, cached }, inv, ctx, name, step, state) {
     const command = resultCommand(out);
     if (command) {
       const update = this.#toUpdate(updateOf(command.update, this.#combine), name);
       inv?.taskFinished(ctx.taskId, name, update, step, false, cached);
-      return engineCommand(command, this.#commandParts(name, toParent(command)));
+      return engineCommand(command, this.#commandParts(name, toParent(command), state));
     }
     const update = this.#toUpdate(out, name);
     inv?.taskFinished(ctx.taskId, name, update, step, false, cached);
-    return { channels: update };
+    return { channels: this.#forCore(update, name, state) };
   }
 
   /** What a node's second argument holds. */
@@ -149,7 +155,7 @@ class GraphRunner {
     return config;
   }
 
-  /** A node's result as an update of known channels, with LangChain messages made plain. */
+  /** A node's result as an update of known channels, with LangChain messages made plain (as the updates stream shows it). */
   #toUpdate(out, node) {
     if (out === undefined || out === null) return {};
     if (typeof out !== 'object' || Array.isArray(out)) {
@@ -163,12 +169,15 @@ class GraphRunner {
     return update;
   }
 
-  /** Two writes of one node to `key` (a Command's list of writes): its reducer's, or the later. */
-  #combine = (key, a, b) => { const reducer = this.#channels.get(key)?.reducer; return reducer ? reducer(a, b) : b; };
+  /** An update of `node` as the core takes it (messages-channel.js); `state`: the engine state it applies to, if known. */
+  #forCore(update, node, state) { return coreUpdate(this.#coreMessages, update, node, state?.channels); }
+
+  /** Two writes of one node to `key` (a Command's list of writes): its reducer's (a core messages channel's: both, in order), or the later. */
+  #combine = (key, a, b) => { const reducer = this.#coreMessages.has(key) ? bothWrites : this.#channels.get(key)?.reducer; return reducer ? reducer(a, b) : b; };
 
   /** How engineCommand() writes a Command of `node`; for the parent graph (`toParent`), keys this graph lacks stay (subgraph-node.js picks the parent's). */
-  #commandParts(node, toParent = false) {
-    const toUpdate = toParent ? (u) => ({ channels: plainMessages(u ?? {}) }) : (u) => ({ channels: this.#toUpdate(u, node) });
+  #commandParts(node, toParent = false, state = undefined) {
+    const toUpdate = toParent ? (u) => ({ channels: plainMessages(u ?? {}) }) : (u) => ({ channels: this.#forCore(this.#toUpdate(u, node), node, state) });
     return { toUpdate, combine: this.#combine, plain: plainMessages };
   }
 
@@ -267,7 +276,7 @@ class GraphRunner {
         if (input === null || input === undefined || isCommand(input)) {
           if (!latest) throw new EmptyInputError('Received no input for __start__');
           inv.initialValues = this.#view(latest.state);
-          const answer = isCommand(input) ? engineCommand(input, this.#commandParts('resume')) : undefined;
+          const answer = isCommand(input) ? engineCommand(input, this.#commandParts('resume', false, latest.state)) : undefined;
           if (answer?.goto !== undefined && latest.status !== 'PAUSED' && checkpointId === undefined) {
             // Nothing to resume (the thread finished): a new run from the input step, which applies the update and goes to goto.
             result = await this.#engine.execute({ __start__: input.update ?? {}, __goto__: gotoOf(input.goto, plainMessages) }, { ...options, threadId: String(threadId) });

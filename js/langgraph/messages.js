@@ -62,11 +62,13 @@ export function plainMessages(v) {
 }
 
 let idCounter = 0;
-function newId() {
+/** A fresh message id (LangGraph assigns one to a message without). */
+export function newMessageId() {
   return `msg-${Date.now().toString(36)}-${(++idCounter).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 }
 
-const asList = (v) => (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]);
+/** A message update as a list: a single message is accepted where a list is expected. */
+export const asList = (v) => (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]);
 
 /**
  * LangGraph's message reducer: appends; a message whose id is already there
@@ -77,7 +79,7 @@ const asList = (v) => (Array.isArray(v) ? v : v === undefined || v === null ? []
 export function messagesStateReducer(left, right) {
   const withIds = (list) => list.map((m) => {
     const p = toPlainMessage(m);
-    return p !== null && typeof p === 'object' && (p.id === undefined || p.id === null) ? { ...p, id: newId() } : p;
+    return p !== null && typeof p === 'object' && (p.id === undefined || p.id === null) ? { ...p, id: newMessageId() } : p;
   });
   let current = withIds(asList(left));
   let incoming = withIds(asList(right));

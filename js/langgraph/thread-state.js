@@ -7,6 +7,7 @@ import { END } from './graph.js';
 import { threadHistory, snapshotOf, configOf } from './history.js';
 import { updateOf } from './command.js';
 import { shownInterrupts } from './subgraph-node.js';
+import { removesMessages } from './messages-channel.js';
 
 export class ThreadState {
   #engine;
@@ -106,8 +107,10 @@ export class ThreadState {
     const checkpointId = config?.configurable?.checkpoint_id;
     const thread = { threadId, ...(checkpointId !== undefined ? { checkpointId: Number(checkpointId) } : {}) };
     // asNode END ends the thread (the core drops what it waited for, a pending interrupt too).
-    const update = { channels: this.#toUpdate(updateOf(values, this.#combine), asNode ?? 'updateState') };
-    const written = await this.#engine.updateState(thread, update, asNode);
+    const update = updateOf(values, this.#combine);
+    // A removal of messages is checked against the thread's messages (messages-channel.js): read them only then.
+    const current = this.#records && Object.values(update ?? {}).some(removesMessages) ? (await this.#records.load(threadId, thread.checkpointId))?.state : undefined;
+    const written = await this.#engine.updateState(thread, { channels: this.#toUpdate(update, asNode ?? 'updateState', current) }, asNode);
     return configOf(threadId, written.checkpointId);
   }
 

@@ -1,0 +1,97 @@
+// messages-channel.js: a channel whose reducer is LangGraph's message reducer
+// runs on the core's own `messages` reducer (src/eg_reduce.c), so a step hands
+// the core its update, not the whole folded list (a JS reducer's value is
+// replaced whole each step: quadratic over a long ReAct loop). The core
+// appends, replaces a message whose id is there in place, and deletes on
+// { type: 'remove', id }; LangGraph's other rules are applied here, to the
+// incoming update only: messages made plain, missing ids assigned, a removal's
+// id checked against the current messages, REMOVE_ALL_MESSAGES expanded into
+// removals of the current messages, and removals put after the writes so that
+// removing and re-adding an id in one update keeps its place, as in LangGraph.
+
+import { EdgegraphError } from 'edgegraph';
+import { messagesStateReducer, toPlainMessage, newMessageId, asList, REMOVE_ALL_MESSAGES } from './messages.js';
+
+/** The keys of the channels whose reducer is LangGraph's message reducer (addMessages is the same function). */
+export const coreMessageChannels = (channels) => new Set([...channels].filter(([, c]) => c.reducer === messagesStateReducer).map(([key]) => key));
+
+/** A removal that takes effect where it stands (a Command's earlier write), not after the update's writes. */
+const IN_ORDER = Symbol('edgegraph.messages.inOrder');
+
+/**
+ * Two writes of one node to a messages channel (a Command's list of writes)
+ * as one update. LangGraph applies them one by one: what the first write
+ * removes is gone before the second, which re-adds an id at the end. So the
+ * first write's removals that stand (no later message of the write has
+ * their id) are marked to take effect in order.
+ */
+export function bothWrites(a, b) {
+  const first = asList(a).map(toPlainMessage);
+  const lastWord = new Map();
+  first.forEach((m, i) => { if (m !== null && typeof m === 'object') lastWord.set(m.id, i); });
+  const settled = first.map((m, i) => (isRemoval(m) && lastWord.get(m.id) === i ? { ...m, [IN_ORDER]: true } : m));
+  return [...settled, ...asList(b)];
+}
+
+const isRemoval = (m) => m !== null && typeof m === 'object' && m.type === 'remove';
+
+function withId(m) {
+  const p = toPlainMessage(m);
+  return p !== null && typeof p === 'object' && (p.id === undefined || p.id === null) ? { ...p, id: newMessageId() } : p;
+}
+
+/** A channel's default (or any whole list) made plain, every message with an id. */
+export const plainMessageList = (value) => asList(value).map(withId);
+
+/** Whether an update of a messages channel removes anything (then it needs the current messages). */
+export const removesMessages = (value) => asList(value).some((m) => isRemoval(toPlainMessage(m)));
+
+/**
+ * The list to hand the core's `messages` reducer for one update of the
+ * channel. `current()` returns the channel's messages before the update; it is
+ * called only when the update removes something (undefined: unknown, then a
+ * removal's id is not checked and the core skips an unknown one). Throws, as
+ * LangGraph does, on the removal of an id that is not there: REDUCER_FAILED
+ * naming the channel `key` and the node, as a JS reducer's throw is.
+ */
+export function messagesUpdate(value, current, key, node) {
+  const fail = (message) => new EdgegraphError('REDUCER_FAILED', `the reducer of '${key}' failed on the write of node '${node}': ${message}`, { node });
+  let incoming = plainMessageList(value);
+  if (!incoming.some(isRemoval)) return incoming;
+  const before = current();
+  const known = before === undefined ? null : new Set(asList(before).map((m) => m?.id));
+  const out = [];
+  const all = incoming.findLastIndex((m) => isRemoval(m) && m.id === REMOVE_ALL_MESSAGES);
+  if (all >= 0) {
+    if (before === undefined) throw fail('REMOVE_ALL_MESSAGES needs the current messages, which this write cannot read (a child graph\'s Command.PARENT): remove them by id');
+    for (const id of known) out.push({ type: 'remove', id });
+    known.clear();
+    incoming = incoming.slice(all + 1);
+  }
+  // LangGraph keeps a message at its place and removes it only if the last word on its id is a removal.
+  const removed = new Set();
+  for (const m of incoming) {
+    if (isRemoval(m)) {
+      if (known && !known.has(m.id)) throw fail(`Attempting to delete a message with an ID that doesn't exist ('${m.id}')`);
+      if (m[IN_ORDER]) { out.push({ type: 'remove', id: m.id }); known?.delete(m.id); removed.delete(m.id); } else removed.add(m.id);
+    } else {
+      out.push(m);
+      known?.add(m.id);
+      removed.delete(m.id);
+    }
+  }
+  for (const id of removed) out.push({ type: 'remove', id });
+  return out;
+}
+
+/**
+ * An update of `node` as the core takes it: each messages channel's value
+ * (`keys`) as its list for the core's reducer. `channels`: the channel values
+ * it applies to, read only when the update removes messages (undefined: unknown).
+ */
+export function coreUpdate(keys, update, node, channels) {
+  if (!keys.size) return update;
+  const out = { ...update };
+  for (const key of keys) if (out[key] !== undefined) out[key] = messagesUpdate(out[key], () => channels?.[key], key, node);
+  return out;
+}

@@ -62,9 +62,7 @@ export class Checkpointer {
    */
   async save(threadId, { id, parent, meta, previous, patch, state, depth }) {
     const text = seal(threadId, id, recordText({ parent, depth, meta, previous, patch, state }));
-    const key = recordKey(threadId, id);
-    const created = typeof this.store.create === 'function' && this.store.exclusive !== false ? Boolean(await this.store.create(key, text)) : await createOnce(this.store, key, text);
-    if (!created) {
+    if (!(await createOnce(this.store, recordKey(threadId, id), text))) {
       throw threadBusy(threadId, `another run wrote its record ${id} first`);
     }
     // The record is committed: a failure from here on says so (`written`), so the run knows it holds the thread.

@@ -196,10 +196,17 @@ function exclusive(store) {
   return false;
 }
 
-/** Write `value` under `key` only if the key is absent; true when this call wrote it. */
-export async function createOnce(store, key, value) {
-  exclusive(store);
-  if (typeof store.create === 'function') return Boolean(await store.create(key, value));
+/**
+ * Write `value` under `key` only if the key is absent; resolves truthy when
+ * this call wrote it. A store's own create is called directly (a step's record
+ * takes no extra turn here); a store without one gets a check, then a put.
+ */
+export function createOnce(store, key, value) {
+  if (exclusive(store) || typeof store.create === 'function') return store.create(key, value);
+  return checkThenPut(store, key, value);
+}
+
+async function checkThenPut(store, key, value) {
   const seen = await store.get(key);
   if (seen !== undefined && seen !== null) return false;
   await store.put(key, value);

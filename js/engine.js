@@ -149,10 +149,9 @@ export class GraphEngine extends CoreObject {
     const input = JSON.stringify(initialState ?? {});
     const runId = options.runId ?? newRunId();
     const thread = openThread(this.#checkpointer, options.threadId);
-    if (!thread) return this.#drive(this.#core.runNew(this.#graph, input, this.#runOptions({ ...options, runId })), JSON.parse(input), { ...options, runId }, undefined, null);
-    return holding(this.#checkpointer, thread.id, async () => {
+    return holding(this.#checkpointer, thread?.id, async () => {
       // A thread with state is a conversation: the new input continues it.
-      const prior = await latestOf(this.#checkpointer, thread.id, options.recover);
+      const prior = thread ? await latestOf(this.#checkpointer, thread.id, options.recover) : undefined;
       if (prior) return this.#continueThread(prior, input, { ...options, runId });
       const handle = this.#core.runNew(this.#graph, input, this.#runOptions({ ...options, runId }));
       // The mirror starts as a copy of the input; the first patch fills in

@@ -2,7 +2,8 @@
 // Accepts a precompiled WebAssembly.Module (Cloudflare Workers require one),
 // bytes, a URL / path string, a Response, or a promise of one.
 
-import { Core, coreImports } from './core.js';
+import { Core } from './core.js';
+import { coreImports } from './core-imports.js';
 import { EdgegraphError } from './errors.js';
 
 let core = null;

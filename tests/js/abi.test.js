@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { coreImports } from '../../js/core.js';
+import { coreImports } from '../../js/core-imports.js';
 
 const read = (p) => readFileSync(new URL(`../../${p}`, import.meta.url), 'utf8');
 const listed = read('wasm/exports.txt').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));

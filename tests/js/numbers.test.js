@@ -1,5 +1,5 @@
 // Numbers that are not integers cross the core as text both ways through the
-// host's conversions (src/eg_number.c, js/core.js coreImports), not libc's:
+// host's conversions (src/eg_number.c, js/core-imports.js), not libc's:
 // they must come back as the same doubles, be written as printf's %g rules
 // write them (the native build's text), and route and report as before.
 

@@ -24,10 +24,8 @@ export class ThreadWriter {
   /** The first write error; the run stops on it. */
   error = null;
   #queue = Promise.resolve();
-  /** Whether the last write settled, and settled well: the next one need not wait its turn. */
-  #idle = true;
-  /** Writes queued so far: only the latest one's end makes the writer idle (an earlier one's would let the next write overtake a queued one). */
-  #queued = 0;
+  /** Writes queued and not yet settled well: at 0 the next one need not wait its turn (above, it must: it would overtake a queued one). */
+  #inFlight = 0;
 
   /**
    * @param {import('./checkpointer.js').Checkpointer} checkpointer
@@ -92,7 +90,6 @@ export class ThreadWriter {
     const previous = this.meta;
     this.meta = meta;
     const status = statusOf(meta);
-    const ticket = ++this.#queued;
     const write = async () => {
       let id;
       try {
@@ -112,12 +109,11 @@ export class ThreadWriter {
       // Outside the catch: a listener that throws is the caller's error, as for
       // any other event, not a failed write.
       emit?.({ type: 'checkpoint', threadId: this.id, checkpointId: id, status });
-      if (ticket === this.#queued) this.#idle = true;
+      this.#inFlight--;
     };
     // Nothing in flight and nothing failed (the usual case: a run awaits each
     // step's record): write at once, without a turn through the queue.
-    this.#queue = this.#idle ? write() : this.#queue.then(write);
-    this.#idle = false;
+    this.#queue = this.#inFlight++ === 0 ? write() : this.#queue.then(write);
     return this.#queue;
   }
 

@@ -2,57 +2,9 @@
 
 import { EdgegraphError } from './errors.js';
 import { anySignal } from './timing.js';
+import { EventChannel } from './event-channel.js';
 
-/** An async-iterable queue: push events, close (or fail) at the end. */
-export class EventChannel {
-  #queue = [];
-  #waiters = [];
-  #done = false;
-  #error = undefined;
-  #onReturn;
-
-  /** @param {{ onReturn?: () => void }} [options] onReturn: the consumer left early (break, return, cancel) */
-  constructor({ onReturn } = {}) {
-    this.#onReturn = onReturn;
-  }
-
-  push(event) {
-    if (this.#done) return;
-    const w = this.#waiters.shift();
-    if (w) w.resolve({ value: event, done: false });
-    else this.#queue.push(event);
-  }
-
-  close(error) {
-    if (this.#done) return;
-    this.#done = true;
-    this.#error = error;
-    for (const w of this.#waiters.splice(0)) {
-      if (error) w.reject(error);
-      else w.resolve({ value: undefined, done: true });
-    }
-  }
-
-  [Symbol.asyncIterator]() {
-    return {
-      next: () => {
-        if (this.#queue.length) return Promise.resolve({ value: this.#queue.shift(), done: false });
-        if (this.#done) return this.#error ? Promise.reject(this.#error) : Promise.resolve({ value: undefined, done: true });
-        return new Promise((resolve, reject) => this.#waiters.push({ resolve, reject }));
-      },
-      return: () => {
-        this.#queue.length = 0;
-        if (!this.#done) {
-          this.#done = true;
-          // A next() still waiting (an SSE pull when its client left) ends too.
-          for (const w of this.#waiters.splice(0)) w.resolve({ value: undefined, done: true });
-          this.#onReturn?.();
-        }
-        return Promise.resolve({ value: undefined, done: true });
-      },
-    };
-  }
-}
+export { EventChannel };
 
 export const now = typeof performance !== 'undefined' && performance.now ? () => performance.now() : () => Date.now();
 

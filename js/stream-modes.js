@@ -12,7 +12,10 @@
 // One mode gives its chunks; several give [mode, chunk]; `subgraphs: true`
 // gives [namespace, chunk] or [namespace, mode, chunk]. Chunks are queued
 // only for the modes asked for: nothing else is built or copied.
-// It imports nothing: the main bundle loads it only when a streamMode is used.
+// It imports only the queue (event-channel.js): the main bundle loads it only
+// when a streamMode is used.
+
+import { EventChannel } from './event-channel.js';
 
 /** The superstep in a task id (`<runId>:<superstep>.<index>`). */
 export function superstepOf(taskId) {
@@ -34,10 +37,8 @@ const isMessage = (m) => m !== null && typeof m === 'object' && typeof m.role ==
  */
 
 export class ModeStream {
-  #queue = [];
-  #wake = null;
-  #done = false;
-  #error = null;
+  #stop = null;       // leaving the iterator early stops the run (iterate's `stop`)
+  #chunks = new EventChannel({ onReturn: () => this.#stop?.() });
   #pending = null;    // a checkpoint waiting to learn the nodes its step runs (its `next`)
   #nodeRan;           // a node finished since the last values chunk
   #step = -1;         // the latest superstep a task started in (debug checkpoints)
@@ -68,9 +69,7 @@ export class ModeStream {
     if (!this.own.has(mode) || (ns.length && !this.subgraphs)) return;
     let out = this.single ? chunk : [mode, chunk];
     if (this.subgraphs) out = this.single ? [ns, chunk] : [ns, mode, chunk];
-    this.#queue.push(out);
-    const wake = this.#wake;
-    if (wake) { this.#wake = null; wake(); }
+    this.#chunks.push(out);
   }
 
   /** Task `id` (node `name`) of superstep `step` starts, with `input`. */
@@ -168,32 +167,12 @@ export class ModeStream {
   /** The run ended: the last checkpoint goes out; `error` (if any) is thrown by the iterator after the chunks. */
   end(error = null) {
     this.flushCheckpoint();
-    this.#done = true;
-    this.#error = error;
-    const wake = this.#wake;
-    if (wake) { this.#wake = null; wake(); }
+    this.#chunks.close(error ?? undefined);
   }
 
   /** The queued chunks as an async iterator; leaving early calls `stop`. */
   iterate(stop) {
-    const queue = this.#queue;
-    const next = () => {
-      if (queue.length) return Promise.resolve({ value: queue.shift(), done: false });
-      if (this.#done) {
-        const error = this.#error;
-        this.#error = null;
-        return error ? Promise.reject(error) : Promise.resolve({ value: undefined, done: true });
-      }
-      return new Promise((resolve) => { this.#wake = resolve; }).then(next);
-    };
-    return {
-      [Symbol.asyncIterator]() { return this; },
-      next,
-      return: () => {
-        if (!this.#done) stop();
-        queue.length = 0;
-        return Promise.resolve({ value: undefined, done: true });
-      },
-    };
+    this.#stop = stop;
+    return this.#chunks[Symbol.asyncIterator]();
   }
 }

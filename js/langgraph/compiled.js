@@ -48,7 +48,7 @@ class GraphRunner {
     for (const key of ['interruptBefore', 'interruptAfter']) if (options[key] !== undefined) engineOptions[key] = options[key] === '*' ? all : options[key];
     this.engine = this.#engine = new GraphEngine(this.#definition(), engineOptions);
     const children = new Map([...builder.nodes].filter(([, n]) => runners.has(n.subgraph)).map(([name, n]) => [name, runners.get(n.subgraph).threads]));
-    this.threads = new ThreadState({ engine: this.#engine, store: this.#store, view: this.#view, toUpdate: (u, node, state) => this.#forCore(this.#toUpdate(u, node), node, state), combine: this.#combine, children });
+    this.threads = new ThreadState({ engine: this.#engine, store: this.#store, view: this.#view, toUpdate: this.#coreUpdateOf, combine: this.#combine, children });
   }
 
   /** Only the declared channels, as LangGraph's state (channels never written are absent). */
@@ -70,7 +70,7 @@ class GraphRunner {
     }
     this.#defaults = defaults;
     const nodes = { [START]: { handler: this.#startNode(), jumpTarget: true } };
-    const parent = { invocationOf: (taskId) => this.#invocationOf(taskId), view: this.#view, toUpdate: (u, node) => this.#forCore(this.#toUpdate(u, node), node), combine: this.#combine };
+    const parent = { invocationOf: (taskId) => this.#invocationOf(taskId), view: this.#view, toUpdate: this.#coreUpdateOf, combine: this.#combine };
     for (const [name, { fn, options, subgraph }] of this.#builder.nodes) {
       // LangGraph's edges from several nodes to one are not a join; addEdge([a, b], c) is.
       const sources = this.#builder.joins.filter(([, t]) => t === name).flatMap(([f]) => f);
@@ -129,7 +129,7 @@ class GraphRunner {
     if (command) {
       const update = this.#toUpdate(updateOf(command.update, this.#combine), name);
       inv?.taskFinished(ctx.taskId, name, update, step, false, cached);
-      return engineCommand(command, this.#commandParts(name, toParent(command), state));
+      return engineCommand(command, this.#commandParts(name, toParent(command), state, update));
     }
     const update = this.#toUpdate(out, name);
     inv?.taskFinished(ctx.taskId, name, update, step, false, cached);
@@ -169,15 +169,16 @@ class GraphRunner {
     return update;
   }
 
-  /** An update of `node` as the core takes it (messages-channel.js); `state`: the engine state it applies to, if known. */
+  /** An update of `node` as the core takes it (messages-channel.js), and a node's result so (#coreUpdateOf: #toUpdate first); `state`: the engine state it applies to, if known. */
   #forCore(update, node, state) { return coreUpdate(this.#coreMessages, update, node, state?.channels); }
+  #coreUpdateOf = (out, node, state) => this.#forCore(this.#toUpdate(out, node), node, state);
 
   /** Two writes of one node to `key` (a Command's list of writes): its reducer's (a core messages channel's: both, in order), or the later. */
   #combine = (key, a, b) => { const reducer = this.#coreMessages.has(key) ? bothWrites : this.#channels.get(key)?.reducer; return reducer ? reducer(a, b) : b; };
 
-  /** How engineCommand() writes a Command of `node`; for the parent graph (`toParent`), keys this graph lacks stay (subgraph-node.js picks the parent's). */
-  #commandParts(node, toParent = false, state = undefined) {
-    const toUpdate = toParent ? (u) => ({ channels: plainMessages(u ?? {}) }) : (u) => ({ channels: this.#forCore(this.#toUpdate(u, node), node, state) });
+  /** How engineCommand() writes a Command of `node` (`made`: its update, if #toUpdate made it already); for the parent graph (`toParent`), keys this graph lacks stay (subgraph-node.js picks the parent's). */
+  #commandParts(node, toParent = false, state = undefined, made = undefined) {
+    const toUpdate = toParent ? (u) => ({ channels: plainMessages(u ?? {}) }) : (u) => ({ channels: this.#forCore(made ?? this.#toUpdate(u, node), node, state) });
     return { toUpdate, combine: this.#combine, plain: plainMessages };
   }
 

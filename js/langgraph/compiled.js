@@ -6,8 +6,8 @@
 
 import { GraphEngine, EdgegraphError } from 'edgegraph';
 import { END, START, Send } from './graph.js';
-import { plainMessages } from './messages.js';
-import { coreMessageChannels, coreUpdate, plainMessageList, bothWrites } from './messages-channel.js';
+import { plainMessages, plainMessageList } from './messages.js';
+import { coreMessageChannels, coreUpdate, bothWrites } from './messages-channel.js';
 import { GraphRecursionError, InvalidUpdateError, EmptyInputError } from './errors.js';
 import { Invocation, STREAM_MODES, superstepOf } from './stream.js';
 import { storeOf } from './checkpoint.js';

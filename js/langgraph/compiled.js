@@ -150,7 +150,7 @@ class GraphRunner {
     };
     // The call's other keys, copied after: a literal that spreads `base` first takes V8's slow path (~5 µs a node).
     for (const key in base) if (!(key in config)) config[key] = base[key];
-    if (inv?.wants('messages')) config.callbacks = [tokenHandler(inv, name, step)];
+    if (inv?.wants('messages')) config.callbacks = [inv.tokenHandler(name, step)];
     if (inv) config[PARENT] = { inv, ns: [`${name}:${ctx.taskId}`] };
     return config;
   }
@@ -384,17 +384,3 @@ export class CompiledStateGraph {
   }
 }
 if (typeof Symbol.dispose === 'symbol') CompiledStateGraph.prototype[Symbol.dispose] = CompiledStateGraph.prototype.dispose;
-
-/** A LangChain callback handler (by shape: plain methods) turning tokens into 'messages' chunks. */
-function tokenHandler(inv, node, step) {
-  // No `name`: LangChain then wraps it as a handler of its own (fromMethods),
-  // copying these flags: stream even from invoke(), and deliver tokens in order.
-  return {
-    lc_prefer_streaming: true,
-    awaitHandlers: true,
-    handleLLMNewToken(token, _idx, runId) {
-      inv.streamedIds.add(`run-${runId}`);
-      inv.push('messages', [{ role: 'assistant', content: token, id: `run-${runId}` }, { langgraph_node: node, langgraph_step: step }]);
-    },
-  };
-}

@@ -78,7 +78,7 @@ class GraphRunner {
       if (child && (options.cachePolicy || options.retryPolicy?.retryOn)) {
         throw new EdgegraphError('INVALID_DEFINITION', `node '${name}' is a compiled graph: cachePolicy and retryOn are for function nodes in edgegraph/langgraph (give them to the child's nodes)`, { node: name });
       }
-      nodes[name] = child ? { ...subgraphNodeSpec(name, child, parent), jumpTarget: true } : { handler: this.#wrap(name, withCache(name, withRetry(fn, options.retryPolicy), options.cachePolicy, this.#cache)), jumpTarget: true };
+      nodes[name] = child ? { ...subgraphNodeSpec(name, child, parent), jumpTarget: true } : { handler: this.#wrap(name, withRetry(fn, options.retryPolicy), options.cachePolicy), jumpTarget: true };
       if (child && options.retryPolicy) nodes[name].retry = engineRetry(options.retryPolicy);
       nodes[name].join = sources.length ? [...new Set(sources)] : false;
       if (options.defer) nodes[name].defer = true;
@@ -106,25 +106,28 @@ class GraphRunner {
     };
   }
 
-  /** A node function as the engine's handler; `fn` returns { out, cached } (cache.js). */
-  #wrap(name, fn) {
+  /** A node function as the engine's handler; with a cache policy, through the cache (cache.js: { out, cached }), else called as it is. */
+  #wrap(name, fn, cachePolicy) {
+    const cache = withCache(name, fn, cachePolicy, this.#cache);
     const call = (state, engine, ctx) => {
       const inv = this.#invocationOf(ctx.taskId);
       const step = superstepOf(ctx.taskId);
       if (inv) { inv.mirror = state; inv.enterStep(step); }
       const input = ctx.arg !== undefined ? ctx.arg : this.#view(state);
       inv?.taskStarted(ctx.taskId, name, input, step);
-      const out = fn(input, this.#nodeConfig(inv, ctx, name, step));
-      return typeof out.then === 'function' ? out.then((r) => this.#finish(r, inv, ctx, name, step, state)) : this.#finish(out, inv, ctx, name, step, state);
+      const config = this.#nodeConfig(inv, ctx, name, step);
+      if (cache) return cache(input, config).then((r) => this.#finish(r.out, inv, ctx, name, step, state, r.cached));
+      const out = fn(input, config);
+      return typeof out?.then === 'function' ? out.then((r) => this.#finish(r, inv, ctx, name, step, state)) : this.#finish(out, inv, ctx, name, step, state);
     };
     // A sync node stays sync (no promise, no AsyncLocalStorage.run: most of a
     // no-op node's cost); an async one keeps an async wrapper, which the engine
     // runs in AsyncLocalStorage so the global interrupt() works after its awaits.
-    return fn instanceof AsyncFunction ? async (state, engine, ctx) => call(state, engine, ctx) : call;
+    return fn instanceof AsyncFunction || cache ? async (state, engine, ctx) => call(state, engine, ctx) : call;
   }
 
-  /** A node's result ({ out, cached }) as the engine's: a Command, or its update under `channels`; `state`: the state the node read. */
-  #finish({ out, cached }, inv, ctx, name, step, state) {
+  /** A node's result as the engine's: a Command, or its update under `channels`; `state`: the state the node read; `cached`: the result came from the cache. */
+  #finish(out, inv, ctx, name, step, state, cached = false) {
     const command = resultCommand(out);
     if (command) {
       const update = this.#toUpdate(updateOf(command.update, this.#combine), name);

@@ -46,7 +46,7 @@ export const removesMessages = (value) => asList(value).some((m) => isRemoval(to
  * LangGraph does, on the removal of an id that is not there: REDUCER_FAILED
  * naming the channel `key` and the node, as a JS reducer's throw is.
  */
-export function messagesUpdate(value, current, key, node) {
+function messagesUpdate(value, current, key, node) {
   const fail = (message) => new EdgegraphError('REDUCER_FAILED', `the reducer of '${key}' failed on the write of node '${node}': ${message}`, { node });
   let incoming = plainMessageList(value);
   if (!incoming.some(isRemoval)) return incoming;

@@ -54,7 +54,7 @@ export function clearNodeCache(cache, nodes) {
 }
 
 /** Whether `cache` has the shape a node cache needs. */
-export function isNodeCache(cache) {
+function isNodeCache(cache) {
   return cache !== null && typeof cache === 'object' && ['get', 'set', 'clear'].every((m) => typeof cache[m] === 'function');
 }
 

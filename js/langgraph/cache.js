@@ -14,22 +14,14 @@ export function cacheOf(cache) {
   throw new EdgegraphError('INVALID_OPTIONS', 'compile({ cache }) takes a cache with get, set and clear: new InMemoryCache() from edgegraph/langgraph');
 }
 
-const AsyncFunction = (async () => {}).constructor;
-
 /**
- * `fn(input, config)` as `{ out, cached }`: with a cache and a policy
+ * `fn(input, config)` as an async function of `{ out, cached }`: with a cache and a policy
  * (`true`, or { ttl: seconds, keyFunc([input]) => string }), a result kept for
- * an equal input within its ttl is `out`, and `cached` says so.
+ * an equal input within its ttl is `out`, and `cached` says so. Without either: null
+ * (compiled.js calls the node as it is, with no wrapper on its hot path).
  */
 export function withCache(name, fn, policy, cache) {
-  // No cache: a sync node stays sync, an async one async (compiled.js runs only the async ones in AsyncLocalStorage).
-  if (!policy || !cache) {
-    if (fn instanceof AsyncFunction) return async (input, config) => ({ out: await fn(input, config), cached: false });
-    return (input, config) => {
-      const out = fn(input, config);
-      return typeof out?.then === 'function' ? out.then((value) => ({ out: value, cached: false })) : { out, cached: false };
-    };
-  }
+  if (!policy || !cache) return null;
   const { ttl, keyFunc } = policy === true ? {} : policy;
   return async (input, config) => {
     const key = keyFunc ? keyFunc([input]) : input;   // LangGraph passes the input as a list of arguments

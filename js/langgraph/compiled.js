@@ -6,8 +6,8 @@
 
 import { GraphEngine, EdgegraphError } from 'edgegraph';
 import { END, START, Send } from './graph.js';
-import { plainMessages } from './messages.js';
-import { coreMessageChannels, coreUpdate, plainMessageList, bothWrites } from './messages-channel.js';
+import { plainMessages, plainMessageList } from './messages.js';
+import { coreMessageChannels, coreUpdate, bothWrites } from './messages-channel.js';
 import { GraphRecursionError, InvalidUpdateError, EmptyInputError } from './errors.js';
 import { Invocation, STREAM_MODES, superstepOf } from './stream.js';
 import { storeOf } from './checkpoint.js';
@@ -48,7 +48,7 @@ class GraphRunner {
     for (const key of ['interruptBefore', 'interruptAfter']) if (options[key] !== undefined) engineOptions[key] = options[key] === '*' ? all : options[key];
     this.engine = this.#engine = new GraphEngine(this.#definition(), engineOptions);
     const children = new Map([...builder.nodes].filter(([, n]) => runners.has(n.subgraph)).map(([name, n]) => [name, runners.get(n.subgraph).threads]));
-    this.threads = new ThreadState({ engine: this.#engine, store: this.#store, view: this.#view, toUpdate: (u, node, state) => this.#forCore(this.#toUpdate(u, node), node, state), combine: this.#combine, children });
+    this.threads = new ThreadState({ engine: this.#engine, store: this.#store, view: this.#view, toUpdate: this.#coreUpdateOf, combine: this.#combine, children });
   }
 
   /** Only the declared channels, as LangGraph's state (channels never written are absent). */
@@ -70,7 +70,7 @@ class GraphRunner {
     }
     this.#defaults = defaults;
     const nodes = { [START]: { handler: this.#startNode(), jumpTarget: true } };
-    const parent = { invocationOf: (taskId) => this.#invocationOf(taskId), view: this.#view, toUpdate: (u, node) => this.#forCore(this.#toUpdate(u, node), node), combine: this.#combine };
+    const parent = { invocationOf: (taskId) => this.#invocationOf(taskId), view: this.#view, toUpdate: this.#coreUpdateOf, combine: this.#combine };
     for (const [name, { fn, options, subgraph }] of this.#builder.nodes) {
       // LangGraph's edges from several nodes to one are not a join; addEdge([a, b], c) is.
       const sources = this.#builder.joins.filter(([, t]) => t === name).flatMap(([f]) => f);
@@ -78,7 +78,7 @@ class GraphRunner {
       if (child && (options.cachePolicy || options.retryPolicy?.retryOn)) {
         throw new EdgegraphError('INVALID_DEFINITION', `node '${name}' is a compiled graph: cachePolicy and retryOn are for function nodes in edgegraph/langgraph (give them to the child's nodes)`, { node: name });
       }
-      nodes[name] = child ? { ...subgraphNodeSpec(name, child, parent), jumpTarget: true } : { handler: this.#wrap(name, withCache(name, withRetry(fn, options.retryPolicy), options.cachePolicy, this.#cache)), jumpTarget: true };
+      nodes[name] = child ? { ...subgraphNodeSpec(name, child, parent), jumpTarget: true } : { handler: this.#wrap(name, withRetry(fn, options.retryPolicy), options.cachePolicy), jumpTarget: true };
       if (child && options.retryPolicy) nodes[name].retry = engineRetry(options.retryPolicy);
       nodes[name].join = sources.length ? [...new Set(sources)] : false;
       if (options.defer) nodes[name].defer = true;
@@ -106,30 +106,33 @@ class GraphRunner {
     };
   }
 
-  /** A node function as the engine's handler; `fn` returns { out, cached } (cache.js). */
-  #wrap(name, fn) {
+  /** A node function as the engine's handler; with a cache policy, through the cache (cache.js: { out, cached }), else called as it is. */
+  #wrap(name, fn, cachePolicy) {
+    const cache = withCache(name, fn, cachePolicy, this.#cache);
     const call = (state, engine, ctx) => {
       const inv = this.#invocationOf(ctx.taskId);
       const step = superstepOf(ctx.taskId);
       if (inv) { inv.mirror = state; inv.enterStep(step); }
       const input = ctx.arg !== undefined ? ctx.arg : this.#view(state);
       inv?.taskStarted(ctx.taskId, name, input, step);
-      const out = fn(input, this.#nodeConfig(inv, ctx, name, step));
-      return typeof out.then === 'function' ? out.then((r) => this.#finish(r, inv, ctx, name, step, state)) : this.#finish(out, inv, ctx, name, step, state);
+      const config = this.#nodeConfig(inv, ctx, name, step);
+      if (cache) return cache(input, config).then((r) => this.#finish(r.out, inv, ctx, name, step, state, r.cached));
+      const out = fn(input, config);
+      return typeof out?.then === 'function' ? out.then((r) => this.#finish(r, inv, ctx, name, step, state)) : this.#finish(out, inv, ctx, name, step, state);
     };
     // A sync node stays sync (no promise, no AsyncLocalStorage.run: most of a
     // no-op node's cost); an async one keeps an async wrapper, which the engine
     // runs in AsyncLocalStorage so the global interrupt() works after its awaits.
-    return fn instanceof AsyncFunction ? async (state, engine, ctx) => call(state, engine, ctx) : call;
+    return fn instanceof AsyncFunction || cache ? async (state, engine, ctx) => call(state, engine, ctx) : call;
   }
 
-  /** A node's result ({ out, cached }) as the engine's: a Command, or its update under `channels`; `state`: the state the node read. */
-  #finish({ out, cached }, inv, ctx, name, step, state) {
+  /** A node's result as the engine's: a Command, or its update under `channels`; `state`: the state the node read; `cached`: the result came from the cache. */
+  #finish(out, inv, ctx, name, step, state, cached = false) {
     const command = resultCommand(out);
     if (command) {
       const update = this.#toUpdate(updateOf(command.update, this.#combine), name);
       inv?.taskFinished(ctx.taskId, name, update, step, false, cached);
-      return engineCommand(command, this.#commandParts(name, toParent(command), state));
+      return engineCommand(command, this.#commandParts(name, toParent(command), state, update));
     }
     const update = this.#toUpdate(out, name);
     inv?.taskFinished(ctx.taskId, name, update, step, false, cached);
@@ -150,7 +153,7 @@ class GraphRunner {
     };
     // The call's other keys, copied after: a literal that spreads `base` first takes V8's slow path (~5 µs a node).
     for (const key in base) if (!(key in config)) config[key] = base[key];
-    if (inv?.wants('messages')) config.callbacks = [tokenHandler(inv, name, step)];
+    if (inv?.wants('messages')) config.callbacks = [inv.tokenHandler(name, step)];
     if (inv) config[PARENT] = { inv, ns: [`${name}:${ctx.taskId}`] };
     return config;
   }
@@ -169,15 +172,16 @@ class GraphRunner {
     return update;
   }
 
-  /** An update of `node` as the core takes it (messages-channel.js); `state`: the engine state it applies to, if known. */
+  /** An update of `node` as the core takes it (messages-channel.js), and a node's result so (#coreUpdateOf: #toUpdate first); `state`: the engine state it applies to, if known. */
   #forCore(update, node, state) { return coreUpdate(this.#coreMessages, update, node, state?.channels); }
+  #coreUpdateOf = (out, node, state) => this.#forCore(this.#toUpdate(out, node), node, state);
 
   /** Two writes of one node to `key` (a Command's list of writes): its reducer's (a core messages channel's: both, in order), or the later. */
   #combine = (key, a, b) => { const reducer = this.#coreMessages.has(key) ? bothWrites : this.#channels.get(key)?.reducer; return reducer ? reducer(a, b) : b; };
 
-  /** How engineCommand() writes a Command of `node`; for the parent graph (`toParent`), keys this graph lacks stay (subgraph-node.js picks the parent's). */
-  #commandParts(node, toParent = false, state = undefined) {
-    const toUpdate = toParent ? (u) => ({ channels: plainMessages(u ?? {}) }) : (u) => ({ channels: this.#forCore(this.#toUpdate(u, node), node, state) });
+  /** How engineCommand() writes a Command of `node` (`made`: its update, if #toUpdate made it already); for the parent graph (`toParent`), keys this graph lacks stay (subgraph-node.js picks the parent's). */
+  #commandParts(node, toParent = false, state = undefined, made = undefined) {
+    const toUpdate = toParent ? (u) => ({ channels: plainMessages(u ?? {}) }) : (u) => ({ channels: this.#forCore(made ?? this.#toUpdate(u, node), node, state) });
     return { toUpdate, combine: this.#combine, plain: plainMessages };
   }
 
@@ -383,17 +387,3 @@ export class CompiledStateGraph {
   }
 }
 if (typeof Symbol.dispose === 'symbol') CompiledStateGraph.prototype[Symbol.dispose] = CompiledStateGraph.prototype.dispose;
-
-/** A LangChain callback handler (by shape: plain methods) turning tokens into 'messages' chunks. */
-function tokenHandler(inv, node, step) {
-  // No `name`: LangChain then wraps it as a handler of its own (fromMethods),
-  // copying these flags: stream even from invoke(), and deliver tokens in order.
-  return {
-    lc_prefer_streaming: true,
-    awaitHandlers: true,
-    handleLLMNewToken(token, _idx, runId) {
-      inv.streamedIds.add(`run-${runId}`);
-      inv.push('messages', [{ role: 'assistant', content: token, id: `run-${runId}` }, { langgraph_node: node, langgraph_step: step }]);
-    },
-  };
-}

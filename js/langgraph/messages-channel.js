@@ -10,7 +10,7 @@
 // removing and re-adding an id in one update keeps its place, as in LangGraph.
 
 import { EdgegraphError } from 'edgegraph';
-import { messagesStateReducer, toPlainMessage, newMessageId, asList, REMOVE_ALL_MESSAGES } from './messages.js';
+import { messagesStateReducer, toPlainMessage, plainMessageList, asList, REMOVE_ALL_MESSAGES } from './messages.js';
 
 /** The keys of the channels whose reducer is LangGraph's message reducer (addMessages is the same function). */
 export const coreMessageChannels = (channels) => new Set([...channels].filter(([, c]) => c.reducer === messagesStateReducer).map(([key]) => key));
@@ -35,14 +35,6 @@ export function bothWrites(a, b) {
 
 const isRemoval = (m) => m !== null && typeof m === 'object' && m.type === 'remove';
 
-function withId(m) {
-  const p = toPlainMessage(m);
-  return p !== null && typeof p === 'object' && (p.id === undefined || p.id === null) ? { ...p, id: newMessageId() } : p;
-}
-
-/** A channel's default (or any whole list) made plain, every message with an id. */
-export const plainMessageList = (value) => asList(value).map(withId);
-
 /** Whether an update of a messages channel removes anything (then it needs the current messages). */
 export const removesMessages = (value) => asList(value).some((m) => isRemoval(toPlainMessage(m)));
 
@@ -54,7 +46,7 @@ export const removesMessages = (value) => asList(value).some((m) => isRemoval(to
  * LangGraph does, on the removal of an id that is not there: REDUCER_FAILED
  * naming the channel `key` and the node, as a JS reducer's throw is.
  */
-export function messagesUpdate(value, current, key, node) {
+function messagesUpdate(value, current, key, node) {
   const fail = (message) => new EdgegraphError('REDUCER_FAILED', `the reducer of '${key}' failed on the write of node '${node}': ${message}`, { node });
   let incoming = plainMessageList(value);
   if (!incoming.some(isRemoval)) return incoming;

@@ -63,12 +63,20 @@ export function plainMessages(v) {
 
 let idCounter = 0;
 /** A fresh message id (LangGraph assigns one to a message without). */
-export function newMessageId() {
+function newMessageId() {
   return `msg-${Date.now().toString(36)}-${(++idCounter).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 }
 
 /** A message update as a list: a single message is accepted where a list is expected. */
 export const asList = (v) => (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]);
+
+function withId(m) {
+  const p = toPlainMessage(m);
+  return p !== null && typeof p === 'object' && (p.id === undefined || p.id === null) ? { ...p, id: newMessageId() } : p;
+}
+
+/** A message list (or one message) made plain, every message with an id (a channel's default, a reducer's sides). */
+export const plainMessageList = (value) => asList(value).map(withId);
 
 /**
  * LangGraph's message reducer: appends; a message whose id is already there
@@ -77,12 +85,8 @@ export const asList = (v) => (Array.isArray(v) ? v : v === undefined || v === nu
  * one. A single message is accepted where a list is expected.
  */
 export function messagesStateReducer(left, right) {
-  const withIds = (list) => list.map((m) => {
-    const p = toPlainMessage(m);
-    return p !== null && typeof p === 'object' && (p.id === undefined || p.id === null) ? { ...p, id: newMessageId() } : p;
-  });
-  let current = withIds(asList(left));
-  let incoming = withIds(asList(right));
+  let current = plainMessageList(left);
+  let incoming = plainMessageList(right);
   const all = incoming.findLastIndex((m) => m.type === 'remove' && m.id === REMOVE_ALL_MESSAGES);
   if (all >= 0) { current = []; incoming = incoming.slice(all + 1); }
   const merged = current.slice();

@@ -33,7 +33,21 @@ export class Invocation extends ModeStream {
   }
 
   wants(mode) { return this.wanted.has(mode); }
-  get streamedIds() { return this.streamed; }
+
+  /** A LangChain callback handler (by shape: plain methods) turning node `node`'s LLM tokens into 'messages' chunks. */
+  tokenHandler(node, step) {
+    const inv = this;
+    // No `name`: LangChain then wraps it as a handler of its own (fromMethods),
+    // copying these flags: stream even from invoke(), and deliver tokens in order.
+    return {
+      lc_prefer_streaming: true,
+      awaitHandlers: true,
+      handleLLMNewToken(token, _idx, runId) {
+        inv.streamed.add(`run-${runId}`);
+        inv.push('messages', [{ role: 'assistant', content: token, id: `run-${runId}` }, inv.meta(node, step)]);
+      },
+    };
+  }
 
   taskStarted(taskId, name, input, step) { this.started(taskId, name, step, input); }
 

@@ -11,6 +11,7 @@
 // and routes the parent.
 
 import { superstepOf } from './stream.js';
+import { updateOf } from './command.js';
 
 // The interrupt a child paused at a breakpoint leaves with its parent's task (js/subgraph.js's
 // holdPause): it needs no answer, and LangGraph shows none.
@@ -45,10 +46,8 @@ export function subgraphNodeSpec(name, child, parent) {
       const result = await child.runAsChild(start, inv, [child.persistent ? name : base], base);
       if (result.parentCommand) {
         // LangGraph writes the child's values and the Command's update, in that order, in one step.
-        const update = outputOf(result.state);
-        for (const [key, value] of Object.entries(parent.toUpdate(result.parentCommand.update?.channels ?? {}, name))) {
-          update[key] = Object.prototype.hasOwnProperty.call(update, key) ? parent.combine(key, update[key], value) : value;
-        }
+        const writes = [outputOf(result.state), parent.toUpdate(result.parentCommand.update?.channels ?? {}, name)];
+        const update = updateOf(writes.flatMap(Object.entries), parent.combine);
         result.parentCommand = { ...result.parentCommand, update: { channels: update } };
         inv?.taskFinished(ctx.taskId, name, update, step, false);
       } else if (result.status === 'FINISHED') {

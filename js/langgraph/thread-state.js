@@ -143,7 +143,7 @@ export class ThreadState {
     const text = typeof checkpoint === 'string' ? checkpoint : JSON.stringify(checkpoint);
     let update;
     if (parts.length) {
-      const cp = JSON.parse(text);
+      const cp = typeof checkpoint === 'string' ? JSON.parse(text) : checkpoint;   // an object kept with the task: read as it is, not through its text
       const edit = await this.#editChild((cp.tasks ?? []).filter((t) => t.kind !== 'route'), cp.state, parts, values, asNode);
       if (!edit) return undefined;
       update = { subgraphs: edit };

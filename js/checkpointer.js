@@ -18,11 +18,12 @@
 // m the checkpoint without its state (snapshots, and a run's first record)
 // or its fields from "status" on (deltas; format 1 kept those that changed),
 // v the record format (absent: 1). A record is the core's text put together,
-// never parsed and printed again on its way to the store (records.js).
+// never parsed and printed again on its way to the store (records.js,
+// src/eg_record.c).
 
 import { applyPatch } from './patch.js';
 import { EdgegraphError } from './errors.js';
-import { createOnce, mergeMeta, recordKey, recordText, seal, threadBusy, unseal } from './records.js';
+import { createOnce, mergeMeta, recordKey, threadBusy, unseal } from './records.js';
 
 const idOf = (key) => Number(key.slice(key.lastIndexOf('/') + 1));
 
@@ -54,14 +55,11 @@ export class Checkpointer {
   }
 
   /**
-   * Write record `id` of a thread, only if no record has that id. `parent`:
-   * the id it follows (null starts a chain); `meta`: the core's checkpoint
-   * without its state, as text (`previous`: the parent's); `state`: the
-   * core's state as text when a snapshot is due, else `patch`, the state's
-   * patch ops since the parent as JSON text. THREAD_BUSY when the id is taken.
+   * Write record `id` of a thread, only if no record has that id: `text`, the
+   * record sealed for the store (records.js: by the core, or by `seal`).
+   * THREAD_BUSY when the id is taken.
    */
-  async save(threadId, { id, parent, meta, previous, patch, state, depth }) {
-    const text = seal(threadId, id, recordText({ parent, depth, meta, previous, patch, state }));
+  async save(threadId, id, text) {
     if (!(await createOnce(this.store, recordKey(threadId, id), text))) {
       throw threadBusy(threadId, `another run wrote its record ${id} first`);
     }
@@ -72,7 +70,6 @@ export class Checkpointer {
       throw Object.assign(new Error(e?.message ?? String(e), { cause: e }), { written: id });
     }
     if ((this.keepLast !== undefined || this.keepFor !== undefined) && id % Math.max(this.keepLast ?? 0, 16) === 0) await this.#prune(threadId, id);
-    return { id, depth };
   }
 
   /**

@@ -12,12 +12,14 @@
 
 #define FORMAT "edgegraph-checkpoint"
 
-/* Text goes to `b`; `ok` turns false once memory runs out. */
-typedef struct writer { eg_buf *b; bool ok; } writer;
+/* Text goes to `b`; `ok` turns false once memory runs out. While `mute`,
+ * fields are hashed (the checksum covers them) but not printed. */
+typedef struct writer { eg_buf *b; bool ok; bool mute; } writer;
 /* An object being written: its members' hashes so far, and whether it has any. */
 typedef struct fields { uint64_t sum; bool any; } fields;
 
 static void key(writer *w, fields *f, const char *k) {
+    if (w->mute) return;
     w->ok = w->ok && (!f->any || eg_buf_lit(w->b, ",")) && eg_buf_string(w->b, k) && eg_buf_lit(w->b, ":");
     f->any = true;
 }
@@ -29,27 +31,27 @@ static uint64_t string_hash(const char *s) {
 
 static void put_string(writer *w, fields *f, const char *k, const char *s) {
     key(w, f, k);
-    w->ok = w->ok && eg_buf_string(w->b, s);
+    w->ok = w->ok && (w->mute || eg_buf_string(w->b, s));
     f->sum += eg_json_hash_member(k, string_hash(s));
 }
 
 static void put_int(writer *w, fields *f, const char *k, long long n) {
     key(w, f, k);
-    w->ok = w->ok && eg_buf_int(w->b, n);
+    w->ok = w->ok && (w->mute || eg_buf_int(w->b, n));
     cJSON v = { .type = cJSON_Number, .valuedouble = (double)n };
     f->sum += eg_json_hash_member(k, eg_json_hash(&v));
 }
 
 static void put_bool(writer *w, fields *f, const char *k, bool yes) {
     key(w, f, k);
-    w->ok = w->ok && (yes ? eg_buf_lit(w->b, "true") : eg_buf_lit(w->b, "false"));
+    w->ok = w->ok && (w->mute || (yes ? eg_buf_lit(w->b, "true") : eg_buf_lit(w->b, "false")));
     cJSON v = { .type = yes ? cJSON_True : cJSON_False };
     f->sum += eg_json_hash_member(k, eg_json_hash(&v));
 }
 
 static void put_json(writer *w, fields *f, const char *k, const cJSON *value) {
     key(w, f, k);
-    w->ok = w->ok && eg_buf_json(w->b, value);
+    w->ok = w->ok && (w->mute || eg_buf_json(w->b, value));
     f->sum += eg_json_hash_member(k, eg_json_hash(value));
 }
 
@@ -97,11 +99,8 @@ static void put_error(writer *w, fields *top, const eg_run *run) {
     top->sum += eg_json_hash_member("error", eg_json_hash_object(f.sum));
 }
 
-static eg_code checkpoint(eg_run *run, bool with_state, const char **json, size_t *len, eg_error *err) {
-    eg_clear(err);
-    if (!run) return eg_disposed(err, "run");
-    run->out.len = 0;
-    writer w = { &run->out, true };
+bool eg_run_write_meta_(eg_run *run, eg_buf *b, bool from_status) {
+    writer w = { b, true, from_status };
     fields top = { 0, false };
     w.ok = eg_buf_lit(w.b, "{");
     put_string(&w, &top, "format", FORMAT);
@@ -109,6 +108,7 @@ static eg_code checkpoint(eg_run *run, bool with_state, const char **json, size_
     put_string(&w, &top, "graph", run->graph->hash);
     put_int(&w, &top, "graphVersion", run->graph->version);
     if (run->run_id) put_string(&w, &top, "runId", run->run_id);
+    w.mute = false;
     put_string(&w, &top, "status", eg_status_name(run->status));
     put_string(&w, &top, "phase", run->phase == PHASE_ROUTES ? "routes" : "nodes");
     put_int(&w, &top, "superstep", run->superstep);
@@ -134,10 +134,17 @@ static eg_code checkpoint(eg_run *run, bool with_state, const char **json, size_
     EG_ASSERT(run->patch.sum == eg_sum_state(run->state));
     char sum[17];
     eg_hex64(eg_sum_checksum(eg_json_hash_object(top.sum), run->patch.sum), sum);
-    w.ok = w.ok && eg_buf_lit(w.b, ",\"checksum\":\"") && eg_buf_put(w.b, sum, 16) && eg_buf_lit(w.b, "\"");
-    if (with_state) w.ok = w.ok && eg_buf_lit(w.b, ",\"state\":") && eg_buf_json(w.b, run->state);
-    w.ok = w.ok && eg_buf_lit(w.b, "}");
-    return eg_buf_hand_out(w.b, w.ok, json, len, err);
+    return w.ok && eg_buf_lit(w.b, ",\"checksum\":\"") && eg_buf_put(w.b, sum, 16) && eg_buf_lit(w.b, "\"");
+}
+
+static eg_code checkpoint(eg_run *run, bool with_state, const char **json, size_t *len, eg_error *err) {
+    eg_clear(err);
+    if (!run) return eg_disposed(err, "run");
+    run->out.len = 0;
+    bool ok = eg_run_write_meta_(run, &run->out, false);
+    if (with_state) ok = ok && eg_buf_lit(&run->out, ",\"state\":") && eg_buf_json(&run->out, run->state);
+    ok = ok && eg_buf_lit(&run->out, "}");
+    return eg_buf_hand_out(&run->out, ok, json, len, err);
 }
 
 eg_code eg_run_checkpoint(eg_run *run, const char **json, size_t *len, eg_error *err) {

@@ -30,13 +30,18 @@ bool eg_run_keep_for_record_(eg_run *run) {
 #define P2 0x85ebca77u
 #define P3 0xc2b2ae3du
 
-static uint32_t rotl(uint32_t x, int r) { return (x << r) | (x >> (32 - r)); }
-static uint32_t round32(uint32_t lane, uint32_t word) { return rotl(lane + word * P2, 13) * P1; }
+#define ROTL(x, r) (((x) << (r)) | ((x) >> (32 - (r))))
+#define ROUND(lane, word) ((lane) = ROTL((lane) + (word) * P2, 13) * P1)
 
 static uint32_t avalanche(uint32_t h) {
     h = (h ^ (h >> 15)) * P2;
     h = (h ^ (h >> 13)) * P3;
     return h ^ (h >> 16);
+}
+
+/* A little-endian 32-bit word, on any machine. */
+static uint32_t word_at(const unsigned char *q) {
+    return (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
 }
 
 static void hex32(uint32_t v, char *out) {
@@ -48,17 +53,12 @@ static void digest(uint32_t seed, const unsigned char *p, size_t n, char out[16]
     uint32_t a = seed + P1 + P2, b = seed + P2, c = seed, d = seed - P1;
     size_t whole = n & ~(size_t)15;
     for (size_t i = 0; i < whole; i += 16) {
-        uint32_t w[4];
-        for (int k = 0; k < 4; k++) {
-            const unsigned char *q = p + i + 4 * k;
-            w[k] = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
-        }
-        a = round32(a, w[0]); b = round32(b, w[1]); c = round32(c, w[2]); d = round32(d, w[3]);
+        ROUND(a, word_at(p + i)); ROUND(b, word_at(p + i + 4)); ROUND(c, word_at(p + i + 8)); ROUND(d, word_at(p + i + 12));
     }
-    for (size_t i = whole; i < n; i++) a = round32(a, (uint32_t)p[i] + 1);
+    for (size_t i = whole; i < n; i++) ROUND(a, (uint32_t)p[i] + 1);
     uint32_t len = (uint32_t)n;
-    uint32_t high = rotl(a, 1) + rotl(b, 7) + rotl(c, 12) + rotl(d, 18) + len;
-    uint32_t low = (rotl(a, 18) ^ rotl(c, 1)) + (rotl(b, 12) ^ rotl(d, 7)) + len * P3;
+    uint32_t high = ROTL(a, 1) + ROTL(b, 7) + ROTL(c, 12) + ROTL(d, 18) + len;
+    uint32_t low = (ROTL(a, 18) ^ ROTL(c, 1)) + (ROTL(b, 12) ^ ROTL(d, 7)) + len * P3;
     hex32(avalanche(high), out);
     hex32(avalanche(low), out + 8);
 }

@@ -59,6 +59,8 @@ struct eg_run {
     eg_buf out;            /* the last JSON handed out (next/state/checkpoint), reused */
     bool recording;        /* a thread records the run: next() keeps its patch ops for the record */
     eg_buf record_patch;   /* the ops next() handed out since the last record, comma-separated (eg_record.c) */
+    uint64_t prefix_sum;   /* when prefix_summed: the hash sum of the checkpoint's fields before "status" */
+    bool prefix_summed;
 };
 
 /* Creation: allocate a run with `options`, fill it from `text` with `setup`

@@ -130,7 +130,7 @@ export class ThreadWriter {
         // the thread finds it taken (THREAD_BUSY) before its first node runs.
         this.nextId ??= (await this.checkpointer.top(this.id)) + 1;
         id = this.nextId;
-        await this.checkpointer.save(this.id, id, text ?? seal(this.id, id, this.parentId, depth, body));
+        await this.checkpointer.save(this.id, id, text ?? seal(this.id, id, this.parentId, depth, body), status !== 'RUNNING');
         this.nextId = id + 1;
         this.claimed = true;
       } catch (e) {

@@ -121,34 +121,36 @@ export class ThreadWriter {
     const size = (text ?? body).length;
     if (snapshot) { this.#snapshotBytes = size; this.#bytesSince = 0; } else this.#bytesSince += size;
     const status = statusOf(text ?? body);
-    const write = async () => {
-      // After a failed write nothing more is written: a later record would skip its patch.
-      if (this.error) return;
-      let id;
-      try {
-        // Each record takes the next id with create-if-absent: a second run on
-        // the thread finds it taken (THREAD_BUSY) before its first node runs.
-        this.nextId ??= (await this.checkpointer.top(this.id)) + 1;
-        id = this.nextId;
-        await this.checkpointer.save(this.id, id, text ?? seal(this.id, id, this.parentId, depth, body), status !== 'RUNNING');
-        this.nextId = id + 1;
-        this.claimed = true;
-      } catch (e) {
-        this.error ??= e;
-        if (e?.written) { this.claimed = true; this.parentId = e.written; this.lastStatus = status; }
-        return;
-      }
-      this.parentId = id;
-      this.lastStatus = status;
-      // Outside the catch: a listener that throws is the caller's error, as for
-      // any other event, not a failed write.
-      emit?.({ type: 'checkpoint', threadId: this.id, checkpointId: id, status });
-      this.#inFlight--;
-    };
     // Nothing in flight and nothing failed (the usual case: a run awaits each
     // step's record): write at once, without a turn through the queue.
-    this.#queue = this.#inFlight++ === 0 ? write() : this.#queue.then(write);
+    this.#queue = this.#inFlight++ === 0 ? this.#write(text, body, depth, status, emit) : this.#queue.then(() => this.#write(text, body, depth, status, emit));
     return this.#queue;
+  }
+
+  /** Write one record: `text` as sealed, or `body` sealed now that its id and parent are known. */
+  async #write(text, body, depth, status, emit) {
+    // After a failed write nothing more is written: a later record would skip its patch.
+    if (this.error) return;
+    let id;
+    try {
+      // Each record takes the next id with create-if-absent: a second run on
+      // the thread finds it taken (THREAD_BUSY) before its first node runs.
+      this.nextId ??= (await this.checkpointer.top(this.id)) + 1;
+      id = this.nextId;
+      await this.checkpointer.save(this.id, id, text ?? seal(this.id, id, this.parentId, depth, body), status !== 'RUNNING');
+      this.nextId = id + 1;
+      this.claimed = true;
+    } catch (e) {
+      this.error ??= e;
+      if (e?.written) { this.claimed = true; this.parentId = e.written; this.lastStatus = status; }
+      return;
+    }
+    this.parentId = id;
+    this.lastStatus = status;
+    // Outside the catch: a listener that throws is the caller's error, as for
+    // any other event, not a failed write.
+    emit?.({ type: 'checkpoint', threadId: this.id, checkpointId: id, status });
+    this.#inFlight--;
   }
 
   /** The run ended (whatever way): a last record taken mid-run is not a run in flight. */

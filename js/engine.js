@@ -24,6 +24,10 @@ import { traceRun } from './trace-run.js';
 
 const CHECKPOINT_FORMAT = 'edgegraph-checkpoint';
 
+// An engine option for an owner whose own API has no dispose() (edgegraph/langgraph's
+// compiled graph): the engine is freed when collected, without the leak warning.
+const FREED_WHEN_COLLECTED = Symbol.for('edgegraph.freedWhenCollected');
+
 // Unique enough to tell runs apart in task ids (not a secret, not a UUID):
 // crypto.randomUUID would load Node's webcrypto on first use, a few ms of cold start.
 function isApproval(v) {
@@ -70,7 +74,8 @@ export class GraphEngine extends CoreObject {
       core.graphFree(graph);
       owned.history?.dispose();
       for (const child of owned.children) child.dispose();
-    });
+      owned.history = owned.children = null;   // the leak backstop's record outlives this (handle.js)
+    }, options?.[FREED_WHEN_COLLECTED] === true);
     this.#core = core;
     this.#graph = graph;
     try {

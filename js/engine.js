@@ -37,7 +37,9 @@ function isApproval(v) {
 export class GraphEngine extends CoreObject {
   #core;
   #graph;
-  #json;
+  /** The definition's JSON text (what the core validated), parsed on first use by toMermaid and definition. */
+  #text;
+  #json = null;
   #maxSteps;
   #limits;
   #llmConfig;
@@ -63,9 +65,9 @@ export class GraphEngine extends CoreObject {
     checkOptions(options?.limits, LIMIT_OPTIONS, 'options.limits');
     const core = getCore();
     // (options.retry, the default of every node without its own, is applied there too.)
-    const { json, handlers, routers, subgraphs, hostReducers, policies, errorEdges } = normalizeDefinition(definition, options ?? {});
+    const { text, json, handlers, routers, subgraphs, hostReducers, policies, errorEdges } = normalizeDefinition(definition, options ?? {});
     options ??= {};
-    const graph = core.graphNew(JSON.stringify(json));
+    const graph = core.graphNew(text);
     // What dispose() frees, held apart from `this` (the leak backstop must not
     // keep the engine alive): the graph, the engine's own history, and the
     // subgraph engines it built from definitions (one given as a GraphEngine is the caller's).
@@ -88,7 +90,7 @@ export class GraphEngine extends CoreObject {
       this.dispose();   // the caller never gets this engine: free what it holds now
       throw e;
     }
-    this.#json = json;
+    this.#text = text;
     this.#migration = { version: json.version ?? 0, migrate: definition.migrate };
     this.#maxSteps = options.maxSteps;
     this.#breakpoints = { interruptBefore: options.interruptBefore, interruptAfter: options.interruptAfter };
@@ -114,10 +116,10 @@ export class GraphEngine extends CoreObject {
   get llmConfig() { this.#usable(); return this.#llmConfig; }
 
   /** The graph as a Mermaid flowchart. */
-  toMermaid() { this.#usable(); return toMermaid(this.#json); }
+  toMermaid() { this.#usable(); return toMermaid(this.#json ??= JSON.parse(this.#text)); }
 
   /** The JSON definition the core validated (functions replaced by names). */
-  get definition() { this.#usable(); return structuredClone(this.#json); }
+  get definition() { this.#usable(); return JSON.parse(this.#text); }
 
   /**
    * Add a message to the chat history (seed API). It is appended to the

@@ -12,7 +12,7 @@ import { toMermaid } from './mermaid.js';
 import { subgraphHandler } from './subgraph.js';
 import { Checkpointer } from './checkpointer.js';
 import { holding, loadThread, latestOf, stateView, historyView, checkThreadCall } from './thread-view.js';
-import { CoreObject } from './handle.js';
+import { CoreObject, FREED_WHEN_COLLECTED } from './handle.js';
 import { Run } from './run.js';
 import { HistoryView } from './history-view.js';
 import { isThreadRef, openThread } from './thread.js';
@@ -24,12 +24,6 @@ import { traceRun } from './trace-run.js';
 
 const CHECKPOINT_FORMAT = 'edgegraph-checkpoint';
 
-// An engine option for an owner whose own API has no dispose() (edgegraph/langgraph's
-// compiled graph): the engine is freed when collected, without the leak warning.
-const FREED_WHEN_COLLECTED = Symbol.for('edgegraph.freedWhenCollected');
-
-// Unique enough to tell runs apart in task ids (not a secret, not a UUID):
-// crypto.randomUUID would load Node's webcrypto on first use, a few ms of cold start.
 function isApproval(v) {
   return v !== null && typeof v === 'object' && (v.decision === 'approve' || v.decision === 'reject' || v.decision === 'edit' || Array.isArray(v.decisions));
 }
@@ -383,7 +377,6 @@ export class GraphEngine extends CoreObject {
   /** The core's run options: this call's, else the engine's (options.js). */
   #runOptions(options) { return coreRunOptions({ limits: this.#limits, maxSteps: this.#maxSteps, breakpoints: this.#breakpoints }, options); }
 
-
   /** Drive a run; dispose() during it frees the graph only when it has closed. */
   async #drive(handle, mirror, options, resumeInput, thread) {
     const release = this.retain();
@@ -404,5 +397,4 @@ export class GraphEngine extends CoreObject {
       release();
     }
   }
-
 }

@@ -17,6 +17,12 @@ const registry = typeof FinalizationRegistry === 'function'
   ? new FinalizationRegistry(({ kind, free, quiet }) => { free(); if (!quiet) warnLeak(kind); })
   : null;
 
+/**
+ * An option of an object whose owner's own API has no dispose() (edgegraph/langgraph's
+ * compiled graph, over a GraphEngine): freed when collected, without the leak warning.
+ */
+export const FREED_WHEN_COLLECTED = Symbol.for('edgegraph.freedWhenCollected');
+
 export class CoreObject {
   #kind;
   #free;

@@ -74,24 +74,27 @@ class GraphRunner {
     this.#defaults = defaults;
     const nodes = { [START]: { handler: this.#startNode(), jumpTarget: true } };
     const parent = { invocationOf: (taskId) => this.#invocationOf(taskId), view: this.#view, toUpdate: this.#coreUpdateOf, combine: this.#combine };
+    // Join sources by target and static targets by source, once: a 1,000-node graph compiles in one pass.
+    const joined = new Map();
+    const fixed = new Map();
+    const add = (map, key, values) => { const list = map.get(key); if (list) list.push(...values); else map.set(key, [...values]); };
+    for (const [from, to] of this.#builder.edges) add(fixed, from, [to]);
+    for (const [sources, target] of this.#builder.joins) { add(joined, target, sources); for (const from of sources) add(fixed, from, [target]); }
     for (const [name, { fn, options, subgraph }] of this.#builder.nodes) {
       // LangGraph's edges from several nodes to one are not a join; addEdge([a, b], c) is.
-      const sources = this.#builder.joins.filter(([, t]) => t === name).flatMap(([f]) => f);
+      const sources = joined.get(name);
+      const join = sources ? [...new Set(sources)] : false;
       const child = runnerOf(subgraph);
       if (child && (options.cachePolicy || options.retryPolicy?.retryOn)) {
         throw new EdgegraphError('INVALID_DEFINITION', `node '${name}' is a compiled graph: cachePolicy and retryOn are for function nodes in edgegraph/langgraph (give them to the child's nodes)`, { node: name });
       }
-      nodes[name] = child ? { ...subgraphNodeSpec(name, child, parent), jumpTarget: true } : { handler: this.#wrap(name, withRetry(fn, options.retryPolicy), options.cachePolicy), jumpTarget: true };
-      if (child && options.retryPolicy) nodes[name].retry = engineRetry(options.retryPolicy);
-      nodes[name].join = sources.length ? [...new Set(sources)] : false;
-      if (options.defer) nodes[name].defer = true;
+      const spec = child ? { ...subgraphNodeSpec(name, child, parent), jumpTarget: true, join } : { handler: this.#wrap(name, withRetry(fn, options.retryPolicy), options.cachePolicy), jumpTarget: true, join };
+      if (child && options.retryPolicy) spec.retry = engineRetry(options.retryPolicy);
+      if (options.defer) spec.defer = true;
+      nodes[name] = spec;
     }
-    // Targets by source, once: a 1,000-node graph compiles in one pass.
-    const fixed = new Map(Object.keys(nodes).map((n) => [n, []]));
-    for (const [from, to] of this.#builder.edges) fixed.get(from)?.push(to);
-    for (const [sources, target] of this.#builder.joins) for (const from of sources) fixed.get(from)?.push(target);
     const edges = {};
-    for (const name of Object.keys(nodes)) edges[name] = this.#edgeOf(name, fixed.get(name));
+    for (const name of Object.keys(nodes)) edges[name] = this.#edgeOf(name, fixed.get(name) ?? []);
     return { nodes, edges, entryPoint: START, state: { reducers, defaults: { channels: defaults } } };
   }
 

@@ -2,6 +2,10 @@
 // nodes never read it, and an AbortController per step (combined with the
 // run's signal) costs more than the rest of a no-op node's call.
 
+import { STREAM } from './events.js';
+import { usageRecord } from './usage.js';
+import { interruptFor, TASK } from './interrupt.js';
+
 export class NodeContext {
   #signal;   // an AbortSignal, or a function that makes it
 
@@ -24,4 +28,46 @@ export class NodeContext {
     if (typeof this.#signal === 'function') this.#signal = this.#signal();
     return this.#signal;
   }
+}
+
+function noop() {}
+
+/** Nodes emit their own events (LLM tokens, tool calls) through context.emit: with their node and task. */
+function emitAs(emit, node, taskId, event) {
+  emit({ ...event, node, taskId });
+}
+
+/** A model call's reply (agent and LLM nodes report theirs): into result.usage, and as an llm_usage event. */
+function recordUsage(shared, node, taskId, reply) {
+  const call = usageRecord(reply);
+  if (!call) return;
+  const record = { node, ...call };
+  shared.usage.push(record);
+  shared.emit?.({ type: 'llm_usage', ...record, taskId });
+}
+
+/**
+ * The context of one try of a task. `shared`: what the run gives every node
+ * ({ emit, usage, configurable, tracing, tap }); `resumeInput`: the first step's.
+ */
+export function nodeContext(task, attempt, signal, taskId, resumeInput, shared) {
+  const { emit, tracing, tap } = shared;
+  const { interrupt, internal } = interruptFor(task);
+  const ctx = new NodeContext(signal);
+  ctx.taskId = taskId;
+  ctx.node = task.node;
+  ctx.attempt = attempt;
+  // Bound functions, not closures: with closures made here, every run with a
+  // listener survived minor GCs and was promoted to the old generation (seen
+  // with node --trace-gc: mark-compacts instead of scavenges); bound, it is not.
+  ctx.emit = emit ? emitAs.bind(undefined, emit, task.node, taskId) : noop;
+  ctx.interrupt = interrupt;
+  ctx[TASK] = internal;
+  ctx.recordUsage = recordUsage.bind(undefined, shared, task.node, taskId);
+  if (task.arg !== undefined) ctx.arg = task.arg;
+  if (shared.configurable !== undefined) ctx.configurable = shared.configurable;
+  if (resumeInput !== undefined) ctx.resumeInput = resumeInput;
+  if (tracing) ctx.trace = tracing.forTask(taskId);
+  if (tap) ctx[STREAM] = tap;   // a subgraph node streams its child run there
+  return ctx;
 }

@@ -3,7 +3,7 @@
 // that map handler and router names back to functions.
 
 import { EdgegraphError } from './errors.js';
-import { hasOwn, isPlainObject } from './objects.js';
+import { isPlainObject } from './objects.js';
 import { splitStateReducers } from './host-reducers.js';
 import { cachedHandler } from './node-cache.js';
 
@@ -34,9 +34,23 @@ export function send(node, arg) {
 const DEFINITION_KEYS = ['nodes', 'edges', 'entryPoint', 'end', 'state', 'name', 'maxSteps', 'version', 'renamedNodes', 'migrate'];
 
 
+// What JSON.stringify writes of an object as it is: its own keys, function
+// values dropped (the node's function is one), unless its prototype has a toJSON.
+const isRecord = (v) => { const proto = Object.getPrototypeOf(v); return proto === Object.prototype || proto === null; };
+// What the core gets for a function node, and for createEndNode()'s.
+const FUNCTION_NODE = Object.freeze({});
+const END_NODE = Object.freeze({ kind: 'end' });
+
 /**
+ * The definition as the core's JSON text, and the tables of functions. A
+ * node or edge object goes into the text as it is (JSON.stringify drops its
+ * function): only a function node, a subgraph, a cache policy, a default
+ * retry or a router function makes a new object. This runs for every graph,
+ * and LangGraph programs compile theirs often, often with 1,000 nodes.
  * @param {any} definition
  * @param {{ handlers?: Record<string, Function>, routers?: Record<string, Function>, maxSteps?: number, retry?: object, cache?: object }} options
+ * @returns {{ text: string, json: object, handlers: Map, routers: Map, subgraphs: Map, hostReducers: Map | null, policies: Map, errorEdges: Set }}
+ *   json: what `text` was made from (its nodes and edges may be the caller's own objects: read only its other fields)
  */
 export function normalizeDefinition(definition, options = {}) {
   if (!isPlainObject(definition)) throw new EdgegraphError('INVALID_DEFINITION', 'a graph definition must be an object with nodes, edges and entryPoint');
@@ -61,20 +75,22 @@ export function normalizeDefinition(definition, options = {}) {
 
   const nodes = definition.nodes;
   if (!isPlainObject(nodes)) throw new EdgegraphError('INVALID_DEFINITION', "'nodes' must be an object of node name -> node function");
-  json.nodes = {};
-  // Nodes and routers named by a string, checked once every function is known
-  // (options.handlers may hold them). One pass over the nodes and one over the
-  // edges: this runs for every graph, and LangGraph programs compile theirs often.
+  // What the core gets, once a node's JSON is not the node as it is (until then, `nodes` itself).
+  let specs = isRecord(nodes) ? null : {};
+  const names = Object.keys(nodes);
+  // Nodes and routers named by a string: [node, handler name], checked once every function is known (options.handlers may hold them).
   const named = [];
   // Retry and timeout policies and error edges, for the run (the core checks them when it parses the graph).
   const policies = new Map();
   const errorEdges = new Set();
-  for (const name of Object.keys(nodes)) {
+  const defaultRetry = options.retry;
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i];
     const node = nodes[name];
-    let spec;
+    let spec = node;
     if (typeof node === 'function') {
-      if (node[KIND] === 'end') spec = { kind: 'end' };
-      else { spec = {}; handlers.set(name, node); }
+      if (node[KIND] === 'end') spec = END_NODE;
+      else { spec = FUNCTION_NODE; handlers.set(name, node); }
     } else if (isPlainObject(node) && node.kind === 'subgraph') {
       // The engine binds a handler that runs the child graph.
       if (node.graph === null || typeof node.graph !== 'object') {
@@ -84,60 +100,63 @@ export function normalizeDefinition(definition, options = {}) {
       subgraphs.set(name, { graph, input, output, options: childOptions, around, persist, holdPause });
       spec = rest;
       handlers.set(name, () => ({})); // placeholder until the engine binds it
-      if (rest.handler !== undefined) named.push(name);
+      if (rest.handler !== undefined) named.push([name, rest.handler]);
     } else if (isPlainObject(node)) {
-      // The function leaves the spec; the rest is copied as it is (no `delete`: V8 makes such objects slow).
-      const fn = typeof node.handler === 'function' ? 'handler' : typeof node.run === 'function' ? 'run' : null;
-      spec = {};
-      for (const key of Object.keys(node)) if (key !== fn && key !== 'cache') spec[key] = node[key];
-      if (fn) handlers.set(name, node[fn]);
+      // The node's function, if it has one: in handler, else in run (then handler may name another).
+      const fnKey = typeof node.handler === 'function' ? 'handler' : typeof node.run === 'function' ? 'run' : null;
+      const handler = fnKey === 'handler' ? undefined : node.handler;
+      if (fnKey) handlers.set(name, node[fnKey]);
+      // A function drops out of the JSON by itself; a cache policy is the JS layer's alone.
+      if (node.cache !== undefined || !isRecord(node)) {
+        spec = {};
+        for (const key of Object.keys(node)) if (key !== fnKey && key !== 'cache') spec[key] = node[key];
+      }
       // A cache policy wraps the node's function (node-cache.js); the core never sees it.
       if (node.cache !== undefined) {
-        const run = handlers.get(spec.handler ?? name);
-        if (typeof run === 'function') { handlers.set(name, cachedHandler(name, run, node.cache, options.cache)); if (spec.handler !== undefined) spec.handler = name; }
+        const run = handlers.get(handler ?? name);
+        if (typeof run === 'function') { handlers.set(name, cachedHandler(name, run, node.cache, options.cache)); if (handler !== undefined) spec.handler = name; }
       }
-      if (spec.kind !== 'end' && spec.kind !== 'human' && !(fn && spec.handler === undefined)) named.push(name);
+      if (node.kind !== 'end' && node.kind !== 'human' && !(fnKey && handler === undefined)) named.push([name, spec.handler ?? name]);
     } else {
       throw new EdgegraphError('INVALID_DEFINITION', `nodes.${name} must be a function or a node object`, { node: name });
     }
     // options.retry: the default of every node without its own (checked by the core as theirs;
     // not part of the graph's identity, as a node's retry is not).
-    if (options.retry !== undefined && spec.kind !== 'end' && spec.retry === undefined) spec.retry = options.retry;
+    if (defaultRetry !== undefined && spec.kind !== 'end' && spec.retry === undefined) spec = { ...spec, retry: defaultRetry };
+    if (spec !== node && !specs) specs = copyOf(nodes, names, i);
+    if (specs) specs[name] = spec;
     if (spec.retry || spec.timeoutMs) policies.set(name, { retry: spec.retry, timeoutMs: spec.timeoutMs });
     if (spec.onError !== undefined) errorEdges.add(name);
-    json.nodes[name] = spec;
   }
 
-  json.edges = {};
   const edges = definition.edges ?? {};
   if (!isPlainObject(edges)) throw new EdgegraphError('INVALID_DEFINITION', "'edges' must be an object of source node -> edge");
-  const namedRouters = [];
-  for (const from of Object.keys(edges)) {
+  // Likewise the edges: a router function is named after its source.
+  let edgeSpecs = isRecord(edges) ? null : {};
+  const sources = Object.keys(edges);
+  for (let i = 0; i < sources.length; i++) {
+    const from = sources[i];
     const edge = edges[from];
+    let spec = edge;
     if (typeof edge === 'function') {
       routers.set(from, edge);
-      json.edges[from] = { router: from };
+      spec = { router: from };
     } else if (isPlainObject(edge) && typeof edge.router === 'function') {
       routers.set(from, edge.router);
-      json.edges[from] = { ...edge, router: from };
-    } else {
-      if (isPlainObject(edge) && typeof edge.router === 'string') namedRouters.push(from);
-      json.edges[from] = edge;
+      spec = { ...edge, router: from };
+    } else if (isPlainObject(edge) && typeof edge.router === 'string') {
+      // Every router must have a function: a programmer error, caught here at construction rather than mid-run.
+      named.push([from, edge.router, true]);
     }
+    if (spec !== edge && !edgeSpecs) edgeSpecs = copyOf(edges, sources, i);
+    if (edgeSpecs) edgeSpecs[from] = spec;
   }
 
-  // Every function node and router must have a function: a programmer error,
-  // caught here at construction rather than mid-run.
-  for (const name of named) {
-    const handler = json.nodes[name].handler ?? name;
-    if (typeof handlers.get(handler) !== 'function') {
+  for (const [name, handler, isRouter] of named) {
+    if (isRouter) {
+      if (typeof routers.get(handler) !== 'function') throw new EdgegraphError('UNKNOWN_HANDLER', `the edge from '${name}' names router '${handler}', which has no function: pass it in options.routers`, { node: name });
+    } else if (typeof handlers.get(handler) !== 'function') {
       throw new EdgegraphError('UNKNOWN_HANDLER', `node '${name}' has no function: pass one in nodes.${name} or options.handlers['${handler}']`, { node: name });
-    }
-  }
-  for (const from of namedRouters) {
-    const edge = json.edges[from];
-    if (typeof routers.get(edge.router) !== 'function') {
-      throw new EdgegraphError('UNKNOWN_HANDLER', `the edge from '${from}' names router '${edge.router}', which has no function: pass it in options.routers`, { node: from });
     }
   }
   // Subgraph nodes keep their child's checkpoint under state.subgraphs.<node>;
@@ -145,5 +164,14 @@ export function normalizeDefinition(definition, options = {}) {
   if (subgraphs.size && isPlainObject(json.state)) {
     json.state = { ...json.state, reducers: { subgraphs: 'merge', ...(json.state.reducers ?? {}) } };
   }
-  return { json, handlers, routers, subgraphs, hostReducers: split.reducers, policies, errorEdges };
+  json.nodes = specs ?? nodes;
+  json.edges = edgeSpecs ?? edges;
+  return { text: JSON.stringify(json), json, handlers, routers, subgraphs, hostReducers: split.reducers, policies, errorEdges };
+}
+
+/** A copy of `object`'s first `n` entries (`keys`: its keys). */
+function copyOf(object, keys, n) {
+  const out = {};
+  for (let i = 0; i < n; i++) out[keys[i]] = object[keys[i]];
+  return out;
 }

@@ -12,7 +12,7 @@ import { toMermaid } from './mermaid.js';
 import { subgraphHandler } from './subgraph.js';
 import { Checkpointer } from './checkpointer.js';
 import { holding, loadThread, latestOf, stateView, historyView, checkThreadCall } from './thread-view.js';
-import { CoreObject } from './handle.js';
+import { CoreObject, FREED_WHEN_COLLECTED } from './handle.js';
 import { Run } from './run.js';
 import { HistoryView } from './history-view.js';
 import { isThreadRef, openThread } from './thread.js';
@@ -24,8 +24,6 @@ import { traceRun } from './trace-run.js';
 
 const CHECKPOINT_FORMAT = 'edgegraph-checkpoint';
 
-// Unique enough to tell runs apart in task ids (not a secret, not a UUID):
-// crypto.randomUUID would load Node's webcrypto on first use, a few ms of cold start.
 function isApproval(v) {
   return v !== null && typeof v === 'object' && (v.decision === 'approve' || v.decision === 'reject' || v.decision === 'edit' || Array.isArray(v.decisions));
 }
@@ -33,7 +31,9 @@ function isApproval(v) {
 export class GraphEngine extends CoreObject {
   #core;
   #graph;
-  #json;
+  /** The definition's JSON text (what the core validated), parsed on first use by toMermaid and definition. */
+  #text;
+  #json = null;
   #maxSteps;
   #limits;
   #llmConfig;
@@ -59,9 +59,9 @@ export class GraphEngine extends CoreObject {
     checkOptions(options?.limits, LIMIT_OPTIONS, 'options.limits');
     const core = getCore();
     // (options.retry, the default of every node without its own, is applied there too.)
-    const { json, handlers, routers, subgraphs, hostReducers, policies, errorEdges } = normalizeDefinition(definition, options ?? {});
+    const { text, json, handlers, routers, subgraphs, hostReducers, policies, errorEdges } = normalizeDefinition(definition, options ?? {});
     options ??= {};
-    const graph = core.graphNew(JSON.stringify(json));
+    const graph = core.graphNew(text);
     // What dispose() frees, held apart from `this` (the leak backstop must not
     // keep the engine alive): the graph, the engine's own history, and the
     // subgraph engines it built from definitions (one given as a GraphEngine is the caller's).
@@ -70,7 +70,8 @@ export class GraphEngine extends CoreObject {
       core.graphFree(graph);
       owned.history?.dispose();
       for (const child of owned.children) child.dispose();
-    });
+      owned.history = owned.children = null;   // the leak backstop's record outlives this (handle.js)
+    }, options?.[FREED_WHEN_COLLECTED] === true);
     this.#core = core;
     this.#graph = graph;
     try {
@@ -83,7 +84,7 @@ export class GraphEngine extends CoreObject {
       this.dispose();   // the caller never gets this engine: free what it holds now
       throw e;
     }
-    this.#json = json;
+    this.#text = text;
     this.#migration = { version: json.version ?? 0, migrate: definition.migrate };
     this.#maxSteps = options.maxSteps;
     this.#breakpoints = { interruptBefore: options.interruptBefore, interruptAfter: options.interruptAfter };
@@ -109,10 +110,10 @@ export class GraphEngine extends CoreObject {
   get llmConfig() { this.#usable(); return this.#llmConfig; }
 
   /** The graph as a Mermaid flowchart. */
-  toMermaid() { this.#usable(); return toMermaid(this.#json); }
+  toMermaid() { this.#usable(); return toMermaid(this.#json ??= JSON.parse(this.#text)); }
 
   /** The JSON definition the core validated (functions replaced by names). */
-  get definition() { this.#usable(); return structuredClone(this.#json); }
+  get definition() { this.#usable(); return JSON.parse(this.#text); }
 
   /**
    * Add a message to the chat history (seed API). It is appended to the
@@ -376,7 +377,6 @@ export class GraphEngine extends CoreObject {
   /** The core's run options: this call's, else the engine's (options.js). */
   #runOptions(options) { return coreRunOptions({ limits: this.#limits, maxSteps: this.#maxSteps, breakpoints: this.#breakpoints }, options); }
 
-
   /** Drive a run; dispose() during it frees the graph only when it has closed. */
   async #drive(handle, mirror, options, resumeInput, thread) {
     const release = this.retain();
@@ -397,5 +397,4 @@ export class GraphEngine extends CoreObject {
       release();
     }
   }
-
 }

@@ -10,9 +10,18 @@ import { EdgegraphError } from './errors.js';
 import { warnLeak } from './leaks.js';
 
 // The held value must not reference the object, or it would never be collected.
+// It must stay small too: V8 keeps a held value (and all it reaches) through
+// minor GCs even after unregister(), so whatever it reaches is promoted to the
+// old generation, whose collection is slow.
 const registry = typeof FinalizationRegistry === 'function'
-  ? new FinalizationRegistry(({ kind, free }) => { free(); warnLeak(kind); })
+  ? new FinalizationRegistry(({ kind, free, quiet }) => { free(); if (!quiet) warnLeak(kind); })
   : null;
+
+/**
+ * An option of an object whose owner's own API has no dispose() (edgegraph/langgraph's
+ * compiled graph, over a GraphEngine): freed when collected, without the leak warning.
+ */
+export const FREED_WHEN_COLLECTED = Symbol.for('edgegraph.freedWhenCollected');
 
 export class CoreObject {
   #kind;
@@ -24,11 +33,12 @@ export class CoreObject {
   /**
    * @param {string} kind the class name, for messages
    * @param {() => void} free frees every core handle the object owns (must not reference the object)
+   * @param {boolean} [quiet] collection without dispose() is expected (an owner whose API has none): no warning
    */
-  constructor(kind, free) {
+  constructor(kind, free, quiet = false) {
     this.#kind = kind;
     this.#free = free;
-    registry?.register(this, { kind, free }, this);
+    registry?.register(this, { kind, free, quiet }, this);
   }
 
   /** Throws DISPOSED once dispose() was called. */

@@ -35,11 +35,16 @@ export function copyJSON(value) {
   return out;
 }
 
+const same = (v) => v;
+
 /**
  * @param {Record<string, unknown>} root the mirror (mutated in place)
  * @param {Array<[string, Array<string|number>, unknown?]>} ops
+ * @param {boolean} [shared] whether anything else keeps the ops (a thread's
+ *   record, an event): false lets the mirror take their values as they are
  */
-export function applyPatch(root, ops) {
+export function applyPatch(root, ops, shared = true) {
+  const take = shared ? copyJSON : same;
   for (let i = 0; i < ops.length; i++) {
     const [op, path, value] = ops[i];
     let parent = root;
@@ -50,11 +55,11 @@ export function applyPatch(root, ops) {
       parent = next;
     }
     const key = path[last];
-    if (op === 'set') assign(parent, key, copyJSON(value));
+    if (op === 'set') assign(parent, key, take(value));
     else if (op === 'push') {
       let list = child(parent, key);
       if (!Array.isArray(list)) { list = []; assign(parent, key, list); }
-      for (let v = 0; v < value.length; v++) list.push(copyJSON(value[v]));
+      for (let v = 0; v < value.length; v++) list.push(take(value[v]));
     } else if (op === 'del') {
       if (Array.isArray(parent)) parent.splice(/** @type {number} */ (key), 1);
       else delete parent[key];

@@ -7,12 +7,12 @@
 import { EdgegraphError, describeThrown } from './errors.js';
 import { applyPatch, copyJSON } from './patch.js';
 import { now, STREAM } from './events.js';
-import { usageOf, usageRecord } from './usage.js';
+import { usageOf } from './usage.js';
 import { deepFreeze } from './objects.js';
 import { resultJSON } from './result-json.js';
 import { anySignal, eachLimited, sleep } from './timing.js';
-import { inNode, interruptFor, isGraphInterrupt, TASK } from './interrupt.js';
-import { NodeContext } from './context.js';
+import { inNode, isGraphInterrupt } from './interrupt.js';
+import { nodeContext } from './context.js';
 import { Command, commandResult, isCommand } from './command.js';
 import { foldWrites, writesHostPath } from './host-reducers.js';
 
@@ -44,6 +44,8 @@ export class Run {
   #handoff = null;
   /** stream({ streamMode }): what the run tells its stream beside events (stream-run.js's RunTap). */
   #tap;
+  /** What every node's context shares (context.js). */
+  #shared;
 
   /**
    * @param {object} engine the GraphEngine (nodes and routers get it as their second argument)
@@ -67,6 +69,7 @@ export class Run {
     this.#thread = thread;
     this.#tracing = options.tracing;
     this.#tap = options[STREAM];
+    this.#shared = { emit: this.#emit, usage: this.#usage, configurable: this.#configurable, tracing: this.#tracing, tap: this.#tap };
     // The core's checkpoint meta (superstep, tasks) is read only for the checkpoints mode, and never once the run is freed.
     this.#tap?.attach(mirror, () => (this.#open ? graph.core.runCheckpointMeta(handle) : null));
     // The core keeps each step's patch for the thread's next record, from the first step on.
@@ -91,10 +94,11 @@ export class Run {
       for (;;) {
         const out = core.runNext(this.#handle);
         if (out.patch.length) {
-          applyPatch(this.#mirror, out.patch);
+          // The ops go as they are to one keeper and a copy to each other (the
+          // caller may change what an event carries): the thread's records, else the event, else the mirror.
+          applyPatch(this.#mirror, out.patch, Boolean(this.#thread || emit));
           this.#graph.history.sawPatch(out.patch);
-          // The caller may keep and change what an event carries: a copy.
-          emit?.({ type: 'state_update', patch: copyJSON(out.patch) });
+          emit?.({ type: 'state_update', patch: this.#thread ? copyJSON(out.patch) : out.patch });
         }
         // The read-only input partition is frozen for nodes, as in seed 002.
         if (this.#graph.partitioned) deepFreeze(this.#mirror.input);
@@ -194,33 +198,9 @@ export class Run {
     return this.#stepSignal;
   };
 
-  /** A node's third argument. */
+  /** A node's third argument (context.js). */
   #context(task, attempt, signal) {
-    const emit = this.#emit;
-    const taskId = this.#taskId(task);
-    // Nodes emit their own events (LLM tokens, tool calls) through context.emit.
-    const { interrupt, internal } = interruptFor(task);
-    const ctx = new NodeContext(signal);
-    ctx.taskId = taskId;
-    ctx.node = task.node;
-    ctx.attempt = attempt;
-    ctx.emit = emit ? (event) => emit({ ...event, node: task.node, taskId }) : () => {};
-    ctx.interrupt = interrupt;
-    ctx[TASK] = internal;
-    // A model call's reply (agent and LLM nodes report theirs): into result.usage, and as an llm_usage event.
-    ctx.recordUsage = (reply) => {
-      const call = usageRecord(reply);
-      if (!call) return;
-      const record = { node: task.node, ...call };
-      this.#usage.push(record);
-      emit?.({ type: 'llm_usage', ...record, taskId });
-    };
-    if (task.arg !== undefined) ctx.arg = task.arg;
-    if (this.#configurable !== undefined) ctx.configurable = this.#configurable;
-    if (this.#resumeInput !== undefined) ctx.resumeInput = this.#resumeInput;
-    if (this.#tracing) ctx.trace = this.#tracing.forTask(taskId);
-    if (this.#tap) ctx[STREAM] = this.#tap;   // a subgraph node streams its child run there
-    return ctx;
+    return nodeContext(task, attempt, signal, this.#taskId(task), this.#resumeInput, this.#shared);
   }
 
   /** A node with a retry and/or timeout policy: tries, waits, gives up. */

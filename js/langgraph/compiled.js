@@ -20,6 +20,7 @@ import { withCache, clearCache, cacheOf } from './cache.js';
 
 const PARENT = Symbol.for('edgegraph.langgraph.parent');
 const AsyncFunction = (async () => {}).constructor;
+const FREED_WHEN_COLLECTED = Symbol.for('edgegraph.freedWhenCollected');
 let runCounter = 0;
 const newRunId = () => `lg${Date.now().toString(36)}${(++runCounter).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 
@@ -43,11 +44,13 @@ class GraphRunner {
     this.persistent = options.checkpointer === true;
     this.#store = this.persistent ? null : storeOf(options.checkpointer);
     this.#cache = cacheOf(options.cache);
-    const engineOptions = this.#store ? { checkpointer: this.#store } : {};
+    // LangGraph's compiled graphs have no dispose(): the engine is freed when collected, without a leak warning.
+    const engineOptions = { [FREED_WHEN_COLLECTED]: true };
+    if (this.#store) engineOptions.checkpointer = this.#store;
     const all = [...builder.nodes.keys()];
     for (const key of ['interruptBefore', 'interruptAfter']) if (options[key] !== undefined) engineOptions[key] = options[key] === '*' ? all : options[key];
     this.engine = this.#engine = new GraphEngine(this.#definition(), engineOptions);
-    const children = new Map([...builder.nodes].filter(([, n]) => runners.has(n.subgraph)).map(([name, n]) => [name, runners.get(n.subgraph).threads]));
+    const children = new Map([...builder.nodes].filter(([, n]) => runnerOf(n.subgraph)).map(([name, n]) => [name, runnerOf(n.subgraph).threads]));
     this.threads = new ThreadState({ engine: this.#engine, store: this.#store, view: this.#view, toUpdate: this.#coreUpdateOf, combine: this.#combine, children });
   }
 
@@ -71,24 +74,27 @@ class GraphRunner {
     this.#defaults = defaults;
     const nodes = { [START]: { handler: this.#startNode(), jumpTarget: true } };
     const parent = { invocationOf: (taskId) => this.#invocationOf(taskId), view: this.#view, toUpdate: this.#coreUpdateOf, combine: this.#combine };
+    // Join sources by target and static targets by source, once: a 1,000-node graph compiles in one pass.
+    const joined = new Map();
+    const fixed = new Map();
+    const add = (map, key, values) => { const list = map.get(key); if (list) list.push(...values); else map.set(key, [...values]); };
+    for (const [from, to] of this.#builder.edges) add(fixed, from, [to]);
+    for (const [sources, target] of this.#builder.joins) { add(joined, target, sources); for (const from of sources) add(fixed, from, [target]); }
     for (const [name, { fn, options, subgraph }] of this.#builder.nodes) {
       // LangGraph's edges from several nodes to one are not a join; addEdge([a, b], c) is.
-      const sources = this.#builder.joins.filter(([, t]) => t === name).flatMap(([f]) => f);
-      const child = runners.get(subgraph);
+      const sources = joined.get(name);
+      const join = sources ? [...new Set(sources)] : false;
+      const child = runnerOf(subgraph);
       if (child && (options.cachePolicy || options.retryPolicy?.retryOn)) {
         throw new EdgegraphError('INVALID_DEFINITION', `node '${name}' is a compiled graph: cachePolicy and retryOn are for function nodes in edgegraph/langgraph (give them to the child's nodes)`, { node: name });
       }
-      nodes[name] = child ? { ...subgraphNodeSpec(name, child, parent), jumpTarget: true } : { handler: this.#wrap(name, withRetry(fn, options.retryPolicy), options.cachePolicy), jumpTarget: true };
-      if (child && options.retryPolicy) nodes[name].retry = engineRetry(options.retryPolicy);
-      nodes[name].join = sources.length ? [...new Set(sources)] : false;
-      if (options.defer) nodes[name].defer = true;
+      const spec = child ? { ...subgraphNodeSpec(name, child, parent), jumpTarget: true, join } : { handler: this.#wrap(name, withRetry(fn, options.retryPolicy), options.cachePolicy), jumpTarget: true, join };
+      if (child && options.retryPolicy) spec.retry = engineRetry(options.retryPolicy);
+      if (options.defer) spec.defer = true;
+      nodes[name] = spec;
     }
-    // Targets by source, once: a 1,000-node graph compiles in one pass.
-    const fixed = new Map(Object.keys(nodes).map((n) => [n, []]));
-    for (const [from, to] of this.#builder.edges) fixed.get(from)?.push(to);
-    for (const [sources, target] of this.#builder.joins) for (const from of sources) fixed.get(from)?.push(target);
     const edges = {};
-    for (const name of Object.keys(nodes)) edges[name] = this.#edgeOf(name, fixed.get(name));
+    for (const name of Object.keys(nodes)) edges[name] = this.#edgeOf(name, fixed.get(name) ?? []);
     return { nodes, edges, entryPoint: START, state: { reducers, defaults: { channels: defaults } } };
   }
 
@@ -341,17 +347,15 @@ class GraphRunner {
 
 }
 
-// A compiled graph has no dispose() in LangGraph: its engine is freed when the
-// graph is collected. The runner (the engine's closures point at it, never at
-// the graph) is what the registry holds, so the graph itself can be collected.
-const registry = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((runner) => runner.engine.dispose()) : null;
-
-// Each compiled graph's runner, for a parent graph that uses it as a node.
-const runners = new WeakMap();
+// A compiled graph's runner, for a parent graph that uses it as a node (else
+// undefined). A private field, not a WeakMap: V8 keeps a WeakMap's values through
+// minor GCs, so every compiled graph's closures would reach the old generation.
+let runnerOf;
 
 export class CompiledStateGraph {
   #runner;
   #config;
+  static { runnerOf = (graph) => (graph !== null && typeof graph === 'object' && #runner in graph ? graph.#runner : undefined); }
 
   constructor(builder, options, runner = new GraphRunner(builder, options), config = {}) {
     this.builder = builder;
@@ -362,8 +366,6 @@ export class CompiledStateGraph {
     this.name = options.name ?? 'LangGraph';
     this.#runner = runner;
     this.#config = config;
-    registry?.register(this, runner, this);
-    runners.set(this, runner);
   }
 
   invoke(input, config) { return this.#runner.invoke(input, { ...this.#config, ...config }); }
@@ -382,7 +384,6 @@ export class CompiledStateGraph {
 
   /** Free the engine's WebAssembly memory now (otherwise when the graph is collected). */
   dispose() {
-    registry?.unregister(this);
     this.#runner.engine.dispose();
   }
 }

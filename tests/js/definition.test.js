@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { GraphEngine } from '../../dist/node.js';
+import { GraphEngine, InMemoryCache } from '../../dist/node.js';
 
 const definition = () => ({
   nodes: { ask: () => ({ pendingAskUser: { question: 'go?' } }), answer: () => ({ data: { done: true } }) },
@@ -116,4 +116,34 @@ test("a node's retry, timeoutMs and description never change graphHash", () => {
   const tuned = new GraphEngine({ ...definition(), nodes: { ...definition().nodes, answer: { handler: () => ({}), retry: { attempts: 3 }, timeoutMs: 500, description: 'answers' } } });
   assert.equal(tuned.graphHash, plain.graphHash);
   plain.dispose(); tuned.dispose();
+});
+
+test('engine.definition is the JSON the core validated: functions and cache policies left out, every other field as given, in every node form', async () => {
+  class Step { constructor() { this.description = 'a class instance'; this.handler = () => ({ data: { step: true } }); } }
+  const calls = [];
+  const engine = new GraphEngine({
+    nodes: {
+      plain: () => ({ data: { plain: 1 } }),
+      object: { handler: () => ({ data: { object: 1 } }), description: 'an object', timeoutMs: 1000 },
+      named: { run: (s) => ({ data: { named: s.data.object } }), handler: 'shared', jumpTarget: true },
+      cached: { handler: () => { calls.push(1); return { data: { cached: 1 } }; }, cache: { ttlMs: 60_000 } },
+      step: new Step(),
+    },
+    edges: { plain: 'object', object: 'named', named: 'cached', cached: (s) => (s.data.cached ? 'step' : '__end__'), step: '__end__' },
+    entryPoint: 'plain',
+  }, { handlers: { shared: () => ({}) }, cache: new InMemoryCache(), retry: { attempts: 2 } });
+  assert.deepEqual(engine.definition.nodes, {
+    plain: { retry: { attempts: 2 } },
+    object: { description: 'an object', timeoutMs: 1000, retry: { attempts: 2 } },
+    named: { handler: 'shared', jumpTarget: true, retry: { attempts: 2 } },
+    cached: { retry: { attempts: 2 } },
+    step: { description: 'a class instance', retry: { attempts: 2 } },
+  });
+  assert.deepEqual(engine.definition.edges, { plain: 'object', object: 'named', named: 'cached', cached: { router: 'cached' }, step: '__end__' });
+  // The functions run: each node's own (and `named`'s handler name binds to options.handlers, which wins over run).
+  const r = await engine.execute({});
+  assert.equal(r.status, 'FINISHED', r.error?.message);
+  assert.deepEqual(r.state.data, { plain: 1, object: 1, cached: 1, step: true });
+  assert.equal(calls.length, 1);
+  engine.dispose();
 });

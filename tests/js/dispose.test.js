@@ -132,3 +132,18 @@ test('a subgraph engine the caller passed stays the caller\'s: the parent\'s dis
   assert.equal((await child.execute({})).status, 'FINISHED');
   child.dispose();
 });
+
+test('a LangGraph compiled graph (its API has no dispose()) dropped after a run is collected, its engine freed without a leak warning', () => withLeakWarnings(async (warnings) => {
+  const { StateGraph, MessagesAnnotation, START, END } = await import('../../dist/langgraph.js');
+  const graphs = [];
+  await (async () => {
+    for (let i = 0; i < 3; i++) {
+      const graph = new StateGraph(MessagesAnnotation).addNode('a', () => ({ messages: [{ role: 'ai', content: `m${i}` }] })).addEdge(START, 'a').addEdge('a', END).compile();
+      assert.equal((await graph.invoke({ messages: [] })).messages.length, 1);
+      graphs.push(new WeakRef(graph));
+    }
+  })();
+  await collect();   // (no deref() meanwhile: it keeps its target alive until the job ends)
+  assert.ok(graphs.every((r) => r.deref() === undefined), 'the graphs were collected');
+  assert.deepEqual(warnings, []);
+}));

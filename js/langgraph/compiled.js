@@ -192,17 +192,23 @@ class GraphRunner {
       if (fixed.length === 0) return END;
       return fixed.length === 1 ? fixed[0] : [...new Set(fixed)];
     }
-    return async (state) => {
-      const out = [...fixed];
-      for (const { path, pathMap } of branches) {
-        let answer = await path(this.#view(state), {});
-        for (const a of Array.isArray(answer) ? answer : [answer]) {
-          if (a instanceof Send || a?.lg_name === 'Send') out.push({ node: a.node, arg: plainMessages(a.args) });
-          else out.push(pathMap && !Array.isArray(pathMap) ? pathMap[a] ?? a : a);
-        }
+    const targets = (answer, pathMap, out) => {
+      for (const a of Array.isArray(answer) ? answer : [answer]) {
+        if (a instanceof Send || a?.lg_name === 'Send') out.push({ node: a.node, arg: plainMessages(a.args) });
+        else out.push(pathMap && !Array.isArray(pathMap) ? pathMap[a] ?? a : a);
+      }
+    };
+    // Synchronous paths route synchronously: no promise for the engine to wait on (most routers are).
+    const from = (state, out, i) => {
+      for (; i < branches.length; i++) {
+        const { path, pathMap } = branches[i];
+        const answer = path(this.#view(state), {});
+        if (typeof answer?.then === 'function') return answer.then((a) => { targets(a, pathMap, out); return from(state, out, i + 1); });
+        targets(answer, pathMap, out);
       }
       return out.length ? out : [END];
     };
+    return (state) => from(state, [...fixed], 0);
   }
 
   #invocationOf(taskId) {

@@ -234,7 +234,7 @@ class GraphRunner {
     const runId = newRunId();
     this.#invocations.set(runId, inv);
     try {
-      const result = await start({ runId, maxSteps: 1e9, onEvent: (event) => inv.onEvent(event, (e, values) => this.#snapshotEvent(config.configurable?.thread_id, e, values)) });
+      const result = await start({ runId, maxSteps: 1e9, onEvent: this.#eventsTo(inv, config.configurable?.thread_id) });
       // The child's interrupts, in its namespace first (ids as the parent's task has them), as LangGraph streams them.
       const shown = result.status === 'PAUSED' ? shownInterrupts(result.interrupts).map(({ id, value }) => ({ id: `${base}/${id}`, value })) : [];
       if (shown.length) for (const mode of ['updates', 'values']) inv.push(mode, { __interrupt__: shown });
@@ -273,8 +273,7 @@ class GraphRunner {
     const checkpointId = config.configurable?.checkpoint_id;
     const runId = newRunId();
     this.#invocations.set(runId, inv);
-    const onEvent = (event) => inv.onEvent(event, (e, values) => this.#snapshotEvent(threadId, e, values));
-    const options = { runId, onEvent, maxSteps: 1e9 };
+    const options = { runId, onEvent: this.#eventsTo(inv, threadId), maxSteps: 1e9 };
     if (config.signal) options.signal = config.signal;
     if (this.#store && threadId === undefined && !config[PARENT]) {
       throw new EdgegraphError('INVALID_INPUT', 'this graph has a checkpointer: pass configurable.thread_id to say which thread to write, e.g. invoke(input, { configurable: { thread_id: "my-thread-id" } })');
@@ -335,8 +334,10 @@ class GraphRunner {
     return error;
   }
 
-  #snapshotEvent(threadId, event, values) {
-    return { config: configOf(threadId, event.checkpointId), values, metadata: { source: 'loop', step: -1, parents: {} }, tasks: [] };
+  /** The engine's onEvent for a run of `inv` (made once a run: the engine calls it several times a step). */
+  #eventsTo(inv, threadId) {
+    const snapshotOf = (event, values) => ({ config: configOf(threadId, event.checkpointId), values, metadata: { source: 'loop', step: -1, parents: {} }, tasks: [] });
+    return (event) => inv.onEvent(event, snapshotOf);
   }
 
   /** Forget the results the cache keeps for this graph's nodes. */

@@ -19,8 +19,10 @@ import { EventChannel } from './event-channel.js';
 
 /** The superstep in a task id (`<runId>:<superstep>.<index>`). */
 export function superstepOf(taskId) {
-  const local = taskId.slice(taskId.lastIndexOf(':') + 1);
-  return Number(local.slice(0, local.indexOf('.')));
+  // Read in place: called for every task, it makes no strings.
+  let step = 0;
+  for (let i = taskId.lastIndexOf(':') + 1, c = taskId.charCodeAt(i); c >= 48 && c <= 57; c = taskId.charCodeAt(++i)) step = step * 10 + c - 48;
+  return step;
 }
 
 /** Whether `m` looks like a chat message (plain data with a role). */

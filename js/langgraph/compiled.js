@@ -165,8 +165,9 @@ class GraphRunner {
       throw new InvalidUpdateError(`Expected node "${node}" to return an object, received ${Array.isArray(out) ? 'an array' : typeof out}`, { code: 'INVALID_RESULT', node });
     }
     const update = {};
-    for (const [key, value] of Object.entries(out)) {
-      if (!this.#channels.has(key) || value === undefined) continue;
+    for (const key in out) {
+      const value = out[key];
+      if (!Object.prototype.hasOwnProperty.call(out, key) || value === undefined || !this.#channels.has(key)) continue;
       update[key] = plainMessages(value);
     }
     return update;

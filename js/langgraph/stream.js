@@ -10,20 +10,21 @@ import { GraphRecursionError } from './errors.js';
 export { superstepOf };
 export { STREAM_MODES } from 'edgegraph';
 
-// Node results are the caller's objects, and a node's state is the run's own
-// (its mirror): a chunk must not change when they do, nor they when a chunk does.
 /** JSON's round trip of `v` as the value of `key` (toJSON is given the key). */
 const viaJSON = (v, key) => JSON.parse(JSON.stringify({ [key]: v }))[key];
 const objectProto = Object.prototype;
 
 /**
- * What JSON.parse(JSON.stringify(v)) gives, without writing and reading the
- * text: objects and lists are new, strings are shared (they cannot change).
+ * A chunk's copy of a value. Node results are the caller's objects, and a
+ * node's state is the run's own (its mirror): a chunk must not change when
+ * they do, nor they when a chunk does.
+ * It is what JSON.parse(JSON.stringify(v)) gives, without writing and reading
+ * the text: objects and lists are new, strings are shared (they cannot change).
  * A node's update is mostly long strings (messages), which the text round
  * trip escaped, scanned and allocated again. What is not plain data (toJSON,
  * a class instance, a boxed value, a BigInt), and anything nested deeper than
  * a cycle could hide, goes through JSON itself: the same value, or the same
- * throw. undefined: JSON leaves it out (of an object; null in a list).
+ * throw. undefined: what JSON leaves out (of an object; null in a list).
  */
 function copy(v, key = '', depth = 0) {
   switch (typeof v) {

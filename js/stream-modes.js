@@ -25,6 +25,49 @@ export function superstepOf(taskId) {
   return step;
 }
 
+/** JSON's round trip of `v` as the value of `key` (toJSON is given the key). */
+const viaJSON = (v, key) => JSON.parse(JSON.stringify({ [key]: v }))[key];
+const objectProto = Object.prototype;
+
+/**
+ * A chunk's copy of a value. Node results are the caller's objects, and the
+ * state is the run's own (its mirror): a chunk must not change when they do,
+ * nor they when a chunk does.
+ * It is what JSON.parse(JSON.stringify(v)) gives, without writing and reading
+ * the text: objects and lists are new, strings are shared (they cannot change).
+ * A node's update is mostly long strings (messages), which the text round
+ * trip escaped, scanned and allocated again. What is not plain data (toJSON,
+ * a class instance, a boxed value, a BigInt), and anything nested deeper than
+ * a cycle could hide, goes through JSON itself: the same value, or the same
+ * throw. undefined: what JSON leaves out (of an object; null in a list).
+ */
+export function copyValue(v, key = '', depth = 0) {
+  switch (typeof v) {
+    case 'string': case 'boolean': return v;
+    case 'number': return Number.isFinite(v) ? v : null;
+    case 'undefined': case 'function': case 'symbol': return undefined;
+    case 'bigint': return viaJSON(v, key);
+  }
+  if (v === null) return null;
+  if (depth > 64 || typeof v.toJSON === 'function') return viaJSON(v, key);
+  if (Array.isArray(v)) {
+    const out = new Array(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = copyValue(v[i], i, depth + 1) ?? null;
+    return out;
+  }
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== objectProto && proto !== null) return viaJSON(v, key);
+  const out = {};
+  for (const k in v) {
+    if (!Object.prototype.hasOwnProperty.call(v, k)) continue;
+    const item = copyValue(v[k], k, depth + 1);
+    if (item === undefined) continue;
+    if (k === '__proto__') Object.defineProperty(out, k, { value: item, writable: true, enumerable: true, configurable: true });
+    else out[k] = item;
+  }
+  return out;
+}
+
 /** Whether `m` looks like a chat message (plain data with a role). */
 const isMessage = (m) => m !== null && typeof m === 'object' && typeof m.role === 'string';
 

@@ -133,10 +133,12 @@ export class ModeStream {
     this.#nodeRan = true;
     if (!this.updates && !this.messages && !this.tasks && !this.debug) return;
     const written = this.shape.update(update);
+    // Each mode's chunk has objects of its own: a consumer editing one leaves the others as they came.
+    let sent = false;
     // A cached result says so, as LangGraph's updates chunk does.
-    if (this.updates) this.push('updates', cached ? { [name]: written, __metadata__: { cached: true } } : { [name]: written });
-    if (this.messages) this.#messagesOf(written, name, step, id);
-    if (this.tasks || this.debug) this.#task('task_result', step, this.shape.taskResult(id, name, step, written, null, false));
+    if (this.updates) { this.push('updates', cached ? { [name]: written, __metadata__: { cached: true } } : { [name]: written }); sent = true; }
+    if (this.messages) { this.#messagesOf(sent ? copyValue(written) : written, name, step, id); sent = true; }
+    if (this.tasks || this.debug) this.#task('task_result', step, this.shape.taskResult(id, name, step, sent ? copyValue(written) : written, null, false));
   }
 
   /** A task failed (`error`: { code, message }) or stopped at interrupt() (`error` null). */
@@ -146,7 +148,7 @@ export class ModeStream {
 
   #task(type, step, payload) {
     if (this.tasks) this.push('tasks', payload);
-    if (this.debug) this.push('debug', { step, type, timestamp: new Date().toISOString(), payload });
+    if (this.debug) this.push('debug', { step, type, timestamp: new Date().toISOString(), payload: this.tasks ? copyValue(payload) : payload });
   }
 
   /** An LLM token of task `taskId` (the message it streams is `id`). */
@@ -198,7 +200,7 @@ export class ModeStream {
 
   #checkpointChunk(snapshot, step) {
     if (this.checkpoints) this.push('checkpoints', snapshot);
-    if (this.debug) this.push('debug', { step, type: 'checkpoint', timestamp: new Date().toISOString(), payload: snapshot });
+    if (this.debug) this.push('debug', { step, type: 'checkpoint', timestamp: new Date().toISOString(), payload: this.checkpoints ? copyValue(snapshot) : snapshot });
   }
 
   /**

@@ -7,10 +7,9 @@
 // tap of its own (subgraph.js), whose chunks go up under `<node>:<step>.<index>`.
 // It imports nothing but stream-modes.js: a bundle of its own.
 
-import { ModeStream, superstepOf } from './stream-modes.js';
+import { ModeStream, superstepOf, copyValue as copy } from './stream-modes.js';
 
 const STREAM = Symbol.for('edgegraph.stream');   // events.js's STREAM (not imported: this file is bundled alone)
-const copy = (v) => JSON.parse(JSON.stringify(v));
 
 class RunTap {
   #mirror = null;

@@ -349,6 +349,8 @@ test('the stream modes load on first use: their code is in dist/stream-run.js, n
   }
   assert.ok(dist('stream-run.js').includes(MARK));
   // edgegraph/langgraph's stream() always has modes: it loads the same file, not a copy of its own.
-  assert.equal(dist('langgraph.js').includes('flushCheckpoint() {'), false);
-  assert.ok(dist('langgraph.js').includes('from "./stream-run.js"'));
+  for (const entry of ['langgraph.js', 'langgraph-node.js']) {
+    assert.equal(dist(entry).includes('flushCheckpoint() {'), false, entry);
+    assert.ok(dist(entry).includes('from "./stream-run.js"'), entry);
+  }
 });

@@ -4,7 +4,7 @@
 // shapes: channels as the state, `langgraph_node` metadata, a task's
 // triggers, and checkpoint snapshots as getState() gives them.
 
-import { ModeStream, superstepOf, copyValue as copy } from '../stream-modes.js';
+import { ModeStream, superstepOf, copyValue as copy } from '../langgraph-modes.js';
 import { GraphRecursionError } from './errors.js';
 
 export { superstepOf };

@@ -102,15 +102,21 @@ bool eg_reducer_below(const eg_reducers *rs, const eg_path *p, const char *key) 
     return false;
 }
 
-/* Put `item` (whose name is its key) into obj, replacing any member of that
- * name, and keep the state's sum. Uses the item's own name string: no allocation. */
-static eg_code set_value(cJSON *obj, eg_path *path, cJSON *item, eg_patch *patch, eg_error *err) {
+/* Put `item` (whose name is its key) into obj in place of `old`, obj's member
+ * of that name (NULL: none), and keep the state's sum. Uses the item's own
+ * name string: no allocation. The callers that looked `old` up pass it: a
+ * lookup is a scan of obj's members, and an object a run merges into grows. */
+static eg_code replace_value(cJSON *obj, eg_path *path, cJSON *item, cJSON *old, eg_patch *patch, eg_error *err) {
     if (!eg_patch_op(patch, "set", path, item->string, -1, item)) { cJSON_Delete(item); return eg_nomem(err); }
-    cJSON *old = cJSON_GetObjectItemCaseSensitive(obj, item->string);
     eg_sum_replace(patch, path, item->string, -1, old, item);
     if (old) cJSON_ReplaceItemViaPointer(obj, old, item);
     else cJSON_AddItemToArray(obj, item);
     return EG_OK;
+}
+
+/* replace_value of whatever member of obj has the item's name. */
+static eg_code set_value(cJSON *obj, eg_path *path, cJSON *item, eg_patch *patch, eg_error *err) {
+    return replace_value(obj, path, item, cJSON_GetObjectItemCaseSensitive(obj, item->string), patch, err);
 }
 
 static int type_error(const eg_path *path, const char *key, eg_reducer_kind k, const char *who,
@@ -135,15 +141,15 @@ static bool contains(const cJSON *array, const cJSON *v) {
     return false;
 }
 
-/* concat / appendUnique / messages when the target does not exist yet. */
-static eg_code set_items(cJSON *obj, eg_path *path, cJSON *item, eg_patch *patch, eg_error *err) {
+/* concat / appendUnique / messages when the target does not exist yet (`old`: NULL or a null). */
+static eg_code set_items(cJSON *obj, eg_path *path, cJSON *item, cJSON *old, eg_patch *patch, eg_error *err) {
     char *key = item->string;
     item->string = NULL;
     cJSON *items = as_items(item);
     if (!items) { cJSON_free(key); cJSON_Delete(item); return eg_nomem(err); }
     items->string = key;
     items->type &= ~cJSON_StringIsConst;
-    return set_value(obj, path, items, patch, err);
+    return replace_value(obj, path, items, old, patch, err);
 }
 
 static eg_code append(cJSON *existing, eg_path *path, cJSON *item, bool unique, eg_patch *patch, eg_error *err) {
@@ -175,6 +181,9 @@ static eg_code append(cJSON *existing, eg_path *path, cJSON *item, bool unique, 
     return rc;
 }
 
+static int reduce(const eg_reducers *rs, cJSON *obj, eg_path *path, cJSON *item, cJSON *existing,
+                  eg_patch *patch, const char *who, eg_error *err);
+
 static int merge_object(const eg_reducers *rs, cJSON *existing, eg_path *path, cJSON *item, bool deep,
                         eg_patch *patch, const char *who, eg_error *err) {
     if (path->n + 2 >= sizeof path->seg / sizeof *path->seg) {
@@ -188,7 +197,7 @@ static int merge_object(const eg_reducers *rs, cJSON *existing, eg_path *path, c
         if (rc) { cJSON_Delete(c); continue; }
         cJSON *old = cJSON_GetObjectItemCaseSensitive(existing, c->string);
         if (deep && cJSON_IsObject(old) && cJSON_IsObject(c)) rc = merge_object(rs, old, path, c, true, patch, who, err);
-        else rc = eg_reduce_into(rs, existing, path, c, patch, who, err);
+        else rc = reduce(rs, existing, path, c, old, patch, who, err);
     }
     path->n--;
     cJSON_Delete(item);
@@ -291,6 +300,13 @@ static eg_code running_mean(cJSON *obj, eg_path *path, const cJSON *existing, cJ
 
 int eg_reduce_into(const eg_reducers *rs, cJSON *obj, eg_path *path, cJSON *item,
                    eg_patch *patch, const char *who, eg_error *err) {
+    return reduce(rs, obj, path, item, cJSON_GetObjectItemCaseSensitive(obj, item->string), patch, who, err);
+}
+
+/* eg_reduce_into with obj's member of the item's name (`existing`, NULL:
+ * none) looked up already: every write below goes in its place. */
+static int reduce(const eg_reducers *rs, cJSON *obj, eg_path *path, cJSON *item, cJSON *existing,
+                  eg_patch *patch, const char *who, eg_error *err) {
     const char *key = item->string;
     eg_reducer_kind kind = EG_R_LAST;
     bool exact = false, nested = false;
@@ -299,7 +315,6 @@ int eg_reduce_into(const eg_reducers *rs, cJSON *obj, eg_path *path, cJSON *item
         if (m == 1) { exact = true; kind = rs->items[i].kind; }
         else if (m == 2) nested = true;
     }
-    cJSON *existing = cJSON_GetObjectItemCaseSensitive(obj, key);
     bool absent = !existing || cJSON_IsNull(existing);
     if (!exact) {
         if (nested && cJSON_IsObject(item) && (absent || cJSON_IsObject(existing))) {
@@ -308,28 +323,28 @@ int eg_reduce_into(const eg_reducers *rs, cJSON *obj, eg_path *path, cJSON *item
                 char *name = fresh ? eg_strdup(key) : NULL;
                 if (!name) { cJSON_Delete(fresh); cJSON_Delete(item); return eg_nomem(err); }
                 fresh->string = name;
-                eg_code rc = set_value(obj, path, fresh, patch, err);
+                eg_code rc = replace_value(obj, path, fresh, existing, patch, err);
                 if (rc) { cJSON_Delete(item); return rc; }
                 existing = fresh;
             }
             return merge_object(rs, existing, path, item, false, patch, who, err);
         }
-        return set_value(obj, path, item, patch, err);
+        return replace_value(obj, path, item, existing, patch, err);
     }
     eg_code rc = EG_OK;
     switch (kind) {
     case EG_R_LAST:
-        return set_value(obj, path, item, patch, err);
+        return replace_value(obj, path, item, existing, patch, err);
     case EG_R_READONLY: {
         char buf[128];
         rc = eg_fail(err, EG_E_READONLY, "node '%s' wrote '%s', which is read-only", who, eg_path_text(path, key, buf, sizeof buf));
         break;
     }
     case EG_R_FIRST:
-        if (absent) return set_value(obj, path, item, patch, err);
+        if (absent) return replace_value(obj, path, item, existing, patch, err);
         break;
     case EG_R_CONCAT: case EG_R_APPEND_UNIQUE:
-        if (absent) return set_items(obj, path, item, patch, err);
+        if (absent) return set_items(obj, path, item, existing, patch, err);
         if (!cJSON_IsArray(existing)) { rc = type_error(path, key, kind, who, "an array in the state", existing, err); break; }
         return append(existing, path, item, kind == EG_R_APPEND_UNIQUE, patch, err);
     case EG_R_MESSAGES:
@@ -338,14 +353,14 @@ int eg_reduce_into(const eg_reducers *rs, cJSON *obj, eg_path *path, cJSON *item
             char *name = fresh ? eg_strdup(key) : NULL;
             if (!name) { cJSON_Delete(fresh); cJSON_Delete(item); return eg_nomem(err); }
             fresh->string = name;
-            if ((rc = set_value(obj, path, fresh, patch, err))) break;
+            if ((rc = replace_value(obj, path, fresh, existing, patch, err))) break;
             existing = fresh;
         }
         if (!cJSON_IsArray(existing)) { rc = type_error(path, key, kind, who, "an array in the state", existing, err); break; }
         return messages(existing, path, item, rs, patch, who, err);
     case EG_R_MERGE: case EG_R_DEEP_MERGE:
         if (!cJSON_IsObject(item)) { rc = type_error(path, key, kind, who, "an object", item, err); break; }
-        if (absent) return set_value(obj, path, item, patch, err);
+        if (absent) return replace_value(obj, path, item, existing, patch, err);
         if (!cJSON_IsObject(existing)) { rc = type_error(path, key, kind, who, "an object in the state", existing, err); break; }
         {
             /* Merge members as last-write-wins (deep: recursively): reducers
@@ -354,13 +369,13 @@ int eg_reduce_into(const eg_reducers *rs, cJSON *obj, eg_path *path, cJSON *item
         }
     case EG_R_SUM: case EG_R_MAX: case EG_R_MIN:
         if (!cJSON_IsNumber(item)) { rc = type_error(path, key, kind, who, "a number", item, err); break; }
-        if (absent) return set_value(obj, path, item, patch, err);
+        if (absent) return replace_value(obj, path, item, existing, patch, err);
         if (!cJSON_IsNumber(existing)) { rc = type_error(path, key, kind, who, "a number in the state", existing, err); break; }
         {
             double a = existing->valuedouble, b = item->valuedouble;
             double r = kind == EG_R_SUM ? a + b : kind == EG_R_MAX ? (a > b ? a : b) : (a < b ? a : b);
             cJSON_SetNumberValue(item, r);
-            return set_value(obj, path, item, patch, err);
+            return replace_value(obj, path, item, existing, patch, err);
         }
     case EG_R_AVG:
         if (!cJSON_IsNumber(item)) { rc = type_error(path, key, kind, who, "a number", item, err); break; }
@@ -368,9 +383,9 @@ int eg_reduce_into(const eg_reducers *rs, cJSON *obj, eg_path *path, cJSON *item
         return running_mean(obj, path, existing, item, patch, err);
     case EG_R_LONGEST:
         if (!cJSON_IsString(item) && !cJSON_IsArray(item)) { rc = type_error(path, key, kind, who, "a string or an array", item, err); break; }
-        if (absent) return set_value(obj, path, item, patch, err);
+        if (absent) return replace_value(obj, path, item, existing, patch, err);
         if ((existing->type & 0xFF) != (item->type & 0xFF)) { rc = type_error(path, key, kind, who, type_name(existing), item, err); break; }
-        if (value_length(item) > value_length(existing)) return set_value(obj, path, item, patch, err);
+        if (value_length(item) > value_length(existing)) return replace_value(obj, path, item, existing, patch, err);
         break;
     }
     cJSON_Delete(item);

@@ -172,3 +172,25 @@ test('a record written after a redeploy (another graph hash, no migration) keeps
   assert.equal(done.status, 'FINISHED');
   assert.deepEqual(done.state.data, { a: 1, b: 2 });
 });
+
+test('records the core seals read back whatever their text: U+FFFD in the state, a long non-ASCII error message the core cut', async () => {
+  const store = new MemoryStore();
+  const engine = new GraphEngine({
+    nodes: { b: () => ({ data: { s: 'x\uFFFDy é' } }), a: () => { throw new Error(`${'é'.repeat(3000)} ✓`); } },
+    edges: { b: 'a', a: '__end__' },
+    entryPoint: 'b',
+  }, { checkpointer: store });
+  const r = await engine.execute({}, { threadId: 'u' });
+  assert.equal(r.status, 'ERROR');
+  const keys = await store.list('u/r/');
+  assert.equal(keys.length, 3);
+  assert.ok((await store.get(keys[1])).includes('\uFFFD'), 'a record holds U+FFFD');
+  // Every record reads (its checksum holds) and rebuilds to a checkpoint that restores.
+  const history = await engine.getStateHistory('u', { values: true });
+  assert.deepEqual(history.map((h) => h.checkpointId), [3, 2, 1]);
+  assert.equal(history[0].values.data.s, 'x\uFFFDy é');
+  for (const { checkpointId } of history) assert.equal((await engine.getState('u', checkpointId)).checkpointId, checkpointId);
+  const latest = await engine.getState('u');
+  assert.equal(latest.status, 'ERROR');
+  engine.dispose();
+});

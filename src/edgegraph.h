@@ -251,8 +251,9 @@ void eg_run_record_patches(eg_run *run);
  * checkpoint's fields from "status" on (the record is read on top of one of
  * the same run). EG_RECORD_SEALED: the value to store, checksum (seeded by
  * `seed`, the host's hash of "thread/id") and head (`parent`, < 0 for none;
- * `time` in ms; `depth`) included; without it, the text from "m" on, which
- * the host seals. Handing it out takes the kept ops.
+ * `time` in ms; either out of 0 .. 2^53 is printed null; `depth`) included;
+ * without it, the text from "m" on, which the host seals. Handing it out
+ * takes the kept ops.
  * Returns EG_OK, EG_E_NOMEM or EG_E_DISPOSED. */
 #define EG_RECORD_SNAPSHOT 1
 #define EG_RECORD_DELTA 2

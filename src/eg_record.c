@@ -2,8 +2,9 @@
  * format is js/records.js's, format 2): the checkpoint without its state
  * (for a delta, only its fields from "status" on) and the state patch since
  * the last record, or the whole state; sealed, its head and the checksum
- * over the bytes just printed. A threaded step then costs the host one call
- * and one decode: nothing is parsed, printed again or hashed in JS.
+ * over the bytes just printed (when the host knows the record's id). A
+ * threaded step then costs the host one call and one decode: nothing is
+ * parsed, printed again or hashed in JS.
  *
  * The patch since the last record is the ops next() handed out meanwhile:
  * once a thread records the run, next() keeps a copy of them here. */
@@ -72,6 +73,11 @@ static void digest(uint32_t seed, const unsigned char *p, size_t n, char out[16]
 
 #define CHECKSUM_DIGITS 16
 
+/* A whole number the host passed as a double, printed (none: not in 0 .. 2^53). */
+static bool put_whole(eg_buf *b, double v) {
+    return v >= 0 && v <= 9007199254740992.0 ? eg_buf_int(b, (long long)v) : eg_buf_lit(b, "null");
+}
+
 eg_code eg_run_record(eg_run *run, int flags, uint32_t seed, double parent, double time, int depth,
                       const char **json, size_t *len, eg_error *err) {
     eg_clear(err);
@@ -83,8 +89,7 @@ eg_code eg_run_record(eg_run *run, int flags, uint32_t seed, double parent, doub
     if (sealed) {
         /* The checksum's digits go first, once the rest is printed. */
         ok = eg_buf_put(b, "0000000000000000", CHECKSUM_DIGITS) && eg_buf_lit(b, "{\"v\":2,\"p\":")
-             && (parent < 0 ? eg_buf_lit(b, "null") : eg_buf_int(b, (long long)parent))
-             && eg_buf_lit(b, ",\"t\":") && eg_buf_int(b, (long long)time)
+             && put_whole(b, parent) && eg_buf_lit(b, ",\"t\":") && put_whole(b, time)
              && eg_buf_lit(b, ",\"d\":") && eg_buf_int(b, depth) && eg_buf_lit(b, ",");
     }
     ok = ok && eg_buf_lit(b, "\"m\":") && eg_run_write_meta_(run, b, !snapshot && (flags & EG_RECORD_DELTA)) && eg_buf_lit(b, "}");

@@ -75,6 +75,9 @@ TEST(record_sealed_has_its_checksum_and_head) {
     CHECK(eg_run_record(r, EG_RECORD_SEALED | EG_RECORD_DELTA, 8, 41, 1000, 2, &t, NULL, NULL) == EG_OK);
     CHECK(t && strncmp(t, first, 16) != 0);
     CHECK(eg_run_record(NULL, 0, 0, 0, 0, 0, &t, NULL, NULL) == EG_E_DISPOSED);
+    /* Numbers no record holds (NaN, huge) print as null, never as an overflowed integer. */
+    CHECK(eg_run_record(r, EG_RECORD_SEALED | EG_RECORD_DELTA, 8, 0.0 / 0.0, 1e300, 2, &t, NULL, NULL) == EG_OK);
+    CHECK(starts(t ? t + 16 : NULL, "{\"v\":2,\"p\":null,\"t\":null,"));
     eg_run_free(r);
     eg_graph_free(g);
 }

@@ -203,6 +203,8 @@ export class Core {
   runState(r) { return this.lent(this.x.eg_run_state(r, this.outPtr, this.lenPtr, this.errPtr)); }
   /** A thread records the run: the core keeps each step's patch for runRecord (eg_run_record_patches). */
   runRecordPatches(r) { this.x.eg_run_record_patches(r); }
+  /** The run's status name (a thread's record holds it: read here, not searched for in the record's text). */
+  runStatus(r) { return this.statusNames[this.x.eg_run_status(r)]; }
   /** The run's next thread record (eg_run_record): flags, and for a sealed one its checksum's seed, parent (-1: none), time and depth. */
   runRecord(r, flags, seed = 0, parent = -1, time = 0, depth = 0) { return this.lent(this.x.eg_run_record(r, flags, seed, parent, time, depth, this.outPtr, this.lenPtr, this.errPtr)); }
   runFree(r) { this.x.eg_run_free(r); }

@@ -73,13 +73,17 @@ function absorb(text) {
   lanes[0] = a; lanes[1] = b; lanes[2] = c; lanes[3] = d;
 }
 
-/** The seed of a record's checksum: a hash of its "thread/id" (the core's eg_run_record takes it as a number). */
-export function seedOf(threadId, id) {
-  const seed = `${threadId}/${id}`;
-  let s = 0;
-  for (let i = 0; i < seed.length; i++) s = Math.imul(rotl(s + Math.imul(seed.charCodeAt(i), P2), 13), P1);
+/** `s`, the hash of some text, continued over `text`'s characters. */
+function hashOn(s, text) {
+  for (let i = 0; i < text.length; i++) s = Math.imul(rotl(s + Math.imul(text.charCodeAt(i), P2), 13), P1);
   return s;
 }
+
+/** The hash of "thread/", where a thread's records' seeds start (a writer keeps it). */
+export const seedStart = (threadId) => hashOn(0, `${threadId}/`);
+
+/** The seed of a record's checksum: a hash of its "thread/id" (the core's eg_run_record takes it as a number). */
+export const seedOf = (threadId, id, start = seedStart(threadId)) => hashOn(start, String(id));
 
 /**
  * Format 2's checksum: 64 bits (16 hex digits) over the UTF-8 bytes of the
@@ -160,12 +164,6 @@ export function asDelta(body, prefix) {
 
 /** A checkpoint's fields before "status", as text (`{"format":...,"runId":"..."`). */
 export const prefixOf = (meta) => meta.slice(0, meta.indexOf(STATUS));
-
-/** The status a record's text gives (`"status":"PAUSED"`), read without parsing it. */
-export function statusOf(text) {
-  const at = text.indexOf('"status":"') + 10;
-  return text.slice(at, text.indexOf('"', at));
-}
 
 /**
  * The checkpoint fields of a record on top of those of the record it is built

@@ -7,7 +7,7 @@
 
 import { EdgegraphError } from './errors.js';
 import { checkThreadId } from './checkpointer.js';
-import { asDelta, prefixOf, seal, sealed, seedOf, statusOf } from './records.js';
+import { asDelta, prefixOf, seal, sealed, seedOf, seedStart } from './records.js';
 
 /**
  * `{ threadId, checkpointId? }`, whatever the values: a missing or undefined
@@ -37,6 +37,8 @@ export class ThreadWriter {
    * continues a thread); null once the run wrote one: its records follow its own.
    */
   #prefix;
+  /** The hash of "thread/", where each record's checksum seed starts. */
+  #seedStart;
 
   /**
    * @param {import('./checkpointer.js').Checkpointer} checkpointer
@@ -55,6 +57,7 @@ export class ThreadWriter {
     // As text, like the core's: only its fields before "status" are compared (records.js).
     this.#prefix = meta === undefined ? undefined : prefixOf(JSON.stringify(meta));
     this.nextId = nextId;
+    this.#seedStart = seedStart(id);
   }
 
   /**
@@ -112,7 +115,7 @@ export class ThreadWriter {
     let text, body;
     if (this.#inFlight === 0 && this.nextId !== undefined && typeof prefix !== 'string') {
       const id = this.nextId;
-      text = sealed(this.id, id, this.#core.runRecord(this.#handle, flags | SEALED, seedOf(this.id, id), this.parentId ?? -1, Date.now(), depth));
+      text = sealed(this.id, id, this.#core.runRecord(this.#handle, flags | SEALED, seedOf(this.id, id, this.#seedStart), this.parentId ?? -1, Date.now(), depth));
     } else {
       body = this.#core.runRecord(this.#handle, flags);
       if (typeof prefix === 'string') body = asDelta(body, prefix);
@@ -120,7 +123,7 @@ export class ThreadWriter {
     this.#prefix = null;
     const size = (text ?? body).length;
     if (snapshot) { this.#snapshotBytes = size; this.#bytesSince = 0; } else this.#bytesSince += size;
-    const status = statusOf(text ?? body);
+    const status = this.#core.runStatus(this.#handle);
     // Nothing in flight and nothing failed (the usual case: a run awaits each
     // step's record): write at once, without a turn through the queue.
     this.#queue = this.#inFlight++ === 0 ? this.#write(text, body, depth, status, emit) : this.#queue.then(() => this.#write(text, body, depth, status, emit));

@@ -19,6 +19,7 @@ function fakeCore() {
   let step = 0;
   return {
     runRecordPatches() {},
+    runStatus: () => 'RUNNING',
     runRecord(handle, flags, seed, parent, time, depth) {
       const body = `"m":${meta(++step)},"x":[]}`;
       if (!(flags & 4)) return body;

@@ -44,6 +44,8 @@ DIST      += dist/provider-anthropic.js dist/provider-gemini.js dist/provider-re
 DIST      += dist/tracing.js dist/mcp.js
 # and stream modes (stream({ streamMode }))
 DIST      += dist/stream-run.js
+# edgegraph/langgraph under the node condition (package.json "exports")
+DIST      += dist/langgraph-node.js
 # Exact BPE tables, generated from the js-tiktoken npm package at build time.
 ENCODINGS := dist/encodings/o200k_base.js dist/encodings/cl100k_base.js
 
@@ -106,6 +108,14 @@ $(ENCODINGS): scripts/build-encodings.js package-lock.json | npm
 dist/%.js: js/%.js $(JS_SRC) Makefile | npm
 	$(call say,BUNDLE,$@)
 	$(Q)node_modules/.bin/esbuild $< $(BUNDLE) \
+		--banner:js='// edgegraph: bundled from js/ by make, not minified; edit the sources there.' --outfile=$@
+
+# edgegraph/langgraph for Node, Deno and Bun: the same bundle, importing ./node.js
+# (the file `edgegraph` resolves to under the node condition: one engine) instead
+# of the bare `edgegraph`, whose package lookup is ~1 ms of its cold start.
+dist/langgraph-node.js: js/langgraph.js $(JS_SRC) Makefile | npm
+	$(call say,BUNDLE,$@)
+	$(Q)node_modules/.bin/esbuild $< $(BUNDLE) --alias:edgegraph=./node.js --external:./node.js \
 		--banner:js='// edgegraph: bundled from js/ by make, not minified; edit the sources there.' --outfile=$@
 
 dist/edgegraph.wasm: $(WASM)

@@ -6,7 +6,8 @@
 // records, not 100 copies of the state.
 //
 // Keys: <thread>/r/<id> -> record; <thread>/head -> a recent record's id (a
-// hint: the thread's latest record is the highest id present at or above it).
+// hint: the thread's latest record is the highest id present at or above it;
+// it moves where a run stops, and every 16 records of a run in between).
 // Records are written with create-if-absent and numbered one after another:
 // a run continuing record n of a thread whose highest id is h writes h+1,
 // h+2, ... and a second run that read the same h finds h+1 taken
@@ -18,11 +19,15 @@
 // m the checkpoint without its state (snapshots, and a run's first record)
 // or its fields from "status" on (deltas; format 1 kept those that changed),
 // v the record format (absent: 1). A record is the core's text put together,
-// never parsed and printed again on its way to the store (records.js).
+// never parsed and printed again on its way to the store (records.js,
+// src/eg_record.c).
 
 import { applyPatch } from './patch.js';
 import { EdgegraphError } from './errors.js';
-import { createOnce, mergeMeta, recordKey, recordText, seal, threadBusy, unseal } from './records.js';
+import { createOnce, mergeMeta, recordKey, threadBusy, unseal } from './records.js';
+
+/** The head moves at least this often (records): see save. */
+const HEAD_EVERY = 16;
 
 const idOf = (key) => Number(key.slice(key.lastIndexOf('/') + 1));
 
@@ -54,25 +59,26 @@ export class Checkpointer {
   }
 
   /**
-   * Write record `id` of a thread, only if no record has that id. `parent`:
-   * the id it follows (null starts a chain); `meta`: the core's checkpoint
-   * without its state, as text (`previous`: the parent's); `state`: the
-   * core's state as text when a snapshot is due, else `patch`, the state's
-   * patch ops since the parent as JSON text. THREAD_BUSY when the id is taken.
+   * Write record `id` of a thread, only if no record has that id: `text`, the
+   * record sealed for the store (records.js: by the core, or by `seal`).
+   * THREAD_BUSY when the id is taken. The head moves to it when `last` (the
+   * run stopped there: it is where the next run starts) and every HEAD_EVERY
+   * records: a step is one write, and finding the latest record reads at
+   * most HEAD_EVERY - 1 more after a run that died mid-way.
    */
-  async save(threadId, { id, parent, meta, previous, patch, state, depth }) {
-    const text = seal(threadId, id, recordText({ parent, depth, meta, previous, patch, state }));
+  async save(threadId, id, text, last = true) {
     if (!(await createOnce(this.store, recordKey(threadId, id), text))) {
       throw threadBusy(threadId, `another run wrote its record ${id} first`);
     }
     // The record is committed: a failure from here on says so (`written`), so the run knows it holds the thread.
-    try {
-      await this.store.put(`${threadId}/head`, String(id));
-    } catch (e) {
-      throw Object.assign(new Error(e?.message ?? String(e), { cause: e }), { written: id });
+    if (last || id % HEAD_EVERY === 0) {
+      try {
+        await this.store.put(`${threadId}/head`, String(id));
+      } catch (e) {
+        throw Object.assign(new Error(e?.message ?? String(e), { cause: e }), { written: id });
+      }
     }
     if ((this.keepLast !== undefined || this.keepFor !== undefined) && id % Math.max(this.keepLast ?? 0, 16) === 0) await this.#prune(threadId, id);
-    return { id, depth };
   }
 
   /**

@@ -259,6 +259,8 @@ export class GraphEngine extends CoreObject {
     const handle = core.runRestore(this.#graph, text, this.#runOptions({}));
     const release = this.retain();   // dispose() meanwhile frees the graph after the run
     try {
+      const thread = loaded && openThread(this.#checkpointer, saved.threadId, loaded.id, loaded.depth, loaded.meta, loaded.next);
+      thread?.bind(core, handle);
       const mirror = loaded ? loaded.state : JSON.parse(core.runState(handle));
       // A record written mid-run (status RUNNING) stops first, without running anything.
       core.runInterrupt(handle);
@@ -271,9 +273,7 @@ export class GraphEngine extends CoreObject {
       applyPatch(mirror, ops);
       const result = { state: mirror, checkpoint: core.runCheckpoint(handle) };
       if (loaded) {
-        const thread = openThread(this.#checkpointer, saved.threadId, loaded.id, loaded.depth, loaded.meta, loaded.next);
-        thread.ops.push(...ops);
-        await thread.save(core.runCheckpointMeta(handle), () => core.runState(handle));
+        await thread.save();
         if (thread.error) throw new EdgegraphError('CHECKPOINT_WRITE_FAILED', `could not write the updated state of thread '${saved.threadId}': ${thread.error?.message ?? thread.error}`, { cause: thread.error });
         result.checkpointId = thread.parentId;
       }

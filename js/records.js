@@ -73,18 +73,25 @@ function absorb(text) {
   lanes[0] = a; lanes[1] = b; lanes[2] = c; lanes[3] = d;
 }
 
+/** The seed of a record's checksum: a hash of its "thread/id" (the core's eg_run_record takes it as a number). */
+export function seedOf(threadId, id) {
+  const seed = `${threadId}/${id}`;
+  let s = 0;
+  for (let i = 0; i < seed.length; i++) s = Math.imul(rotl(s + Math.imul(seed.charCodeAt(i), P2), 13), P1);
+  return s;
+}
+
 /**
  * Format 2's checksum: 64 bits (16 hex digits) over the UTF-8 bytes of the
- * text `parts` make, seeded by `seed` (the record's thread and id). Four
+ * text `parts` make, seeded by `s` (seedOf the record's thread and id). Four
  * lanes take 32-bit words in turn, each word multiplied in and the lane
  * rotated (xxHash32's round), so every bit of every byte reaches the sum: a
  * 1 MB snapshot hashes in a fraction of a millisecond, where format 1's FNV,
  * one character at a time, took several. Each part is read where it is:
  * joining a snapshot's parts first would copy a megabyte to read it once.
+ * The core seals the records it prints with the same sum (src/eg_record.c).
  */
-export function digest(seed, ...parts) {
-  let s = 0;
-  for (let i = 0; i < seed.length; i++) s = Math.imul(rotl(s + Math.imul(seed.charCodeAt(i), P2), 13), P1);
+export function digest(s, ...parts) {
   lanes[0] = s + P1 + P2; lanes[1] = s + P2; lanes[2] = s; lanes[3] = s - P1;
   total = 0;
   carry = 0;
@@ -98,19 +105,6 @@ export function digest(seed, ...parts) {
   return avalanche(high) + avalanche(low);
 }
 
-/**
- * A record (the parts of its text, from `recordText`) sealed for the store.
- * A small one is hashed as one text, which the hash's read leaves flat (one
- * string for the collector to trace in a store holding many, and one call to
- * encodeInto); a large snapshot is hashed and kept in its pieces (copying a
- * megabyte into fresh pages costs more than the hash).
- */
-export function seal(threadId, id, [head, value, tail]) {
-  if (value.length >= SIZE) return digest(`${threadId}/${id}`, head, value, tail) + head + value + tail;
-  const body = head + value + tail;
-  return digest(`${threadId}/${id}`, body) + body;
-}
-
 const STATUS = ',"status":';
 
 /** Date.now() as text, printed once a millisecond: a double's printing is a step's measurable share. */
@@ -122,29 +116,55 @@ function time() {
 }
 
 /**
- * The text of a record, in three parts (the state of a snapshot is one, kept
- * as it came from the core): `meta` is the core's checkpoint without its state
- * (text); a record other than a snapshot that follows `previous` (the
- * parent's, text) on the same graph and run keeps only the fields from
- * "status" on, which are all that change: the fields before it (format,
- * version, graph, graphVersion, runId) come from the record it is built on.
+ * Record `id` of a thread sealed for the store, from the core's text of it
+ * from "m" on (`body`: eg_run_record without EG_RECORD_SEALED), `parent`
+ * (null: none) and `depth`: the head, then the checksum. A small record is
+ * hashed as one text, which the hash's read leaves flat (one string for the
+ * collector to trace in a store holding many, and one call to encodeInto); a
+ * large snapshot is hashed and kept in its pieces (copying a megabyte into
+ * fresh pages costs more than the hash).
  */
-export function recordText({ parent, depth, meta, previous, patch, state }) {
-  let m = meta;
-  if (state === undefined && previous !== undefined) {
-    // A JSON string never holds `"status":` (its quotes are escaped): this is the top-level field.
-    // (Two slices compared: String.prototype.startsWith is several times slower in V8.)
-    const at = meta.indexOf(STATUS), end = at + STATUS.length;
-    if (at > 0 && previous.slice(0, end) === meta.slice(0, end)) m = `{${meta.slice(at + 1)}`;
-  }
-  const head = `{"v":${RECORD_FORMAT},"p":${parent},"t":${time()},"d":${depth},"m":${m},"${state === undefined ? 'x' : 's'}":`;
-  return [head, state ?? patch, '}'];
+export function seal(threadId, id, parent, depth, body) {
+  const head = `{"v":${RECORD_FORMAT},"p":${parent},"t":${time()},"d":${depth},`;
+  const seed = seedOf(threadId, id);
+  if (body.length >= SIZE) return digest(seed, head, body) + head + body;
+  const text = head + body;
+  return digest(seed, text) + text;
 }
 
-/** The status a checkpoint's text gives (`"status":"PAUSED"`), read without parsing it. */
-export function statusOf(meta) {
-  const at = meta.indexOf(STATUS) + STATUS.length + 1;
-  return meta.slice(at, meta.indexOf('"', at));
+/**
+ * A record the core sealed (eg_run_record with EG_RECORD_SEALED, seeded by
+ * seedOf(threadId, id)), as it is stored. The core hashed its bytes, a reader
+ * hashes those of the decoded text: the same, unless the core held bytes that
+ * are not UTF-8 (a cut error message), which decode to U+FFFD; such a record
+ * (or one with a real U+FFFD) is sealed again here, as it reads.
+ */
+export function sealed(threadId, id, text) {
+  if (!text.includes('\uFFFD')) return text;
+  const record = text.slice(16);
+  return digest(seedOf(threadId, id), record) + record;
+}
+
+/**
+ * A record's text from "m" on (`body`, whole checkpoint fields) as a delta
+ * on its parent, whose checkpoint fields before "status" are `prefix` (text):
+ * when this one's (format, version, graph, graphVersion, runId) are the same,
+ * only the fields from "status" on, which are all that change.
+ */
+export function asDelta(body, prefix) {
+  // A JSON string never holds `,"status":` (its quotes are escaped): this is the top-level field.
+  // (Slices compared: String.prototype.startsWith is several times slower in V8.)
+  const at = 4 + prefix.length, end = at + STATUS.length;   // after `"m":` and the prefix
+  return body.slice(4, at) === prefix && body.slice(at, end) === STATUS ? `"m":{${body.slice(at + 1)}` : body;
+}
+
+/** A checkpoint's fields before "status", as text (`{"format":...,"runId":"..."`). */
+export const prefixOf = (meta) => meta.slice(0, meta.indexOf(STATUS));
+
+/** The status a record's text gives (`"status":"PAUSED"`), read without parsing it. */
+export function statusOf(text) {
+  const at = text.indexOf('"status":"') + 10;
+  return text.slice(at, text.indexOf('"', at));
 }
 
 /**
@@ -173,7 +193,7 @@ export function unseal(threadId, id, text) {
   // Format 1: 8 hex digits, then the record; format 2: 16.
   const v1 = text.charCodeAt(8) === 123;
   const body = text.slice(v1 ? 8 : 16);
-  const sum = v1 ? fnv(`${threadId}/${id}\n${body}`) : digest(`${threadId}/${id}`, body);
+  const sum = v1 ? fnv(`${threadId}/${id}\n${body}`) : digest(seedOf(threadId, id), body);
   if (text.length < 9 || sum !== text.slice(0, v1 ? 8 : 16)) return bad('does not match its checksum: it is torn, damaged, or a record of another thread or id');
   let record;
   try { record = JSON.parse(body); } catch { return bad('is not JSON'); }

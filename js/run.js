@@ -72,6 +72,8 @@ export class Run {
     this.#shared = { emit: this.#emit, usage: this.#usage, configurable: this.#configurable, tracing: this.#tracing, tap: this.#tap };
     // The core's checkpoint meta (superstep, tasks) is read only for the checkpoints mode, and never once the run is freed.
     this.#tap?.attach(mirror, () => (this.#open ? graph.core.runCheckpointMeta(handle) : null));
+    // The core keeps each step's patch for the thread's next record, from the first step on.
+    thread?.bind(graph.core, handle);
   }
 
   get state() { return this.#mirror; }
@@ -102,7 +104,6 @@ export class Run {
         if (this.#graph.partitioned) deepFreeze(this.#mirror.input);
         if (this.#thread) {
           // A checkpoint at every step boundary, written before the step runs.
-          for (const op of out.patch) this.#thread.ops.push(op);
           await this.#checkpoint();
           if (this.#thread.error) return this.#writeFailed();
         }
@@ -142,8 +143,8 @@ export class Run {
   }
 
   #checkpoint() {
-    // The core's text goes into the record as it is (thread.js): nothing parsed here.
-    return this.#thread.save(this.#graph.core.runCheckpointMeta(this.#handle), () => this.#graph.core.runState(this.#handle), this.#emit);
+    // The core prints the record (thread.js): nothing parsed here.
+    return this.#thread.save(this.#emit);
   }
 
   /** A task's id: stable across retries and restores (an idempotency key). */

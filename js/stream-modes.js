@@ -19,8 +19,53 @@ import { EventChannel } from './event-channel.js';
 
 /** The superstep in a task id (`<runId>:<superstep>.<index>`). */
 export function superstepOf(taskId) {
-  const local = taskId.slice(taskId.lastIndexOf(':') + 1);
-  return Number(local.slice(0, local.indexOf('.')));
+  // Read in place: called for every task, it makes no strings.
+  let step = 0;
+  for (let i = taskId.lastIndexOf(':') + 1, c = taskId.charCodeAt(i); c >= 48 && c <= 57; c = taskId.charCodeAt(++i)) step = step * 10 + c - 48;
+  return step;
+}
+
+/** JSON's round trip of `v` as the value of `key` (toJSON is given the key). */
+const viaJSON = (v, key) => JSON.parse(JSON.stringify({ [key]: v }))[key];
+const objectProto = Object.prototype;
+
+/**
+ * A chunk's copy of a value. Node results are the caller's objects, and the
+ * state is the run's own (its mirror): a chunk must not change when they do,
+ * nor they when a chunk does.
+ * It is what JSON.parse(JSON.stringify(v)) gives, without writing and reading
+ * the text: objects and lists are new, strings are shared (they cannot change).
+ * A node's update is mostly long strings (messages), which the text round
+ * trip escaped, scanned and allocated again. What is not plain data (toJSON,
+ * a class instance, a boxed value, a BigInt), and anything nested deeper than
+ * a cycle could hide, goes through JSON itself: the same value, or the same
+ * throw. undefined: what JSON leaves out (of an object; null in a list).
+ */
+export function copyValue(v, key = '', depth = 0) {
+  switch (typeof v) {
+    case 'string': case 'boolean': return v;
+    case 'number': return Number.isFinite(v) ? v : null;
+    case 'undefined': case 'function': case 'symbol': return undefined;
+    case 'bigint': return viaJSON(v, key);
+  }
+  if (v === null) return null;
+  if (depth > 64 || typeof v.toJSON === 'function') return viaJSON(v, key);
+  if (Array.isArray(v)) {
+    const out = new Array(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = copyValue(v[i], i, depth + 1) ?? null;
+    return out;
+  }
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== objectProto && proto !== null) return viaJSON(v, key);
+  const out = {};
+  for (const k in v) {
+    if (!Object.prototype.hasOwnProperty.call(v, k)) continue;
+    const item = copyValue(v[k], k, depth + 1);
+    if (item === undefined) continue;
+    if (k === '__proto__') Object.defineProperty(out, k, { value: item, writable: true, enumerable: true, configurable: true });
+    else out[k] = item;
+  }
+  return out;
 }
 
 /** Whether `m` looks like a chat message (plain data with a role). */
@@ -88,10 +133,12 @@ export class ModeStream {
     this.#nodeRan = true;
     if (!this.updates && !this.messages && !this.tasks && !this.debug) return;
     const written = this.shape.update(update);
+    // Each mode's chunk has objects of its own: a consumer editing one leaves the others as they came.
+    let sent = false;
     // A cached result says so, as LangGraph's updates chunk does.
-    if (this.updates) this.push('updates', cached ? { [name]: written, __metadata__: { cached: true } } : { [name]: written });
-    if (this.messages) this.#messagesOf(written, name, step, id);
-    if (this.tasks || this.debug) this.#task('task_result', step, this.shape.taskResult(id, name, step, written, null, false));
+    if (this.updates) { this.push('updates', cached ? { [name]: written, __metadata__: { cached: true } } : { [name]: written }); sent = true; }
+    if (this.messages) { this.#messagesOf(sent ? copyValue(written) : written, name, step, id); sent = true; }
+    if (this.tasks || this.debug) this.#task('task_result', step, this.shape.taskResult(id, name, step, sent ? copyValue(written) : written, null, false));
   }
 
   /** A task failed (`error`: { code, message }) or stopped at interrupt() (`error` null). */
@@ -101,7 +148,7 @@ export class ModeStream {
 
   #task(type, step, payload) {
     if (this.tasks) this.push('tasks', payload);
-    if (this.debug) this.push('debug', { step, type, timestamp: new Date().toISOString(), payload });
+    if (this.debug) this.push('debug', { step, type, timestamp: new Date().toISOString(), payload: this.tasks ? copyValue(payload) : payload });
   }
 
   /** An LLM token of task `taskId` (the message it streams is `id`). */
@@ -153,7 +200,7 @@ export class ModeStream {
 
   #checkpointChunk(snapshot, step) {
     if (this.checkpoints) this.push('checkpoints', snapshot);
-    if (this.debug) this.push('debug', { step, type: 'checkpoint', timestamp: new Date().toISOString(), payload: snapshot });
+    if (this.debug) this.push('debug', { step, type: 'checkpoint', timestamp: new Date().toISOString(), payload: this.checkpoints ? copyValue(snapshot) : snapshot });
   }
 
   /**

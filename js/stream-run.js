@@ -5,12 +5,14 @@
 // node's result as the JSON the core applied (for updates, messages and tasks:
 // parsing it is the copy a chunk needs). A subgraph node's child run gets a
 // tap of its own (subgraph.js), whose chunks go up under `<node>:<step>.<index>`.
-// It imports nothing but stream-modes.js: a bundle of its own.
+// It imports nothing but stream-modes.js: a bundle of its own, which
+// edgegraph/langgraph loads too (langgraph-modes.js): one copy for both.
 
-import { ModeStream, superstepOf } from './stream-modes.js';
+import { ModeStream, superstepOf, copyValue as copy } from './stream-modes.js';
+
+export { ModeStream, superstepOf, copy as copyValue };
 
 const STREAM = Symbol.for('edgegraph.stream');   // events.js's STREAM (not imported: this file is bundled alone)
-const copy = (v) => JSON.parse(JSON.stringify(v));
 
 class RunTap {
   #mirror = null;

@@ -1,12 +1,13 @@
 // thread.js: what a run writes under a thread id. Every step boundary (and
 // every finished task of a parallel step) queues a record: the core's task
 // list and the state patch since the previous record, or the whole state
-// when a snapshot is due. Writes happen in order; after a failed write
-// nothing more is written (the chain would skip that record's patch).
+// when a snapshot is due, printed by the core (src/eg_record.c). Writes
+// happen in order; after a failed write nothing more is written (the chain
+// would skip that record's patch).
 
 import { EdgegraphError } from './errors.js';
 import { checkThreadId } from './checkpointer.js';
-import { statusOf } from './records.js';
+import { asDelta, prefixOf, seal, sealed, seedOf, statusOf } from './records.js';
 
 /**
  * `{ threadId, checkpointId? }`, whatever the values: a missing or undefined
@@ -18,14 +19,24 @@ export function isThreadRef(v) {
   return keys.length > 0 && keys.every((k) => k === 'threadId' || k === 'checkpointId');
 }
 
+/** eg_run_record's flags (src/edgegraph.h). */
+const SNAPSHOT = 1, DELTA = 2, SEALED = 4;
+
 export class ThreadWriter {
-  /** Patch ops since the last record. */
-  ops = [];
   /** The first write error; the run stops on it. */
   error = null;
   #queue = Promise.resolve();
   /** Writes queued and not yet settled well: at 0 the next one need not wait its turn (above, it must: it would overtake a queued one). */
   #inFlight = 0;
+  /** The core's run this writer records (bind). */
+  #core = null;
+  #handle = 0;
+  /**
+   * The checkpoint fields before "status" (text) of the record the next one
+   * follows, when the run's own may differ (the first record of a run that
+   * continues a thread); null once the run wrote one: its records follow its own.
+   */
+  #prefix;
 
   /**
    * @param {import('./checkpointer.js').Checkpointer} checkpointer
@@ -42,8 +53,19 @@ export class ThreadWriter {
     this.parentId = parentId;
     this.depth = depth;
     // As text, like the core's: only its fields before "status" are compared (records.js).
-    this.meta = meta === undefined ? undefined : JSON.stringify(meta);
+    this.#prefix = meta === undefined ? undefined : prefixOf(JSON.stringify(meta));
     this.nextId = nextId;
+  }
+
+  /**
+   * Record the core's run `handle`: from here on the core keeps the state
+   * patch its steps hand out until the next record takes it. Called before
+   * the run's first step.
+   */
+  bind(core, handle) {
+    this.#core = core;
+    this.#handle = handle;
+    core.runRecordPatches(handle);
   }
 
   /** The size of this run's last snapshot (0: none yet), and of the records written since. */
@@ -70,51 +92,65 @@ export class ThreadWriter {
   claimed = false;
 
   /**
-   * Queue a record of the run as it is now: `meta` the core's checkpoint
-   * without its state (text), `stateText` a function giving the core's state
-   * as JSON text, called only when a snapshot is due. Both go into the record
-   * as they are: the core's own text, taken now (a string does not change
-   * while the write waits in the queue), never parsed here. Resolves when
-   * every queued write has settled.
+   * Queue a record of the run as it is now, the core's text taken now (a
+   * string does not change while the write waits in the queue), never parsed
+   * here. When nothing waits and the record's id is known, the core prints
+   * it whole and sealed; else it prints the checkpoint and the patch (or
+   * state), and the head and checksum are added at its turn, when its id
+   * and parent are known. Resolves when every queued write has settled.
    */
-  save(meta, stateText, emit) {
+  save(emit) {
     if (this.error) return this.#queue;
-    const patch = this.ops.length ? JSON.stringify(this.ops) : '[]';
-    this.ops = [];
     const snapshot = this.snapshotDue || this.parentId === null || this.#snapshotTime();
     this.snapshotDue = false;
-    const state = snapshot ? stateText() : undefined;
     this.depth = snapshot ? 0 : this.depth + 1;
-    if (snapshot) { this.#snapshotBytes = state.length; this.#bytesSince = 0; } else this.#bytesSince += meta.length + patch.length;
     const depth = this.depth;
-    const previous = this.meta;
-    this.meta = meta;
-    const status = statusOf(meta);
-    const write = async () => {
-      let id;
-      try {
-        // Each record takes the next id with create-if-absent: a second run on
-        // the thread finds it taken (THREAD_BUSY) before its first node runs.
-        this.nextId ??= (await this.checkpointer.top(this.id)) + 1;
-        ({ id } = await this.checkpointer.save(this.id, { id: this.nextId, parent: this.parentId, meta, previous, patch, state, depth }));
-        this.nextId = id + 1;
-        this.claimed = true;
-      } catch (e) {
-        this.error ??= e;
-        if (e?.written) { this.claimed = true; this.parentId = e.written; this.lastStatus = status; }
-        return;
-      }
-      this.parentId = id;
-      this.lastStatus = status;
-      // Outside the catch: a listener that throws is the caller's error, as for
-      // any other event, not a failed write.
-      emit?.({ type: 'checkpoint', threadId: this.id, checkpointId: id, status });
-      this.#inFlight--;
-    };
+    // A delta leaves out the fields before "status" when its parent has the same:
+    // always when the parent is this run's (null); a stored one's (text) are compared.
+    const prefix = snapshot ? undefined : this.#prefix;
+    const flags = snapshot ? SNAPSHOT : prefix === null ? DELTA : 0;
+    let text, body;
+    if (this.#inFlight === 0 && this.nextId !== undefined && typeof prefix !== 'string') {
+      const id = this.nextId;
+      text = sealed(this.id, id, this.#core.runRecord(this.#handle, flags | SEALED, seedOf(this.id, id), this.parentId ?? -1, Date.now(), depth));
+    } else {
+      body = this.#core.runRecord(this.#handle, flags);
+      if (typeof prefix === 'string') body = asDelta(body, prefix);
+    }
+    this.#prefix = null;
+    const size = (text ?? body).length;
+    if (snapshot) { this.#snapshotBytes = size; this.#bytesSince = 0; } else this.#bytesSince += size;
+    const status = statusOf(text ?? body);
     // Nothing in flight and nothing failed (the usual case: a run awaits each
     // step's record): write at once, without a turn through the queue.
-    this.#queue = this.#inFlight++ === 0 ? write() : this.#queue.then(write);
+    this.#queue = this.#inFlight++ === 0 ? this.#write(text, body, depth, status, emit) : this.#queue.then(() => this.#write(text, body, depth, status, emit));
     return this.#queue;
+  }
+
+  /** Write one record: `text` as sealed, or `body` sealed now that its id and parent are known. */
+  async #write(text, body, depth, status, emit) {
+    // After a failed write nothing more is written: a later record would skip its patch.
+    if (this.error) return;
+    let id;
+    try {
+      // Each record takes the next id with create-if-absent: a second run on
+      // the thread finds it taken (THREAD_BUSY) before its first node runs.
+      this.nextId ??= (await this.checkpointer.top(this.id)) + 1;
+      id = this.nextId;
+      await this.checkpointer.save(this.id, id, text ?? seal(this.id, id, this.parentId, depth, body), status !== 'RUNNING');
+      this.nextId = id + 1;
+      this.claimed = true;
+    } catch (e) {
+      this.error ??= e;
+      if (e?.written) { this.claimed = true; this.parentId = e.written; this.lastStatus = status; }
+      return;
+    }
+    this.parentId = id;
+    this.lastStatus = status;
+    // Outside the catch: a listener that throws is the caller's error, as for
+    // any other event, not a failed write.
+    emit?.({ type: 'checkpoint', threadId: this.id, checkpointId: id, status });
+    this.#inFlight--;
   }
 
   /** The run ended (whatever way): a last record taken mid-run is not a run in flight. */

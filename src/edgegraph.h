@@ -242,6 +242,24 @@ eg_code eg_run_checkpoint(eg_run *run, const char **json, size_t *len, eg_error 
 eg_code eg_run_checkpoint_meta(eg_run *run, const char **json, size_t *len, eg_error *err);
 eg_code eg_run_state(eg_run *run, const char **json, size_t *len, eg_error *err);
 
+/* A thread records the run (js/thread.js): from now on next() keeps a copy of
+ * the patch ops it hands out, until eg_run_record takes them. Cannot fail. */
+void eg_run_record_patches(eg_run *run);
+/* The run's next thread record, in js/records.js's format 2: the checkpoint
+ * without its state and the patch ops kept since the last record ("x"), or
+ * with EG_RECORD_SNAPSHOT the whole state ("s"). EG_RECORD_DELTA: only the
+ * checkpoint's fields from "status" on (the record is read on top of one of
+ * the same run). EG_RECORD_SEALED: the value to store, checksum (seeded by
+ * `seed`, the host's hash of "thread/id") and head (`parent`, < 0 for none;
+ * `time` in ms; `depth`) included; without it, the text from "m" on, which
+ * the host seals. Handing it out takes the kept ops.
+ * Returns EG_OK, EG_E_NOMEM or EG_E_DISPOSED. */
+#define EG_RECORD_SNAPSHOT 1
+#define EG_RECORD_DELTA 2
+#define EG_RECORD_SEALED 4
+eg_code eg_run_record(eg_run *run, int flags, uint32_t seed, double parent, double time, int depth,
+                      const char **json, size_t *len, eg_error *err);
+
 /* The run's status; ERROR for NULL. */
 eg_status eg_run_status(const eg_run *run);
 /* The run's sticky error (code EG_OK when none). Never NULL. */

@@ -24,7 +24,8 @@ bool eg_buf_reserve(eg_buf *b, size_t extra) {
 }
 
 bool eg_buf_put(eg_buf *b, const char *s, size_t n) {
-    if (!eg_buf_reserve(b, n)) return false;
+    /* Room is the common case: no call for it (a checkpoint is some thirty puts). */
+    if (b->len + n + 1 > b->cap && !eg_buf_reserve(b, n)) return false;
     memcpy(b->data + b->len, s, n);
     b->len += n;
     b->data[b->len] = '\0';

@@ -79,6 +79,13 @@ uint64_t eg_json_hash(const cJSON *item);
 /* eg_json_hash in parts, for a writer that hashes what it prints without building a tree:
  * an object's hash from the sum of its members', an array's from its items' in order. */
 uint64_t eg_json_hash_member(const char *key, uint64_t value);
+/* eg_json_hash_member in two halves: a key's hash (once, for a key used often), then the member's. */
+uint64_t eg_json_hash_key(const char *key);
+uint64_t eg_json_hash_member_of(uint64_t key_hash, uint64_t value);
+/* What eg_json_hash gives a string, a number, true or false, without a cJSON to hold it. */
+uint64_t eg_json_hash_string(const char *s);
+uint64_t eg_json_hash_number(double d);
+uint64_t eg_json_hash_bool(bool yes);
 uint64_t eg_json_hash_object(uint64_t members);
 uint64_t eg_json_hash_array_start(void);
 uint64_t eg_json_hash_array_add(uint64_t h, uint64_t item);

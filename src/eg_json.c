@@ -19,28 +19,30 @@ static uint64_t hash_bytes(uint64_t seed, const char *s, size_t n) {
 
 uint64_t eg_json_hash_array_start(void) { return mix(6); }
 uint64_t eg_json_hash_array_add(uint64_t h, uint64_t item) { return mix(h * 31 + item); }
-uint64_t eg_json_hash_member(const char *key, uint64_t value) { return mix(hash_bytes(9, key, strlen(key)) ^ (value * 0x9e3779b97f4a7c15ULL)); }
+uint64_t eg_json_hash_key(const char *key) { return hash_bytes(9, key, strlen(key)); }
+uint64_t eg_json_hash_member_of(uint64_t key_hash, uint64_t value) { return mix(key_hash ^ (value * 0x9e3779b97f4a7c15ULL)); }
+uint64_t eg_json_hash_member(const char *key, uint64_t value) { return eg_json_hash_member_of(eg_json_hash_key(key), value); }
 uint64_t eg_json_hash_object(uint64_t members) { return mix(mix(7) + members); }
 
 /* Objects hash as the sum of their members' hashes, so key order (which JS
  * engines change for integer-like keys) never changes the result. */
+uint64_t eg_json_hash_bool(bool yes) { return mix(yes ? 3 : 2); }
+uint64_t eg_json_hash_string(const char *s) { return hash_bytes(5, s, strlen(s)); }
+uint64_t eg_json_hash_number(double d) {
+    if (d == 0) d = 0; /* -0 and 0 are the same JSON number */
+    uint64_t bits;
+    memcpy(&bits, &d, sizeof bits);
+    return mix(bits ^ 0x4e554d42ULL);
+}
+
 uint64_t eg_json_hash(const cJSON *item) {
     if (!item) return mix(11);
     switch (item->type & 0xFF) {
     case cJSON_NULL: return mix(1);
-    case cJSON_False: return mix(2);
-    case cJSON_True: return mix(3);
-    case cJSON_Number: {
-        double d = item->valuedouble;
-        if (d == 0) d = 0; /* -0 and 0 are the same JSON number */
-        uint64_t bits;
-        memcpy(&bits, &d, sizeof bits);
-        return mix(bits ^ 0x4e554d42ULL);
-    }
-    case cJSON_String: case cJSON_Raw: {
-        const char *s = item->valuestring ? item->valuestring : "";
-        return hash_bytes(5, s, strlen(s));
-    }
+    case cJSON_False: return eg_json_hash_bool(false);
+    case cJSON_True: return eg_json_hash_bool(true);
+    case cJSON_Number: return eg_json_hash_number(item->valuedouble);
+    case cJSON_String: case cJSON_Raw: return eg_json_hash_string(item->valuestring ? item->valuestring : "");
     case cJSON_Array: {
         uint64_t h = eg_json_hash_array_start();
         for (const cJSON *c = item->child; c; c = c->next) h = eg_json_hash_array_add(h, eg_json_hash(c));

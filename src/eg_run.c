@@ -274,7 +274,7 @@ eg_code eg_run_next(eg_run *run, const char **json, size_t *len, eg_error *err) 
         ok = error && eg_buf_lit(b, ",\"error\":") && eg_buf_json(b, error);
         cJSON_Delete(error);
     }
-    ok = ok && eg_buf_lit(b, "}");
+    ok = ok && eg_buf_lit(b, "}") && eg_run_keep_for_record_(run);
     if (ok) { /* else the patch is kept: the next call hands it out */
         run->patch.text.len = 0;
         run->patch.count = 0;
@@ -354,6 +354,7 @@ void eg_run_free(eg_run *run) {
     cJSON_Delete(run->state);
     eg_buf_free(&run->patch.text);
     eg_buf_free(&run->out);
+    eg_buf_free(&run->record_patch);
     eg_free(run->run_id);
     cJSON_Delete(run->held);
     eg_free(run->breaks);

@@ -57,6 +57,10 @@ struct eg_run {
     bool has_breaks;
     char *run_id;
     eg_buf out;            /* the last JSON handed out (next/state/checkpoint), reused */
+    bool recording;        /* a thread records the run: next() keeps its patch ops for the record */
+    eg_buf record_patch;   /* the ops next() handed out since the last record, comma-separated (eg_record.c) */
+    uint64_t prefix_sum;   /* when prefix_summed: the hash sum of the checkpoint's fields before "status" */
+    bool prefix_summed;
 };
 
 /* Creation: allocate a run with `options`, fill it from `text` with `setup`
@@ -126,5 +130,10 @@ bool eg_run_hold_joins_(eg_run *run, const int *sources, size_t n_sources, int *
 /* One step (eg_step.c): advance until the host is needed or the run stops. */
 void eg_run_advance_(eg_run *run);
 /* Hand out `value` printed as JSON in run->out; NULL when memory runs out. */
+/* The checkpoint without its state into `b`, up to its closing brace (eg_checkpoint_write.c);
+ * `from_status`: only its fields from "status" on (the checksum still covers all). */
+bool eg_run_write_meta_(eg_run *run, eg_buf *b, bool from_status);
+/* Keep the patch next() hands out for the next record (eg_record.c); false: out of memory, nothing kept. */
+bool eg_run_keep_for_record_(eg_run *run);
 
 #endif

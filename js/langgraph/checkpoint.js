@@ -4,6 +4,7 @@
 // so a thread written through this entry resumes with GraphEngine too.
 
 import { MemoryStore, EdgegraphError, Checkpointer } from 'edgegraph';
+import { configOf } from './history.js';
 
 /** Checkpoints over any edgegraph store (LangGraph's BaseCheckpointSaver's place). */
 export class BaseCheckpointSaver {
@@ -26,15 +27,15 @@ export class BaseCheckpointSaver {
   async getTuple(config) {
     const { thread_id: threadId, checkpoint_id: id } = config?.configurable ?? {};
     if (threadId === undefined) return undefined;
-    const loaded = await this.#records.load(String(threadId), id === undefined ? undefined : Number(id));
+    const thread = String(threadId);
+    const loaded = await this.#records.load(thread, id === undefined ? undefined : Number(id));
     if (!loaded) return undefined;
-    const configOf = (n) => ({ configurable: { thread_id: String(threadId), checkpoint_ns: '', checkpoint_id: String(n) } });
     const tuple = {
-      config: configOf(loaded.id),
+      config: configOf(thread, loaded.id),
       checkpoint: { v: 1, id: String(loaded.id), ts: new Date(loaded.createdAt).toISOString(), channel_values: loaded.state?.channels ?? {} },
       metadata: { status: loaded.status },
     };
-    if (loaded.parent !== null && loaded.parent !== undefined) tuple.parentConfig = configOf(loaded.parent);
+    if (loaded.parent !== null && loaded.parent !== undefined) tuple.parentConfig = configOf(thread, loaded.parent);
     return tuple;
   }
 

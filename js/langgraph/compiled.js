@@ -178,8 +178,9 @@ class GraphRunner {
       throw new InvalidUpdateError(`Expected node "${node}" to return an object, received ${Array.isArray(out) ? 'an array' : typeof out}`, { code: 'INVALID_RESULT', node });
     }
     const update = {};
-    for (const [key, value] of Object.entries(out)) {
-      if (!this.#channels.has(key) || value === undefined) continue;
+    for (const key in out) {
+      const value = out[key];
+      if (!Object.prototype.hasOwnProperty.call(out, key) || value === undefined || !this.#channels.has(key)) continue;
       update[key] = plainMessages(value);
     }
     return update;
@@ -205,17 +206,23 @@ class GraphRunner {
       if (fixed.length === 0) return END;
       return fixed.length === 1 ? fixed[0] : [...new Set(fixed)];
     }
-    return async (state) => {
-      const out = [...fixed];
-      for (const { path, pathMap } of branches) {
-        let answer = await path(this.#view(state), {});
-        for (const a of Array.isArray(answer) ? answer : [answer]) {
-          if (a instanceof Send || a?.lg_name === 'Send') out.push({ node: a.node, arg: plainMessages(a.args) });
-          else out.push(pathMap && !Array.isArray(pathMap) ? pathMap[a] ?? a : a);
-        }
+    const targets = (answer, pathMap, out) => {
+      for (const a of Array.isArray(answer) ? answer : [answer]) {
+        if (a instanceof Send || a?.lg_name === 'Send') out.push({ node: a.node, arg: plainMessages(a.args) });
+        else out.push(pathMap && !Array.isArray(pathMap) ? pathMap[a] ?? a : a);
+      }
+    };
+    // Synchronous paths route synchronously: no promise for the engine to wait on (most routers are).
+    const from = (state, out, i) => {
+      for (; i < branches.length; i++) {
+        const { path, pathMap } = branches[i];
+        const answer = path(this.#view(state), {});
+        if (typeof answer?.then === 'function') return answer.then((a) => { targets(a, pathMap, out); return from(state, out, i + 1); });
+        targets(answer, pathMap, out);
       }
       return out.length ? out : [END];
     };
+    return (state) => from(state, [...fixed], 0);
   }
 
   #invocationOf(taskId) {
@@ -241,7 +248,7 @@ class GraphRunner {
     const runId = newRunId();
     this.#invocations.set(runId, inv);
     try {
-      const result = await start({ runId, maxSteps: 1e9, onEvent: (event) => inv.onEvent(event, (e, values) => this.#snapshotEvent(config.configurable?.thread_id, e, values)) });
+      const result = await start({ runId, maxSteps: 1e9, onEvent: this.#eventsTo(inv, config.configurable?.thread_id) });
       // The child's interrupts, in its namespace first (ids as the parent's task has them), as LangGraph streams them.
       const shown = result.status === 'PAUSED' ? shownInterrupts(result.interrupts).map(({ id, value }) => ({ id: `${base}/${id}`, value })) : [];
       if (shown.length) for (const mode of ['updates', 'values']) inv.push(mode, { __interrupt__: shown });
@@ -280,8 +287,7 @@ class GraphRunner {
     const checkpointId = config.configurable?.checkpoint_id;
     const runId = newRunId();
     this.#invocations.set(runId, inv);
-    const onEvent = (event) => inv.onEvent(event, (e, values) => this.#snapshotEvent(threadId, e, values));
-    const options = { runId, onEvent, maxSteps: 1e9 };
+    const options = { runId, onEvent: this.#eventsTo(inv, threadId), maxSteps: 1e9 };
     if (config.signal) options.signal = config.signal;
     if (this.#store && threadId === undefined && !config[PARENT]) {
       throw new EdgegraphError('INVALID_INPUT', 'this graph has a checkpointer: pass configurable.thread_id to say which thread to write, e.g. invoke(input, { configurable: { thread_id: "my-thread-id" } })');
@@ -342,8 +348,10 @@ class GraphRunner {
     return error;
   }
 
-  #snapshotEvent(threadId, event, values) {
-    return { config: configOf(threadId, event.checkpointId), values, metadata: { source: 'loop', step: -1, parents: {} }, tasks: [] };
+  /** The engine's onEvent for a run of `inv` (made once a run: the engine calls it several times a step). */
+  #eventsTo(inv, threadId) {
+    const snapshotOf = (event, values) => ({ config: configOf(threadId, event.checkpointId), values, metadata: { source: 'loop', step: -1, parents: {} }, tasks: [] });
+    return (event) => inv.onEvent(event, snapshotOf);
   }
 
   /** Forget the results the cache keeps for this graph's nodes. */

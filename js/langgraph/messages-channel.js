@@ -82,8 +82,11 @@ function messagesUpdate(value, current, key, node) {
  * it applies to, read only when the update removes messages (undefined: unknown).
  */
 export function coreUpdate(keys, update, node, channels) {
-  if (!keys.size) return update;
-  const out = { ...update };
-  for (const key of keys) if (out[key] !== undefined) out[key] = messagesUpdate(out[key], () => channels?.[key], key, node);
+  let out = update;
+  for (const key of keys) {
+    if (update[key] === undefined) continue;
+    if (out === update) out = { ...update };   // the caller's object stays as it is
+    out[key] = messagesUpdate(update[key], () => channels?.[key], key, node);
+  }
   return out;
 }

@@ -61,10 +61,14 @@ export function plainMessages(v) {
   return isMessageLike(v) ? toPlainMessage(v) : v;
 }
 
+// This process's ids: a prefix drawn on first use (the time and 52 random
+// bits; not at import: workerd refuses randomness in a module's global scope), then a counter.
+let idPrefix = '';
 let idCounter = 0;
 /** A fresh message id (LangGraph assigns one to a message without). */
 function newMessageId() {
-  return `msg-${Date.now().toString(36)}-${(++idCounter).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  idPrefix ||= `msg-${Date.now().toString(36)}-${Math.floor(Math.random() * 2 ** 52).toString(36)}-`;
+  return idPrefix + (++idCounter).toString(36);
 }
 
 /** A message update as a list: a single message is accepted where a list is expected. */

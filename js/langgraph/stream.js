@@ -4,14 +4,11 @@
 // shapes: channels as the state, `langgraph_node` metadata, a task's
 // triggers, and checkpoint snapshots as getState() gives them.
 
-import { ModeStream, superstepOf } from '../stream-modes.js';
+import { ModeStream, superstepOf, copyValue as copy } from '../langgraph-modes.js';
 import { GraphRecursionError } from './errors.js';
 
 export { superstepOf };
 export { STREAM_MODES } from 'edgegraph';
-
-// Node results are the caller's objects: a chunk read later must not see them change.
-const copy = (v) => (v === undefined ? v : JSON.parse(JSON.stringify(v)));
 
 /** One invoke()/stream() call: its supersteps, and its chunks of the modes asked for. */
 export class Invocation extends ModeStream {

@@ -71,7 +71,7 @@ test('a torn write leaves the previous checkpoint readable; a damaged chain is a
     async put(k, v) { if (++puts === crashAt) { await inner.put(k, v.slice(0, v.length >> 1)); throw new Error('power cut'); } return inner.put(k, v); },
   };
   const engine = new GraphEngine(counter(), { checkpointer: flaky });
-  crashAt = 7; // the 4th record's write (2 puts per record: record, then head)
+  crashAt = 4; // the 4th record's write (one put a record: the head moves where a run stops)
   const failed = await engine.execute({}, { threadId: 'x' });
   assert.equal(failed.status, 'ERROR');
   assert.equal(failed.error.code, 'CHECKPOINT_WRITE_FAILED');

@@ -47,3 +47,16 @@ test('init takes a URL (fetch) and a Response, from a loopback server', async ()
     server.close();
   }
 });
+
+test('the node entry loads the .wasm with and without process.getBuiltinModule (Node before 20.16 has none)', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const entry = new URL('../../dist/node.js', import.meta.url).href;
+  const program = (hide) => `${hide ? 'delete process.getBuiltinModule;' : ''}
+    const { GraphEngine } = await import(${JSON.stringify(entry)});
+    const r = await new GraphEngine({ nodes: { a: () => ({ ok: 1 }) }, edges: { a: '__end__' }, entryPoint: 'a' }).execute({});
+    console.log(JSON.stringify(r.state.ok));`;
+  for (const hide of [false, true]) {
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', program(hide)], { encoding: 'utf8' });
+    assert.equal(JSON.parse(out), 1, hide ? 'through createRequire' : 'through process.getBuiltinModule');
+  }
+});

@@ -90,3 +90,21 @@ test('MIT LICENSE, and repository, homepage and bugs fields for the registry pag
   assert.equal(pkg.homepage, 'https://github.com/edgegraph/edgegraph#readme');
   assert.deepEqual(pkg.bugs, { url: 'https://github.com/edgegraph/edgegraph/issues' });
 });
+
+test('edgegraph/langgraph picks its bundle by the same conditions as edgegraph; in Node it imports ./node.js beside it: one engine', async () => {
+  const conditions = (entry) => Object.keys(pkg.exports[entry]).filter((c) => c !== 'types');
+  assert.deepEqual(conditions('./langgraph'), conditions('.'));
+  for (const c of conditions('.')) {
+    const runtimeEntry = pkg.exports['.'][c];
+    const compat = readFileSync(root + pkg.exports['./langgraph'][c], 'utf8');
+    const imported = new Set([...compat.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]));
+    // The node bundle names its runtime entry by path, the others by the package's own name.
+    assert.deepEqual([...imported].sort(), c === 'node' ? ['./node.js', './stream-run.js'] : ['./stream-run.js', 'edgegraph'], c);
+    if (c === 'node') assert.equal(runtimeEntry, './dist/node.js');
+  }
+  assert.ok(files.includes('dist/langgraph-node.js') && files.includes('dist/langgraph-node.js.map'));
+  // Self-reference: what an app in Node gets. The compat layer's errors are the engine's own class.
+  assert.equal(import.meta.resolve('edgegraph/langgraph'), new URL('../../dist/langgraph-node.js', import.meta.url).href);
+  const [{ EdgegraphError }, { GraphRecursionError }] = await Promise.all([import('edgegraph'), import('edgegraph/langgraph')]);
+  assert.ok(new GraphRecursionError('too many steps') instanceof EdgegraphError);
+});

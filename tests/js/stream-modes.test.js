@@ -122,6 +122,30 @@ test('parallel branches: each branch its own updates and tasks chunks; one value
   assert.deepEqual(values[2].logs.sort(), ['left', 'right']);
 });
 
+test('several modes at once: each chunk has objects of its own, so a consumer editing one leaves the others as they came', async () => {
+  const engine = new GraphEngine({
+    nodes: { say: () => ({ messages: [{ role: 'assistant', content: 'hi' }] }) },
+    edges: { say: '__end__' },
+    entryPoint: 'say',
+  }, { checkpointer: new MemoryStore() });
+  // Every message's content gets one '!' per chunk it is in: an object two chunks share gets two.
+  const contents = (v, each) => {
+    if (Array.isArray(v)) v.forEach((x) => contents(x, each));
+    else if (v !== null && typeof v === 'object') for (const key of Object.keys(v)) (key === 'content' && typeof v[key] === 'string' ? each(v, key) : contents(v[key], each));
+  };
+  const chunks = [];
+  const modes = ['updates', 'messages', 'tasks', 'debug', 'checkpoints', 'values'];
+  for await (const chunk of engine.stream({}, { streamMode: modes, threadId: 'own-objects' })) {
+    contents(chunk, (o, key) => { o[key] += '!'; });
+    chunks.push(chunk);
+  }
+  const seen = [];
+  contents(chunks, (o, key) => seen.push(o[key]));
+  assert.ok(seen.length >= 7, `${seen.length} message contents in ${chunks.length} chunks`);
+  assert.deepEqual(new Set(seen), new Set(['hi!']));
+  assert.deepEqual(new Set(chunks.map(([mode]) => mode)), new Set(modes));
+});
+
 function approvalGraph(store) {
   return new GraphEngine({
     nodes: {
@@ -348,6 +372,9 @@ test('the stream modes load on first use: their code is in dist/stream-run.js, n
     assert.ok(dist(entry).includes('import("./stream-run.js")'), `${entry} loads them from beside itself`);
   }
   assert.ok(dist('stream-run.js').includes(MARK));
-  // edgegraph/langgraph's stream() always has modes: the same code is part of that entry.
-  assert.ok(dist('langgraph.js').includes(MARK));
+  // edgegraph/langgraph's stream() always has modes: it loads the same file, not a copy of its own.
+  for (const entry of ['langgraph.js', 'langgraph-node.js']) {
+    assert.equal(dist(entry).includes('flushCheckpoint() {'), false, entry);
+    assert.ok(dist(entry).includes('from "./stream-run.js"'), entry);
+  }
 });

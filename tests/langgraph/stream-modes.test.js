@@ -159,4 +159,36 @@ for (const impl of implementations) {
     assert.deepEqual(chunks.find((c) => c.values.count === 1).next, ['step2']);
     assert.equal(chunks.at(-1).config.configurable.thread_id, 'cp');
   });
+  test(named(impl, 'chunks and the state share no objects: a consumer editing a chunk, or a node what it returned, changes neither the run\'s state nor a chunk (LangGraph yields its own objects)'), async () => {
+    const returned = { tags: ['a'] };
+    let edited;
+    const consumerEdited = new Promise((resolve) => { edited = resolve; });
+    const graph = new StateGraph(Annotation.Root({ doc: Annotation(), seen: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) }))
+      .addNode('write', () => ({ doc: returned }))
+      .addNode('pass', (state) => ({ doc: state.doc }))   // hands back the state's own object
+      .addNode('read', async (state) => { await consumerEdited; return { seen: [state.doc.tags.length] }; })
+      .addEdge(START, 'write').addEdge('write', 'pass').addEdge('pass', 'read').addEdge('read', END)
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: 'shared' } };
+    const chunks = [];
+    for await (const [mode, chunk] of await graph.stream({ doc: { tags: [] } }, { ...config, streamMode: ['updates', 'values'] })) {
+      chunks.push([mode, chunk]);
+      // The consumer edits what it was given (as an app annotating what it renders), while `read` waits.
+      if (mode === 'updates' && chunk.pass) chunk.pass.doc.tags.push('consumer');
+      if (mode === 'values' && chunks.at(-2)?.[1].pass) { chunk.doc.tags.push('consumer'); edited(); }
+    }
+    returned.tags.push('node, later');
+    const { values } = await graph.getState(config);
+    if (impl.name === 'langgraph') {
+      assert.ok(values.seen[0] > 1);   // the edits reached the state `read` saw
+      return;
+    }
+    assert.deepEqual(values, { doc: { tags: ['a'] }, seen: [1] });
+    assert.deepEqual(chunks, [
+      ['values', { doc: { tags: [] }, seen: [] }],
+      ['updates', { write: { doc: { tags: ['a'] } } }], ['values', { doc: { tags: ['a'] }, seen: [] }],
+      ['updates', { pass: { doc: { tags: ['a', 'consumer'] } } }], ['values', { doc: { tags: ['a', 'consumer'] }, seen: [] }],
+      ['updates', { read: { seen: [1] } }], ['values', { doc: { tags: ['a'] }, seen: [1] }],
+    ]);
+  });
 }

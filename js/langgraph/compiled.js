@@ -51,10 +51,10 @@ class GraphRunner {
     // LangGraph's compiled graphs have no dispose(): the engine is freed when collected, without a leak warning.
     const engineOptions = { [FREED_WHEN_COLLECTED]: true };
     if (this.#store) engineOptions.checkpointer = this.#store;
-    const all = [...builder.nodes.keys()];
-    for (const key of ['interruptBefore', 'interruptAfter']) if (options[key] !== undefined) engineOptions[key] = options[key] === '*' ? all : options[key];
+    for (const key of ['interruptBefore', 'interruptAfter']) if (options[key] !== undefined) engineOptions[key] = options[key] === '*' ? [...builder.nodes.keys()] : options[key];
     this.engine = this.#engine = new GraphEngine(this.#definition(), engineOptions);
-    const children = new Map([...builder.nodes].filter(([, n]) => runnerOf(n.subgraph)).map(([name, n]) => [name, runnerOf(n.subgraph).threads]));
+    const children = new Map();
+    for (const [name, n] of builder.nodes) { const child = runnerOf(n.subgraph); if (child) children.set(name, child.threads); }
     this.threads = new ThreadState({ engine: this.#engine, store: this.#store, view: this.#view, toUpdate: this.#coreUpdateOf, combine: this.#combine, children });
   }
 
@@ -81,9 +81,9 @@ class GraphRunner {
     // Join sources by target and static targets by source, once: a 1,000-node graph compiles in one pass.
     const joined = new Map();
     const fixed = new Map();
-    const add = (map, key, values) => { const list = map.get(key); if (list) list.push(...values); else map.set(key, [...values]); };
-    for (const [from, to] of this.#builder.edges) add(fixed, from, [to]);
-    for (const [sources, target] of this.#builder.joins) { add(joined, target, sources); for (const from of sources) add(fixed, from, [target]); }
+    const add = (map, key, value) => { const list = map.get(key); if (list) list.push(value); else map.set(key, [value]); };
+    for (const [from, to] of this.#builder.edges) add(fixed, from, to);
+    for (const [sources, target] of this.#builder.joins) for (const from of sources) { add(joined, target, from); add(fixed, from, target); }
     for (const [name, { fn, options, subgraph }] of this.#builder.nodes) {
       // LangGraph's edges from several nodes to one are not a join; addEdge([a, b], c) is.
       const sources = joined.get(name);

@@ -26,7 +26,7 @@ const newRunId = () => `lg${Date.now().toString(36)}${(++runCounter).toString(36
 
 /** A node config's signal (#nodeConfig): its node context's. */
 const CONTEXT = Symbol('context');
-function signalOf() { return this[CONTEXT].signal; }
+const SIGNAL = { get() { return this[CONTEXT].signal; }, enumerable: true, configurable: true };
 
 /** The engine and everything a run needs; CompiledStateGraph (below) is its face. */
 class GraphRunner {
@@ -155,15 +155,15 @@ class GraphRunner {
     const config = {
       configurable: { ...base.configurable },
       metadata: { ...base.metadata, langgraph_node: name, langgraph_step: step, langgraph_task_id: ctx.taskId },
-      signal: undefined,
       writer: (chunk) => inv?.push('custom', chunk),
       // interrupt() that works after any await, in every runtime (the global one needs AsyncLocalStorage there).
       interrupt: ctx.interrupt,
+      [CONTEXT]: ctx,
     };
     // Read on demand: ctx.signal is made on first read (an AbortController per step otherwise). One
     // getter for every config: V8 keeps an accessor's function with the object's shape, and a getter
     // made per call (with the context it reached, so the whole run) survived minor GCs.
-    Object.defineProperties(config, { [CONTEXT]: { value: ctx }, signal: { get: signalOf, enumerable: true, configurable: true } });
+    Object.defineProperty(config, 'signal', SIGNAL);
     // The call's other keys, copied after: a literal that spreads `base` first takes V8's slow path (~5 µs a node).
     for (const key in base) if (!(key in config)) config[key] = base[key];
     if (inv?.wants('messages')) config.callbacks = [inv.tokenHandler(name, step)];

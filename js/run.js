@@ -94,9 +94,8 @@ export class Run {
       for (;;) {
         const out = core.runNext(this.#handle);
         if (out.patch.length) {
-          // The ops go as they are to one keeper and a copy to each other (the
-          // caller may change what an event carries): the event, else the mirror.
-          // (A thread's records keep none: the core prints them, thread.js.)
+          // The ops go as they are to the event and a copy to the mirror (the caller may
+          // change what an event carries); with no listener, to the mirror as they are.
           applyPatch(this.#mirror, out.patch, Boolean(emit));
           this.#graph.history.sawPatch(out.patch);
           emit?.({ type: 'state_update', patch: out.patch });

@@ -19,6 +19,11 @@ import { subgraphNodeSpec, shownInterrupts } from './subgraph-node.js';
 import { withCache, clearCache, cacheOf } from './cache.js';
 
 const PARENT = Symbol.for('edgegraph.langgraph.parent');
+const CONTEXT = Symbol('edgegraph.langgraph.context');
+// A node config's `signal`: its context's, made on first read (an AbortController a step otherwise).
+// One getter for every config: a getter made per config gave each config a hidden class of its own,
+// V8's slow path (a third of a no-op node's compat cost, and most of its garbage).
+const signalProperty = { get() { return this[CONTEXT].signal; }, enumerable: true, configurable: true };
 const AsyncFunction = (async () => {}).constructor;
 const FREED_WHEN_COLLECTED = Symbol.for('edgegraph.freedWhenCollected');
 let runCounter = 0;
@@ -151,12 +156,12 @@ class GraphRunner {
     const config = {
       configurable: { ...base.configurable },
       metadata: { ...base.metadata, langgraph_node: name, langgraph_step: step, langgraph_task_id: ctx.taskId },
-      // Read on demand: ctx.signal is made on first read (an AbortController per step otherwise).
-      get signal() { return ctx.signal; },
       writer: (chunk) => inv?.push('custom', chunk),
       // interrupt() that works after any await, in every runtime (the global one needs AsyncLocalStorage there).
       interrupt: ctx.interrupt,
+      [CONTEXT]: ctx,
     };
+    Object.defineProperty(config, 'signal', signalProperty);
     // The call's other keys, copied after: a literal that spreads `base` first takes V8's slow path (~5 µs a node).
     for (const key in base) if (!(key in config)) config[key] = base[key];
     if (inv?.wants('messages')) config.callbacks = [inv.tokenHandler(name, step)];

@@ -21,8 +21,11 @@ import { withCache, clearCache, cacheOf } from './cache.js';
 const PARENT = Symbol.for('edgegraph.langgraph.parent');
 const AsyncFunction = (async () => {}).constructor;
 const FREED_WHEN_COLLECTED = Symbol.for('edgegraph.freedWhenCollected');
+// Run ids: a prefix drawn on first use (the time and 52 random bits; not at import: workerd refuses
+// randomness in a module's global scope), then a counter.
+let runPrefix = '';
 let runCounter = 0;
-const newRunId = () => `lg${Date.now().toString(36)}${(++runCounter).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+const newRunId = () => (runPrefix ||= `lg${Date.now().toString(36)}${Math.floor(Math.random() * 2 ** 52).toString(36)}`) + (++runCounter).toString(36);
 
 /** A node config's signal (#nodeConfig): its node context's. */
 const CONTEXT = Symbol('context');

@@ -146,6 +146,38 @@ test('several modes at once: each chunk has objects of its own, so a consumer ed
   assert.deepEqual(new Set(chunks.map(([mode]) => mode)), new Set(modes));
 });
 
+test('a chunk\'s copy is what JSON\'s round trip gives (toJSON with its key, boxed values, class instances, undefined, NaN, a "__proto__" key), and throws as it does', async () => {
+  const { copyValue } = await import('../../dist/stream-run.js');
+  const viaJSON = (v) => JSON.parse(JSON.stringify(v));
+  const odd = {
+    list: [1, undefined, () => 1, Symbol('s'), NaN, -Infinity, null, , 'x'],
+    dropped: undefined, fn: () => 1, sym: Symbol('t'), nan: NaN,
+    date: new Date(0), boxed: [new String('s'), new Number(3), new Boolean(false)], map: new Map([[1, 2]]), bytes: new Uint8Array([1]),
+    keyed: { toJSON: (key) => `toJSON saw '${key}'` }, inList: [{ toJSON: (key) => `toJSON saw '${key}'` }],
+    bare: Object.assign(Object.create(null), { 2: 'two', b: 1, 1: 'one' }),
+    deep: JSON.parse(`${'['.repeat(100)}"bottom"${']'.repeat(100)}`),
+    ...JSON.parse('{"__proto__": {"polluted": true}}'),
+  };
+  const copied = copyValue(odd);
+  assert.deepEqual(copied, viaJSON(odd));
+  assert.deepEqual(Object.keys(copied), Object.keys(viaJSON(odd)));
+  assert.equal(Object.getPrototypeOf(copied), Object.prototype);
+  assert.equal({}.polluted, undefined);
+  assert.ok(Object.hasOwn(copied, '__proto__'));
+  const text = { content: 'long '.repeat(1000), nested: { list: [{ a: 1 }] } };
+  const copy = copyValue(text);
+  assert.deepEqual(copy, text);
+  assert.notEqual(copy.nested, text.nested);
+  assert.notEqual(copy.nested.list[0], text.nested.list[0]);
+  const cycle = { a: 1 };
+  cycle.self = { back: cycle };
+  for (const bad of [{ n: 1n }, cycle]) {
+    let expected;
+    try { viaJSON(bad); } catch (e) { expected = e; }
+    assert.throws(() => copyValue(bad), (e) => e.constructor === expected.constructor && e.name === expected.name);
+  }
+});
+
 function approvalGraph(store) {
   return new GraphEngine({
     nodes: {

@@ -191,4 +191,33 @@ for (const impl of implementations) {
       ['updates', { read: { seen: [1] } }], ['values', { doc: { tags: ['a'] }, seen: [1] }],
     ]);
   });
+  test(named(impl, 'a node\'s config.signal, also in a copy of the config (as LangChain\'s ensureConfig makes), aborts when the consumer leaves the stream'), async () => {
+    let started, sawAbort;
+    const running = new Promise((resolve) => { started = resolve; });
+    const aborted = new Promise((resolve) => { sawAbort = resolve; });
+    let copied, own;
+    const graph = new StateGraph(Annotation.Root({ value: Annotation() }))
+      .addNode('first', () => ({ value: 1 }))
+      .addNode('wait', async (_state, config) => {
+        started();
+        try {
+          copied = { ...config };
+          own = config.signal;
+          await new Promise((resolve) => copied.signal.addEventListener('abort', resolve, { once: true }));
+        } finally {
+          sawAbort();   // also if there was no signal to wait on: the test fails below, it does not hang
+        }
+        return { value: 2 };
+      })
+      .addEdge(START, 'first').addEdge('first', 'wait').addEdge('wait', END).compile();
+    const chunks = [];
+    for await (const chunk of await graph.stream({ value: 0 })) {
+      chunks.push(chunk);
+      if (chunk.first) { await running; break; }
+    }
+    await aborted;
+    assert.deepEqual(chunks, [{ first: { value: 1 } }]);
+    assert.ok(copied.signal instanceof AbortSignal && copied.signal.aborted);
+    assert.equal(copied.signal, own);
+  });
 }

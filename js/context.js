@@ -8,10 +8,41 @@ import { interruptFor, TASK } from './interrupt.js';
 
 export class NodeContext {
   #signal;   // an AbortSignal, or a function that makes it
+  #shared;   // what the run gives every node: { emit, usage, ... } (nodeContext below)
+  #emit = null;
+  #recordUsage = null;
 
-  /** @param {AbortSignal | (() => AbortSignal)} signal */
-  constructor(signal) {
+  /**
+   * Every field a context always has is set here, so it lives in the object
+   * itself (fields added later need storage of their own, grown per field).
+   * @param {AbortSignal | (() => AbortSignal)} signal
+   * @param {{ emit?: Function, usage: object[] }} shared
+   */
+  constructor(signal, shared, taskId, node, attempt, interrupt, internal) {
     this.#signal = signal;
+    this.#shared = shared;
+    this.taskId = taskId;
+    this.node = node;
+    this.attempt = attempt;
+    this.interrupt = interrupt;
+    this[TASK] = internal;
+  }
+
+  /**
+   * Nodes emit their own events (LLM tokens, tool calls) through context.emit:
+   * with their node and task. Made on first read, as recordUsage: most nodes
+   * never call either. Bound functions, not closures: with closures made per
+   * task, every run with a listener survived minor GCs and was promoted to the
+   * old generation (seen with node --trace-gc: mark-compacts instead of scavenges).
+   */
+  get emit() {
+    const emit = this.#shared.emit;
+    return (this.#emit ??= emit ? emitAs.bind(undefined, emit, this.node, this.taskId) : noop);
+  }
+
+  /** A model call's reply (agent and LLM nodes report theirs): into result.usage, and as an llm_usage event. */
+  get recordUsage() {
+    return (this.#recordUsage ??= recordUsage.bind(undefined, this.#shared, this.node, this.taskId));
   }
 
   /**
@@ -32,12 +63,10 @@ export class NodeContext {
 
 function noop() {}
 
-/** Nodes emit their own events (LLM tokens, tool calls) through context.emit: with their node and task. */
 function emitAs(emit, node, taskId, event) {
   emit({ ...event, node, taskId });
 }
 
-/** A model call's reply (agent and LLM nodes report theirs): into result.usage, and as an llm_usage event. */
 function recordUsage(shared, node, taskId, reply) {
   const call = usageRecord(reply);
   if (!call) return;
@@ -51,19 +80,9 @@ function recordUsage(shared, node, taskId, reply) {
  * ({ emit, usage, configurable, tracing, tap }); `resumeInput`: the first step's.
  */
 export function nodeContext(task, attempt, signal, taskId, resumeInput, shared) {
-  const { emit, tracing, tap } = shared;
+  const { tracing, tap } = shared;
   const { interrupt, internal } = interruptFor(task);
-  const ctx = new NodeContext(signal);
-  ctx.taskId = taskId;
-  ctx.node = task.node;
-  ctx.attempt = attempt;
-  // Bound functions, not closures: with closures made here, every run with a
-  // listener survived minor GCs and was promoted to the old generation (seen
-  // with node --trace-gc: mark-compacts instead of scavenges); bound, it is not.
-  ctx.emit = emit ? emitAs.bind(undefined, emit, task.node, taskId) : noop;
-  ctx.interrupt = interrupt;
-  ctx[TASK] = internal;
-  ctx.recordUsage = recordUsage.bind(undefined, shared, task.node, taskId);
+  const ctx = new NodeContext(signal, shared, taskId, task.node, attempt, interrupt, internal);
   if (task.arg !== undefined) ctx.arg = task.arg;
   if (shared.configurable !== undefined) ctx.configurable = shared.configurable;
   if (resumeInput !== undefined) ctx.resumeInput = resumeInput;

@@ -35,6 +35,7 @@ export class Core {
     this.refresh();
     this.scratchSize = 0;
     this.scratch = 0;
+    this.scratchView = null;   // the scratch area as bytes (write())
     this.outPtr = x.malloc(8); // [pointer, length]: a call's out-parameters
     this.lenPtr = this.outPtr + 4;
     this.errPtr = x.malloc(ERROR_STRUCT_SIZE);
@@ -93,9 +94,19 @@ export class Core {
     if (need > this.scratchSize) {
       if (this.scratch) this.x.free(this.scratch);
       const size = Math.max(need, 4096, this.scratchSize * 2);
+      this.scratchView = null;
       this.scratch = this.x.malloc(size);
       if (!this.scratch) { this.scratchSize = 0; throw new EdgegraphError('OUT_OF_MEMORY', 'out of WebAssembly memory'); }
       this.scratchSize = size;
+    }
+    if (strings.length === 1) {
+      // The common call (a node's result, one text): into a view of the scratch area kept
+      // until the memory grows (its views are detached then) or the area moves.
+      let view = this.scratchView;
+      if (!view || view.byteLength === 0) view = this.scratchView = this.view().subarray(this.scratch, this.scratch + this.scratchSize);
+      const { written } = encoder.encodeInto(wellFormed(strings[0]), view);
+      view[written] = 0;
+      return [this.scratch, written];
     }
     const u8 = this.view();
     const out = [];

@@ -5,7 +5,7 @@
 // and turns the core's final status into the result the caller gets.
 
 import { EdgegraphError, describeThrown } from './errors.js';
-import { applyPatch, copyJSON } from './patch.js';
+import { applyPatch } from './patch.js';
 import { now, STREAM } from './events.js';
 import { usageOf } from './usage.js';
 import { deepFreeze } from './objects.js';
@@ -94,11 +94,11 @@ export class Run {
       for (;;) {
         const out = core.runNext(this.#handle);
         if (out.patch.length) {
-          // The ops go as they are to one keeper and a copy to each other (the
-          // caller may change what an event carries): the thread's records, else the event, else the mirror.
-          applyPatch(this.#mirror, out.patch, Boolean(this.#thread || emit));
+          // The ops go as they are to the event and a copy to the mirror (the caller may
+          // change what an event carries); with no listener, to the mirror as they are.
+          applyPatch(this.#mirror, out.patch, Boolean(emit));
           this.#graph.history.sawPatch(out.patch);
-          emit?.({ type: 'state_update', patch: this.#thread ? copyJSON(out.patch) : out.patch });
+          emit?.({ type: 'state_update', patch: out.patch });
         }
         // The read-only input partition is frozen for nodes, as in seed 002.
         if (this.#graph.partitioned) deepFreeze(this.#mirror.input);

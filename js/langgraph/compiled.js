@@ -24,6 +24,10 @@ const FREED_WHEN_COLLECTED = Symbol.for('edgegraph.freedWhenCollected');
 let runCounter = 0;
 const newRunId = () => `lg${Date.now().toString(36)}${(++runCounter).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 
+/** A node config's signal (#nodeConfig): its node context's. */
+const CONTEXT = Symbol('context');
+const SIGNAL = { get() { return this[CONTEXT].signal; }, enumerable: true, configurable: true };
+
 /** The engine and everything a run needs; CompiledStateGraph (below) is its face. */
 class GraphRunner {
   #builder;
@@ -47,10 +51,10 @@ class GraphRunner {
     // LangGraph's compiled graphs have no dispose(): the engine is freed when collected, without a leak warning.
     const engineOptions = { [FREED_WHEN_COLLECTED]: true };
     if (this.#store) engineOptions.checkpointer = this.#store;
-    const all = [...builder.nodes.keys()];
-    for (const key of ['interruptBefore', 'interruptAfter']) if (options[key] !== undefined) engineOptions[key] = options[key] === '*' ? all : options[key];
+    for (const key of ['interruptBefore', 'interruptAfter']) if (options[key] !== undefined) engineOptions[key] = options[key] === '*' ? [...builder.nodes.keys()] : options[key];
     this.engine = this.#engine = new GraphEngine(this.#definition(), engineOptions);
-    const children = new Map([...builder.nodes].filter(([, n]) => runnerOf(n.subgraph)).map(([name, n]) => [name, runnerOf(n.subgraph).threads]));
+    const children = new Map();
+    for (const [name, n] of builder.nodes) { const child = runnerOf(n.subgraph); if (child) children.set(name, child.threads); }
     this.threads = new ThreadState({ engine: this.#engine, store: this.#store, view: this.#view, toUpdate: this.#coreUpdateOf, combine: this.#combine, children });
   }
 
@@ -77,9 +81,9 @@ class GraphRunner {
     // Join sources by target and static targets by source, once: a 1,000-node graph compiles in one pass.
     const joined = new Map();
     const fixed = new Map();
-    const add = (map, key, values) => { const list = map.get(key); if (list) list.push(...values); else map.set(key, [...values]); };
-    for (const [from, to] of this.#builder.edges) add(fixed, from, [to]);
-    for (const [sources, target] of this.#builder.joins) { add(joined, target, sources); for (const from of sources) add(fixed, from, [target]); }
+    const add = (map, key, value) => { const list = map.get(key); if (list) list.push(value); else map.set(key, [value]); };
+    for (const [from, to] of this.#builder.edges) add(fixed, from, to);
+    for (const [sources, target] of this.#builder.joins) for (const from of sources) { add(joined, target, from); add(fixed, from, target); }
     for (const [name, { fn, options, subgraph }] of this.#builder.nodes) {
       // LangGraph's edges from several nodes to one are not a join; addEdge([a, b], c) is.
       const sources = joined.get(name);
@@ -151,12 +155,15 @@ class GraphRunner {
     const config = {
       configurable: { ...base.configurable },
       metadata: { ...base.metadata, langgraph_node: name, langgraph_step: step, langgraph_task_id: ctx.taskId },
-      // Read on demand: ctx.signal is made on first read (an AbortController per step otherwise).
-      get signal() { return ctx.signal; },
       writer: (chunk) => inv?.push('custom', chunk),
       // interrupt() that works after any await, in every runtime (the global one needs AsyncLocalStorage there).
       interrupt: ctx.interrupt,
+      [CONTEXT]: ctx,
     };
+    // Read on demand: ctx.signal is made on first read (an AbortController per step otherwise). One
+    // getter for every config: V8 keeps an accessor's function with the object's shape, and a getter
+    // made per call (with the context it reached, so the whole run) survived minor GCs.
+    Object.defineProperty(config, 'signal', SIGNAL);
     // The call's other keys, copied after: a literal that spreads `base` first takes V8's slow path (~5 µs a node).
     for (const key in base) if (!(key in config)) config[key] = base[key];
     if (inv?.wants('messages')) config.callbacks = [inv.tokenHandler(name, step)];

@@ -290,3 +290,23 @@ test('thousands of failing and finished runs do not grow WebAssembly memory (no 
   assert.equal(new Set(sizes).size, 1, `memory grew across rounds: ${sizes.join(', ')}`);
   for (const e of engines) e.dispose();
 });
+
+test("a node's context.emit and recordUsage work taken off the context, with a listener and without one", async () => {
+  const node = (state, engine, { emit, recordUsage, node: name, taskId }) => {
+    emit({ type: 'progress', done: 1 });
+    recordUsage({ tokens: { inputTokens: 3, outputTokens: 2, cachedTokens: 0 }, model: 'm' });
+    return { data: { name, taskId } };
+  };
+  const engine = new GraphEngine({ nodes: { a: node, b: node }, edges: { a: 'b', b: '__end__' }, entryPoint: 'a' });
+  const events = [];
+  const heard = await engine.execute({}, { onEvent: (e) => events.push(e) });
+  const progress = events.filter((e) => e.type === 'progress');
+  assert.deepEqual(progress.map((e) => e.node), ['a', 'b']);
+  assert.ok(progress.every((e) => e.done === 1 && typeof e.taskId === 'string'));
+  assert.deepEqual(events.filter((e) => e.type === 'llm_usage').map((e) => e.node), ['a', 'b']);
+  assert.equal(heard.usage.totalTokens, 10);
+  const quiet = await engine.execute({});
+  assert.equal(quiet.status, 'FINISHED', quiet.error?.message);
+  assert.equal(quiet.usage.totalTokens, 10);
+  engine.dispose();
+});

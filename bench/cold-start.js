@@ -1,9 +1,12 @@
 // bench/cold-start.js: run in a fresh process; prints ms from process start
-// to the first result of a one-node graph (import + instantiate + run).
+// to the first result of a one-node graph (import + instantiate + run), and
+// the CPU time the process spent on it (all its threads): on a machine other
+// jobs load, wall time swings with them, CPU time much less.
 // Usage: node bench/cold-start.js edgegraph|langgraph|compat
 
 const which = process.argv[2];
 const start = performance.now();
+const cpuStart = process.cpuUsage();
 if (which === 'edgegraph') {
   const { GraphEngine } = await import('edgegraph');
   const engine = new GraphEngine({ nodes: { a: () => ({ data: { ok: 1 } }) }, edges: { a: '__end__' }, entryPoint: 'a' });
@@ -17,4 +20,6 @@ if (which === 'edgegraph') {
   const r = await app.invoke({});
   if (r.data.ok !== 1) throw new Error('wrong result');
 }
-console.log(JSON.stringify({ ms: performance.now() - start }));
+const ms = performance.now() - start;
+const cpu = process.cpuUsage(cpuStart);
+console.log(JSON.stringify({ ms, cpuMs: (cpu.user + cpu.system) / 1000 }));

@@ -9,8 +9,12 @@ const encoder = new TextEncoder();
 
 // JSON.stringify writes a lone surrogate as an escape (\ud800), which cJSON
 // rejects; the core gets U+FFFD instead, as TextEncoder does for raw ones.
+// A pair of escapes (\ud83d\ude00, as Python's json.dumps or PHP's json_encode
+// write a character above U+FFFF) is that character, kept: only a high one
+// not followed by a low one, or a low one not after a high one, is lone.
 // (An odd run of backslashes before "u" makes it an escape, not text.)
-const LONE_SURROGATE = /(?<!\\)((?:\\\\)*)\\u[dD][89abcdefABCDEF][0-9a-fA-F]{2}/g;
+const HIGH = String.raw`\\u[dD][89abAB][0-9a-fA-F]{2}`, LOW = String.raw`\\u[dD][c-fC-F][0-9a-fA-F]{2}`;
+const LONE_SURROGATE = new RegExp(String.raw`(?<!\\)((?:\\\\)*)(?:${HIGH}(?!${LOW})|(?<!(?<!\\)(?:\\\\)*${HIGH})${LOW})`, 'g');
 // (One scan for the common text without any \u escape, instead of two.)
 const SURROGATE_ESCAPE = /\\u[dD]/;
 const wellFormed = (s) => (s.includes('\\u') && SURROGATE_ESCAPE.test(s) ? s.replace(LONE_SURROGATE, '$1\\ufffd') : s);

@@ -10,6 +10,7 @@ import { plainMessages, plainMessageList } from './messages.js';
 import { coreMessageChannels, coreUpdate, bothWrites } from './messages-channel.js';
 import { GraphRecursionError, InvalidUpdateError, EmptyInputError } from './errors.js';
 import { Invocation, STREAM_MODES, superstepOf } from './stream.js';
+import { copyValue } from '../langgraph-modes.js';
 import { storeOf } from './checkpoint.js';
 import { configOf } from './history.js';
 import { isCommand, engineCommand, updateOf, gotoOf, toParent, resultCommand } from './command.js';
@@ -254,7 +255,7 @@ class GraphRunner {
       const result = await start({ runId, maxSteps: 1e9, onEvent: this.#eventsTo(inv, config.configurable?.thread_id) });
       // The child's interrupts, in its namespace first (ids as the parent's task has them), as LangGraph streams them.
       const shown = result.status === 'PAUSED' ? shownInterrupts(result.interrupts).map(({ id, value }) => ({ id: `${base}/${id}`, value })) : [];
-      if (shown.length) for (const mode of ['updates', 'values']) inv.push(mode, { __interrupt__: shown });
+      if (shown.length) for (const mode of ['updates', 'values']) inv.push(mode, { __interrupt__: copyValue(shown) });
       return result;
     } finally {
       this.#invocations.delete(runId);

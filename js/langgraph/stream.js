@@ -68,7 +68,8 @@ export class Invocation extends ModeStream {
 
   /** As LangGraph: the { __interrupt__ } chunk in the values mode too, for the modes this call asked for (runAsChild streams a child's). */
   paused(interrupts) {
-    for (const mode of ['updates', 'values']) if (this.own.has(mode)) this.push(mode, { __interrupt__: interrupts });
+    // Each chunk its own copy: the modes, the invoke() result and a subgraph's chunks would share them.
+    for (const mode of ['updates', 'values']) if (this.own.has(mode)) this.push(mode, { __interrupt__: copy(interrupts) });
   }
 
   /** An edgegraph run event; `snapshotOf(event, values)` makes a checkpoint's snapshot. */

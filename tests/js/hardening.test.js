@@ -78,6 +78,23 @@ test('numbers out of range, lone surrogates and duplicate keys', async () => {
   assert.equal(done.state.data.seen, 'one');
 });
 
+test('a checkpoint with every non-ASCII character escaped (a character above U+FFFF as a pair of \\u escapes, as Python and PHP write JSON) resumes with its text whole; lone ones still become U+FFFD', async () => {
+  const text = 'smile \u{1F600}, 漢字, é; \u{10FFFF}';
+  const engine = new GraphEngine({ nodes: { a: () => ({ data: { text }, shouldPause: true }), b: (s) => ({ data: { seen: s.data.text } }) }, edges: { a: 'b', b: '__end__' }, entryPoint: 'a' });
+  const paused = await engine.execute({ data: {} });
+  // What json.dumps(ensure_ascii=True) gives for the same JSON value.
+  const escape = (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  const ascii = paused.checkpoint.replace(/[^\x00-\x7f]/g, escape);
+  assert.ok(ascii.includes('\\ud83d\\ude00') && JSON.parse(ascii).state.data.text === text);
+  const done = await engine.resume(ascii);
+  assert.equal(done.status, 'FINISHED', done.error?.message);
+  assert.equal(done.state.data.seen, text);
+  // A lone escape beside a pair: only the lone one is replaced (a high one before a high one, a low one after an escaped backslash).
+  const r = await one(() => ({ data: { s: 'a\ud83d\u{1F600}b', t: '\\\udc00' } })).execute({});
+  assert.deepEqual(r.state.data, { s: 'a\ufffd\u{1F600}b', t: '\\\ufffd' });
+  engine.dispose();
+});
+
 test('__proto__, constructor and prototype stay data in results, states and checkpoints', async () => {
   const evil = JSON.parse('{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":2}},"prototype":{"x":1}}');
   const engine = new GraphEngine({ nodes: { a: () => ({ data: evil, ...JSON.parse('{"__proto__":{"top":1}}'), shouldPause: true }), b: () => ({}) }, edges: { a: 'b', b: '__end__' }, entryPoint: 'a' });

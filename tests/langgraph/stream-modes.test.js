@@ -220,4 +220,22 @@ for (const impl of implementations) {
     assert.ok(copied.signal instanceof AbortSignal && copied.signal.aborted);
     assert.equal(copied.signal, own);
   });
+  test(named(impl, "a pause's { __interrupt__ } chunks (updates and values, a subgraph's in its namespace too) share no objects: a consumer editing one leaves the others as they came"), async () => {
+    const { interrupt } = impl;
+    const child = new StateGraph(Counter()).addNode('ask', () => { interrupt({ question: 'go?' }); return { count: 1 }; })
+      .addEdge(START, 'ask').addEdge('ask', END).compile();
+    const graph = new StateGraph(Counter()).addNode('sub', child).addEdge(START, 'sub').addEdge('sub', END)
+      .compile({ checkpointer: new MemorySaver() });
+    const questions = [];
+    for await (const chunk of await graph.stream({ count: 0 }, { configurable: { thread_id: 'paused' }, streamMode: ['updates', 'values'], subgraphs: true })) {
+      // The consumer marks each interrupt it is given (as an app annotating what it renders).
+      for (const item of chunk[2].__interrupt__ ?? []) { item.value.question += '!'; questions.push(item.value); }
+    }
+    assert.equal(questions.length, 4);   // updates and values, in the subgraph's namespace and in the graph's
+    if (impl.name === 'langgraph') {
+      assert.ok(new Set(questions).size < questions.length);   // LangGraph hands several chunks the same objects
+      return;
+    }
+    assert.deepEqual(questions.map((q) => q.question), ['go?!', 'go?!', 'go?!', 'go?!']);
+  });
 }

@@ -65,6 +65,8 @@ BUNDLE += --platform=neutral --external:node:fs --external:node:fs/promises --ex
 BUNDLE += --external:./edgegraph.wasm --external:./encodings/* --external:./provider-* --external:./tracing.js --external:./mcp.js --external:./stream-run.js
 # edgegraph/langgraph imports the package's own entry (its runtime condition), never a copy
 BUNDLE += --external:edgegraph
+# the first line of every bundle
+BANNER := --banner:js='// edgegraph: bundled from js/ by make, not minified; edit the sources there.'
 # (no --minify: a stack trace shows a line of code and the function's name, not
 # kilobytes of one-line bundle; costs ~6 KB gzip on browser.js, see make size)
 # a source map per bundle: frames name js/ files and lines (node --enable-source-maps,
@@ -108,7 +110,7 @@ $(ENCODINGS): scripts/build-encodings.js package-lock.json | npm
 dist/%.js: js/%.js $(JS_SRC) Makefile | npm
 	$(call say,BUNDLE,$@)
 	$(Q)node_modules/.bin/esbuild $< $(BUNDLE) \
-		--banner:js='// edgegraph: bundled from js/ by make, not minified; edit the sources there.' --outfile=$@
+		$(BANNER) --outfile=$@
 
 # edgegraph/langgraph for Node, Deno and Bun: the same bundle, importing ./node.js
 # (the file `edgegraph` resolves to under the node condition: one engine) instead
@@ -116,7 +118,7 @@ dist/%.js: js/%.js $(JS_SRC) Makefile | npm
 dist/langgraph-node.js: js/langgraph.js $(JS_SRC) Makefile | npm
 	$(call say,BUNDLE,$@)
 	$(Q)node_modules/.bin/esbuild $< $(BUNDLE) --alias:edgegraph=./node.js --external:./node.js \
-		--banner:js='// edgegraph: bundled from js/ by make, not minified; edit the sources there.' --outfile=$@
+		$(BANNER) --outfile=$@
 
 dist/edgegraph.wasm: $(WASM)
 	$(Q)mkdir -p dist

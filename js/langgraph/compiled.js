@@ -310,7 +310,7 @@ class GraphRunner {
     }
     if (result.status === 'PAUSED') {
       // As LangGraph: the pending interrupts beside the values (none for a breakpoint).
-      values.__interrupt__ = shownInterrupts(result.interrupts).map(({ id, value }) => ({ id, value }));
+      values.__interrupt__ = shownInterrupts(result.interrupts);
       inv.paused(values.__interrupt__);
     }
     return { values, result };

@@ -171,7 +171,7 @@ class GraphRunner {
     Object.defineProperty(config, 'signal', SIGNAL);
     // The call's other keys, copied after: a literal that spreads `base` first takes V8's slow path (~5 µs a node).
     for (const key in base) if (!(key in config)) config[key] = base[key];
-    if (inv?.wants('messages')) config.callbacks = [inv.tokenHandler(name, step)];
+    if (inv?.messages) config.callbacks = [inv.tokenHandler(name, step)];
     if (inv) config[PARENT] = { inv, ns: [`${name}:${ctx.taskId}`] };
     return config;
   }

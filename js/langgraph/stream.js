@@ -29,8 +29,6 @@ export class Invocation extends ModeStream {
     this.view = view;
   }
 
-  wants(mode) { return this.wanted.has(mode); }
-
   /** A LangChain callback handler (by shape: plain methods) turning node `node`'s LLM tokens into 'messages' chunks. */
   tokenHandler(node, step) {
     const inv = this;

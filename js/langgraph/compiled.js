@@ -327,10 +327,10 @@ class GraphRunner {
     return error;
   }
 
-  /** The engine's onEvent for a run of `inv` (made once a run: the engine calls it several times a step). */
+  /** The engine's onEvent for a run of `inv` on thread `threadId` (made once a run: the engine calls it several times a step). */
   #eventsTo(inv, threadId) {
-    const snapshotOf = (event, values) => ({ config: configOf(threadId, event.checkpointId), values, metadata: { source: 'loop', step: -1, parents: {} }, tasks: [] });
-    return (event) => inv.onEvent(event, snapshotOf);
+    inv.snapshotOf = (event, values) => ({ config: configOf(threadId, event.checkpointId), values, metadata: { source: 'loop', step: -1, parents: {} }, tasks: [] });
+    return (event) => inv.onEvent(event);
   }
 
   /** Forget the results the cache keeps for this graph's nodes. */

@@ -5,7 +5,8 @@
 // supersteps line up with LangGraph's and recursionLimit counts the same.
 
 import { GraphEngine, EdgegraphError } from 'edgegraph';
-import { END, START, Send } from './graph.js';
+import { START } from './graph.js';
+import { edgeOf } from './edges.js';
 import { plainMessages, plainMessageList } from './messages.js';
 import { coreMessageChannels, coreUpdate, bothWrites } from './messages-channel.js';
 import { GraphRecursionError, InvalidUpdateError, EmptyInputError } from './errors.js';
@@ -102,7 +103,7 @@ class GraphRunner {
       nodes[name] = spec;
     }
     const edges = {};
-    for (const name of Object.keys(nodes)) edges[name] = this.#edgeOf(name, fixed.get(name) ?? []);
+    for (const name of Object.keys(nodes)) edges[name] = edgeOf(fixed.get(name) ?? [], this.#builder.branches.get(name) ?? [], this.#view);
     return { nodes, edges, entryPoint: START, state: { reducers, defaults: { channels: defaults } } };
   }
 
@@ -170,7 +171,7 @@ class GraphRunner {
     Object.defineProperty(config, 'signal', SIGNAL);
     // The call's other keys, copied after: a literal that spreads `base` first takes V8's slow path (~5 µs a node).
     for (const key in base) if (!(key in config)) config[key] = base[key];
-    if (inv?.wants('messages')) config.callbacks = [inv.tokenHandler(name, step)];
+    if (inv?.messages) config.callbacks = [inv.tokenHandler(name, step)];
     if (inv) config[PARENT] = { inv, ns: [`${name}:${ctx.taskId}`] };
     return config;
   }
@@ -201,32 +202,6 @@ class GraphRunner {
   #commandParts(node, toParent = false, state = undefined, made = undefined) {
     const toUpdate = toParent ? (u) => ({ channels: plainMessages(u ?? {}) }) : (u) => ({ channels: this.#forCore(made ?? this.#toUpdate(u, node), node, state) });
     return { toUpdate, combine: this.#combine, plain: plainMessages };
-  }
-
-  /** One node's outgoing edge: static targets and routers combined into one. */
-  #edgeOf(name, fixed) {
-    const branches = this.#builder.branches.get(name) ?? [];
-    if (!branches.length) {
-      if (fixed.length === 0) return END;
-      return fixed.length === 1 ? fixed[0] : [...new Set(fixed)];
-    }
-    const targets = (answer, pathMap, out) => {
-      for (const a of Array.isArray(answer) ? answer : [answer]) {
-        if (a instanceof Send || a?.lg_name === 'Send') out.push({ node: a.node, arg: plainMessages(a.args) });
-        else out.push(pathMap && !Array.isArray(pathMap) ? pathMap[a] ?? a : a);
-      }
-    };
-    // Synchronous paths route synchronously: no promise for the engine to wait on (most routers are).
-    const from = (state, out, i) => {
-      for (; i < branches.length; i++) {
-        const { path, pathMap } = branches[i];
-        const answer = path(this.#view(state), {});
-        if (typeof answer?.then === 'function') return answer.then((a) => { targets(a, pathMap, out); return from(state, out, i + 1); });
-        targets(answer, pathMap, out);
-      }
-      return out.length ? out : [END];
-    };
-    return (state) => from(state, [...fixed], 0);
   }
 
   #invocationOf(taskId) {
@@ -335,7 +310,7 @@ class GraphRunner {
     }
     if (result.status === 'PAUSED') {
       // As LangGraph: the pending interrupts beside the values (none for a breakpoint).
-      values.__interrupt__ = shownInterrupts(result.interrupts).map(({ id, value }) => ({ id, value }));
+      values.__interrupt__ = shownInterrupts(result.interrupts);
       inv.paused(values.__interrupt__);
     }
     return { values, result };
@@ -352,10 +327,10 @@ class GraphRunner {
     return error;
   }
 
-  /** The engine's onEvent for a run of `inv` (made once a run: the engine calls it several times a step). */
+  /** The engine's onEvent for a run of `inv` on thread `threadId` (made once a run: the engine calls it several times a step). */
   #eventsTo(inv, threadId) {
-    const snapshotOf = (event, values) => ({ config: configOf(threadId, event.checkpointId), values, metadata: { source: 'loop', step: -1, parents: {} }, tasks: [] });
-    return (event) => inv.onEvent(event, snapshotOf);
+    inv.snapshotOf = (event, values) => ({ config: configOf(threadId, event.checkpointId), values, metadata: { source: 'loop', step: -1, parents: {} }, tasks: [] });
+    return (event) => inv.onEvent(event);
   }
 
   /** Forget the results the cache keeps for this graph's nodes. */

@@ -16,6 +16,7 @@ export class Invocation extends ModeStream {
   #lastStep = -1;
   mirror = null;        // the run's state (the engine's mirror), seen by the first node
   initialValues = {};   // the channels the run starts from (the first checkpoint's values)
+  snapshotOf = null;    // (event, values) => a checkpoint's snapshot (its thread's config): set once a run (compiled.js)
 
   /**
    * @param {{ modes: string[], single: boolean, subgraphs: boolean, recursionLimit: number, config: object,
@@ -28,8 +29,6 @@ export class Invocation extends ModeStream {
     this.config = config;
     this.view = view;
   }
-
-  wants(mode) { return this.wanted.has(mode); }
 
   /** A LangChain callback handler (by shape: plain methods) turning node `node`'s LLM tokens into 'messages' chunks. */
   tokenHandler(node, step) {
@@ -72,9 +71,8 @@ export class Invocation extends ModeStream {
     for (const mode of ['updates', 'values']) if (this.own.has(mode)) this.push(mode, { __interrupt__: copy(interrupts) });
   }
 
-  /** An edgegraph run event; `snapshotOf(event, values)` makes a checkpoint's snapshot. */
-  onEvent(event, snapshotOf) {
-    this.snapshotOf = snapshotOf;
+  /** An edgegraph run event. */
+  onEvent(event) {
     switch (event.type) {
       case 'state_update': this.stateChanged(); break;
       case 'checkpoint': this.checkpoint(event); break;

@@ -75,7 +75,7 @@ export class ThreadState {
     for (const task of tasks) {
       const own = saved.find((t) => t.node === task.name && t.kind !== 'route' && !used.has(t));
       if (own) used.add(own);
-      task.interrupts = shownInterrupts(own?.interrupts).map(({ id, value }) => ({ id, value }));
+      task.interrupts = shownInterrupts(own?.interrupts);
       const child = this.#children.get(task.name);
       if (!child) continue;
       // The child's namespace: its node's task, as the interrupt ids have it (`<node>:<step>.<i>/...`).

@@ -1,0 +1,37 @@
+// edges.js: a LangGraph node's outgoing edges as one engine edge. Static
+// targets (addEdge) and routers (addConditionalEdges) combine: a router's
+// answer is a node name, a pathMap key, a Send (a node with its own input)
+// or a list of those; a node with neither goes to END.
+
+import { END, Send } from './graph.js';
+import { plainMessages } from './messages.js';
+
+/** A router's answer as targets appended to `out`. */
+function targetsOf(answer, pathMap, out) {
+  for (const a of Array.isArray(answer) ? answer : [answer]) {
+    if (a instanceof Send || a?.lg_name === 'Send') out.push({ node: a.node, arg: plainMessages(a.args) });
+    else out.push(pathMap && !Array.isArray(pathMap) ? pathMap[a] ?? a : a);
+  }
+}
+
+/**
+ * The engine edge of a node with static targets `fixed` and routers `branches`
+ * ({ path, pathMap }); `view`: the engine state as the routers read it.
+ */
+export function edgeOf(fixed, branches, view) {
+  if (!branches.length) {
+    if (fixed.length === 0) return END;
+    return fixed.length === 1 ? fixed[0] : [...new Set(fixed)];
+  }
+  // Synchronous paths route synchronously: no promise for the engine to wait on (most routers are).
+  const from = (state, out, i) => {
+    for (; i < branches.length; i++) {
+      const { path, pathMap } = branches[i];
+      const answer = path(view(state), {});
+      if (typeof answer?.then === 'function') return answer.then((a) => { targetsOf(a, pathMap, out); return from(state, out, i + 1); });
+      targetsOf(answer, pathMap, out);
+    }
+    return out.length ? out : [END];
+  };
+  return (state) => from(state, [...fixed], 0);
+}

@@ -36,9 +36,7 @@ function formatG(d, precision) {
 }
 
 /**
- * What the core imports. Besides Emscripten's memory-growth notice, numbers as
- * text both ways (src/eg_number.c): the host's exact conversions, so that the
- * .wasm carries no strtod or floating-point printf of its own.
+ * The core's imports (what the top of this file says), for WebAssembly.Instance.
  * @param {() => import('./core.js').Core | null} core
  */
 export function coreImports(core) {

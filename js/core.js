@@ -103,23 +103,17 @@ export class Core {
       if (!this.scratch) { this.scratchSize = 0; throw new EdgegraphError('OUT_OF_MEMORY', 'out of WebAssembly memory'); }
       this.scratchSize = size;
     }
-    if (strings.length === 1) {
-      // The common call (a node's result, one text): into a view of the scratch area kept
-      // until the memory grows (its views are detached then) or the area moves.
-      let view = this.scratchView;
-      if (!view || view.byteLength === 0) view = this.scratchView = this.view().subarray(this.scratch, this.scratch + this.scratchSize);
-      const { written } = encoder.encodeInto(wellFormed(strings[0]), view);
-      view[written] = 0;
-      return [this.scratch, written];
-    }
-    const u8 = this.view();
+    // A view of the scratch area, kept until the memory grows (its views are
+    // detached then) or the area moves: the common call (a node's result, one
+    // text) makes no view of its own.
+    let view = this.scratchView;
+    if (!view || view.byteLength === 0) view = this.scratchView = this.view().subarray(this.scratch, this.scratch + this.scratchSize);
     const out = [];
-    let at = this.scratch;
+    let at = 0;
     for (const raw of strings) {
-      const s = wellFormed(raw);
-      const { written } = encoder.encodeInto(s, u8.subarray(at, this.scratch + this.scratchSize));
-      u8[at + written] = 0;
-      out.push(at, written);
+      const { written } = encoder.encodeInto(wellFormed(raw), at ? view.subarray(at) : view);
+      view[at + written] = 0;
+      out.push(this.scratch + at, written);
       at += written + 1;
     }
     return out;

@@ -35,7 +35,7 @@ static const struct { const char *key; const char *printed; size_t len; } names[
 static uint64_t name_hashes[N_MEMBERS];
 static bool names_hashed;
 
-/* eg_json_hash_member of member `m` with a value of hash `value`. */
+/* The hash of member `m` with a value of hash `value` (eg_json_hash_member_of). */
 static uint64_t member_hash(member m, uint64_t value) {
     if (!names_hashed) {
         for (int i = 0; i < N_MEMBERS; i++) name_hashes[i] = eg_json_hash_key(names[i].key);

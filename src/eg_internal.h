@@ -77,9 +77,8 @@ bool eg_json_dedupe(cJSON *item);
 /* Key-order-independent 64-bit hash of a JSON value. */
 uint64_t eg_json_hash(const cJSON *item);
 /* eg_json_hash in parts, for a writer that hashes what it prints without building a tree:
- * an object's hash from the sum of its members', an array's from its items' in order. */
-uint64_t eg_json_hash_member(const char *key, uint64_t value);
-/* eg_json_hash_member in two halves: a key's hash (once, for a key used often), then the member's. */
+ * an object's hash from the sum of its members', an array's from its items' in order;
+ * a member's from its key's hash (worked out once for a key used often) and its value's. */
 uint64_t eg_json_hash_key(const char *key);
 uint64_t eg_json_hash_member_of(uint64_t key_hash, uint64_t value);
 /* What eg_json_hash gives a string, a number, true or false, without a cJSON to hold it. */

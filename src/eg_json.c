@@ -21,7 +21,6 @@ uint64_t eg_json_hash_array_start(void) { return mix(6); }
 uint64_t eg_json_hash_array_add(uint64_t h, uint64_t item) { return mix(h * 31 + item); }
 uint64_t eg_json_hash_key(const char *key) { return hash_bytes(9, key, strlen(key)); }
 uint64_t eg_json_hash_member_of(uint64_t key_hash, uint64_t value) { return mix(key_hash ^ (value * 0x9e3779b97f4a7c15ULL)); }
-uint64_t eg_json_hash_member(const char *key, uint64_t value) { return eg_json_hash_member_of(eg_json_hash_key(key), value); }
 uint64_t eg_json_hash_object(uint64_t members) { return mix(mix(7) + members); }
 
 /* Objects hash as the sum of their members' hashes, so key order (which JS
@@ -50,7 +49,7 @@ uint64_t eg_json_hash(const cJSON *item) {
     }
     case cJSON_Object: {
         uint64_t sum = 0;
-        for (const cJSON *c = item->child; c; c = c->next) sum += eg_json_hash_member(c->string ? c->string : "", eg_json_hash(c));
+        for (const cJSON *c = item->child; c; c = c->next) sum += eg_json_hash_member_of(eg_json_hash_key(c->string ? c->string : ""), eg_json_hash(c));
         return eg_json_hash_object(sum);
     }
     default: return mix(13);

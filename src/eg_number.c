@@ -3,10 +3,11 @@
  * Why: in the wasm build, musl's strtod (which reads through 128-bit long
  * doubles, emulated in software) and printf's %g were a fifth of the .wasm.
  * The host already has exact conversions (Number(text), toExponential), so
- * the wasm build asks it for them (js/core.js, numberImports) and links
- * neither; the native build uses libc's. eg_snprintf formats the integers
- * and texts of messages and keys by hand, so no printf is linked at all. Both give the same text: %g's
- * rules, correctly rounded. Integers, the common case, never leave C. */
+ * the wasm build asks it for them (js/core-imports.js, coreImports) and
+ * links neither; the native build uses libc's. Both give the same text: %g's
+ * rules, correctly rounded. Integers, the common case, never leave C.
+ * eg_snprintf formats the integers and texts of messages and keys by hand,
+ * so the .wasm links no printf at all. */
 #include "eg_internal.h"
 
 #include <math.h>
@@ -79,7 +80,7 @@ size_t eg_number_format(char *buf, size_t cap, double d, int digits) {
 #endif
 }
 
-/* Decimal digits of v (negative with its sign) into tmp's end; where they start. */
+/* Decimal digits of v (negative: with a '-') written backwards, ending just before `end`; where they start. */
 static char *integer_text(char *end, unsigned long long v, bool negative) {
     do { *--end = (char)('0' + v % 10); v /= 10; } while (v);
     if (negative) *--end = '-';

@@ -52,11 +52,6 @@ static uint32_t word_at(const unsigned char *q) {
 #endif
 }
 
-static void hex32(uint32_t v, char *out) {
-    static const char digits[] = "0123456789abcdef";
-    for (int i = 7; i >= 0; i--) { out[i] = digits[v & 15]; v >>= 4; }
-}
-
 static void digest(uint32_t seed, const unsigned char *p, size_t n, char out[16]) {
     uint32_t a = seed + P1 + P2, b = seed + P2, c = seed, d = seed - P1;
     size_t whole = n & ~(size_t)15;
@@ -67,8 +62,9 @@ static void digest(uint32_t seed, const unsigned char *p, size_t n, char out[16]
     uint32_t len = (uint32_t)n;
     uint32_t high = ROTL(a, 1) + ROTL(b, 7) + ROTL(c, 12) + ROTL(d, 18) + len;
     uint32_t low = (ROTL(a, 18) ^ ROTL(c, 1)) + (ROTL(b, 12) ^ ROTL(d, 7)) + len * P3;
-    hex32(avalanche(high), out);
-    hex32(avalanche(low), out + 8);
+    char hex[17]; /* eg_hex64 ends with a NUL, which must not land in out's 17th byte */
+    eg_hex64((uint64_t)avalanche(high) << 32 | avalanche(low), hex);
+    memcpy(out, hex, 16);
 }
 
 #define CHECKSUM_DIGITS 16

@@ -16,8 +16,7 @@ static bool case_key(const cJSON *v, char *buf, size_t cap, const char **out) {
     if (cJSON_IsNumber(v)) {
         double d = v->valuedouble;
         if (d > -1e15 && d < 1e15 && d == (double)(long long)d) eg_snprintf(buf, cap, "%lld", (long long)d);
-        else
-        {
+        else {
             for (int digits = 15; digits <= 17; digits++) {
                 eg_number_format(buf, cap, d, digits);
                 if (eg_number_parse(buf, NULL) == d) break;

@@ -129,7 +129,6 @@ bool eg_run_held_valid_(const eg_graph *g, const cJSON *held);
 bool eg_run_hold_joins_(eg_run *run, const int *sources, size_t n_sources, int *next, cJSON **args, size_t *n);
 /* One step (eg_step.c): advance until the host is needed or the run stops. */
 void eg_run_advance_(eg_run *run);
-/* Hand out `value` printed as JSON in run->out; NULL when memory runs out. */
 /* The checkpoint without its state into `b`, up to its closing brace (eg_checkpoint_write.c);
  * `from_status`: only its fields from "status" on (the checksum still covers all). */
 bool eg_run_write_meta_(eg_run *run, eg_buf *b, bool from_status);

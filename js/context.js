@@ -51,7 +51,7 @@ export class NodeContext {
    * A function of its own, so `const { writer } = context` works too.
    */
   get writer() {
-    return (chunk) => this.emit?.({ type: 'custom', data: chunk });
+    return (chunk) => this.emit({ type: 'custom', data: chunk });
   }
 
   /** Fires when the run is aborted, the try times out, or a task of the same step fails for good. */

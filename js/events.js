@@ -8,7 +8,8 @@ export { EventChannel };
 
 // Looked up at the first call, not at import: in Node, touching `performance`
 // loads perf_hooks (a dozen internal modules, ~0.8 ms of a cold start).
-export const now = () => (globalThis.performance?.now ? performance.now() : Date.now());
+let clock = null;
+export const now = () => (clock ??= globalThis.performance?.now ? performance.now.bind(performance) : Date.now)();
 
 /** stream()'s modes (stream-modes.js): what each yields is in docs/streaming.md. */
 export const STREAM_MODES = Object.freeze(['values', 'updates', 'custom', 'messages', 'tasks', 'checkpoints', 'debug']);

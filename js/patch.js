@@ -40,8 +40,8 @@ const same = (v) => v;
 /**
  * @param {Record<string, unknown>} root the mirror (mutated in place)
  * @param {Array<[string, Array<string|number>, unknown?]>} ops
- * @param {boolean} [shared] whether anything else keeps the ops (a thread's
- *   record, an event): false lets the mirror take their values as they are
+ * @param {boolean} [shared] whether anything else keeps the ops (an event, a
+ *   caller's list): false lets the mirror take their values as they are
  */
 export function applyPatch(root, ops, shared = true) {
   const take = shared ? copyJSON : same;

@@ -3,7 +3,7 @@
 // that map handler and router names back to functions.
 
 import { EdgegraphError } from './errors.js';
-import { isPlainObject } from './objects.js';
+import { isPlainObject, isPlainRecord as isRecord } from './objects.js';
 import { splitStateReducers } from './host-reducers.js';
 import { cachedHandler } from './node-cache.js';
 
@@ -33,10 +33,9 @@ export function send(node, arg) {
 
 const DEFINITION_KEYS = ['nodes', 'edges', 'entryPoint', 'end', 'state', 'name', 'maxSteps', 'version', 'renamedNodes', 'migrate'];
 
+// isRecord: an object JSON.stringify writes as it is (its own keys, function values
+// dropped: the node's function is one), not a class instance whose prototype may have a toJSON.
 
-// What JSON.stringify writes of an object as it is: its own keys, function
-// values dropped (the node's function is one), unless its prototype has a toJSON.
-const isRecord = (v) => { const proto = Object.getPrototypeOf(v); return proto === Object.prototype || proto === null; };
 // What the core gets for a function node, and for createEndNode()'s.
 const FUNCTION_NODE = Object.freeze({});
 const END_NODE = Object.freeze({ kind: 'end' });

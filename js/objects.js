@@ -6,6 +6,9 @@ export const hasOwn = (object, key) => object !== null && typeof object === 'obj
 /** An object that is not an array (null is not one). */
 export const isPlainObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/** An object JSON writes as its own members: made by a literal or Object.create(null), not a class instance. */
+export const isPlainRecord = (v) => { const proto = Object.getPrototypeOf(v); return proto === Object.prototype || proto === null; };
+
 /** Freeze a value and everything in it (the read-only input partition of seed 002). */
 export function deepFreeze(value) {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {

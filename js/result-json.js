@@ -10,8 +10,8 @@
 // are not data, to JSON and here.
 
 import { EdgegraphError } from './errors.js';
+import { isPlainRecord } from './objects.js';
 
-const objectProto = Object.prototype;
 
 const isBoxed = (v) => v instanceof Number || v instanceof String || v instanceof Boolean;
 
@@ -31,8 +31,7 @@ function keeps(v) {
         return true;
       }
       if (typeof v.toJSON === 'function') return keeps(v.toJSON());
-      const proto = Object.getPrototypeOf(v);
-      if (proto !== objectProto && proto !== null) return isBoxed(v) && keeps(v.valueOf());
+      if (!isPlainRecord(v)) return isBoxed(v) && keeps(v.valueOf());
       for (const key in v) if (v[key] !== undefined && !keeps(v[key])) return false;
       return true;
     }
@@ -51,8 +50,7 @@ function problem(v, inArray) {
     case 'bigint': return 'a BigInt';
     default: {
       if (v === null || Array.isArray(v)) return '';
-      const proto = Object.getPrototypeOf(v);
-      if (proto === objectProto || proto === null) return '';
+      if (isPlainRecord(v)) return '';
       return `a ${v.constructor?.name || 'class instance'} without toJSON`;
     }
   }

@@ -16,6 +16,7 @@
 // when a streamMode is used.
 
 import { EventChannel } from './event-channel.js';
+import { isPlainRecord } from './objects.js';
 
 /** The superstep in a task id (`<runId>:<superstep>.<index>`). */
 export function superstepOf(taskId) {
@@ -27,7 +28,6 @@ export function superstepOf(taskId) {
 
 /** JSON's round trip of `v` as the value of `key` (toJSON is given the key). */
 const viaJSON = (v, key) => JSON.parse(JSON.stringify({ [key]: v }))[key];
-const objectProto = Object.prototype;
 
 /**
  * A chunk's copy of a value. Node results are the caller's objects, and the
@@ -55,8 +55,7 @@ export function copyValue(v, key = '', depth = 0) {
     for (let i = 0; i < v.length; i++) out[i] = copyValue(v[i], i, depth + 1) ?? null;
     return out;
   }
-  const proto = Object.getPrototypeOf(v);
-  if (proto !== objectProto && proto !== null) return viaJSON(v, key);
+  if (!isPlainRecord(v)) return viaJSON(v, key);
   const out = {};
   for (const k in v) {
     if (!Object.prototype.hasOwnProperty.call(v, k)) continue;

@@ -3,8 +3,13 @@
 // Command. LangGraph's fields are kept: `update` may be a list of
 // [key, value] writes, `goto` names, Sends or END, `graph: Command.PARENT`.
 
-import * as edgegraph from 'edgegraph';
+import { EngineCommand } from './core.js';
 import { Send } from './graph.js';
+
+// Pausing from inside a node is edgegraph's own interrupt() (during the node's synchronous
+// call in every runtime, after an await where AsyncLocalStorage exists; `config.interrupt`
+// works everywhere); a node's catch-all rethrows what isGraphInterrupt() says is one.
+export { interrupt, isGraphInterrupt } from './core.js';
 
 export class Command {
   static PARENT = '__parent__';
@@ -54,22 +59,8 @@ export function engineCommand(command, { toUpdate, combine, plain }) {
   if (command.update !== undefined) fields.update = toUpdate(updateOf(command.update, combine));
   if (command.goto !== undefined) fields.goto = gotoOf(command.goto, plain);
   if (command.resume !== undefined) fields.resume = command.resume;
-  if (toParent(command)) fields.graph = edgegraph.Command.PARENT;
-  return new edgegraph.Command(fields);
-}
-
-/**
- * Pause the run from inside a node (edgegraph's interrupt(): during the node's
- * synchronous call in every runtime, after an await where AsyncLocalStorage
- * exists; `config.interrupt` works everywhere).
- */
-export function interrupt(value) {
-  return edgegraph.interrupt(value);
-}
-
-/** Whether `e` is an interrupt: a node's catch-all must rethrow it. */
-export function isGraphInterrupt(e) {
-  return e !== null && typeof e === 'object' && e[Symbol.for('edgegraph.interrupt')] === true;
+  if (toParent(command)) fields.graph = EngineCommand.PARENT;
+  return new EngineCommand(fields);
 }
 
 /**

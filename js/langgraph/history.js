@@ -28,17 +28,18 @@ export async function threadHistory(engine, threadId) {
   return out;
 }
 
+/** A snapshot's { values, next, tasks } of a checkpoint whose tasks pending run `nodes`. */
+export function pendingOf(values, status, nodes) {
+  const next = status === 'FINISHED' ? [] : nodes.filter((n) => n !== END);
+  return { values, next, tasks: next.map((name) => ({ name, interrupts: [] })) };
+}
+
 /** One checkpoint record (of threadHistory) as a snapshot; `view` picks the channels. */
 export function snapshotOf(threadId, record, view) {
-  const next = record.status === 'FINISHED' ? [] : record.pendingTasks.filter((n) => n !== END);
-  const snapshot = {
-    values: view(record.values),
-    next,
-    tasks: next.map((name) => ({ name, interrupts: [] })),
-    config: configOf(threadId, record.checkpointId),
-    metadata: { source: record.fork ? 'fork' : next.includes(START) ? 'input' : 'loop', step: record.step, parents: {} },
-    createdAt: new Date(record.createdAt).toISOString(),
-  };
+  const snapshot = pendingOf(view(record.values), record.status, record.pendingTasks);
+  snapshot.config = configOf(threadId, record.checkpointId);
+  snapshot.metadata = { source: record.fork ? 'fork' : snapshot.next.includes(START) ? 'input' : 'loop', step: record.step, parents: {} };
+  snapshot.createdAt = new Date(record.createdAt).toISOString();
   if (record.parent) snapshot.parentConfig = configOf(threadId, record.parent.checkpointId);
   return snapshot;
 }

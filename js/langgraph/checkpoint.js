@@ -64,5 +64,5 @@ export function storeOf(checkpointer) {
   if (checkpointer === undefined || checkpointer === null || checkpointer === false) return null;
   if (checkpointer instanceof BaseCheckpointSaver) return checkpointer.store;
   if (typeof checkpointer.get === 'function' && typeof checkpointer.put === 'function' && typeof checkpointer.list === 'function' && typeof checkpointer.getTuple !== 'function') return checkpointer;
-  throw new EdgegraphError('INVALID_OPTIONS', 'compile({ checkpointer }) takes MemorySaver or BaseCheckpointSaver from edgegraph/langgraph, or an edgegraph store; a checkpointer of @langchain/langgraph stores LangGraph\'s own format');
+  throw new EdgegraphError('INVALID_OPTIONS', 'compile({ checkpointer }) takes a MemorySaver or BaseCheckpointSaver of edgegraph/langgraph or an edgegraph store, not one of @langchain/langgraph');
 }

@@ -17,14 +17,21 @@ export function configOf(threadId, checkpointId) {
  */
 export async function threadHistory(engine, threadId) {
   const all = await engine.getStateHistory(threadId, { values: true });
-  const byId = new Map(all.map((r) => [r.checkpointId, r]));
+  const byId = new Map();
+  const firstChild = new Map();   // newest first: the last one set is a parent's oldest child
+  for (const r of all) {
+    byId.set(r.checkpointId, r);
+    if (r.parentId !== null) firstChild.set(r.parentId, r.checkpointId);
+  }
   const shown = (id) => { let r = byId.get(id); while (r && r.routing?.length) r = byId.get(r.parentId); return r; };
-  const firstChild = new Map();
-  for (const r of [...all].reverse()) if (r.parentId !== null && !firstChild.has(r.parentId)) firstChild.set(r.parentId, r.checkpointId);
-  const out = all.filter((r) => !r.routing?.length).map((r) => ({ ...r, parent: shown(r.parentId), fork: r.parentId !== null && firstChild.get(r.parentId) !== r.checkpointId }));
-  const steps = new Map();
-  for (const r of [...out].reverse()) steps.set(r.checkpointId, r.parent ? steps.get(r.parent.checkpointId) + 1 : -1);
-  for (const r of out) r.step = steps.get(r.checkpointId);
+  const out = all.filter((r) => !r.routing?.length);
+  // Oldest first, so that a record's parent has its step already (the records are the engine's fresh objects).
+  for (let i = out.length - 1; i >= 0; i--) {
+    const r = out[i];
+    r.parent = shown(r.parentId);
+    r.fork = r.parentId !== null && firstChild.get(r.parentId) !== r.checkpointId;
+    r.step = r.parent ? r.parent.step + 1 : -1;
+  }
   return out;
 }
 

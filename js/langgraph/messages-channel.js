@@ -55,7 +55,7 @@ function messagesUpdate(value, current, key, node) {
   const out = [];
   const all = incoming.findLastIndex((m) => isRemoval(m) && m.id === REMOVE_ALL_MESSAGES);
   if (all >= 0) {
-    if (before === undefined) throw fail('REMOVE_ALL_MESSAGES needs the current messages, which this write cannot read (a child graph\'s Command.PARENT): remove them by id');
+    if (before === undefined) throw fail('a child graph\'s Command.PARENT cannot use REMOVE_ALL_MESSAGES: remove the messages by id');
     for (const id of known) out.push({ type: 'remove', id });
     known.clear();
     incoming = incoming.slice(all + 1);

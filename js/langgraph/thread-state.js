@@ -157,7 +157,7 @@ export class ThreadState {
   async *getStateHistory(config, options = {}) {
     // A subgraph's namespace is refused, not read as the parent's.
     const ns = nsOf(config);
-    if (ns !== undefined) throw new EdgegraphError('INVALID_INPUT', `getStateHistory(): checkpoint_ns '${ns}' names a subgraph's namespace, which getStateHistory() does not take yet in edgegraph/langgraph: getState() and updateState() take a paused subgraph's`);
+    if (ns !== undefined) throw new EdgegraphError('INVALID_INPUT', `getStateHistory(): checkpoint_ns '${ns}' is a subgraph's, which only getState() and updateState() take in edgegraph/langgraph`);
     const threadId = String(config?.configurable?.thread_id);
     const history = await threadHistory(this.#engine, threadId);
     const count = options.limit === undefined ? history.length : Math.min(options.limit, history.length);
@@ -178,7 +178,7 @@ function threadRef(configurable) {
   return thread;
 }
 
-const noPausedChild = (call, threadId, ns) => new EdgegraphError('INVALID_INPUT', `${call}(): no paused subgraph of thread '${threadId}' has checkpoint_ns '${ns}' (a subgraph's state is kept while it is paused)`);
+const noPausedChild = (call, threadId, ns) => new EdgegraphError('INVALID_INPUT', `${call}(): thread '${threadId}' has no paused subgraph at checkpoint_ns '${ns}'`);
 
 /** A checkpoint kept with a task: an object, or its JSON text. */
 const parsed = (checkpoint) => (typeof checkpoint === 'string' ? JSON.parse(checkpoint) : checkpoint);

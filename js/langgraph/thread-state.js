@@ -100,33 +100,31 @@ export class ThreadState {
   /**
    * Write `values` into a thread's state through the reducers, as node `asNode`
    * would (then its edges decide what runs next; END: the thread ends). Returns the new checkpoint's config.
+   * With a paused subgraph's namespace (`<node>:<task>|...`), the child's checkpoint is edited as its
+   * own updateState would, and the edit written into the parent's state (js/subgraph.js resumes the
+   * child from it); the config returned is in that namespace.
    */
   async updateState(config, values, asNode = undefined) {
-    const ns = nsOf(config);
-    if (ns !== undefined) return this.#updateChild(config, ns, values, asNode);
-    const thread = threadRef(config?.configurable);
-    const { threadId } = thread;
-    // asNode END ends the thread (the core drops what it waited for, a pending interrupt too).
-    const update = updateOf(values, this.#combine);
-    // A removal of messages is checked against the thread's messages (messages-channel.js): read them only then.
-    const current = this.#records && Object.values(update ?? {}).some(removesMessages) ? (await this.#records.load(threadId, thread.checkpointId))?.state : undefined;
-    const written = await this.#engine.updateState(thread, { channels: this.#toUpdate(update, asNode ?? 'updateState', current) }, asNode);
-    return configOf(threadId, written.checkpointId);
-  }
-
-  /**
-   * updateState of a paused subgraph (`ns`: `<node>:<task>|...`): the child's checkpoint is
-   * edited as its own updateState would, and the edit written into the parent's state (js/subgraph.js
-   * resumes the child from it). Returns the config of the thread's new checkpoint, in `ns`.
-   */
-  async #updateChild(config, ns, values, asNode) {
-    const { checkpoint_ns: _, ...parent } = config.configurable;
+    const { checkpoint_ns: ns = '', ...parent } = config?.configurable ?? {};
     const thread = threadRef(parent);
-    const loaded = await this.#records.load(thread.threadId, thread.checkpointId);
-    const edit = loaded?.status === 'PAUSED' ? await this.#editChild(nodeTasks(loaded.meta.tasks), loaded.state, ns.split('|'), values, asNode) : undefined;
-    if (!edit) throw noPausedChild('updateState', thread.threadId, ns);
-    const written = await this.#engine.updateState(thread, { subgraphs: edit });
-    return { configurable: { ...configOf(thread.threadId, written.checkpointId).configurable, checkpoint_ns: ns } };
+    let update;
+    if (ns !== '') {
+      const loaded = await this.#records.load(thread.threadId, thread.checkpointId);
+      const edit = loaded?.status === 'PAUSED' ? await this.#editChild(nodeTasks(loaded.meta.tasks), loaded.state, ns.split('|'), values, asNode) : undefined;
+      if (!edit) throw noPausedChild('updateState', thread.threadId, ns);
+      update = { subgraphs: edit };
+      asNode = undefined;
+    } else {
+      // asNode END ends the thread (the core drops what it waited for, a pending interrupt too).
+      const written = updateOf(values, this.#combine);
+      // A removal of messages is checked against the thread's messages (messages-channel.js): read them only then.
+      const current = this.#records && Object.values(written ?? {}).some(removesMessages) ? (await this.#records.load(thread.threadId, thread.checkpointId))?.state : undefined;
+      update = { channels: this.#toUpdate(written, asNode ?? 'updateState', current) };
+    }
+    const { checkpointId } = await this.#engine.updateState(thread, update, asNode);
+    const out = configOf(thread.threadId, checkpointId);
+    if (ns !== '') out.configurable.checkpoint_ns = ns;
+    return out;
   }
 
   /** The `subgraphs` write that edits the child at `parts` among a paused run's node tasks, or undefined. */

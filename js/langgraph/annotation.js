@@ -11,9 +11,9 @@ export function Annotation(spec = {}) {
   return { reducer: typeof reducer === 'function' ? reducer : undefined, default: spec.default };
 }
 
-/** A state of channels: `Annotation.Root({ key: Annotation(...) })`. */
+/** A state of channels: `Annotation.Root({ key: Annotation(...) })` (its State, Update and Node are types only, as in LangGraph). */
 Annotation.Root = function Root(channels) {
-  return { lc_graph_name: 'AnnotationRoot', spec: channels, State: undefined, Update: undefined, Node: undefined };
+  return { lc_graph_name: 'AnnotationRoot', spec: channels };
 };
 
 /** The messages channel with LangGraph's message reducer. */

@@ -37,7 +37,7 @@ export const clearCache = (cache, nodes) => (cache ? clearNodeCache(cache, nodes
 function storable(out) {
   if (Array.isArray(out)) return out.map(storable);
   if (out === null || typeof out !== 'object') return out;
-  const plain = (u) => (Array.isArray(u) ? u.map(([k, v]) => [k, plainMessages(v)]) : Object.fromEntries(Object.entries(u ?? {}).map(([k, v]) => [k, plainMessages(v)])));
+  const plain = (u) => (Array.isArray(u) ? u.map(([k, v]) => [k, plainMessages(v)]) : Object.fromEntries(plain(Object.entries(u ?? {}))));
   if (!isCommand(out)) return plain(out);
   const command = { lg_name: 'Command' };
   for (const key of ['resume', 'goto', 'graph']) if (out[key] !== undefined) command[key] = out[key];

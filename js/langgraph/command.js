@@ -45,7 +45,7 @@ export function gotoOf(goto, plain) {
 export function updateOf(update, combine) {
   if (!Array.isArray(update)) return update ?? {};
   const out = {};
-  for (const [key, value] of update) out[key] = Object.prototype.hasOwnProperty.call(out, key) ? combine(key, out[key], value) : value;
+  for (const [key, value] of update) out[key] = Object.hasOwn(out, key) ? combine(key, out[key], value) : value;
   return out;
 }
 
@@ -73,10 +73,11 @@ export function resultCommand(out) {
   const writes = [];
   let goto, graph;
   for (const part of out) {
-    const update = isCommand(part) ? part.update : part;
+    const command = isCommand(part);
+    const update = command ? part.update : part;
     writes.push(...(Array.isArray(update) ? update : Object.entries(update ?? {})));
-    if (isCommand(part) && part.goto !== undefined) goto = part.goto;
-    if (isCommand(part) && part.graph !== undefined) graph = part.graph;
+    if (command && part.goto !== undefined) goto = part.goto;
+    if (command && part.graph !== undefined) graph = part.graph;
   }
   return { lg_name: 'Command', update: writes, goto, graph };
 }

@@ -32,13 +32,9 @@ function toolCalls(calls) {
 export function toPlainMessage(m) {
   if (typeof m === 'string') return { role: 'user', content: m };
   if (m === null || typeof m !== 'object') return m;
-  const type = langchainType(m);
-  if (type === undefined) {
-    if (typeof m.role === 'string' || m.type === 'remove') return m;
-    // LangChain's own plain form: { type: 'human', content }.
-    if (typeof m.type === 'string' && ROLE_OF_TYPE[m.type]) return toPlainMessage({ ...m, _getType: () => m.type });
-    return m;
-  }
+  // A LangChain message, or LangChain's own plain form { type: 'human', content } (a plain message has a role).
+  const type = langchainType(m) ?? (typeof m.role !== 'string' && m.type !== 'remove' && typeof m.type === 'string' && ROLE_OF_TYPE[m.type] ? m.type : undefined);
+  if (type === undefined) return m;
   const fields = m.lc === 1 ? m.kwargs ?? {} : m;
   const role = ROLE_OF_TYPE[type] ?? 'user';
   if (role === 'remove') return { type: 'remove', id: fields.id };

@@ -4,7 +4,7 @@
 // so a thread written through this entry resumes with GraphEngine too.
 
 import { MemoryStore, EdgegraphError, Checkpointer } from './core.js';
-import { configOf } from './history.js';
+import { configOf, threadRef } from './history.js';
 
 /** Checkpoints over any edgegraph store (LangGraph's BaseCheckpointSaver's place). */
 export class BaseCheckpointSaver {
@@ -25,10 +25,9 @@ export class BaseCheckpointSaver {
    * (or of `configurable.checkpoint_id`), or undefined.
    */
   async getTuple(config) {
-    const { thread_id: threadId, checkpoint_id: id } = config?.configurable ?? {};
-    if (threadId === undefined) return undefined;
-    const thread = String(threadId);
-    const loaded = await this.#records.load(thread, id === undefined ? undefined : Number(id));
+    if (config?.configurable?.thread_id === undefined) return undefined;
+    const { threadId: thread, checkpointId } = threadRef(config.configurable);
+    const loaded = await this.#records.load(thread, checkpointId);
     if (!loaded) return undefined;
     const tuple = {
       config: configOf(thread, loaded.id),

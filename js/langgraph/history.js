@@ -8,6 +8,13 @@ export function configOf(threadId, checkpointId) {
   return { configurable: { thread_id: threadId, checkpoint_ns: '', checkpoint_id: String(checkpointId) } };
 }
 
+/** The engine's thread (and checkpoint) that a LangGraph config's `configurable` names. */
+export function threadRef(configurable) {
+  const thread = { threadId: String(configurable?.thread_id) };
+  if (configurable?.checkpoint_id !== undefined) thread.checkpointId = Number(configurable.checkpoint_id);
+  return thread;
+}
+
 /**
  * A thread's checkpoints at superstep boundaries, newest first, each with its
  * step (its ancestors' count, from -1 for the input), the nearest such

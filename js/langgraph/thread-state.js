@@ -3,7 +3,7 @@
 // The run side is compiled.js; this side only reads and forks checkpoints.
 
 import { EdgegraphError, Checkpointer } from './core.js';
-import { threadHistory, snapshotOf, pendingOf, configOf } from './history.js';
+import { threadHistory, snapshotOf, pendingOf, configOf, threadRef } from './history.js';
 import { updateOf } from './command.js';
 import { shownInterrupts } from './subgraph-node.js';
 import { removesMessages } from './messages-channel.js';
@@ -167,13 +167,6 @@ export class ThreadState {
 function nsOf(config) {
   const ns = config?.configurable?.checkpoint_ns;
   return ns === '' ? undefined : ns;
-}
-
-/** The engine's thread (and checkpoint) for a config's `configurable`. */
-function threadRef(configurable) {
-  const thread = { threadId: String(configurable?.thread_id) };
-  if (configurable?.checkpoint_id !== undefined) thread.checkpointId = Number(configurable.checkpoint_id);
-  return thread;
 }
 
 const noPausedChild = (call, threadId, ns) => new EdgegraphError('INVALID_INPUT', `${call}(): thread '${threadId}' has no paused subgraph at checkpoint_ns '${ns}'`);

@@ -12,7 +12,7 @@ export const END = '__end__';
 /** Run `node` with `args` as its whole input (LangGraph's Send). */
 export class Send {
   constructor(node, args) { this.lg_name = 'Send'; this.node = node; this.args = args; }
-  toJSON() { return { lg_name: 'Send', node: this.node, args: this.args }; }
+  toJSON() { return { ...this }; }   // plain data (the engine refuses class instances without toJSON)
 }
 
 export class StateGraph {

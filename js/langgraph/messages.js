@@ -12,7 +12,7 @@ const ROLE_OF_TYPE = { human: 'user', user: 'user', ai: 'assistant', assistant: 
 /** A removal of the message with this id (LangGraph's RemoveMessage). */
 export class RemoveMessage {
   constructor({ id }) { this.type = 'remove'; this.id = id; }
-  toJSON() { return { type: 'remove', id: this.id }; }
+  toJSON() { return { ...this }; }
 }
 
 /** The LangChain message type of a value that looks like one, else undefined. */

@@ -78,34 +78,71 @@ function withId(m) {
 /** A message list (or one message) made plain, every message with an id (a channel's default, a reducer's sides). */
 export const plainMessageList = (value) => asList(value).map(withId);
 
+/** A removal (a RemoveMessage made plain). */
+export const isRemoval = (m) => m !== null && typeof m === 'object' && m.type === 'remove';
+
+/** Marks a removal that takes effect where it stands (messages-channel.js's bothWrites), not after the update's writes. */
+export const IN_ORDER = Symbol('edgegraph.messages.inOrder');
+
+/**
+ * An update of a messages list (`incoming`: plain, with ids) as writes and
+ * removals to apply in order, by LangGraph's rules: REMOVE_ALL_MESSAGES
+ * becomes removals of every message `before` it; a message keeps its place
+ * (a write of its id replaces it) and is removed only if the last word on its
+ * id is a removal; removing an id that is not there is an error, `fail(text)`.
+ * `before`: the messages the update applies to (undefined: unknown, then a
+ * removal's id is not checked).
+ */
+export function messagesDelta(incoming, before, fail) {
+  if (!incoming.some(isRemoval)) return incoming;
+  const known = before === undefined ? null : new Set(asList(before).map((m) => m?.id));
+  const out = [];
+  const all = incoming.findLastIndex((m) => isRemoval(m) && m.id === REMOVE_ALL_MESSAGES);
+  if (all >= 0) {
+    if (before === undefined) throw fail('a child graph\'s Command.PARENT cannot use REMOVE_ALL_MESSAGES: remove the messages by id');
+    for (const id of known) out.push({ type: 'remove', id });
+    known.clear();
+    incoming = incoming.slice(all + 1);
+  }
+  const removed = new Set();
+  for (const m of incoming) {
+    if (isRemoval(m)) {
+      if (known && !known.has(m.id)) throw fail(`Attempting to delete a message with an ID that doesn't exist ('${m.id}')`);
+      if (m[IN_ORDER]) { out.push({ type: 'remove', id: m.id }); known?.delete(m.id); removed.delete(m.id); } else removed.add(m.id);
+    } else {
+      out.push(m);
+      known?.add(m.id);
+      removed.delete(m.id);
+    }
+  }
+  for (const id of removed) out.push({ type: 'remove', id });
+  return out;
+}
+
 /**
  * LangGraph's message reducer: appends; a message whose id is already there
  * replaces it; a removal deletes by id (an unknown id is an error);
  * REMOVE_ALL_MESSAGES drops everything before it; messages without an id get
- * one. A single message is accepted where a list is expected.
+ * one. A single message is accepted where a list is expected. (A channel with
+ * it runs on the core's `messages` reducer: messages-channel.js; this is the
+ * same delta applied here.)
  */
 export function messagesStateReducer(left, right) {
-  let current = plainMessageList(left);
-  let incoming = plainMessageList(right);
-  const all = incoming.findLastIndex((m) => m.type === 'remove' && m.id === REMOVE_ALL_MESSAGES);
-  if (all >= 0) { current = []; incoming = incoming.slice(all + 1); }
-  const merged = current.slice();
+  const merged = plainMessageList(left);
   const at = new Map(merged.map((m, i) => [m.id, i]));
-  const removed = new Set();
-  for (const m of incoming) {
-    const i = at.get(m.id);
-    if (m.type === 'remove') {
-      if (i === undefined) throw new Error(`Attempting to delete a message with an ID that doesn't exist ('${m.id}')`);
-      removed.add(m.id);
-    } else if (i !== undefined) {
-      merged[i] = m;
-      removed.delete(m.id);
+  const removedBelow = new Map();   // a removed id -> the list's length then: its messages before that are gone
+  for (const m of messagesDelta(plainMessageList(right), merged, (text) => new Error(text))) {
+    if (isRemoval(m)) {
+      removedBelow.set(m.id, merged.length);
+      at.delete(m.id);
+    } else if (at.has(m.id)) {
+      merged[at.get(m.id)] = m;
     } else {
       at.set(m.id, merged.length);
       merged.push(m);
     }
   }
-  return merged.filter((m) => !removed.has(m.id));
+  return merged.filter((m, i) => !(i < removedBelow.get(m.id)));
 }
 
 /** LangGraph's other name for it. */

@@ -1,7 +1,7 @@
 // cache.js: LangGraph's node caching (addNode(name, fn, { cachePolicy }) with
 // compile({ cache })) over edgegraph's node cache (js/node-cache.js).
 
-import { cachedCall, clearNodeCache, InMemoryCache, EdgegraphError } from './core.js';
+import { cachedCall, clearNodeCache, InMemoryCache, EdgegraphError } from './edgegraph.js';
 import { plainMessages } from './messages.js';
 import { isCommand } from './command.js';
 

@@ -3,7 +3,7 @@
 // kvStore(...)): the compiled graph writes edgegraph's checkpoint chains to it,
 // so a thread written through this entry resumes with GraphEngine too.
 
-import { MemoryStore, EdgegraphError, Checkpointer } from './core.js';
+import { MemoryStore, EdgegraphError, Checkpointer } from './edgegraph.js';
 import { configOf, threadRef } from './history.js';
 
 /** Checkpoints over any edgegraph store (LangGraph's BaseCheckpointSaver's place). */

@@ -3,13 +3,13 @@
 // Command. LangGraph's fields are kept: `update` may be a list of
 // [key, value] writes, `goto` names, Sends or END, `graph: Command.PARENT`.
 
-import { EngineCommand } from './core.js';
+import { EngineCommand } from './edgegraph.js';
 import { Send } from './graph.js';
 
 // Pausing from inside a node is edgegraph's own interrupt() (during the node's synchronous
 // call in every runtime, after an await where AsyncLocalStorage exists; `config.interrupt`
 // works everywhere); a node's catch-all rethrows what isGraphInterrupt() says is one.
-export { interrupt, isGraphInterrupt } from './core.js';
+export { interrupt, isGraphInterrupt } from './edgegraph.js';
 
 export class Command {
   static PARENT = '__parent__';

@@ -9,7 +9,7 @@
 // removals of the current messages, and removals put after the writes so that
 // removing and re-adding an id in one update keeps its place, as in LangGraph.
 
-import { EdgegraphError } from './core.js';
+import { EdgegraphError } from './edgegraph.js';
 import { messagesStateReducer, messagesDelta, toPlainMessage, plainMessageList, asList, isRemoval, IN_ORDER } from './messages.js';
 
 /** The keys of the channels whose reducer is LangGraph's message reducer (addMessages is the same function). */

@@ -1,7 +1,7 @@
 // retry.js: LangGraph's retry policy for a node, run in this layer (not as
 // the engine's retry) for `retryOn`.
 
-import { isGraphInterrupt } from './core.js';
+import { isGraphInterrupt } from './edgegraph.js';
 
 // Errors a retry cannot fix: client errors by HTTP status, and aborts.
 const NO_RETRY_STATUS = new Set([400, 401, 402, 403, 404, 405, 406, 407, 409]);

@@ -2,7 +2,7 @@
 // (getState, updateState, getStateHistory), over the engine's checkpoints.
 // The run side is compiled.js; this side only reads and forks checkpoints.
 
-import { EdgegraphError, Checkpointer } from './core.js';
+import { EdgegraphError, Checkpointer } from './edgegraph.js';
 import { threadHistory, snapshotOf, pendingOf, configOf, threadRef } from './history.js';
 import { updateOf } from './command.js';
 import { shownInterrupts } from './subgraph-node.js';

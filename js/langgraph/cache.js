@@ -3,7 +3,7 @@
 
 import { cachedCall, clearNodeCache, InMemoryCache, EdgegraphError } from './edgegraph.js';
 import { plainMessages } from './messages.js';
-import { isCommand } from './command.js';
+import { isCommand, Command } from './command.js';
 
 export { InMemoryCache };
 
@@ -38,9 +38,5 @@ function storable(out) {
   if (Array.isArray(out)) return out.map(storable);
   if (out === null || typeof out !== 'object') return out;
   const plain = (u) => (Array.isArray(u) ? u.map(([k, v]) => [k, plainMessages(v)]) : Object.fromEntries(plain(Object.entries(u ?? {}))));
-  if (!isCommand(out)) return plain(out);
-  const command = { lg_name: 'Command' };
-  for (const key of ['resume', 'goto', 'graph']) if (out[key] !== undefined) command[key] = out[key];
-  if (out.update !== undefined) command.update = plain(out.update);
-  return command;
+  return isCommand(out) ? new Command({ ...out, update: out.update === undefined ? undefined : plain(out.update) }) : plain(out);
 }

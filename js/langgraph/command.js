@@ -79,5 +79,5 @@ export function resultCommand(out) {
     if (command && part.goto !== undefined) goto = part.goto;
     if (command && part.graph !== undefined) graph = part.graph;
   }
-  return { lg_name: 'Command', update: writes, goto, graph };
+  return new Command({ update: writes, goto, graph });
 }

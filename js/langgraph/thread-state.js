@@ -84,12 +84,12 @@ export class ThreadState {
       const local = localOf(own) ?? task.name;
       const checkpoint = own && heldChild(own, state, local);
       const ns = prefix ? `${prefix}|${local}` : local;
-      task.state = subgraphs && checkpoint ? child.snapshotOfCheckpoint(checkpoint, threadId, ns) : { configurable: { thread_id: threadId, checkpoint_ns: ns } };
+      task.state = subgraphs && checkpoint ? child.#snapshotOfCheckpoint(checkpoint, threadId, ns) : { configurable: { thread_id: threadId, checkpoint_ns: ns } };
     }
   }
 
   /** A child's paused checkpoint (a subgraph node's) as a snapshot in namespace `ns`. */
-  snapshotOfCheckpoint(checkpoint, threadId, ns) {
+  #snapshotOfCheckpoint(checkpoint, threadId, ns) {
     const cp = parsed(checkpoint);
     const saved = nodeTasks(cp.tasks);
     const snapshot = pendingOf(this.#view(cp.state), cp.status, saved.map((t) => t.node));
@@ -132,12 +132,12 @@ export class ThreadState {
     const own = saved.find((t) => t.keep && localOf(t) === local);
     const child = own && this.#children.get(own.node);
     if (!child) return undefined;
-    const checkpoint = await child.editedCheckpoint(heldChild(own, state, local), deeper, values, asNode);
+    const checkpoint = await child.#editedCheckpoint(heldChild(own, state, local), deeper, values, asNode);
     return checkpoint && { [local]: { checkpoint, replaces: own.keep.checkpoint } };
   }
 
   /** A paused checkpoint of this graph with `values` written (as `asNode`), or into its child at `parts`. */
-  async editedCheckpoint(checkpoint, parts, values, asNode) {
+  async #editedCheckpoint(checkpoint, parts, values, asNode) {
     const text = typeof checkpoint === 'string' ? checkpoint : JSON.stringify(checkpoint);
     let update;
     if (parts.length) {

@@ -105,8 +105,8 @@ export class ThreadState {
    * child from it); the config returned is in that namespace.
    */
   async updateState(config, values, asNode = undefined) {
-    const { checkpoint_ns: ns = '', ...parent } = config?.configurable ?? {};
-    const thread = threadRef(parent);
+    const { checkpoint_ns: ns = '', ...rest } = config?.configurable ?? {};
+    const thread = threadRef(rest);
     let update;
     if (ns !== '') {
       const loaded = await this.#records.load(thread.threadId, thread.checkpointId);
@@ -116,10 +116,10 @@ export class ThreadState {
       asNode = undefined;
     } else {
       // asNode END ends the thread (the core drops what it waited for, a pending interrupt too).
-      const written = updateOf(values, this.#combine);
+      const byKey = updateOf(values, this.#combine);
       // A removal of messages is checked against the thread's messages (messages-channel.js): read them only then.
-      const current = this.#records && Object.values(written ?? {}).some(removesMessages) ? (await this.#records.load(thread.threadId, thread.checkpointId))?.state : undefined;
-      update = { channels: this.#toUpdate(written, asNode ?? 'updateState', current) };
+      const current = this.#records && Object.values(byKey ?? {}).some(removesMessages) ? (await this.#records.load(thread.threadId, thread.checkpointId))?.state : undefined;
+      update = { channels: this.#toUpdate(byKey, asNode ?? 'updateState', current) };
     }
     const { checkpointId } = await this.#engine.updateState(thread, update, asNode);
     const out = configOf(thread.threadId, checkpointId);

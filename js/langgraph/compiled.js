@@ -23,6 +23,11 @@ import { withCache, clearCache, cacheOf } from './cache.js';
 const PARENT = Symbol.for('edgegraph.langgraph.parent');
 const AsyncFunction = (async () => {}).constructor;
 const FREED_WHEN_COLLECTED = Symbol.for('edgegraph.freedWhenCollected');
+// definition.js's PREPARED: nodes and edges as JSON text, with their functions.
+const PREPARED = Symbol.for('edgegraph.preparedGraph');
+// A function node's JSON, as the nodes of most graphs have it (START's, and any other's).
+const START_NODE = '{"jumpTarget":true}';
+const PLAIN_NODE = '{"jumpTarget":true,"join":false}';
 // Run ids: a prefix drawn on first use (the time and 52 random bits; not at import: workerd refuses
 // randomness in a module's global scope), then a counter.
 let runPrefix = '';
@@ -81,7 +86,6 @@ class GraphRunner {
       if (c.default) defaults[key] = core ? plainMessageList(c.default()) : plainMessages(c.default());
     }
     this.#defaults = defaults;
-    const nodes = { [START]: { handler: this.#startNode(), jumpTarget: true } };
     const parent = { invocationOf: (taskId) => this.#invocationOf(taskId), view: this.#view, toUpdate: this.#coreUpdateOf, combine: this.#combine };
     // Join sources by target and static targets by source, once: a 1,000-node graph compiles in one pass.
     const joined = new Map();
@@ -89,6 +93,18 @@ class GraphRunner {
     const add = (map, key, value) => { const list = map.get(key); if (list) list.push(value); else map.set(key, [value]); };
     for (const [from, to] of this.#builder.edges) add(fixed, from, to);
     for (const [sources, target] of this.#builder.joins) for (const from of sources) { add(joined, target, from); add(fixed, from, target); }
+    // The nodes and edges go to the engine as JSON text (definition.js's PREPARED); with a
+    // subgraph node among them, the nodes as objects, in their order (the engine builds the child's handler).
+    const prepared = { nodes: '', edges: '', handlers: new Map(), routers: new Map() };
+    const objects = [...this.#builder.nodes.values()].some((n) => runnerOf(n.subgraph)) ? {} : null;
+    const put = (name, handler, spec) => {
+      if (objects) objects[name] = { handler, ...spec };
+      else {
+        prepared.handlers.set(name, handler);
+        prepared.nodes += `${prepared.nodes ? ',' : ''}${JSON.stringify(name)}:${spec.join || spec.defer ? JSON.stringify(spec) : spec.join === false ? PLAIN_NODE : START_NODE}`;
+      }
+    };
+    put(START, this.#startNode(), { jumpTarget: true });
     for (const [name, { fn, options, subgraph }] of this.#builder.nodes) {
       // LangGraph's edges from several nodes to one are not a join; addEdge([a, b], c) is.
       const sources = joined.get(name);
@@ -97,14 +113,21 @@ class GraphRunner {
       if (child && (options.cachePolicy || options.retryPolicy?.retryOn)) {
         throw new EdgegraphError('INVALID_DEFINITION', `node '${name}' is a compiled graph: cachePolicy and retryOn are for function nodes in edgegraph/langgraph (give them to the child's nodes)`, { node: name });
       }
-      const spec = child ? { ...subgraphNodeSpec(name, child, parent), jumpTarget: true, join } : { handler: this.#wrap(name, withRetry(fn, options.retryPolicy), options.cachePolicy), jumpTarget: true, join };
-      if (child && options.retryPolicy) spec.retry = engineRetry(options.retryPolicy);
-      if (options.defer) spec.defer = true;
-      nodes[name] = spec;
+      if (child) {
+        const spec = { ...subgraphNodeSpec(name, child, parent), jumpTarget: true, join };
+        if (options.retryPolicy) spec.retry = engineRetry(options.retryPolicy);
+        if (options.defer) spec.defer = true;
+        objects[name] = spec;
+      } else put(name, this.#wrap(name, withRetry(fn, options.retryPolicy), options.cachePolicy), options.defer ? { jumpTarget: true, join, defer: true } : { jumpTarget: true, join });
     }
-    const edges = {};
-    for (const name of Object.keys(nodes)) edges[name] = edgeOf(fixed.get(name) ?? [], this.#builder.branches.get(name) ?? [], this.#view);
-    return { nodes, edges, entryPoint: START, state: { reducers, defaults: { channels: defaults } } };
+    for (const name of [START, ...this.#builder.nodes.keys()]) {
+      const edge = edgeOf(fixed.get(name) ?? [], this.#builder.branches.get(name) ?? [], this.#view);
+      if (typeof edge === 'function') prepared.routers.set(name, edge);
+      prepared.edges += `${prepared.edges ? ',' : ''}${JSON.stringify(name)}:${typeof edge === 'function' ? JSON.stringify({ router: name }) : JSON.stringify(edge)}`;
+    }
+    const definition = { entryPoint: START, state: { reducers, defaults: { channels: defaults } }, [PREPARED]: prepared };
+    if (objects) definition.nodes = objects;
+    return definition;
   }
 
   /** The input step: the input goes through the reducers like any update. */

@@ -100,9 +100,20 @@ static size_t utf16_escape(const unsigned char *s, const unsigned char *end, uns
     return used;
 }
 
+/* Whether none of the 8 bytes at p is '"' or '\\' (the "has a zero byte" test on each XOR). */
+static bool no_quote8(const unsigned char *p) {
+    const uint64_t ones = 0x0101010101010101ULL;
+    uint64_t v, q, e;
+    memcpy(&v, p, 8);
+    q = v ^ (ones * '"');
+    e = v ^ (ones * '\\');
+    return ((((q - ones) & ~q) | ((e - ones) & ~e)) & (ones * 0x80)) == 0;
+}
+
 /* The string at r->p (its opening quote) as a new NUL-terminated text. */
 static char *read_string(reader *r) {
     const unsigned char *s = r->p + 1, *q = s;
+    while (q + 8 <= r->end && no_quote8(q)) q += 8;
     while (q < r->end && *q != '"' && *q != '\\') q++;
     size_t escapes = 0;
     bool plain = q < r->end && *q == '"';
@@ -113,6 +124,7 @@ static char *read_string(reader *r) {
             q++;
         }
         q++;
+        while (q + 8 <= r->end && no_quote8(q)) q += 8;
     }
     if (q >= r->end) return NULL;   /* no closing quote */
     /* At most this long: an escape's two or more bytes make one to four. */
@@ -124,6 +136,7 @@ static char *read_string(reader *r) {
     } else {
         for (const unsigned char *i = s; i < q;) {
             const unsigned char *run = i;
+            while (i + 8 <= q && no_quote8(i)) i += 8;
             while (i < q && *i != '\\') i++;
             memcpy(o, run, (size_t)(i - run));
             o += i - run;

@@ -95,13 +95,15 @@ class GraphRunner {
     for (const [sources, target] of this.#builder.joins) for (const from of sources) { add(joined, target, from); add(fixed, from, target); }
     // The nodes and edges go to the engine as JSON text (definition.js's PREPARED); with a
     // subgraph node among them, the nodes as objects, in their order (the engine builds the child's handler).
+    // (Members in lists joined once: a string grown member by member is a rope that the engine flattens.)
     const prepared = { nodes: '', edges: '', handlers: new Map(), routers: new Map() };
+    const nodeTexts = [], edgeTexts = [];
     const objects = [...this.#builder.nodes.values()].some((n) => runnerOf(n.subgraph)) ? {} : null;
     const put = (name, handler, spec) => {
       if (objects) objects[name] = { handler, ...spec };
       else {
         prepared.handlers.set(name, handler);
-        prepared.nodes += `${prepared.nodes ? ',' : ''}${JSON.stringify(name)}:${spec.join || spec.defer ? JSON.stringify(spec) : spec.join === false ? PLAIN_NODE : START_NODE}`;
+        nodeTexts.push(`${JSON.stringify(name)}:${spec.join || spec.defer ? JSON.stringify(spec) : spec.join === false ? PLAIN_NODE : START_NODE}`);
       }
     };
     put(START, this.#startNode(), { jumpTarget: true });
@@ -123,8 +125,10 @@ class GraphRunner {
     for (const name of [START, ...this.#builder.nodes.keys()]) {
       const edge = edgeOf(fixed.get(name) ?? [], this.#builder.branches.get(name) ?? [], this.#view);
       if (typeof edge === 'function') prepared.routers.set(name, edge);
-      prepared.edges += `${prepared.edges ? ',' : ''}${JSON.stringify(name)}:${typeof edge === 'function' ? JSON.stringify({ router: name }) : JSON.stringify(edge)}`;
+      edgeTexts.push(`${JSON.stringify(name)}:${typeof edge === 'function' ? JSON.stringify({ router: name }) : JSON.stringify(edge)}`);
     }
+    prepared.nodes = nodeTexts.join(',');
+    prepared.edges = edgeTexts.join(',');
     const definition = { entryPoint: START, state: { reducers, defaults: { channels: defaults } }, [PREPARED]: prepared };
     if (objects) definition.nodes = objects;
     return definition;

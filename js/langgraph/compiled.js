@@ -29,7 +29,8 @@ const PREPARED = Symbol.for('edgegraph.preparedGraph');
 const START_NODE = '{"jumpTarget":true}';
 const PLAIN_NODE = '{"jumpTarget":true,"join":false}';
 /** A name as a JSON string: most need no escape (JSON.stringify of each cost a 1,000-node compile a tenth). */
-const quoted = (name) => (/^[\w .-]*$/.test(name) ? `"${name}"` : JSON.stringify(name));
+const PLAIN_NAME = /^[\w .-]*$/;
+const quoted = (name) => (PLAIN_NAME.test(name) ? `"${name}"` : JSON.stringify(name));
 // Run ids: a prefix drawn on first use (the time and 52 random bits; not at import: workerd refuses
 // randomness in a module's global scope), then a counter.
 let runPrefix = '';

@@ -103,8 +103,10 @@ export class Run {
         // The read-only input partition is frozen for nodes, as in seed 002.
         if (this.#graph.partitioned) deepFreeze(this.#mirror.input);
         if (this.#thread) {
-          // A checkpoint at every step boundary, written before the step runs.
-          await this.#checkpoint();
+          // A checkpoint at every step boundary, written before the step runs
+          // (into a synchronous store, without waiting a turn).
+          const writing = this.#thread.save(emit, out.status);
+          if (writing) await writing;
           if (this.#thread.error) return this.#writeFailed();
         }
         if (out.status !== 'RUNNING') return this.#result(out);

@@ -169,6 +169,16 @@ eg_code eg_run_set_state(eg_run *run, const char *state, size_t len, eg_error *e
  * EG_E_DISPOSED. */
 eg_code eg_run_next(eg_run *run, const char **json, size_t *len, eg_error *err);
 
+/* eg_run_next's answer as one flat JSON array, which a host decodes without
+ * an object or array per op and per task:
+ *   [status, n, op..., task..., outcome]
+ * n ops, each "s"|"p"|"d" (set, push, del), the path's length, its elements,
+ * then the value (none for "d"); each pending task as index, id, kind, node,
+ * handler (router for a route), then an object of its optional fields (arg,
+ * answers, keep) or 0; outcome: {"interrupts":[...]} (PAUSED), {"error":{...}}
+ * (ERROR) or 0. Returns what eg_run_next returns. */
+eg_code eg_run_next_flat(eg_run *run, const char **json, size_t *len, eg_error *err);
+
 /* Hand back the result of task `index` of the current step (a JSON object for
  * nodes, a JSON string for routes). A result that is not acceptable (not an
  * object, a bad control field) ends the run in ERROR with the node named; the

@@ -43,6 +43,51 @@ static const cJSON *script_next(const cJSON *fixture, cJSON *counters, const cha
     return cJSON_GetArrayItem(list, i < n ? i : n - 1);
 }
 
+bool replay_flat = false;
+
+static cJSON *item(const cJSON *a, int i) { return cJSON_GetArrayItem(a, i); }
+
+/* The task at a[at..at+5] (eg_run_next_flat) as eg_run_next's object. */
+static cJSON *unflatten_task(const cJSON *a, int at) {
+    cJSON *t = cJSON_CreateObject();
+    const char *kind = item(a, at + 2)->valuestring;
+    cJSON_AddItemToObject(t, "index", cJSON_Duplicate(item(a, at), true));
+    cJSON_AddItemToObject(t, "id", cJSON_Duplicate(item(a, at + 1), true));
+    cJSON_AddStringToObject(t, "kind", kind);
+    cJSON_AddItemToObject(t, "node", cJSON_Duplicate(item(a, at + 3), true));
+    cJSON_AddItemToObject(t, strcmp(kind, "route") == 0 ? "router" : "handler", cJSON_Duplicate(item(a, at + 4), true));
+    for (const cJSON *f = item(a, at + 5)->child; f; f = f->next) cJSON_AddItemToObject(t, f->string, cJSON_Duplicate(f, true));
+    return t;
+}
+
+/* eg_run_next_flat's array as eg_run_next's object (edgegraph.h). */
+static cJSON *unflatten(const char *text, size_t len) {
+    cJSON *a = cJSON_ParseWithLength(text, len);
+    if (!a) return NULL;
+    int size = cJSON_GetArraySize(a), at = 2, n = (int)item(a, 1)->valuedouble;
+    const char *status = item(a, 0)->valuestring;
+    cJSON *out = cJSON_CreateObject(), *patch = cJSON_AddArrayToObject(out, "patch");
+    cJSON_AddStringToObject(out, "status", status);
+    for (int i = 0; i < n; i++) {
+        const char *op = item(a, at)->valuestring;
+        int depth = (int)item(a, at + 1)->valuedouble;
+        cJSON *o = cJSON_CreateArray(), *path = cJSON_CreateArray();
+        cJSON_AddItemToArray(o, cJSON_CreateString(op[0] == 's' ? "set" : op[0] == 'p' ? "push" : "del"));
+        for (int k = 0; k < depth; k++) cJSON_AddItemToArray(path, cJSON_Duplicate(item(a, at + 2 + k), true));
+        cJSON_AddItemToArray(o, path);
+        at += 2 + depth;
+        if (op[0] != 'd') cJSON_AddItemToArray(o, cJSON_Duplicate(item(a, at++), true));
+        cJSON_AddItemToArray(patch, o);
+    }
+    if (strcmp(status, "RUNNING") == 0) {
+        cJSON *tasks = cJSON_AddArrayToObject(out, "tasks");
+        for (; at + 6 < size; at += 6) cJSON_AddItemToArray(tasks, unflatten_task(a, at));
+    }
+    for (const cJSON *f = item(a, size - 1)->child; f; f = f->next) cJSON_AddItemToObject(out, f->string, cJSON_Duplicate(f, true));
+    cJSON_Delete(a);
+    return out;
+}
+
 static eg_run *reopen(eg_run *run, const eg_graph *g, const char *options, size_t olen, int *api_error) {
     size_t len;
     const char *cp;
@@ -82,9 +127,9 @@ bool replay_run(cJSON *fixture, bool restore_each_step, replay *r) {
         if (restore_each_step) { run = reopen(run, g, options, olen, &r->api_error); if (r->api_error) goto out; }
         size_t len;
         const char *text;
-        r->api_error = CORE(eg_run_next(run, &text, &len, &err)); DONE();
+        r->api_error = CORE((replay_flat ? eg_run_next_flat : eg_run_next)(run, &text, &len, &err)); DONE();
         if (r->api_error) goto out;
-        cJSON *out = cJSON_ParseWithLength(text, len);
+        cJSON *out = replay_flat ? unflatten(text, len) : cJSON_ParseWithLength(text, len);
         if (!out) { r->api_error = EG_E_NOMEM; goto out; }
         const char *status = cJSON_GetObjectItemCaseSensitive(out, "status")->valuestring;
         if (strcmp(status, "RUNNING") != 0) {

@@ -178,6 +178,8 @@ export class Core {
   }
   /** @returns {{status: string, patch: any[], tasks?: any[], error?: any}} */
   runNext(r) { return JSON.parse(this.lent(this.x.eg_run_next(r, this.outPtr, this.lenPtr, this.errPtr))); }
+  /** The same step as one flat array (eg_run_next_flat): step.js reads it. */
+  runStep(r) { return JSON.parse(this.lent(this.x.eg_run_next_flat(r, this.outPtr, this.lenPtr, this.errPtr))); }
   runSubmit(r, index, json) {
     const [p, n] = this.write(json);
     this.check(this.x.eg_run_submit(r, index, p, n, this.errPtr));

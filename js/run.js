@@ -5,7 +5,7 @@
 // and turns the core's final status into the result the caller gets.
 
 import { EdgegraphError, describeThrown } from './errors.js';
-import { applyPatch } from './patch.js';
+import { readStep } from './step.js';
 import { now, STREAM } from './events.js';
 import { usageOf } from './usage.js';
 import { deepFreeze } from './objects.js';
@@ -92,14 +92,11 @@ export class Run {
     emit?.({ type: 'run_start' });
     try {
       for (;;) {
-        const out = core.runNext(this.#handle);
-        if (out.patch.length) {
-          // The ops go as they are to the event and a copy to the mirror (the caller may
-          // change what an event carries); with no listener, to the mirror as they are.
-          applyPatch(this.#mirror, out.patch, Boolean(emit));
-          this.#graph.history.sawPatch(out.patch);
-          emit?.({ type: 'state_update', patch: out.patch });
-        }
+        // The ops go into the mirror as they are read: with a listener, the event
+        // gets them and the mirror copies (the caller may change what an event carries).
+        const out = readStep(core.runStep(this.#handle), this.#mirror, Boolean(emit));
+        if (out.messagesReshaped) this.#graph.history.sawReshape();
+        if (emit && out.patch.length) emit({ type: 'state_update', patch: out.patch });
         // The read-only input partition is frozen for nodes, as in seed 002.
         if (this.#graph.partitioned) deepFreeze(this.#mirror.input);
         if (this.#thread) {

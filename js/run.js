@@ -113,19 +113,15 @@ export class Run {
         let pending = null;
         // In a parallel step, each finished task is checkpointed too, so a
         // crash re-runs only the tasks that had not finished.
-        const perTask = this.#thread && out.tasks.length > 1;
+        this.#perTask = Boolean(this.#thread) && out.tasks.length > 1;
         this.#stepSize = out.tasks.length;
         this.#step = null;
         this.#stepFailed = false;
-        const runTask = (task) => {
-          const p = this.#start(task);
-          return perTask ? (p ?? Promise.resolve()).then(() => { if (this.#open && !this.#aborted) return this.#checkpoint(); }) : p;
-        };
         const limit = this.#maxConcurrency;
-        if (limit && out.tasks.length > limit) pending = [eachLimited(out.tasks, limit, runTask, () => this.#open && !this.#aborted)];
+        if (limit && out.tasks.length > limit) pending = [eachLimited(out.tasks, limit, this.#runTask, () => this.#open && !this.#aborted)];
         else {
           for (const task of out.tasks) {
-            const p = runTask(task);
+            const p = this.#runTask(task);
             if (p) (pending ??= []).push(p);
           }
         }
@@ -140,6 +136,15 @@ export class Run {
       await this.#thread?.close();
     }
   }
+
+  /** Whether this step checkpoints each finished task (a parallel step of a run with a thread). */
+  #perTask = false;
+
+  /** Start a task of the step (a promise when it is asynchronous, or checkpointed on its own). */
+  #runTask = (task) => {
+    const p = this.#start(task);
+    return this.#perTask ? (p ?? Promise.resolve()).then(() => { if (this.#open && !this.#aborted) return this.#checkpoint(); }) : p;
+  };
 
   #checkpoint() {
     // The core prints the record (thread.js): nothing parsed here.
@@ -299,7 +304,7 @@ export class Run {
       return;
     }
     const { core } = this.#graph;
-    naming(task, 'hand the result of', () => core.runSubmit(this.#handle, task.index, json ?? 'null'));
+    naming(task, 'hand the result of', core, 'runSubmit', this.#handle, json ?? 'null');
     if (this.#tap && task.kind !== 'route') this.#tap.result(task.node, this.#taskId(task), json ?? 'null');
     if (this.#emit) {
       if (task.kind === 'route') this.#emit({ type: 'route', node: task.node, target: value });
@@ -323,7 +328,7 @@ export class Run {
         this.#step?.abort(this.#stepFailed);
       }
     }
-    naming(task, 'report the failure of', () => core.runFail(this.#handle, task.index, JSON.stringify(failure)));
+    naming(task, 'report the failure of', core, 'runFail', this.#handle, JSON.stringify(failure));
     if (this.#emit && task.kind !== 'route') this.#emit({ type: 'node_end', node: task.node, taskId: this.#taskId(task), durationMs: now() - started, error: failure.message, errorCode: thrownCode ?? 'NODE_FAILED' });
   }
 
@@ -335,7 +340,7 @@ export class Run {
     } catch (e) {
       return this.#fail(task, new EdgegraphError('INVALID_RESULT', `node '${task.node}' interrupted with a value JSON cannot keep: ${e.message}`, { node: task.node }), started);
     }
-    naming(task, 'hand the interrupt of', () => this.#graph.core.runInterruptTask(this.#handle, task.index, json));
+    naming(task, 'hand the interrupt of', this.#graph.core, 'runInterruptTask', this.#handle, json);
     this.#emit?.({ type: 'node_end', node: task.node, taskId: this.#taskId(task), durationMs: now() - started, interrupted: true });
   }
 
@@ -383,10 +388,10 @@ export class Run {
   }
 }
 
-/** Run a core call about one task; its error (say, out of memory) names the node. */
-function naming(task, what, call) {
+/** core[call](handle, task.index, json): a core call about one task, whose error (say, out of memory) names the node. */
+function naming(task, what, core, call, handle, json) {
   try {
-    call();
+    core[call](handle, task.index, json);
   } catch (e) {
     throw new EdgegraphError(e.code, `could not ${what} '${task.node}' to the core: ${e.message}`);
   }

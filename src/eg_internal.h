@@ -321,6 +321,10 @@ bool eg_patch_op(eg_patch *patch, const char *op, const eg_path *path,
 /* obj[key] = value (taken, also on failure), recorded as a "set" op at
  * `path`: both or neither. Not through any reducer. False: out of memory. */
 bool eg_patch_put(eg_patch *patch, cJSON *obj, const eg_path *path, const char *key, cJSON *value);
+/* obj[key] = a copy of `value` (a number or string, not taken), recorded as a
+ * "set" op: a member of the same type keeps its item and takes the value (no
+ * allocation for a number); both or neither. False: out of memory. */
+bool eg_patch_put_scalar(eg_patch *patch, cJSON *obj, const eg_path *path, const char *key, const cJSON *value);
 /* The patch's ops flat, for eg_run_next_flat: "s"|"p"|"d", the path's length,
  * its elements, then the value (none for "d"); comma-separated, each op's
  * parts copied from its text. False: out of memory. */

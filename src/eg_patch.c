@@ -41,6 +41,20 @@ bool eg_patch_op(eg_patch *patch, const char *op, const eg_path *path,
     return true;
 }
 
+bool eg_patch_put_scalar(eg_patch *patch, cJSON *obj, const eg_path *path, const char *key, const cJSON *value) {
+    cJSON *old = cJSON_GetObjectItemCaseSensitive(obj, key);
+    bool number = cJSON_IsNumber(old) && cJSON_IsNumber(value), string = cJSON_IsString(old) && cJSON_IsString(value);
+    if (!(number || string) || (old->type & cJSON_IsReference)) return eg_patch_put(patch, obj, path, key, cJSON_Duplicate(value, true));
+    /* The same type: the member keeps its item (and name), and only its value changes. */
+    char *text = string ? eg_strdup(value->valuestring) : NULL;
+    if ((string && !text) || !eg_patch_op(patch, "set", path, key, -1, value)) { eg_free(text); return false; }
+    /* No allocation from here on. */
+    eg_sum_replace(patch, path, key, -1, old, value);
+    if (number) cJSON_SetNumberValue(old, value->valuedouble);
+    else { cJSON_free(old->valuestring); old->valuestring = text; }
+    return true;
+}
+
 bool eg_patch_flat(const eg_patch *patch, eg_buf *b) {
     const char *t = patch->text.data;
     bool ok = true;

@@ -196,6 +196,8 @@ export class Core {
   runNext(r) { return JSON.parse(this.lent(this.x.eg_run_next(r, this.outPtr, this.lenPtr, this.errPtr))); }
   /** The same step as one flat array (eg_run_next_flat): step.js reads it. */
   runStep(r) { return JSON.parse(this.lent(this.x.eg_run_next_flat(r, this.outPtr, this.lenPtr, this.errPtr))); }
+  /** The run's graph's nodes as runStep numbers them: [[name, handler, router], ...]. */
+  runGraphNodes(r) { return JSON.parse(this.lent(this.x.eg_run_graph_nodes(r, this.outPtr, this.lenPtr, this.errPtr))); }
   runSubmit(r, index, json) {
     const p = this.writeOne(json);
     this.check(this.x.eg_run_submit(r, index, p, this.wrote, this.errPtr));

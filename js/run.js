@@ -18,7 +18,7 @@ import { foldWrites, writesHostPath } from './host-reducers.js';
 
 export class Run {
   #engine;
-  #graph;          // { core, handlers, routers, policies, partitioned, history }
+  #graph;          // { core, handlers, routers, policies, partitioned, history, nodeTable }
   #handle;
   #mirror;
   #emit;
@@ -94,7 +94,7 @@ export class Run {
       for (;;) {
         // The ops go into the mirror as they are read: with a listener, the event
         // gets them and the mirror copies (the caller may change what an event carries).
-        const out = readStep(core.runStep(this.#handle), this.#mirror, Boolean(emit));
+        const out = readStep(core.runStep(this.#handle), this.#mirror, Boolean(emit), this.#graph.nodeTable ??= core.runGraphNodes(this.#handle), core.statusNames);
         if (out.messagesReshaped) this.#graph.history.sawReshape();
         if (emit && out.patch.length) emit({ type: 'state_update', patch: out.patch });
         // The read-only input partition is frozen for nodes, as in seed 002.

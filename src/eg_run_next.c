@@ -15,19 +15,23 @@ static bool put_field(eg_buf *b, bool *first, const char *name, const cJSON *val
 }
 
 /* One task as {"index":0,"id":"3.0","kind":"node","node":"a","handler":"a"},
- * or flat: 0,"3.0","node","a","a",more where more is an object of the
- * optional fields (arg, answers, keep), or 0. */
+ * or flat: index, superstep, kind (0 node, 1 route), the node's index in the
+ * graph (eg_run_graph_nodes), then an object of the optional fields (arg,
+ * answers, keep) or 0. */
 static bool put_task(eg_buf *b, const eg_run *run, size_t i, bool flat) {
     const eg_task *t = &run->tasks[i];
     const eg_node *node = &run->graph->nodes[t->node];
     bool route = t->kind == TASK_ROUTE;
-    bool ok = eg_buf_cstr(b, flat ? "" : "{\"index\":") && eg_buf_int(b, (long long)i)
-        && eg_buf_cstr(b, flat ? ",\"" : ",\"id\":\"") && eg_buf_int(b, run->superstep) && eg_buf_cstr(b, route ? ".r" : ".")
-        && eg_buf_int(b, (long long)i);
-    if (flat) ok = ok && eg_buf_cstr(b, route ? "\",\"route\"," : "\",\"node\",");
-    else ok = ok && eg_buf_cstr(b, route ? "\",\"kind\":\"route\",\"node\":" : "\",\"kind\":\"node\",\"node\":");
-    ok = ok && eg_buf_string(b, node->name)
-        && eg_buf_cstr(b, flat ? "," : route ? ",\"router\":" : ",\"handler\":") && eg_buf_string(b, route ? node->edge.router : node->handler);
+    bool ok;
+    if (flat) {
+        ok = eg_buf_int(b, (long long)i) && eg_buf_lit(b, ",") && eg_buf_int(b, run->superstep)
+             && eg_buf_cstr(b, route ? ",1," : ",0,") && eg_buf_int(b, t->node);
+    } else {
+        ok = eg_buf_lit(b, "{\"index\":") && eg_buf_int(b, (long long)i)
+             && eg_buf_lit(b, ",\"id\":\"") && eg_buf_int(b, run->superstep) && eg_buf_cstr(b, route ? ".r" : ".") && eg_buf_int(b, (long long)i)
+             && eg_buf_cstr(b, route ? "\",\"kind\":\"route\",\"node\":" : "\",\"kind\":\"node\",\"node\":") && eg_buf_string(b, node->name)
+             && eg_buf_cstr(b, route ? ",\"router\":" : ",\"handler\":") && eg_buf_string(b, route ? node->edge.router : node->handler);
+    }
     bool more = t->arg || t->answers || t->keep, first = flat;
     if (flat && !more) return ok && eg_buf_lit(b, ",0");
     ok = ok && eg_buf_cstr(b, flat ? ",{" : "")
@@ -91,10 +95,26 @@ eg_code eg_run_next_flat(eg_run *run, const char **json, size_t *len, eg_error *
     eg_run_advance_(run);
     eg_buf *b = &run->out;
     b->len = 0;
-    bool ok = eg_buf_lit(b, "[") && eg_buf_string(b, eg_status_name(run->status)) && eg_buf_lit(b, ",")
+    bool ok = eg_buf_lit(b, "[") && eg_buf_int(b, run->status) && eg_buf_lit(b, ",")
               && eg_buf_int(b, (long long)run->patch.count)
               && (run->patch.count == 0 || (eg_buf_lit(b, ",") && eg_patch_flat(&run->patch, b)))
               && (run->status != EG_STATUS_RUNNING || put_tasks(b, run, true))
               && put_outcome(b, run, true) && eg_buf_lit(b, "]");
     return hand_out_step(run, ok, json, len, err);
+}
+
+eg_code eg_run_graph_nodes(eg_run *run, const char **json, size_t *len, eg_error *err) {
+    eg_clear(err);
+    if (!run) return eg_disposed(err, "run");
+    eg_buf *b = &run->out;
+    b->len = 0;
+    bool ok = eg_buf_lit(b, "[");
+    for (size_t i = 0; ok && i < run->graph->n_nodes; i++) {
+        const eg_node *node = &run->graph->nodes[i];
+        ok = (i == 0 || eg_buf_lit(b, ",")) && eg_buf_lit(b, "[") && eg_buf_string(b, node->name) && eg_buf_lit(b, ",")
+             && (node->handler ? eg_buf_string(b, node->handler) : eg_buf_lit(b, "null")) && eg_buf_lit(b, ",")
+             && (node->edge.router ? eg_buf_string(b, node->edge.router) : eg_buf_lit(b, "null")) && eg_buf_lit(b, "]");
+    }
+    ok = ok && eg_buf_lit(b, "]");
+    return eg_buf_hand_out(b, ok, json, len, err);
 }

@@ -124,6 +124,11 @@ eg_code eg_buf_print(eg_buf *b, const cJSON *value, const char **json, size_t *l
 double eg_number_parse(const char *s, char **end);
 /* d as printf's "%.<digits>g" writes it, NUL-terminated if it fits in cap; its length. */
 size_t eg_number_format(char *buf, size_t cap, double d, int digits);
+/* A finite d as JavaScript's String(d) writes it (the shortest digits that read
+ * back exactly; 0.00001, 1e-7, 1000000000000000, 1e+21) into buf, which holds
+ * EG_NUMBER_JS_CAP bytes. */
+#define EG_NUMBER_JS_CAP 32
+void eg_number_js(char buf[EG_NUMBER_JS_CAP], double d);
 /* snprintf for %s (with a precision: %.60s, %.*s), %d, %lld, %lu, %zu and %%
  * only (eg_number_format does floating point): no libc printf in the .wasm. */
 int eg_snprintf(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

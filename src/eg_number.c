@@ -80,6 +80,61 @@ size_t eg_number_format(char *buf, size_t cap, double d, int digits) {
 #endif
 }
 
+/* The significant digits of printf's %g text g (no sign), without leading or
+ * trailing zeros, into digits; returns n, where the value is 0.<digits> x 10^n. */
+static int g_digits(const char *g, char *digits, size_t *k) {
+    int n = 0, point = -1, lead = 0;
+    size_t len = 0;
+    const char *p = g;
+    for (; *p && *p != 'e'; p++) {
+        if (*p == '.') { point = (int)(p - g); continue; }
+        if (!len && *p == '0') { lead++; continue; }
+        digits[len++] = *p;
+    }
+    int whole = point >= 0 ? point : (int)(p - g); /* digits before the point */
+    n = whole - lead;
+    if (*p == 'e') n += (int)eg_number_parse(p + 1, NULL);
+    while (len > 1 && digits[len - 1] == '0') len--;
+    if (!len) { digits[len++] = '0'; n = 1; }
+    *k = len;
+    return n;
+}
+
+void eg_number_js(char buf[EG_NUMBER_JS_CAP], double d) {
+    if (d == 0) { memcpy(buf, "0", 2); return; } /* -0 too, as String(-0) */
+    char g[EG_NUMBER_JS_CAP], digits[20];
+    /* The shortest digits that read back: for a normal double every decimal of
+     * at most 15 digits reads back as itself, so %.15g (which drops trailing
+     * zeros) is already the shortest when it reads back; a subnormal has fewer
+     * significant bits, so 5e-324 needs a search from one digit up. */
+    for (int precision = fabs(d) < 2.2250738585072014e-308 ? 1 : 15; precision <= 17; precision++) {
+        eg_number_format(g, sizeof g, fabs(d), precision);
+        if (eg_number_parse(g, NULL) == fabs(d)) break;
+    }
+    size_t k = 0, o = 0;
+    int n = g_digits(g, digits, &k);
+    if (d < 0) buf[o++] = '-';
+    /* ECMA-262 Number::toString, for the digits and n of the value. */
+    if ((int)k <= n && n <= 21) {
+        memcpy(buf + o, digits, k); o += k;
+        for (int i = (int)k; i < n; i++) buf[o++] = '0';
+    } else if (0 < n && n <= 21) {
+        memcpy(buf + o, digits, (size_t)n); o += (size_t)n;
+        buf[o++] = '.';
+        memcpy(buf + o, digits + n, k - (size_t)n); o += k - (size_t)n;
+    } else if (-6 < n && n <= 0) {
+        buf[o++] = '0'; buf[o++] = '.';
+        for (int i = n; i < 0; i++) buf[o++] = '0';
+        memcpy(buf + o, digits, k); o += k;
+    } else {
+        buf[o++] = digits[0];
+        if (k > 1) { buf[o++] = '.'; memcpy(buf + o, digits + 1, k - 1); o += k - 1; }
+        o += (size_t)eg_snprintf(buf + o, EG_NUMBER_JS_CAP - o, "e%s%d", n - 1 < 0 ? "-" : "+", n - 1 < 0 ? 1 - n : n - 1);
+        return;
+    }
+    buf[o] = '\0';
+}
+
 /* Decimal digits of v (negative: with a '-') written backwards, ending just before `end`; where they start. */
 static char *integer_text(char *end, unsigned long long v, bool negative) {
     do { *--end = (char)('0' + v % 10); v /= 10; } while (v);

@@ -3,28 +3,17 @@
  * answer (names or Sends) and nextNodeOverride, into the next batch of tasks. */
 #include "eg_run_internal.h"
 
-#include <stdio.h>
 #include <string.h>
 
 /* Text of a state value used as a case key: strings as they are, booleans
- * and numbers as JSON writes them: a fraction with the fewest digits (15 to
- * 17) that read back as the same number, so 0.1 is "0.1" as in JavaScript
- * (String(0.1), a key written { 0.1: ... }), not "0.10000000000000001". */
-static bool case_key(const cJSON *v, char *buf, size_t cap, const char **out) {
+ * and numbers as JavaScript's String() writes them, since a JS caller's
+ * path-map keys are String(x): 0.1 is "0.1" (not "0.10000000000000001"),
+ * 1e-5 is "0.00001" and 1e15 is "1000000000000000" (not %g's 1e-05, 1e+15). */
+static bool case_key(const cJSON *v, char buf[EG_NUMBER_JS_CAP], const char **out) {
     if (cJSON_IsString(v)) { *out = v->valuestring; return true; }
     if (cJSON_IsBool(v)) { *out = cJSON_IsTrue(v) ? "true" : "false"; return true; }
     if (cJSON_IsNumber(v)) {
-        double d = v->valuedouble;
-        if (d > -1e15 && d < 1e15 && d == (double)(long long)d) eg_snprintf(buf, cap, "%lld", (long long)d);
-        else {
-            for (int digits = 15; digits <= 17; digits++) {
-                eg_number_format(buf, cap, d, digits);
-                if (eg_number_parse(buf, NULL) == d) break;
-            }
-            /* An exponent as JavaScript writes it: 2.25e-9, not printf's 2.25e-09. */
-            char *e = strchr(buf, 'e');
-            if (e && (e[1] == '-' || e[1] == '+') && e[2] == '0') memmove(e + 2, e + 3, strlen(e + 3) + 1);
-        }
+        eg_number_js(buf, v->valuedouble);
         *out = buf;
         return true;
     }
@@ -90,9 +79,9 @@ void eg_run_resolve_routes_(eg_run *run) {
         else if (e->kind == EG_EDGE_COND) {
             const cJSON *v = run->state;
             for (size_t k = 0; k < e->path_len && v; k++) v = eg_get(v, e->path[k]);
-            char buf[32];
+            char buf[EG_NUMBER_JS_CAP];
             const char *key = NULL;
-            if (v && case_key(v, buf, sizeof buf, &key))
+            if (v && case_key(v, buf, &key))
                 for (size_t k = 0; k < e->n_cases && one == EG_TARGET_NONE; k++)
                     if (strcmp(e->cases[k].value, key) == 0) one = e->cases[k].target;
             if (one == EG_TARGET_NONE) one = e->target;

@@ -59,3 +59,23 @@ TEST(number_format_and_parse_match_libc) {
     const char *none = "-.e5";
     CHECK(eg_number_parse(none, &end) == 0.0 && end == none);
 }
+
+/* eg_number_js writes what JavaScript's String(x) writes (the texts below are
+ * node's), where %g differs: 0.00001, not 1e-05; 1000000000000000, not 1e+15. */
+TEST(number_js_text_matches_javascript) {
+    static const struct { double value; const char *text; } cases[] = {
+        { 0.1, "0.1" }, { -0.5, "-0.5" }, { 0.1 + 0.2, "0.30000000000000004" }, { 1.0 / 3.0, "0.3333333333333333" },
+        { 1e-4, "0.0001" }, { 1e-5, "0.00001" }, { 0.000001, "0.000001" }, { -0.0000012345, "-0.0000012345" },
+        { 1e-7, "1e-7" }, { 1.5e-7, "1.5e-7" }, { -2.25e-9, "-2.25e-9" }, { 5e-324, "5e-324" },
+        { 1e15, "1000000000000000" }, { 1e20, "100000000000000000000" }, { 123456789012345680000.0, "123456789012345680000" },
+        { 1e21, "1e+21" }, { 1.7976931348623157e308, "1.7976931348623157e+308" },
+        { 123.456, "123.456" }, { 12345678.9, "12345678.9" }, { 763849186294976.5, "763849186294976.5" },
+        { 1234567890123445.0, "1234567890123445" }, { 9007199254740994.0, "9007199254740994" },
+        { 100, "100" }, { 0.7999999999999999, "0.7999999999999999" }, { -0.0, "0" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[EG_NUMBER_JS_CAP];
+        eg_number_js(text, cases[i].value);
+        CHECK_STR(text, cases[i].text);
+    }
+}

@@ -67,8 +67,9 @@ test('a checkpoint of an unknown format version names the version as %g writes i
   }
 });
 
-test('a route on a fraction matches the key JavaScript writes for it (String(x)): 0.1, 0.1 + 0.2, 0.7999999999999999, 1.5', async () => {
-  for (const x of [0.1, 0.1 + 0.2, 0.7999999999999999, 1.5, -2.25e-9]) {
+test('a route on a number matches the key JavaScript writes for it (String(x)), where %g would write another text', async () => {
+  // 1e-5 is '0.00001' and 1e15 '1000000000000000' in JavaScript; printf's %g writes 1e-05 and 1e+15.
+  for (const x of [0.1, 0.1 + 0.2, 0.7999999999999999, 1.5, -2.25e-9, 1e-5, 0.000123, 1e-7, 1e15, 2 ** 53 + 2, 1e20, 1e21, -1e300]) {
     const engine = new GraphEngine({
       nodes: { a: () => ({ data: { x } }), hit: () => ({ data: { hit: true } }), miss: () => ({ data: { hit: false } }) },
       edges: { a: { path: 'data.x', cases: { [x]: 'hit' }, default: 'miss' }, hit: '__end__', miss: '__end__' },

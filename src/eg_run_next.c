@@ -74,12 +74,18 @@ static eg_code hand_out_step(eg_run *run, bool ok, const char **json, size_t *le
     return eg_buf_hand_out(&run->out, ok, json, len, err);
 }
 
-eg_code eg_run_next(eg_run *run, const char **json, size_t *len, eg_error *err) {
+/* Advance the run: its output buffer, emptied for the step's text (NULL: no run). */
+static eg_buf *advance(eg_run *run, eg_error *err) {
     eg_clear(err);
-    if (!run) return eg_disposed(err, "run");
+    if (!run) return NULL;
     eg_run_advance_(run);
-    eg_buf *b = &run->out;
-    b->len = 0;
+    run->out.len = 0;
+    return &run->out;
+}
+
+eg_code eg_run_next(eg_run *run, const char **json, size_t *len, eg_error *err) {
+    eg_buf *b = advance(run, err);
+    if (!b) return eg_disposed(err, "run");
     bool ok = eg_buf_lit(b, "{\"status\":") && eg_buf_string(b, eg_status_name(run->status))
               && eg_buf_lit(b, ",\"patch\":[")
               && (run->patch.text.len == 0 || eg_buf_put(b, run->patch.text.data, run->patch.text.len))
@@ -90,11 +96,8 @@ eg_code eg_run_next(eg_run *run, const char **json, size_t *len, eg_error *err) 
 }
 
 eg_code eg_run_next_flat(eg_run *run, const char **json, size_t *len, eg_error *err) {
-    eg_clear(err);
-    if (!run) return eg_disposed(err, "run");
-    eg_run_advance_(run);
-    eg_buf *b = &run->out;
-    b->len = 0;
+    eg_buf *b = advance(run, err);
+    if (!b) return eg_disposed(err, "run");
     bool ok = eg_buf_lit(b, "[") && eg_buf_int(b, run->status) && eg_buf_lit(b, ",")
               && eg_buf_int(b, (long long)run->patch.count)
               && (run->patch.count == 0 || (eg_buf_lit(b, ",") && eg_patch_flat(&run->patch, b)))

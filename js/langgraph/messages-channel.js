@@ -3,11 +3,12 @@
 // the core its update, not the whole folded list (a JS reducer's value is
 // replaced whole each step: quadratic over a long ReAct loop). The core
 // appends, replaces a message whose id is there in place, and deletes on
-// { type: 'remove', id }; LangGraph's other rules are applied here, to the
-// incoming update only: messages made plain, missing ids assigned, a removal's
-// id checked against the current messages, REMOVE_ALL_MESSAGES expanded into
-// removals of the current messages, and removals put after the writes so that
-// removing and re-adding an id in one update keeps its place, as in LangGraph.
+// { type: 'remove', id }; LangGraph's other rules apply to the incoming update
+// only (messagesDelta in messages.js, which messagesStateReducer applies in JS
+// too): messages made plain, missing ids assigned, a removal's id checked
+// against the current messages, REMOVE_ALL_MESSAGES expanded into removals of
+// the current messages, and removals put after the writes so that removing and
+// re-adding an id in one update keeps its place, as in LangGraph.
 
 import { EdgegraphError } from './edgegraph.js';
 import { messagesStateReducer, messagesDelta, toPlainMessage, plainMessageList, asList, isRemoval, IN_ORDER } from './messages.js';

@@ -65,12 +65,25 @@ export class Checkpointer {
    * run stopped there: it is where the next run starts) and every HEAD_EVERY
    * records: a step is one write, and finding the latest record reads at
    * most HEAD_EVERY - 1 more after a run that died mid-way.
+   * Returns undefined when all of it is done (a store with createNow: the
+   * record is in the store, and nothing waited a turn of the event loop),
+   * else a promise of it; a synchronous failure throws.
    */
-  async save(threadId, id, text, last = true) {
-    if (!(await createOnce(this.store, recordKey(threadId, id), text))) {
-      throw threadBusy(threadId, `another run wrote its record ${id} first`);
-    }
-    // The record is committed: a failure from here on says so (`written`), so the run knows it holds the thread.
+  save(threadId, id, text, last = true) {
+    const made = createOnce(this.store, recordKey(threadId, id), text);
+    if (typeof made?.then === 'function') return made.then((ok) => this.#created(threadId, id, ok, last));
+    return this.#created(threadId, id, made, last);
+  }
+
+  /** The rest of save once the record's create answered `ok`. */
+  #created(threadId, id, ok, last) {
+    if (!ok) throw threadBusy(threadId, `another run wrote its record ${id} first`);
+    const prune = (this.keepLast !== undefined || this.keepFor !== undefined) && id % Math.max(this.keepLast ?? 0, 16) === 0;
+    if (last || id % HEAD_EVERY === 0 || prune) return this.#afterRecord(threadId, id, last, prune);
+  }
+
+  /** The record is committed: a failure from here on says so (`written`), so the run knows it holds the thread. */
+  async #afterRecord(threadId, id, last, prune) {
     if (last || id % HEAD_EVERY === 0) {
       try {
         await this.store.put(`${threadId}/head`, String(id));
@@ -78,7 +91,7 @@ export class Checkpointer {
         throw Object.assign(new Error(e?.message ?? String(e), { cause: e }), { written: id });
       }
     }
-    if ((this.keepLast !== undefined || this.keepFor !== undefined) && id % Math.max(this.keepLast ?? 0, 16) === 0) await this.#prune(threadId, id);
+    if (prune) await this.#prune(threadId, id);
   }
 
   /**

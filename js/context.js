@@ -18,15 +18,25 @@ export class NodeContext {
    * @param {AbortSignal | (() => AbortSignal)} signal
    * @param {{ emit?: Function, usage: object[] }} shared
    */
-  constructor(signal, shared, taskId, node, attempt, interrupt, internal) {
+  constructor(signal, shared, taskId, task, attempt) {
     this.#signal = signal;
     this.#shared = shared;
+    this.#task = task;
     this.taskId = taskId;
-    this.node = node;
+    this.node = task.node;
     this.attempt = attempt;
-    this.interrupt = interrupt;
-    this[TASK] = internal;
   }
+
+  /** The core's task; its interrupt() and internal fields are made on first read (most nodes never interrupt). */
+  #task;
+  #interrupt = null;
+  #made() { return (this.#interrupt ??= interruptFor(this.#task)); }
+
+  /** Pause the run here: this call's answer on resume (interrupt.js). */
+  get interrupt() { return this.#made().interrupt; }
+
+  /** What a subgraph node reads of its task (interrupt.js's TASK). */
+  get [TASK]() { return this.#made().internal; }
 
   /**
    * Nodes emit their own events (LLM tokens, tool calls) through context.emit:
@@ -81,8 +91,7 @@ function recordUsage(shared, node, taskId, reply) {
  */
 export function nodeContext(task, attempt, signal, taskId, resumeInput, shared) {
   const { tracing, tap } = shared;
-  const { interrupt, internal } = interruptFor(task);
-  const ctx = new NodeContext(signal, shared, taskId, task.node, attempt, interrupt, internal);
+  const ctx = new NodeContext(signal, shared, taskId, task, attempt);
   if (task.arg !== undefined) ctx.arg = task.arg;
   if (shared.configurable !== undefined) ctx.configurable = shared.configurable;
   if (resumeInput !== undefined) ctx.resumeInput = resumeInput;

@@ -40,6 +40,7 @@ export class Core {
     this.scratchSize = 0;
     this.scratch = 0;
     this.scratchView = null;   // the scratch area as bytes (write())
+    this.wrote = 0;            // the bytes writeOne() wrote
     this.outPtr = x.malloc(8); // [pointer, length]: a call's out-parameters
     this.lenPtr = this.outPtr + 4;
     this.errPtr = x.malloc(ERROR_STRUCT_SIZE);
@@ -95,6 +96,29 @@ export class Core {
   write(...strings) {
     let need = 0;
     for (const s of strings) need += s.length * 3 + 1; // UTF-8 worst case
+    const view = this.area(need);
+    const out = [];
+    let at = 0;
+    for (const raw of strings) {
+      const { written } = encoder.encodeInto(wellFormed(raw), at ? view.subarray(at) : view);
+      view[at + written] = 0;
+      out.push(this.scratch + at, written);
+      at += written + 1;
+    }
+    return out;
+  }
+
+  /** write() of one string (a node's result, every step): its pointer, and its length in `wrote`. */
+  writeOne(raw) {
+    const view = this.area(raw.length * 3 + 1);
+    const { written } = encoder.encodeInto(wellFormed(raw), view);
+    view[written] = 0;
+    this.wrote = written;
+    return this.scratch;
+  }
+
+  /** The scratch area as bytes, at least `need` of them. */
+  area(need) {
     if (need > this.scratchSize) {
       if (this.scratch) this.x.free(this.scratch);
       const size = Math.max(need, 4096, this.scratchSize * 2);
@@ -108,15 +132,7 @@ export class Core {
     // text) makes no view of its own.
     let view = this.scratchView;
     if (!view || view.byteLength === 0) view = this.scratchView = this.view().subarray(this.scratch, this.scratch + this.scratchSize);
-    const out = [];
-    let at = 0;
-    for (const raw of strings) {
-      const { written } = encoder.encodeInto(wellFormed(raw), at ? view.subarray(at) : view);
-      view[at + written] = 0;
-      out.push(this.scratch + at, written);
-      at += written + 1;
-    }
-    return out;
+    return view;
   }
 
   codeName(code) { return this.codeNames[code] ?? `CODE_${code}`; }
@@ -178,9 +194,13 @@ export class Core {
   }
   /** @returns {{status: string, patch: any[], tasks?: any[], error?: any}} */
   runNext(r) { return JSON.parse(this.lent(this.x.eg_run_next(r, this.outPtr, this.lenPtr, this.errPtr))); }
+  /** The same step as one flat array (eg_run_next_flat): step.js reads it. */
+  runStep(r) { return JSON.parse(this.lent(this.x.eg_run_next_flat(r, this.outPtr, this.lenPtr, this.errPtr))); }
+  /** The run's graph's nodes as runStep numbers them: [[name, handler, router], ...]. */
+  runGraphNodes(r) { return JSON.parse(this.lent(this.x.eg_run_graph_nodes(r, this.outPtr, this.lenPtr, this.errPtr))); }
   runSubmit(r, index, json) {
-    const [p, n] = this.write(json);
-    this.check(this.x.eg_run_submit(r, index, p, n, this.errPtr));
+    const p = this.writeOne(json);
+    this.check(this.x.eg_run_submit(r, index, p, this.wrote, this.errPtr));
   }
   runFail(r, index, json) {
     const [p, n] = this.write(json);

@@ -42,9 +42,9 @@ export class HistoryView {
     return out;
   }
 
-  /** A state patch was applied: anything but an append to messages makes the next call re-sync. */
-  sawPatch(patch) {
-    for (const op of patch) if (op[1][0] === 'messages' && (op[0] !== 'push' || op[1].length !== 1)) this.#epoch++;
+  /** A step changed messages other than by an append (step.js tells): the next call re-syncs. */
+  sawReshape() {
+    this.#epoch++;
   }
 
   /** The trimmed history of `messages` (or of the queued messages when null). */

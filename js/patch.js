@@ -35,7 +35,31 @@ export function copyJSON(value) {
   return out;
 }
 
-const same = (v) => v;
+export const same = (v) => v;
+
+/**
+ * Apply one op to `root`: its path is segs[from .. from + n) (the last one
+ * the key), `take` copies or keeps its value (copyJSON or same).
+ */
+export function applyOp(root, op, segs, from, n, value, take) {
+  let parent = root;
+  const last = from + n - 1;
+  for (let k = from; k < last; k++) {
+    let next = child(parent, segs[k]);
+    if (next === null || typeof next !== 'object') { next = {}; assign(parent, segs[k], next); }
+    parent = next;
+  }
+  const key = segs[last];
+  if (op === 'set') assign(parent, key, take(value));
+  else if (op === 'push') {
+    let list = child(parent, key);
+    if (!Array.isArray(list)) { list = []; assign(parent, key, list); }
+    for (let v = 0; v < value.length; v++) list.push(take(value[v]));
+  } else if (op === 'del') {
+    if (Array.isArray(parent)) parent.splice(/** @type {number} */ (key), 1);
+    else delete parent[key];
+  }
+}
 
 /**
  * @param {Record<string, unknown>} root the mirror (mutated in place)
@@ -47,22 +71,6 @@ export function applyPatch(root, ops, shared = true) {
   const take = shared ? copyJSON : same;
   for (let i = 0; i < ops.length; i++) {
     const [op, path, value] = ops[i];
-    let parent = root;
-    const last = path.length - 1;
-    for (let k = 0; k < last; k++) {
-      let next = child(parent, path[k]);
-      if (next === null || typeof next !== 'object') { next = {}; assign(parent, path[k], next); }
-      parent = next;
-    }
-    const key = path[last];
-    if (op === 'set') assign(parent, key, take(value));
-    else if (op === 'push') {
-      let list = child(parent, key);
-      if (!Array.isArray(list)) { list = []; assign(parent, key, list); }
-      for (let v = 0; v < value.length; v++) list.push(take(value[v]));
-    } else if (op === 'del') {
-      if (Array.isArray(parent)) parent.splice(/** @type {number} */ (key), 1);
-      else delete parent[key];
-    }
+    applyOp(root, op, path, 0, path.length, value, take);
   }
 }

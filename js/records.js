@@ -215,11 +215,14 @@ function exclusive(store) {
 }
 
 /**
- * Write `value` under `key` only if the key is absent; resolves truthy when
- * this call wrote it. A store's own create is called directly (a step's record
- * takes no extra turn here); a store without one gets a check, then a put.
+ * Write `value` under `key` only if the key is absent; answers truthy when
+ * this call wrote it. A store's own createNow (synchronous: the write is done
+ * when it returns) answers at once; its create is called directly (a step's
+ * record takes no extra turn here); a store without one gets a check, then a
+ * put. Anything but createNow answers with a promise.
  */
 export function createOnce(store, key, value) {
+  if (typeof store.createNow === 'function' && store.exclusive !== false) return store.createNow(key, value);
   if (exclusive(store) || typeof store.create === 'function') return store.create(key, value);
   return checkThenPut(store, key, value);
 }

@@ -5,7 +5,7 @@
 // and turns the core's final status into the result the caller gets.
 
 import { EdgegraphError, describeThrown } from './errors.js';
-import { applyPatch } from './patch.js';
+import { readStep } from './step.js';
 import { now, STREAM } from './events.js';
 import { usageOf } from './usage.js';
 import { deepFreeze } from './objects.js';
@@ -18,7 +18,7 @@ import { foldWrites, writesHostPath } from './host-reducers.js';
 
 export class Run {
   #engine;
-  #graph;          // { core, handlers, routers, policies, partitioned, history }
+  #graph;          // { core, handlers, routers, policies, partitioned, history, nodeTable }
   #handle;
   #mirror;
   #emit;
@@ -92,19 +92,18 @@ export class Run {
     emit?.({ type: 'run_start' });
     try {
       for (;;) {
-        const out = core.runNext(this.#handle);
-        if (out.patch.length) {
-          // The ops go as they are to the event and a copy to the mirror (the caller may
-          // change what an event carries); with no listener, to the mirror as they are.
-          applyPatch(this.#mirror, out.patch, Boolean(emit));
-          this.#graph.history.sawPatch(out.patch);
-          emit?.({ type: 'state_update', patch: out.patch });
-        }
+        // The ops go into the mirror as they are read: with a listener, the event
+        // gets them and the mirror copies (the caller may change what an event carries).
+        const out = readStep(core.runStep(this.#handle), this.#mirror, Boolean(emit), this.#graph.nodeTable ??= core.runGraphNodes(this.#handle), core.statusNames);
+        if (out.messagesReshaped) this.#graph.history.sawReshape();
+        if (emit && out.patch.length) emit({ type: 'state_update', patch: out.patch });
         // The read-only input partition is frozen for nodes, as in seed 002.
         if (this.#graph.partitioned) deepFreeze(this.#mirror.input);
         if (this.#thread) {
-          // A checkpoint at every step boundary, written before the step runs.
-          await this.#checkpoint();
+          // A checkpoint at every step boundary, written before the step runs
+          // (into a synchronous store, without waiting a turn).
+          const writing = this.#thread.save(emit, out.status);
+          if (writing) await writing;
           if (this.#thread.error) return this.#writeFailed();
         }
         if (out.status !== 'RUNNING') return this.#result(out);
@@ -114,19 +113,15 @@ export class Run {
         let pending = null;
         // In a parallel step, each finished task is checkpointed too, so a
         // crash re-runs only the tasks that had not finished.
-        const perTask = this.#thread && out.tasks.length > 1;
+        this.#perTask = Boolean(this.#thread) && out.tasks.length > 1;
         this.#stepSize = out.tasks.length;
         this.#step = null;
         this.#stepFailed = false;
-        const runTask = (task) => {
-          const p = this.#start(task);
-          return perTask ? (p ?? Promise.resolve()).then(() => { if (this.#open && !this.#aborted) return this.#checkpoint(); }) : p;
-        };
         const limit = this.#maxConcurrency;
-        if (limit && out.tasks.length > limit) pending = [eachLimited(out.tasks, limit, runTask, () => this.#open && !this.#aborted)];
+        if (limit && out.tasks.length > limit) pending = [eachLimited(out.tasks, limit, this.#runTask, () => this.#open && !this.#aborted)];
         else {
           for (const task of out.tasks) {
-            const p = runTask(task);
+            const p = this.#runTask(task);
             if (p) (pending ??= []).push(p);
           }
         }
@@ -141,6 +136,15 @@ export class Run {
       await this.#thread?.close();
     }
   }
+
+  /** Whether this step checkpoints each finished task (a parallel step of a run with a thread). */
+  #perTask = false;
+
+  /** Start a task of the step (a promise when it is asynchronous, or checkpointed on its own). */
+  #runTask = (task) => {
+    const p = this.#start(task);
+    return this.#perTask ? (p ?? Promise.resolve()).then(() => { if (this.#open && !this.#aborted) return this.#checkpoint(); }) : p;
+  };
 
   #checkpoint() {
     // The core prints the record (thread.js): nothing parsed here.
@@ -300,7 +304,7 @@ export class Run {
       return;
     }
     const { core } = this.#graph;
-    naming(task, 'hand the result of', () => core.runSubmit(this.#handle, task.index, json ?? 'null'));
+    naming(task, 'hand the result of', core, 'runSubmit', this.#handle, json ?? 'null');
     if (this.#tap && task.kind !== 'route') this.#tap.result(task.node, this.#taskId(task), json ?? 'null');
     if (this.#emit) {
       if (task.kind === 'route') this.#emit({ type: 'route', node: task.node, target: value });
@@ -324,7 +328,7 @@ export class Run {
         this.#step?.abort(this.#stepFailed);
       }
     }
-    naming(task, 'report the failure of', () => core.runFail(this.#handle, task.index, JSON.stringify(failure)));
+    naming(task, 'report the failure of', core, 'runFail', this.#handle, JSON.stringify(failure));
     if (this.#emit && task.kind !== 'route') this.#emit({ type: 'node_end', node: task.node, taskId: this.#taskId(task), durationMs: now() - started, error: failure.message, errorCode: thrownCode ?? 'NODE_FAILED' });
   }
 
@@ -336,7 +340,7 @@ export class Run {
     } catch (e) {
       return this.#fail(task, new EdgegraphError('INVALID_RESULT', `node '${task.node}' interrupted with a value JSON cannot keep: ${e.message}`, { node: task.node }), started);
     }
-    naming(task, 'hand the interrupt of', () => this.#graph.core.runInterruptTask(this.#handle, task.index, json));
+    naming(task, 'hand the interrupt of', this.#graph.core, 'runInterruptTask', this.#handle, json);
     this.#emit?.({ type: 'node_end', node: task.node, taskId: this.#taskId(task), durationMs: now() - started, interrupted: true });
   }
 
@@ -384,10 +388,10 @@ export class Run {
   }
 }
 
-/** Run a core call about one task; its error (say, out of memory) names the node. */
-function naming(task, what, call) {
+/** core[call](handle, task.index, json): a core call about one task, whose error (say, out of memory) names the node. */
+function naming(task, what, core, call, handle, json) {
   try {
-    call();
+    core[call](handle, task.index, json);
   } catch (e) {
     throw new EdgegraphError(e.code, `could not ${what} '${task.node}' to the core: ${e.message}`);
   }

@@ -3,6 +3,8 @@
 //   get(key) -> string | undefined    put(key, value)    delete(key)
 //   list(prefix) -> keys, sorted
 //   create(key, value) -> boolean: write only if the key is absent, atomically
+//   createNow(key, value) -> boolean (optional): create, synchronous: the
+//     write is done when it returns (MemoryStore); a run uses it when it is there
 // Each put must be atomic for its key. create is what makes a thread's runs
 // exclusive: two resumes of one thread both try to create the same record,
 // and exactly one gets true (the Checkpointer relies on it; see create.js
@@ -15,7 +17,9 @@ export class MemoryStore {
   #map = new Map();
   async get(key) { return this.#map.get(key); }
   async put(key, value) { this.#map.set(key, String(value)); }
-  async create(key, value) {
+  async create(key, value) { return this.createNow(key, value); }
+  /** create, done when it returns: a run's records are written without waiting a turn of the event loop. */
+  createNow(key, value) {
     if (this.#map.has(key)) return false;
     this.#map.set(key, String(value));
     return true;

@@ -100,9 +100,12 @@ export class ThreadWriter {
    * here. When nothing waits and the record's id is known, the core prints
    * it whole and sealed; else it prints the checkpoint and the patch (or
    * state), and the head and checksum are added at its turn, when its id
-   * and parent are known. Resolves when every queued write has settled.
+   * and parent are known. `status`: the run's (the caller may know it).
+   * Undefined when the record is written (or the write failed: `error`) by
+   * the time it returns, else a promise that resolves when every queued write
+   * has settled.
    */
-  save(emit) {
+  save(emit, status = this.#core.runStatus(this.#handle)) {
     if (this.error) return this.#queue;
     const snapshot = this.snapshotDue || this.parentId === null || this.#snapshotTime();
     this.snapshotDue = false;
@@ -123,37 +126,65 @@ export class ThreadWriter {
     this.#prefix = null;
     const size = (text ?? body).length;
     if (snapshot) { this.#snapshotBytes = size; this.#bytesSince = 0; } else this.#bytesSince += size;
-    const status = this.#core.runStatus(this.#handle);
     // Nothing in flight and nothing failed (the usual case: a run awaits each
-    // step's record): write at once, without a turn through the queue.
-    this.#queue = this.#inFlight++ === 0 ? this.#write(text, body, depth, status, emit) : this.#queue.then(() => this.#write(text, body, depth, status, emit));
-    return this.#queue;
+    // step's record): write at once, without a turn through the queue, and
+    // into a synchronous store (createNow) without a promise at all.
+    if (this.#inFlight++ === 0) {
+      const writing = this.#write(text, body, depth, status, emit);
+      return writing ? (this.#queue = writing) : undefined;
+    }
+    return (this.#queue = this.#queue.then(() => this.#write(text, body, depth, status, emit)));
   }
 
-  /** Write one record: `text` as sealed, or `body` sealed now that its id and parent are known. */
-  async #write(text, body, depth, status, emit) {
+  /**
+   * Write one record: `text` as sealed, or `body` sealed now that its id and
+   * parent are known. Undefined when it is written (or failed) by the time it
+   * returns, else a promise of that.
+   */
+  #write(text, body, depth, status, emit) {
     // After a failed write nothing more is written: a later record would skip its patch.
     if (this.error) return;
-    let id;
+    // The run's first record (its id unknown until the thread's top is read).
+    if (this.nextId === undefined) return this.#writeFirst(text, body, depth, status, emit);
+    // Each record takes the next id with create-if-absent: a second run on
+    // the thread finds it taken (THREAD_BUSY) before its first node runs.
+    const id = this.nextId;
+    let saving;
     try {
-      // Each record takes the next id with create-if-absent: a second run on
-      // the thread finds it taken (THREAD_BUSY) before its first node runs.
-      this.nextId ??= (await this.checkpointer.top(this.id)) + 1;
-      id = this.nextId;
-      await this.checkpointer.save(this.id, id, text ?? seal(this.id, id, this.parentId, depth, body), status !== 'RUNNING');
-      this.nextId = id + 1;
-      this.claimed = true;
+      saving = this.checkpointer.save(this.id, id, text ?? seal(this.id, id, this.parentId, depth, body), status !== 'RUNNING');
     } catch (e) {
-      this.error ??= e;
-      if (e?.written) { this.claimed = true; this.parentId = e.written; this.lastStatus = status; }
+      this.#failed(e, status);
       return;
     }
+    if (!saving) return this.#written(id, status, emit);
+    return saving.then(() => this.#written(id, status, emit), (e) => this.#failed(e, status));
+  }
+
+  async #writeFirst(text, body, depth, status, emit) {
+    try {
+      this.nextId ??= (await this.checkpointer.top(this.id)) + 1;
+    } catch (e) {
+      this.#failed(e, status);
+      return;
+    }
+    return this.#write(text, body, depth, status, emit);
+  }
+
+  /** Record `id` is in the store. */
+  #written(id, status, emit) {
+    this.nextId = id + 1;
+    this.claimed = true;
     this.parentId = id;
     this.lastStatus = status;
-    // Outside the catch: a listener that throws is the caller's error, as for
-    // any other event, not a failed write.
+    // A listener that throws is the caller's error, as for any other event, not a failed write.
     emit?.({ type: 'checkpoint', threadId: this.id, checkpointId: id, status });
     this.#inFlight--;
+  }
+
+  /** The write failed: the run stops on its error (`written`: the record went in, a later part failed). */
+  #failed(e, status) {
+    this.error ??= e;
+    if (e?.written) { this.claimed = true; this.parentId = e.written; this.lastStatus = status; }
   }
 
   /** The run ended (whatever way): a last record taken mid-run is not a run in flight. */

@@ -169,6 +169,23 @@ eg_code eg_run_set_state(eg_run *run, const char *state, size_t len, eg_error *e
  * EG_E_DISPOSED. */
 eg_code eg_run_next(eg_run *run, const char **json, size_t *len, eg_error *err);
 
+/* eg_run_next's answer as one flat JSON array, which a host decodes without
+ * an object or array per op and per task, and with few strings:
+ *   [status, n, op..., task..., outcome]
+ * status as its eg_status number; n ops, each "s"|"p"|"d" (set, push, del),
+ * the path's length, its elements, then the value (none for "d"); each
+ * pending task as five values: its index, the superstep (its id is
+ * "<superstep>.<index>", "<superstep>.r<index>" for a route), its kind (0 node,
+ * 1 route), its node's index in eg_run_graph_nodes, then an object of its
+ * optional fields (arg, answers, keep) or 0; outcome: {"interrupts":[...]}
+ * (PAUSED), {"error":{...}} (ERROR) or 0. Returns what eg_run_next returns. */
+eg_code eg_run_next_flat(eg_run *run, const char **json, size_t *len, eg_error *err);
+
+/* The nodes of the run's graph, in the order eg_run_next_flat numbers them:
+ * [[name, handler, router], ...] (null where a node has none).
+ * Returns EG_OK, EG_E_NOMEM or EG_E_DISPOSED. */
+eg_code eg_run_graph_nodes(eg_run *run, const char **json, size_t *len, eg_error *err);
+
 /* Hand back the result of task `index` of the current step (a JSON object for
  * nodes, a JSON string for routes). A result that is not acceptable (not an
  * object, a bad control field) ends the run in ERROR with the node named; the

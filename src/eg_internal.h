@@ -259,9 +259,20 @@ typedef struct eg_path {
 /* (eg_patch.c) Where state changes are recorded, as JSON text: the elements of
  * an array of ["set"|"push"|"del", [path], value] without the brackets. A
  * NULL patch records nothing. */
+/* Where op i of a patch's text has its parts (offsets into the text): what
+ * eg_patch_flat copies out without printing the values again. */
+typedef struct eg_patch_mark {
+    size_t path, path_end;   /* the path's elements, comma-separated, without brackets */
+    size_t value, end;       /* the value's text (value == end: none) */
+    size_t depth;            /* the path's elements */
+    char op;                 /* 's', 'p' or 'd' */
+} eg_patch_mark;
+
 typedef struct eg_patch {
     eg_buf text;
     size_t count;
+    eg_patch_mark *marks;      /* one per op (count of them valid) */
+    size_t marks_cap;
     uint64_t sum;   /* when `summed`: eg_sum_state of the state the patch describes */
     bool summed;
 } eg_patch;
@@ -315,6 +326,15 @@ bool eg_patch_op(eg_patch *patch, const char *op, const eg_path *path,
 /* obj[key] = value (taken, also on failure), recorded as a "set" op at
  * `path`: both or neither. Not through any reducer. False: out of memory. */
 bool eg_patch_put(eg_patch *patch, cJSON *obj, const eg_path *path, const char *key, cJSON *value);
+/* obj[key] = a copy of `value` (a number or string, not taken), recorded as a
+ * "set" op: a member of the same type keeps its item and takes the value (no
+ * allocation for a number); both or neither. False: out of memory. */
+bool eg_patch_put_scalar(eg_patch *patch, cJSON *obj, const eg_path *path, const char *key, const cJSON *value);
+/* The patch's ops flat, for eg_run_next_flat: "s"|"p"|"d", the path's length,
+ * its elements, then the value (none for "d"); comma-separated, each op's
+ * parts copied from its text. False: out of memory. */
+bool eg_patch_flat(const eg_patch *patch, eg_buf *b);
+void eg_patch_free(eg_patch *patch);
 
 /* (eg_visits.c) The partitioned shape's visit bookkeeping, one rule for a
  * run's step and the state manager: visitedNodes += names (created when

@@ -4,25 +4,77 @@
  * difference between two checkpoints. */
 #include "eg_internal.h"
 
+/* Room for one more mark. */
+static bool reserve_mark(eg_patch *patch) {
+    if (patch->count < patch->marks_cap) return true;
+    size_t cap = patch->marks_cap ? patch->marks_cap * 2 : 8;
+    eg_patch_mark *marks = eg_realloc(patch->marks, cap * sizeof *marks);
+    if (!marks) return false;
+    patch->marks = marks;
+    patch->marks_cap = cap;
+    return true;
+}
+
 bool eg_patch_op(eg_patch *patch, const char *op, const eg_path *path,
                  const char *key, int index, const cJSON *value) {
     if (!patch) return true;
     eg_buf *b = &patch->text;
     size_t mark = b->len;  /* an op is appended whole or not at all */
-    bool ok = (patch->count == 0 || eg_buf_lit(b, ",")) && eg_buf_lit(b, "[") && eg_buf_string(b, op) && eg_buf_lit(b, ",[");
+    eg_patch_mark m = { .op = op[0], .depth = path->n + (key != NULL) + (index >= 0) };
+    bool ok = reserve_mark(patch) && (patch->count == 0 || eg_buf_lit(b, ",")) && eg_buf_lit(b, "[") && eg_buf_string(b, op) && eg_buf_lit(b, ",[");
+    m.path = b->len;
     for (size_t i = 0; ok && i < path->n; i++) ok = (i == 0 || eg_buf_lit(b, ",")) && eg_buf_string(b, path->seg[i]);
     if (ok && key) ok = (path->n == 0 || eg_buf_lit(b, ",")) && eg_buf_string(b, key);
     if (ok && index >= 0) ok = (path->n == 0 && !key ? true : eg_buf_lit(b, ",")) && eg_buf_int(b, index);
+    m.path_end = b->len;
     ok = ok && eg_buf_lit(b, "]");
+    m.value = b->len + 1;
     if (ok && value) ok = eg_buf_lit(b, ",") && eg_buf_json(b, value);
+    m.end = value ? b->len : m.value;
     ok = ok && eg_buf_lit(b, "]");
     if (!ok) {
         b->len = mark;
         if (b->data) b->data[mark] = '\0';
         return false;
     }
-    patch->count++;
+    patch->marks[patch->count++] = m;
     return true;
+}
+
+bool eg_patch_put_scalar(eg_patch *patch, cJSON *obj, const eg_path *path, const char *key, const cJSON *value) {
+    cJSON *old = cJSON_GetObjectItemCaseSensitive(obj, key);
+    bool number = cJSON_IsNumber(old) && cJSON_IsNumber(value), string = cJSON_IsString(old) && cJSON_IsString(value);
+    if (!(number || string) || (old->type & cJSON_IsReference)) return eg_patch_put(patch, obj, path, key, cJSON_Duplicate(value, true));
+    /* The same type: the member keeps its item (and name), and only its value changes. */
+    char *text = string ? eg_strdup(value->valuestring) : NULL;
+    if ((string && !text) || !eg_patch_op(patch, "set", path, key, -1, value)) { eg_free(text); return false; }
+    /* No allocation from here on. */
+    eg_sum_replace(patch, path, key, -1, old, value);
+    if (number) cJSON_SetNumberValue(old, value->valuedouble);
+    else { cJSON_free(old->valuestring); old->valuestring = text; }
+    return true;
+}
+
+bool eg_patch_flat(const eg_patch *patch, eg_buf *b) {
+    const char *t = patch->text.data;
+    bool ok = true;
+    for (size_t i = 0; ok && i < patch->count; i++) {
+        const eg_patch_mark *m = &patch->marks[i];
+        char head[] = ",\"s\",";
+        head[2] = m->op;
+        ok = eg_buf_put(b, i ? head : head + 1, i ? sizeof head - 1 : sizeof head - 2) && eg_buf_int(b, (long long)m->depth)
+             && (m->depth == 0 || (eg_buf_lit(b, ",") && eg_buf_put(b, t + m->path, m->path_end - m->path)))
+             && (m->value == m->end || (eg_buf_lit(b, ",") && eg_buf_put(b, t + m->value, m->end - m->value)));
+    }
+    return ok;
+}
+
+void eg_patch_free(eg_patch *patch) {
+    eg_buf_free(&patch->text);
+    eg_free(patch->marks);
+    patch->marks = NULL;
+    patch->marks_cap = 0;
+    patch->count = 0;
 }
 
 bool eg_patch_put(eg_patch *patch, cJSON *obj, const eg_path *path, const char *key, cJSON *value) {

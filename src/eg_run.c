@@ -228,60 +228,6 @@ eg_code eg_run_apply(eg_run *run, const char *update, size_t len, eg_error *err)
     return eg_run_undo_end_(run, &undo, rc);
 }
 
-/* One task as {"index":0,"id":"3.0","kind":"node","node":"a","handler":"a"}. */
-static bool put_task(eg_buf *b, const eg_run *run, size_t i) {
-    const eg_task *t = &run->tasks[i];
-    const eg_node *node = &run->graph->nodes[t->node];
-    bool route = t->kind == TASK_ROUTE;
-    return eg_buf_lit(b, "{\"index\":") && eg_buf_int(b, (long long)i)
-        && eg_buf_lit(b, ",\"id\":\"") && eg_buf_int(b, run->superstep) && eg_buf_cstr(b, route ? ".r" : ".")
-        && eg_buf_int(b, (long long)i)
-        && eg_buf_cstr(b, route ? "\",\"kind\":\"route\",\"node\":" : "\",\"kind\":\"node\",\"node\":") && eg_buf_string(b, node->name)
-        && eg_buf_cstr(b, route ? ",\"router\":" : ",\"handler\":") && eg_buf_string(b, route ? node->edge.router : node->handler)
-        && (!t->arg || (eg_buf_lit(b, ",\"arg\":") && eg_buf_json(b, t->arg)))
-        && (!t->answers || (eg_buf_lit(b, ",\"answers\":") && eg_buf_json(b, t->answers)))
-        && (!t->keep || (eg_buf_lit(b, ",\"keep\":") && eg_buf_json(b, t->keep)))
-        && eg_buf_lit(b, "}");
-}
-
-eg_code eg_run_next(eg_run *run, const char **json, size_t *len, eg_error *err) {
-    eg_clear(err);
-    if (!run) return eg_disposed(err, "run");
-    eg_run_advance_(run);
-    eg_buf *b = &run->out;
-    b->len = 0;
-    bool ok = eg_buf_lit(b, "{\"status\":") && eg_buf_string(b, eg_status_name(run->status))
-              && eg_buf_lit(b, ",\"patch\":[")
-              && (run->patch.text.len == 0 || eg_buf_put(b, run->patch.text.data, run->patch.text.len))
-              && eg_buf_lit(b, "]");
-    if (ok && run->status == EG_STATUS_RUNNING) {
-        ok = eg_buf_lit(b, ",\"tasks\":[");
-        bool first = true;
-        for (size_t i = 0; ok && i < run->n_tasks; i++) {
-            if (run->tasks[i].state != T_PENDING) continue;
-            ok = (first || eg_buf_lit(b, ",")) && put_task(b, run, i);
-            first = false;
-        }
-        ok = ok && eg_buf_lit(b, "]");
-    }
-    if (ok && run->status == EG_STATUS_PAUSED && eg_run_has_interrupts_(run)) {
-        cJSON *list = eg_run_interrupts_json_(run);
-        ok = list && eg_buf_lit(b, ",\"interrupts\":") && eg_buf_json(b, list);
-        cJSON_Delete(list);
-    }
-    if (ok && run->status == EG_STATUS_ERROR) {
-        cJSON *error = eg_run_error_json_(run);
-        ok = error && eg_buf_lit(b, ",\"error\":") && eg_buf_json(b, error);
-        cJSON_Delete(error);
-    }
-    ok = ok && eg_buf_lit(b, "}") && eg_run_keep_for_record_(run);
-    if (ok) { /* else the patch is kept: the next call hands it out */
-        run->patch.text.len = 0;
-        run->patch.count = 0;
-    }
-    return eg_buf_hand_out(b, ok, json, len, err);
-}
-
 static eg_code task_at(eg_run *run, uint32_t index, const char *call, eg_task **out, eg_error *err) {
     eg_clear(err);
     if (!run) return eg_disposed(err, "run");
@@ -352,7 +298,7 @@ void eg_run_free(eg_run *run) {
     if (!run) return;
     eg_run_clear_tasks_(run);
     cJSON_Delete(run->state);
-    eg_buf_free(&run->patch.text);
+    eg_patch_free(&run->patch);
     eg_buf_free(&run->out);
     eg_buf_free(&run->record_patch);
     eg_free(run->run_id);

@@ -201,8 +201,11 @@ static bool apply_results(eg_run *run, step_outcome *o) {
 static bool bookkeep(eg_run *run, const step_outcome *o) {
     const cJSON *count = eg_get(run->state, EG_KEY_STEP_COUNT);
     double total = (cJSON_IsNumber(count) ? count->valuedouble : 0) + (double)run->n_tasks;
-    if (!eg_run_put_(run, EG_KEY_STEP_COUNT, cJSON_CreateNumber(total))
-        || !eg_run_put_(run, EG_KEY_CURRENT_NODE, cJSON_CreateString(eg_run_node_name_(run, run->tasks[run->n_tasks - 1].node)))
+    /* Written in place, a step's two writes of its own: values on the stack, not taken. */
+    cJSON steps = { .type = cJSON_Number, .valuedouble = total };
+    cJSON node = { .type = cJSON_String, .valuestring = (char *)eg_run_node_name_(run, run->tasks[run->n_tasks - 1].node) };
+    if (!eg_patch_put_scalar(&run->patch, run->state, &eg_run_root_, EG_KEY_STEP_COUNT, &steps)
+        || !eg_patch_put_scalar(&run->patch, run->state, &eg_run_root_, EG_KEY_CURRENT_NODE, &node)
         || (run->graph->partitioned && !eg_run_record_visits_(run))) {
         eg_run_fatal_nomem_(run);
         return false;

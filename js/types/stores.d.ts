@@ -13,6 +13,8 @@ export interface KeyValueStore {
   put(key: string, value: string): Promise<void>;
   /** Write only if the key is absent, atomically: true when this call wrote it. Without it (or with exclusive: false) runs of a thread are not exclusive, and edgegraph warns once. */
   create?(key: string, value: string): Promise<boolean>;
+  /** create, synchronous: the write is done when it returns (MemoryStore). Where a store has it, a run writes each step's record through it without waiting a turn of the event loop. */
+  createNow?(key: string, value: string): boolean;
   /** Hold a thread for one run's length, where create alone is not enough (LocalStorageStore: a Web Lock): the release function, or null while another run holds it (that run is THREAD_BUSY). */
   claim?(threadId: string): Promise<(() => void) | null>;
   exclusive?: boolean;
@@ -25,6 +27,7 @@ export class MemoryStore implements KeyValueStore {
   get(key: string): Promise<string | undefined>;
   put(key: string, value: string): Promise<void>;
   create(key: string, value: string): Promise<boolean>;
+  createNow(key: string, value: string): boolean;
   delete(key: string): Promise<void>;
   list(prefix?: string): Promise<string[]>;
   /** Bytes held. */

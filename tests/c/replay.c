@@ -43,6 +43,59 @@ static const cJSON *script_next(const cJSON *fixture, cJSON *counters, const cha
     return cJSON_GetArrayItem(list, i < n ? i : n - 1);
 }
 
+bool replay_flat = false;
+
+static cJSON *item(const cJSON *a, int i) { return cJSON_GetArrayItem(a, i); }
+
+/* The task at a[at..at+4] (eg_run_next_flat) as eg_run_next's object; `nodes` from eg_run_graph_nodes. */
+static cJSON *unflatten_task(const cJSON *a, int at, const cJSON *nodes) {
+    cJSON *t = cJSON_CreateObject();
+    int index = (int)item(a, at)->valuedouble, superstep = (int)item(a, at + 1)->valuedouble;
+    bool route = item(a, at + 2)->valuedouble != 0;
+    const cJSON *node = item(nodes, (int)item(a, at + 3)->valuedouble);
+    char id[48];
+    snprintf(id, sizeof id, "%d.%s%d", superstep, route ? "r" : "", index);
+    cJSON_AddNumberToObject(t, "index", index);
+    cJSON_AddStringToObject(t, "id", id);
+    cJSON_AddStringToObject(t, "kind", route ? "route" : "node");
+    cJSON_AddItemToObject(t, "node", cJSON_Duplicate(item(node, 0), true));
+    cJSON_AddItemToObject(t, route ? "router" : "handler", cJSON_Duplicate(item(node, route ? 2 : 1), true));
+    for (const cJSON *f = item(a, at + 4)->child; f; f = f->next) cJSON_AddItemToObject(t, f->string, cJSON_Duplicate(f, true));
+    return t;
+}
+
+/* eg_run_next_flat's array as eg_run_next's object (edgegraph.h). */
+static cJSON *unflatten(eg_run *run, const char *text, size_t len) {
+    cJSON *a = cJSON_ParseWithLength(text, len);
+    const char *nodes_text;
+    size_t nodes_len;
+    cJSON *nodes = a && eg_run_graph_nodes(run, &nodes_text, &nodes_len, NULL) == EG_OK ? cJSON_ParseWithLength(nodes_text, nodes_len) : NULL;
+    if (!nodes) { cJSON_Delete(a); return NULL; }
+    int size = cJSON_GetArraySize(a), at = 2, n = (int)item(a, 1)->valuedouble;
+    const char *status = eg_status_name((int)item(a, 0)->valuedouble);
+    cJSON *out = cJSON_CreateObject(), *patch = cJSON_AddArrayToObject(out, "patch");
+    cJSON_AddStringToObject(out, "status", status);
+    for (int i = 0; i < n; i++) {
+        const char *op = item(a, at)->valuestring;
+        int depth = (int)item(a, at + 1)->valuedouble;
+        cJSON *o = cJSON_CreateArray(), *path = cJSON_CreateArray();
+        cJSON_AddItemToArray(o, cJSON_CreateString(op[0] == 's' ? "set" : op[0] == 'p' ? "push" : "del"));
+        for (int k = 0; k < depth; k++) cJSON_AddItemToArray(path, cJSON_Duplicate(item(a, at + 2 + k), true));
+        cJSON_AddItemToArray(o, path);
+        at += 2 + depth;
+        if (op[0] != 'd') cJSON_AddItemToArray(o, cJSON_Duplicate(item(a, at++), true));
+        cJSON_AddItemToArray(patch, o);
+    }
+    if (strcmp(status, "RUNNING") == 0) {
+        cJSON *tasks = cJSON_AddArrayToObject(out, "tasks");
+        for (; at + 5 < size; at += 5) cJSON_AddItemToArray(tasks, unflatten_task(a, at, nodes));
+    }
+    for (const cJSON *f = item(a, size - 1)->child; f; f = f->next) cJSON_AddItemToObject(out, f->string, cJSON_Duplicate(f, true));
+    cJSON_Delete(a);
+    cJSON_Delete(nodes);
+    return out;
+}
+
 static eg_run *reopen(eg_run *run, const eg_graph *g, const char *options, size_t olen, int *api_error) {
     size_t len;
     const char *cp;
@@ -82,9 +135,9 @@ bool replay_run(cJSON *fixture, bool restore_each_step, replay *r) {
         if (restore_each_step) { run = reopen(run, g, options, olen, &r->api_error); if (r->api_error) goto out; }
         size_t len;
         const char *text;
-        r->api_error = CORE(eg_run_next(run, &text, &len, &err)); DONE();
+        r->api_error = CORE((replay_flat ? eg_run_next_flat : eg_run_next)(run, &text, &len, &err)); DONE();
         if (r->api_error) goto out;
-        cJSON *out = cJSON_ParseWithLength(text, len);
+        cJSON *out = replay_flat ? unflatten(run, text, len) : cJSON_ParseWithLength(text, len);
         if (!out) { r->api_error = EG_E_NOMEM; goto out; }
         const char *status = cJSON_GetObjectItemCaseSensitive(out, "status")->valuestring;
         if (strcmp(status, "RUNNING") != 0) {

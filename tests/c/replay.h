@@ -15,6 +15,10 @@ typedef struct replay {
     int api_error;       /* an eg_* call failed (e.g. EG_E_NOMEM); 0 if none */
 } replay;
 
+/* When true, replay_run reads each step with eg_run_next_flat, turned back
+ * into eg_run_next's object form. */
+extern bool replay_flat;
+
 /* Load a fixture file; NULL on error (printed). */
 cJSON *replay_load(const char *path);
 /* Run it. restore_each_step: checkpoint, free and restore the run at every

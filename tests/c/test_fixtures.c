@@ -52,3 +52,10 @@ static void run_all(bool restore) {
 
 TEST(fixtures_replay_straight) { run_all(false); }
 TEST(fixtures_replay_with_restore_at_every_step) { run_all(true); }
+/* eg_run_next_flat says what eg_run_next says: read back into its objects, every fixture matches. */
+TEST(fixtures_replay_through_next_flat) {
+    replay_flat = true;
+    run_all(false);
+    run_all(true);
+    replay_flat = false;
+}

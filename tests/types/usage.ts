@@ -123,6 +123,8 @@ async function lastingThreads(sql: { exec(q: string, ...b: unknown[]): { toArray
   await engine.deleteThread('t');
   const stores: SqlStore[] = [sqliteStore('threads.sqlite'), d1Store({ prepare: () => ({ bind: () => ({ all: async () => ({ results: [] }), run: async () => ({}) }) }) })];
   console.log(await stores[0].create('k', 'v'), new MemoryStore().create('k', 'v'));
+  const written: boolean = new MemoryStore().createNow('k', 'v');
+  console.log(written);
 }
 void lastingThreads;
 

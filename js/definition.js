@@ -177,17 +177,17 @@ export function normalizeDefinition(definition, options = {}) {
   if (subgraphs.size && isPlainObject(json.state)) {
     json.state = { ...json.state, reducers: { subgraphs: 'merge', ...(json.state.reducers ?? {}) } };
   }
+  // A prepared graph's text: the fields so far, then its nodes (before the ordinary ones) and edges.
+  const text = prepared ? preparedText(JSON.stringify(json), prepared, JSON.stringify(specs ?? nodes)) : null;
   json.nodes = specs ?? nodes;
   json.edges = edgeSpecs ?? edges;
-  return { text: prepared ? preparedText(json, prepared) : JSON.stringify(json), json, handlers, routers, subgraphs, hostReducers: split.reducers, policies, errorEdges };
+  return { text: text ?? JSON.stringify(json), json, handlers, routers, subgraphs, hostReducers: split.reducers, policies, errorEdges };
 }
 
-/** The definition's text with a prepared graph's nodes (before the ordinary ones, in `json.nodes`) and edges. */
-function preparedText(json, prepared) {
-  const { nodes, edges, ...rest } = json;
-  const others = JSON.stringify(nodes).slice(1, -1);
-  const head = JSON.stringify(rest).slice(0, -1);
-  return `${head}${head.length > 1 ? ',' : ''}"nodes":{${prepared.nodes}${prepared.nodes && others ? ',' : ''}${others}},"edges":{${prepared.edges}}}`;
+/** `head` (an object's JSON) with the members "nodes" (prepared.nodes, then those of `ordinary`, an object's JSON) and "edges". */
+function preparedText(head, prepared, ordinary) {
+  const others = ordinary.slice(1, -1);
+  return `${head.slice(0, -1)}${head.length > 2 ? ',' : ''}"nodes":{${prepared.nodes}${prepared.nodes && others ? ',' : ''}${others}},"edges":{${prepared.edges}}}`;
 }
 
 /** A copy of `object`'s first `n` entries (`keys`: its keys). */

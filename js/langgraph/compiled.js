@@ -25,8 +25,7 @@ const AsyncFunction = (async () => {}).constructor;
 const FREED_WHEN_COLLECTED = Symbol.for('edgegraph.freedWhenCollected');
 // definition.js's PREPARED: nodes and edges as JSON text, with their functions.
 const PREPARED = Symbol.for('edgegraph.preparedGraph');
-// A function node's JSON, as the nodes of most graphs have it (START's, and any other's).
-const START_NODE = '{"jumpTarget":true}';
+// A function node's JSON, as most graphs have all of theirs but START.
 const PLAIN_NODE = '{"jumpTarget":true,"join":false}';
 /** A name as a JSON string: most need no escape (JSON.stringify of each cost a 1,000-node compile a tenth). */
 const PLAIN_NAME = /^[\w .-]*$/;
@@ -99,8 +98,7 @@ class GraphRunner {
     // The nodes and edges go to the engine as JSON text (definition.js's PREPARED); with a
     // subgraph node among them, the nodes as objects, in their order (the engine builds the child's handler).
     // (Members in lists joined once: a string grown member by member is a rope that the engine flattens.)
-    const prepared = { nodes: '', edges: '', handlers: new Map(), routers: new Map() };
-    const nodeTexts = [], edgeTexts = [];
+    const handlers = new Map(), routers = new Map(), nodeTexts = [], edgeTexts = [];
     const objects = [...this.#builder.nodes.values()].some((n) => runnerOf(n.subgraph)) ? {} : null;
     for (const [name, node] of [[START, null], ...this.#builder.nodes]) {
       const key = quoted(name);
@@ -120,15 +118,14 @@ class GraphRunner {
         if (options.retryPolicy) objects[name].retry = engineRetry(options.retryPolicy);
       } else if (objects) objects[name] = { handler, ...spec };
       else {
-        prepared.handlers.set(name, handler);
-        nodeTexts.push(`${key}:${join || spec.defer ? JSON.stringify(spec) : node ? PLAIN_NODE : START_NODE}`);
+        handlers.set(name, handler);
+        nodeTexts.push(`${key}:${join || spec.defer || !node ? JSON.stringify(spec) : PLAIN_NODE}`);
       }
       const edge = edgeOf(fixed.get(name) ?? [], this.#builder.branches.get(name) ?? [], this.#view);
-      if (typeof edge === 'function') prepared.routers.set(name, edge);
+      if (typeof edge === 'function') routers.set(name, edge);
       edgeTexts.push(`${key}:${typeof edge === 'function' ? `{"router":${key}}` : typeof edge === 'string' ? quoted(edge) : JSON.stringify(edge)}`);
     }
-    prepared.nodes = nodeTexts.join(',');
-    prepared.edges = edgeTexts.join(',');
+    const prepared = { nodes: nodeTexts.join(','), edges: edgeTexts.join(','), handlers, routers };
     const definition = { entryPoint: START, state: { reducers, defaults: { channels: defaults } }, [PREPARED]: prepared };
     if (objects) definition.nodes = objects;
     return definition;

@@ -96,21 +96,22 @@ await benchHistory();
 await benchThreads();
 
 // ---- cold start: fresh processes ----
-const cpuOfColdStart = {};
-function coldStart(which) {
-  const out = [];
-  for (let i = 0; i < 7; i++) {
+// The three programs take turns, round after round (not seven of one, then
+// seven of the next), so a swing of the machine's load falls on all three
+// alike; one set of LangGraph.js processes serves both rows.
+const COLD_ROUNDS = 7;
+const coldRuns = { edgegraph: [], compat: [], langgraph: [] };
+for (let i = 0; i < COLD_ROUNDS; i++) {
+  for (const which of Object.keys(coldRuns)) {
     const text = execFileSync(process.execPath, [new URL('cold-start.js', import.meta.url).pathname, which], { cwd: root.pathname, encoding: 'utf8' });
-    out.push(JSON.parse(text));
+    coldRuns[which].push(JSON.parse(text));
   }
-  const median = (key) => out.map((r) => r[key]).sort((a, b) => a - b)[3];
-  cpuOfColdStart[which] = median('cpuMs');
-  return median('ms');
 }
-console.log('cold start: import + instantiate + first result of a one-node graph (fresh node process, median of 7)');
-row('cold start', coldStart('edgegraph'), coldStart('langgraph'), (ms) => `${ms.toFixed(1)} ms`, '<= 15 ms');
-row('cold start, the LangGraph program on edgegraph/langgraph', coldStart('compat'), coldStart('langgraph'), (ms) => `${ms.toFixed(1)} ms`);
-console.log(`  ${'CPU time of the same processes (median)'.padEnd(46)} edgegraph ${cpuOfColdStart.edgegraph.toFixed(1)} ms, on edgegraph/langgraph ${cpuOfColdStart.compat.toFixed(1)} ms, LangGraph.js ${cpuOfColdStart.langgraph.toFixed(1)} ms`);
+const coldMedian = (which, key) => coldRuns[which].map((r) => r[key]).sort((a, b) => a - b)[COLD_ROUNDS >> 1];
+console.log(`cold start: import + instantiate + first result of a one-node graph (fresh node process, median of ${COLD_ROUNDS}, the programs in turn)`);
+row('cold start', coldMedian('edgegraph', 'ms'), coldMedian('langgraph', 'ms'), (ms) => `${ms.toFixed(1)} ms`, '<= 15 ms');
+row('cold start, the LangGraph program on edgegraph/langgraph', coldMedian('compat', 'ms'), coldMedian('langgraph', 'ms'), (ms) => `${ms.toFixed(1)} ms`, '<= 20 ms');
+console.log(`  ${'CPU time of the same processes (median)'.padEnd(46)} edgegraph ${coldMedian('edgegraph', 'cpuMs').toFixed(1)} ms, on edgegraph/langgraph ${coldMedian('compat', 'cpuMs').toFixed(1)} ms, LangGraph.js ${coldMedian('langgraph', 'cpuMs').toFixed(1)} ms`);
 console.log();
 
 // ---- bundle size: minified browser bundles, gzip ----

@@ -33,6 +33,18 @@ export function send(node, arg) {
 
 const DEFINITION_KEYS = ['nodes', 'edges', 'entryPoint', 'end', 'state', 'name', 'maxSteps', 'version', 'renamedNodes', 'migrate'];
 
+/**
+ * Nodes and edges already written as JSON, with their functions: what
+ * edgegraph/langgraph's compile() hands over (definition[PREPARED] = { nodes,
+ * edges, handlers, routers }: the members of the two objects as text, and
+ * maps of name -> function). For 1,000 nodes, building the nodes and edges
+ * objects, listing their keys and JSON.stringify were two fifths of a
+ * compile. `definition.nodes` may still hold nodes of the ordinary kind (a
+ * subgraph); the core checks the whole text as any other. Symbol.for: that
+ * entry is a bundle of its own.
+ */
+const PREPARED = Symbol.for('edgegraph.preparedGraph');
+
 // isRecord: an object JSON.stringify writes as it is (its own keys, function values
 // dropped: the node's function is one), not a class instance whose prototype may have a toJSON.
 
@@ -53,8 +65,9 @@ const END_NODE = Object.freeze({ kind: 'end' });
  */
 export function normalizeDefinition(definition, options = {}) {
   if (!isPlainObject(definition)) throw new EdgegraphError('INVALID_DEFINITION', 'a graph definition must be an object with nodes, edges and entryPoint');
-  const handlers = new Map();
-  const routers = new Map();
+  const prepared = definition[PREPARED];
+  const handlers = prepared ? prepared.handlers : new Map();
+  const routers = prepared ? prepared.routers : new Map();
   const subgraphs = new Map();
   for (const [name, fn] of Object.entries(options.handlers ?? {})) handlers.set(name, fn);
   for (const [name, fn] of Object.entries(options.routers ?? {})) routers.set(name, fn);
@@ -72,7 +85,7 @@ export function normalizeDefinition(definition, options = {}) {
   const split = splitStateReducers(json.state);
   if (split.reducers) json.state = split.state;
 
-  const nodes = definition.nodes;
+  const nodes = prepared ? definition.nodes ?? {} : definition.nodes;
   if (!isPlainObject(nodes)) throw new EdgegraphError('INVALID_DEFINITION', "'nodes' must be an object of node name -> node function");
   // What the core gets, once a node's JSON is not the node as it is (until then, `nodes` itself).
   let specs = isRecord(nodes) ? null : {};
@@ -128,6 +141,7 @@ export function normalizeDefinition(definition, options = {}) {
     if (spec.onError !== undefined) errorEdges.add(name);
   }
 
+  if (prepared && definition.edges !== undefined) throw new EdgegraphError('INVALID_DEFINITION', "a prepared graph's edges come with its nodes");
   const edges = definition.edges ?? {};
   if (!isPlainObject(edges)) throw new EdgegraphError('INVALID_DEFINITION', "'edges' must be an object of source node -> edge");
   // Likewise the edges: a router function is named after its source.
@@ -165,7 +179,15 @@ export function normalizeDefinition(definition, options = {}) {
   }
   json.nodes = specs ?? nodes;
   json.edges = edgeSpecs ?? edges;
-  return { text: JSON.stringify(json), json, handlers, routers, subgraphs, hostReducers: split.reducers, policies, errorEdges };
+  return { text: prepared ? preparedText(json, prepared) : JSON.stringify(json), json, handlers, routers, subgraphs, hostReducers: split.reducers, policies, errorEdges };
+}
+
+/** The definition's text with a prepared graph's nodes (before the ordinary ones, in `json.nodes`) and edges. */
+function preparedText(json, prepared) {
+  const { nodes, edges, ...rest } = json;
+  const others = JSON.stringify(nodes).slice(1, -1);
+  const head = JSON.stringify(rest).slice(0, -1);
+  return `${head}${head.length > 1 ? ',' : ''}"nodes":{${prepared.nodes}${prepared.nodes && others ? ',' : ''}${others}},"edges":{${prepared.edges}}}`;
 }
 
 /** A copy of `object`'s first `n` entries (`keys`: its keys). */

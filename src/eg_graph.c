@@ -14,6 +14,7 @@
  * }
  */
 #include "eg_internal.h"
+#include "eg_json_read.h"
 
 #include <string.h>
 
@@ -334,29 +335,58 @@ static eg_code build(eg_graph *g, const cJSON *def, eg_error *err) {
 /* The graph's identity, which checkpoints carry: the definition without its
  * run options. maxSteps, a node's retry and timeoutMs, and descriptions are
  * settings, not the shape: tuning them must not strand the checkpoints of
- * paused threads. (def is the graph's own parse, dropped after this.) */
-static void hash_identity(eg_graph *g, cJSON *def) {
-    static const char *const settings[] = { "retry", "timeoutMs", "description" };
-    cJSON_DeleteItemFromObjectCaseSensitive(def, "maxSteps");
-    /* Redeploy aids, not the shape: a checkpoint compares shapes itself. */
-    cJSON_DeleteItemFromObjectCaseSensitive(def, "version");
-    cJSON_DeleteItemFromObjectCaseSensitive(def, "renamedNodes");
-    for (cJSON *n = eg_get(def, "nodes") ? eg_get(def, "nodes")->child : NULL; n; n = n->next)
-        for (size_t i = 0; i < sizeof settings / sizeof *settings; i++) cJSON_DeleteItemFromObjectCaseSensitive(n, settings[i]);
-    eg_hex64(eg_json_hash(def), g->hash);
+ * paused threads. The definition's hash as if the first member of each of
+ * those names were deleted (an object's hash is a sum over its members: a
+ * member left out is one deleted), without touching the tree, which lives
+ * in an arena. */
+static const char *const top_settings[] = { "maxSteps", "version", "renamedNodes" };   /* (version, renamedNodes: redeploy aids, not the shape) */
+static const char *const node_settings[] = { "retry", "timeoutMs", "description" };
+
+/* Whether `key` is the first member named one of names[0..3) that `seen` (a bit per name) has not met yet. */
+static bool first_setting(const char *key, const char *const names[3], unsigned *seen) {
+    for (unsigned i = 0; i < 3; i++)
+        if (!(*seen & (1u << i)) && strcmp(key, names[i]) == 0) { *seen |= 1u << i; return true; }
+    return false;
+}
+
+/* eg_json_hash of `obj` without its first member of each name in `names`; the first
+ * "nodes" member (the top level's) has each of its objects hashed without node_settings. */
+static uint64_t hash_without(const cJSON *obj, const char *const names[3], bool top) {
+    uint64_t sum = 0;
+    unsigned seen = 0;
+    bool nodes_done = false;
+    for (const cJSON *c = obj->child; c; c = c->next) {
+        const char *key = c->string ? c->string : "";
+        if (first_setting(key, names, &seen)) continue;
+        uint64_t value;
+        if (top && !nodes_done && strcmp(key, "nodes") == 0 && cJSON_IsObject(c)) {
+            nodes_done = true;
+            uint64_t nodes = 0;
+            for (const cJSON *n = c->child; n; n = n->next)
+                nodes += eg_json_hash_member_of(eg_json_hash_key(n->string ? n->string : ""), cJSON_IsObject(n) ? hash_without(n, node_settings, false) : eg_json_hash(n));
+            value = eg_json_hash_object(nodes);
+        } else {
+            nodes_done |= top && strcmp(key, "nodes") == 0;
+            value = eg_json_hash(c);
+        }
+        sum += eg_json_hash_member_of(eg_json_hash_key(key), value);
+    }
+    return eg_json_hash_object(sum);
 }
 
 eg_code eg_graph_new(const char *json, size_t len, eg_graph **out, eg_error *err) {
     eg_clear(err);
     bool nomem;
-    cJSON *def = eg_parse_keep_duplicates(json, len, &nomem);
-    if (!def) return nomem ? eg_nomem(err) : eg_fail(err, EG_E_JSON, "the graph definition is not valid JSON");
+    /* The definition is read, checked and hashed, then dropped: an arena's tree. */
+    eg_arena arena = { 0 };
+    cJSON *def = eg_parse_in_arena(json, len, &nomem, &arena);
+    if (!def) { eg_arena_free(&arena); return nomem ? eg_nomem(err) : eg_fail(err, EG_E_JSON, "the graph definition is not valid JSON"); }
     eg_graph *g = eg_malloc(sizeof *g);
-    if (!g) { cJSON_Delete(def); return eg_nomem(err); }
+    if (!g) { eg_arena_free(&arena); return eg_nomem(err); }
     memset(g, 0, sizeof *g);
     eg_code rc = build(g, def, err);
-    if (!rc) hash_identity(g, def);
-    cJSON_Delete(def);
+    if (!rc) eg_hex64(hash_without(def, top_settings, true), g->hash);
+    eg_arena_free(&arena);
     if (rc) { eg_graph_free(g); return rc; }
     *out = g;
     return EG_OK;

@@ -1,5 +1,6 @@
 /* eg_json.c: small JSON utilities over cJSON. */
 #include "eg_internal.h"
+#include "eg_json_read.h"
 
 #include <string.h>
 
@@ -141,12 +142,13 @@ bool eg_json_dedupe(cJSON *item) {
 
 /* ---- parsing: exactly len bytes, duplicate keys resolved as JSON.parse does ---- */
 
-static cJSON *parse(const char *json, size_t len, bool *nomem, bool dedupe);
+static cJSON *parse(const char *json, size_t len, bool *nomem, bool dedupe, eg_arena *arena);
 
-cJSON *eg_parse_ex(const char *json, size_t len, bool *nomem) { return parse(json, len, nomem, true); }
-cJSON *eg_parse_keep_duplicates(const char *json, size_t len, bool *nomem) { return parse(json, len, nomem, false); }
+cJSON *eg_parse_ex(const char *json, size_t len, bool *nomem) { return parse(json, len, nomem, true, NULL); }
+cJSON *eg_parse_keep_duplicates(const char *json, size_t len, bool *nomem) { return parse(json, len, nomem, false, NULL); }
+cJSON *eg_parse_in_arena(const char *json, size_t len, bool *nomem, eg_arena *arena) { return parse(json, len, nomem, false, arena); }
 
-static cJSON *parse(const char *json, size_t len, bool *nomem, bool dedupe) {
+static cJSON *parse(const char *json, size_t len, bool *nomem, bool dedupe, eg_arena *arena) {
     eg_init_json();
     eg_alloc_clear_failed();
     if (nomem) *nomem = false;
@@ -154,10 +156,10 @@ static cJSON *parse(const char *json, size_t len, bool *nomem, bool dedupe) {
     /* Reads exactly len bytes: the text need not be NUL-terminated. Anything
      * but whitespace after the value makes the whole input invalid. */
     const char *end = NULL;
-    cJSON *item = cJSON_ParseWithLengthOpts(json, len, &end, false);
+    cJSON *item = eg_json_read(json, len, &end, arena);
     if (!item) { if (nomem) *nomem = eg_alloc_failed(); return NULL; }
     for (const char *p = end; p < json + len; p++) {
-        if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r') { cJSON_Delete(item); return NULL; }
+        if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r') { if (!arena) cJSON_Delete(item); return NULL; }
     }
     if (dedupe && !eg_json_dedupe(item)) { if (nomem) *nomem = true; cJSON_Delete(item); return NULL; }
     return item;

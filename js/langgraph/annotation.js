@@ -5,25 +5,21 @@
 import { messagesStateReducer } from './messages.js';
 import { GraphValidationError } from './errors.js';
 
-const CHANNEL = Symbol.for('edgegraph.langgraph.channel');
-
 /** One channel: `Annotation()` (last value) or `Annotation({ reducer, default })`. */
 export function Annotation(spec = {}) {
   const reducer = spec.reducer ?? spec.value;
-  return { [CHANNEL]: true, reducer: typeof reducer === 'function' ? reducer : undefined, default: spec.default };
+  return { reducer: typeof reducer === 'function' ? reducer : undefined, default: spec.default };
 }
 
-/** A state of channels: `Annotation.Root({ key: Annotation(...) })`. */
+/** A state of channels: `Annotation.Root({ key: Annotation(...) })` (its State, Update and Node are types only, as in LangGraph). */
 Annotation.Root = function Root(channels) {
-  return { lc_graph_name: 'AnnotationRoot', spec: channels, State: undefined, Update: undefined, Node: undefined };
+  return { lc_graph_name: 'AnnotationRoot', spec: channels };
 };
 
 /** The messages channel with LangGraph's message reducer. */
 export const MessagesAnnotation = Annotation.Root({
   messages: Annotation({ reducer: messagesStateReducer, default: () => [] }),
 });
-
-const isChannel = (c) => c !== null && typeof c === 'object' && (c[CHANNEL] === true || typeof c.reducer === 'function' || 'default' in c || c.lc_graph_name !== undefined);
 
 /** A Zod object schema (v3 or v4), by shape: its keys are last-value channels. */
 const isZodObject = (v) => v !== null && typeof v === 'object' && (v._def !== undefined || v._zod !== undefined) && v.shape !== null && typeof v.shape === 'object';
@@ -47,8 +43,8 @@ export function channelsOf(schema) {
     if (!root) return [];
     const spec = specOf(root);
     for (const [key, c] of Object.entries(spec)) {
-      const ch = c !== null && typeof c === 'object' && isChannel(c) ? c : {};
-      const entry = { reducer: ch.reducer, default: typeof ch.default === 'function' ? ch.default : undefined };
+      // A channel's reducer and default are functions; anything else there (a Zod field, a value) is a last-value channel.
+      const entry = { reducer: typeof c?.reducer === 'function' ? c.reducer : undefined, default: typeof c?.default === 'function' ? c.default : undefined };
       const seen = channels.get(key);
       if (seen && seen.reducer && entry.reducer && seen.reducer !== entry.reducer) {
         throw new GraphValidationError(`channel '${key}' is declared twice with different reducers`);

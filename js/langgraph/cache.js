@@ -1,9 +1,9 @@
 // cache.js: LangGraph's node caching (addNode(name, fn, { cachePolicy }) with
 // compile({ cache })) over edgegraph's node cache (js/node-cache.js).
 
-import { cachedCall, clearNodeCache, InMemoryCache, EdgegraphError } from 'edgegraph';
+import { cachedCall, clearNodeCache, InMemoryCache, EdgegraphError } from './edgegraph.js';
 import { plainMessages } from './messages.js';
-import { isCommand } from './command.js';
+import { isCommand, Command } from './command.js';
 
 export { InMemoryCache };
 
@@ -37,10 +37,6 @@ export const clearCache = (cache, nodes) => (cache ? clearNodeCache(cache, nodes
 function storable(out) {
   if (Array.isArray(out)) return out.map(storable);
   if (out === null || typeof out !== 'object') return out;
-  const plain = (u) => (Array.isArray(u) ? u.map(([k, v]) => [k, plainMessages(v)]) : Object.fromEntries(Object.entries(u ?? {}).map(([k, v]) => [k, plainMessages(v)])));
-  if (!isCommand(out)) return plain(out);
-  const command = { lg_name: 'Command' };
-  for (const key of ['resume', 'goto', 'graph']) if (out[key] !== undefined) command[key] = out[key];
-  if (out.update !== undefined) command.update = plain(out.update);
-  return command;
+  const plain = (u) => (Array.isArray(u) ? u.map(([k, v]) => [k, plainMessages(v)]) : Object.fromEntries(plain(Object.entries(u ?? {}))));
+  return isCommand(out) ? new Command({ ...out, update: out.update === undefined ? undefined : plain(out.update) }) : plain(out);
 }

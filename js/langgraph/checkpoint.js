@@ -3,8 +3,8 @@
 // kvStore(...)): the compiled graph writes edgegraph's checkpoint chains to it,
 // so a thread written through this entry resumes with GraphEngine too.
 
-import { MemoryStore, EdgegraphError, Checkpointer } from 'edgegraph';
-import { configOf } from './history.js';
+import { MemoryStore, EdgegraphError, Checkpointer } from './edgegraph.js';
+import { configOf, threadRef } from './history.js';
 
 /** Checkpoints over any edgegraph store (LangGraph's BaseCheckpointSaver's place). */
 export class BaseCheckpointSaver {
@@ -25,10 +25,9 @@ export class BaseCheckpointSaver {
    * (or of `configurable.checkpoint_id`), or undefined.
    */
   async getTuple(config) {
-    const { thread_id: threadId, checkpoint_id: id } = config?.configurable ?? {};
-    if (threadId === undefined) return undefined;
-    const thread = String(threadId);
-    const loaded = await this.#records.load(thread, id === undefined ? undefined : Number(id));
+    if (config?.configurable?.thread_id === undefined) return undefined;
+    const { threadId: thread, checkpointId } = threadRef(config.configurable);
+    const loaded = await this.#records.load(thread, checkpointId);
     if (!loaded) return undefined;
     const tuple = {
       config: configOf(thread, loaded.id),
@@ -64,5 +63,5 @@ export function storeOf(checkpointer) {
   if (checkpointer === undefined || checkpointer === null || checkpointer === false) return null;
   if (checkpointer instanceof BaseCheckpointSaver) return checkpointer.store;
   if (typeof checkpointer.get === 'function' && typeof checkpointer.put === 'function' && typeof checkpointer.list === 'function' && typeof checkpointer.getTuple !== 'function') return checkpointer;
-  throw new EdgegraphError('INVALID_OPTIONS', 'compile({ checkpointer }) takes MemorySaver or BaseCheckpointSaver from edgegraph/langgraph, or an edgegraph store; a checkpointer of @langchain/langgraph stores LangGraph\'s own format');
+  throw new EdgegraphError('INVALID_OPTIONS', 'compile({ checkpointer }) takes a MemorySaver or BaseCheckpointSaver of edgegraph/langgraph or an edgegraph store, not one of @langchain/langgraph');
 }

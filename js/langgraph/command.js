@@ -3,8 +3,13 @@
 // Command. LangGraph's fields are kept: `update` may be a list of
 // [key, value] writes, `goto` names, Sends or END, `graph: Command.PARENT`.
 
-import * as edgegraph from 'edgegraph';
+import { EngineCommand } from './edgegraph.js';
 import { Send } from './graph.js';
+
+// Pausing from inside a node is edgegraph's own interrupt() (during the node's synchronous
+// call in every runtime, after an await where AsyncLocalStorage exists; `config.interrupt`
+// works everywhere); a node's catch-all rethrows what isGraphInterrupt() says is one.
+export { interrupt, isGraphInterrupt } from './edgegraph.js';
 
 export class Command {
   static PARENT = '__parent__';
@@ -40,7 +45,7 @@ export function gotoOf(goto, plain) {
 export function updateOf(update, combine) {
   if (!Array.isArray(update)) return update ?? {};
   const out = {};
-  for (const [key, value] of update) out[key] = Object.prototype.hasOwnProperty.call(out, key) ? combine(key, out[key], value) : value;
+  for (const [key, value] of update) out[key] = Object.hasOwn(out, key) ? combine(key, out[key], value) : value;
   return out;
 }
 
@@ -54,22 +59,8 @@ export function engineCommand(command, { toUpdate, combine, plain }) {
   if (command.update !== undefined) fields.update = toUpdate(updateOf(command.update, combine));
   if (command.goto !== undefined) fields.goto = gotoOf(command.goto, plain);
   if (command.resume !== undefined) fields.resume = command.resume;
-  if (toParent(command)) fields.graph = edgegraph.Command.PARENT;
-  return new edgegraph.Command(fields);
-}
-
-/**
- * Pause the run from inside a node (edgegraph's interrupt(): during the node's
- * synchronous call in every runtime, after an await where AsyncLocalStorage
- * exists; `config.interrupt` works everywhere).
- */
-export function interrupt(value) {
-  return edgegraph.interrupt(value);
-}
-
-/** Whether `e` is an interrupt: a node's catch-all must rethrow it. */
-export function isGraphInterrupt(e) {
-  return e !== null && typeof e === 'object' && e[Symbol.for('edgegraph.interrupt')] === true;
+  if (toParent(command)) fields.graph = EngineCommand.PARENT;
+  return new EngineCommand(fields);
 }
 
 /**
@@ -82,10 +73,11 @@ export function resultCommand(out) {
   const writes = [];
   let goto, graph;
   for (const part of out) {
-    const update = isCommand(part) ? part.update : part;
+    const command = isCommand(part);
+    const update = command ? part.update : part;
     writes.push(...(Array.isArray(update) ? update : Object.entries(update ?? {})));
-    if (isCommand(part) && part.goto !== undefined) goto = part.goto;
-    if (isCommand(part) && part.graph !== undefined) graph = part.graph;
+    if (command && part.goto !== undefined) goto = part.goto;
+    if (command && part.graph !== undefined) graph = part.graph;
   }
-  return { lg_name: 'Command', update: writes, goto, graph };
+  return new Command({ update: writes, goto, graph });
 }

@@ -23,6 +23,14 @@ import { withCache, clearCache, cacheOf } from './cache.js';
 const PARENT = Symbol.for('edgegraph.langgraph.parent');
 const AsyncFunction = (async () => {}).constructor;
 const FREED_WHEN_COLLECTED = Symbol.for('edgegraph.freedWhenCollected');
+// definition.js's PREPARED: nodes and edges as JSON text, with their functions.
+const PREPARED = Symbol.for('edgegraph.preparedGraph');
+// A function node's JSON, as the nodes of most graphs have it (START's, and any other's).
+const START_NODE = '{"jumpTarget":true}';
+const PLAIN_NODE = '{"jumpTarget":true,"join":false}';
+/** A name as a JSON string: most need no escape (JSON.stringify of each cost a 1,000-node compile a tenth). */
+const PLAIN_NAME = /^[\w .-]*$/;
+const quoted = (name) => (PLAIN_NAME.test(name) ? `"${name}"` : JSON.stringify(name));
 // Run ids: a prefix drawn on first use (the time and 52 random bits; not at import: workerd refuses
 // randomness in a module's global scope), then a counter.
 let runPrefix = '';
@@ -81,7 +89,6 @@ class GraphRunner {
       if (c.default) defaults[key] = core ? plainMessageList(c.default()) : plainMessages(c.default());
     }
     this.#defaults = defaults;
-    const nodes = { [START]: { handler: this.#startNode(), jumpTarget: true } };
     const parent = { invocationOf: (taskId) => this.#invocationOf(taskId), view: this.#view, toUpdate: this.#coreUpdateOf, combine: this.#combine };
     // Join sources by target and static targets by source, once: a 1,000-node graph compiles in one pass.
     const joined = new Map();
@@ -89,7 +96,15 @@ class GraphRunner {
     const add = (map, key, value) => { const list = map.get(key); if (list) list.push(value); else map.set(key, [value]); };
     for (const [from, to] of this.#builder.edges) add(fixed, from, to);
     for (const [sources, target] of this.#builder.joins) for (const from of sources) { add(joined, target, from); add(fixed, from, target); }
-    for (const [name, { fn, options, subgraph }] of this.#builder.nodes) {
+    // The nodes and edges go to the engine as JSON text (definition.js's PREPARED); with a
+    // subgraph node among them, the nodes as objects, in their order (the engine builds the child's handler).
+    // (Members in lists joined once: a string grown member by member is a rope that the engine flattens.)
+    const prepared = { nodes: '', edges: '', handlers: new Map(), routers: new Map() };
+    const nodeTexts = [], edgeTexts = [];
+    const objects = [...this.#builder.nodes.values()].some((n) => runnerOf(n.subgraph)) ? {} : null;
+    for (const [name, node] of [[START, null], ...this.#builder.nodes]) {
+      const key = quoted(name);
+      const { fn, options = {}, subgraph } = node ?? {};
       // LangGraph's edges from several nodes to one are not a join; addEdge([a, b], c) is.
       const sources = joined.get(name);
       const join = sources ? [...new Set(sources)] : false;
@@ -97,14 +112,26 @@ class GraphRunner {
       if (child && (options.cachePolicy || options.retryPolicy?.retryOn)) {
         throw new EdgegraphError('INVALID_DEFINITION', `node '${name}' is a compiled graph: cachePolicy and retryOn are for function nodes in edgegraph/langgraph (give them to the child's nodes)`, { node: name });
       }
-      const spec = child ? { ...subgraphNodeSpec(name, child, parent), jumpTarget: true, join } : { handler: this.#wrap(name, withRetry(fn, options.retryPolicy), options.cachePolicy), jumpTarget: true, join };
-      if (child && options.retryPolicy) spec.retry = engineRetry(options.retryPolicy);
+      const spec = node === null ? { jumpTarget: true } : { jumpTarget: true, join };
       if (options.defer) spec.defer = true;
-      nodes[name] = spec;
+      const handler = child ? null : node === null ? this.#startNode() : this.#wrap(name, withRetry(fn, options.retryPolicy), options.cachePolicy);
+      if (child) {
+        objects[name] = Object.assign(subgraphNodeSpec(name, child, parent), spec);
+        if (options.retryPolicy) objects[name].retry = engineRetry(options.retryPolicy);
+      } else if (objects) objects[name] = { handler, ...spec };
+      else {
+        prepared.handlers.set(name, handler);
+        nodeTexts.push(`${key}:${join || spec.defer ? JSON.stringify(spec) : node ? PLAIN_NODE : START_NODE}`);
+      }
+      const edge = edgeOf(fixed.get(name) ?? [], this.#builder.branches.get(name) ?? [], this.#view);
+      if (typeof edge === 'function') prepared.routers.set(name, edge);
+      edgeTexts.push(`${key}:${typeof edge === 'function' ? `{"router":${key}}` : typeof edge === 'string' ? quoted(edge) : JSON.stringify(edge)}`);
     }
-    const edges = {};
-    for (const name of Object.keys(nodes)) edges[name] = edgeOf(fixed.get(name) ?? [], this.#builder.branches.get(name) ?? [], this.#view);
-    return { nodes, edges, entryPoint: START, state: { reducers, defaults: { channels: defaults } } };
+    prepared.nodes = nodeTexts.join(',');
+    prepared.edges = edgeTexts.join(',');
+    const definition = { entryPoint: START, state: { reducers, defaults: { channels: defaults } }, [PREPARED]: prepared };
+    if (objects) definition.nodes = objects;
+    return definition;
   }
 
   /** The input step: the input goes through the reducers like any update. */

@@ -2,7 +2,7 @@
 // codes. `name` is LangGraph's, so `e.name === 'GraphRecursionError'` and
 // `instanceof` checks written for LangGraph keep working.
 
-import { EdgegraphError } from 'edgegraph';
+import { EdgegraphError } from './edgegraph.js';
 
 class LangGraphError extends EdgegraphError {
   constructor(code, name, message, extra) {

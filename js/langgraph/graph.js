@@ -12,10 +12,8 @@ export const END = '__end__';
 /** Run `node` with `args` as its whole input (LangGraph's Send). */
 export class Send {
   constructor(node, args) { this.lg_name = 'Send'; this.node = node; this.args = args; }
-  toJSON() { return { lg_name: 'Send', node: this.node, args: this.args }; }
+  toJSON() { return { ...this }; }   // plain data (the engine refuses class instances without toJSON)
 }
-
-const RESERVED = new Set([START, END]);
 
 export class StateGraph {
   /** @type {Map<string, { fn: Function, options: object }>} */
@@ -42,30 +40,27 @@ export class StateGraph {
       return this;
     }
     if (typeof name !== 'string' || !name) throw new GraphValidationError('a node needs a name');
-    if (RESERVED.has(name)) throw new GraphValidationError(`Node \`${name}\` is reserved.`);
+    if (name === START || name === END) throw new GraphValidationError(`Node \`${name}\` is reserved.`);
     if (name.includes('|') || name.includes(':')) throw new GraphValidationError(`'${name}' is not a valid node name: '|' and ':' are reserved`);
     if (this.nodes.has(name)) throw new GraphValidationError(`Node \`${name}\` already present.`, { code: 'DUPLICATE_NODE', node: name });
     if (this.channels.has(name)) throw new GraphValidationError(`'${name}' is already being used as a state key`, { node: name });
     // A compiled graph of this entry runs as a subgraph node (subgraph-node.js); another
     // runnable is called with the parent's config, without its thread.
     const asChild = (c) => ({ ...c, configurable: { ...c?.configurable, thread_id: undefined, checkpoint_id: undefined } });
-    const run = typeof fn === 'function' ? fn : typeof fn?.invoke === 'function' ? (s, c) => fn.invoke(s, asChild(c)) : null;
+    const subgraph = typeof fn?.invoke === 'function' ? fn : null;
+    const run = typeof fn === 'function' ? fn : subgraph && ((s, c) => fn.invoke(s, asChild(c)));
     if (!run) throw new GraphValidationError(`node '${name}' needs a function or a compiled graph`, { node: name });
-    this.nodes.set(name, { fn: run, options: options ?? {}, subgraph: typeof fn?.invoke === 'function' ? fn : null });
+    this.nodes.set(name, { fn: run, options: options ?? {}, subgraph });
     return this;
   }
 
   /** addEdge(from, to); a list of sources is a join: `to` waits for all of them. */
   addEdge(from, to) {
-    if (Array.isArray(from)) {
-      if (from.includes(END)) throw new GraphValidationError('END cannot be a start node');
-      if (to === START) throw new GraphValidationError('START cannot be an end node');
-      this.joins.push([from.slice(), to]);
-      return this;
-    }
-    if (from === END) throw new GraphValidationError('END cannot be a start node');
+    const join = Array.isArray(from);
+    if (join ? from.includes(END) : from === END) throw new GraphValidationError('END cannot be a start node');
     if (to === START) throw new GraphValidationError('START cannot be an end node');
-    this.edges.push([from, to]);
+    if (join) this.joins.push([from.slice(), to]);
+    else this.edges.push([from, to]);
     return this;
   }
 

@@ -9,14 +9,11 @@
 // removals of the current messages, and removals put after the writes so that
 // removing and re-adding an id in one update keeps its place, as in LangGraph.
 
-import { EdgegraphError } from 'edgegraph';
-import { messagesStateReducer, toPlainMessage, plainMessageList, asList, REMOVE_ALL_MESSAGES } from './messages.js';
+import { EdgegraphError } from './edgegraph.js';
+import { messagesStateReducer, messagesDelta, toPlainMessage, plainMessageList, asList, isRemoval, IN_ORDER } from './messages.js';
 
 /** The keys of the channels whose reducer is LangGraph's message reducer (addMessages is the same function). */
 export const coreMessageChannels = (channels) => new Set([...channels].filter(([, c]) => c.reducer === messagesStateReducer).map(([key]) => key));
-
-/** A removal that takes effect where it stands (a Command's earlier write), not after the update's writes. */
-const IN_ORDER = Symbol('edgegraph.messages.inOrder');
 
 /**
  * Two writes of one node to a messages channel (a Command's list of writes)
@@ -33,47 +30,20 @@ export function bothWrites(a, b) {
   return [...settled, ...asList(b)];
 }
 
-const isRemoval = (m) => m !== null && typeof m === 'object' && m.type === 'remove';
-
 /** Whether an update of a messages channel removes anything (then it needs the current messages). */
 export const removesMessages = (value) => asList(value).some((m) => isRemoval(toPlainMessage(m)));
 
 /**
  * The list to hand the core's `messages` reducer for one update of the
- * channel. `current()` returns the channel's messages before the update; it is
- * called only when the update removes something (undefined: unknown, then a
- * removal's id is not checked and the core skips an unknown one). Throws, as
- * LangGraph does, on the removal of an id that is not there: REDUCER_FAILED
- * naming the channel `key` and the node, as a JS reducer's throw is.
+ * channel (messagesDelta). `current()` returns the channel's messages before
+ * the update; it is called only when the update removes something. Throws,
+ * as LangGraph does, on the removal of an id that is not there:
+ * REDUCER_FAILED naming the channel `key` and the node, as a JS reducer's throw is.
  */
 function messagesUpdate(value, current, key, node) {
-  const fail = (message) => new EdgegraphError('REDUCER_FAILED', `the reducer of '${key}' failed on the write of node '${node}': ${message}`, { node });
-  let incoming = plainMessageList(value);
+  const incoming = plainMessageList(value);
   if (!incoming.some(isRemoval)) return incoming;
-  const before = current();
-  const known = before === undefined ? null : new Set(asList(before).map((m) => m?.id));
-  const out = [];
-  const all = incoming.findLastIndex((m) => isRemoval(m) && m.id === REMOVE_ALL_MESSAGES);
-  if (all >= 0) {
-    if (before === undefined) throw fail('REMOVE_ALL_MESSAGES needs the current messages, which this write cannot read (a child graph\'s Command.PARENT): remove them by id');
-    for (const id of known) out.push({ type: 'remove', id });
-    known.clear();
-    incoming = incoming.slice(all + 1);
-  }
-  // LangGraph keeps a message at its place and removes it only if the last word on its id is a removal.
-  const removed = new Set();
-  for (const m of incoming) {
-    if (isRemoval(m)) {
-      if (known && !known.has(m.id)) throw fail(`Attempting to delete a message with an ID that doesn't exist ('${m.id}')`);
-      if (m[IN_ORDER]) { out.push({ type: 'remove', id: m.id }); known?.delete(m.id); removed.delete(m.id); } else removed.add(m.id);
-    } else {
-      out.push(m);
-      known?.add(m.id);
-      removed.delete(m.id);
-    }
-  }
-  for (const id of removed) out.push({ type: 'remove', id });
-  return out;
+  return messagesDelta(incoming, current(), (text) => new EdgegraphError('REDUCER_FAILED', `the reducer of '${key}' failed on the write of node '${node}': ${text}`, { node }));
 }
 
 /**

@@ -12,7 +12,7 @@ const ROLE_OF_TYPE = { human: 'user', user: 'user', ai: 'assistant', assistant: 
 /** A removal of the message with this id (LangGraph's RemoveMessage). */
 export class RemoveMessage {
   constructor({ id }) { this.type = 'remove'; this.id = id; }
-  toJSON() { return { type: 'remove', id: this.id }; }
+  toJSON() { return { ...this }; }
 }
 
 /** The LangChain message type of a value that looks like one, else undefined. */
@@ -32,13 +32,9 @@ function toolCalls(calls) {
 export function toPlainMessage(m) {
   if (typeof m === 'string') return { role: 'user', content: m };
   if (m === null || typeof m !== 'object') return m;
-  const type = langchainType(m);
-  if (type === undefined) {
-    if (typeof m.role === 'string' || m.type === 'remove') return m;
-    // LangChain's own plain form: { type: 'human', content }.
-    if (typeof m.type === 'string' && ROLE_OF_TYPE[m.type]) return toPlainMessage({ ...m, _getType: () => m.type });
-    return m;
-  }
+  // A LangChain message, or LangChain's own plain form { type: 'human', content } (a plain message has a role).
+  const type = langchainType(m) ?? (typeof m.role !== 'string' && m.type !== 'remove' && typeof m.type === 'string' && ROLE_OF_TYPE[m.type] ? m.type : undefined);
+  if (type === undefined) return m;
   const fields = m.lc === 1 ? m.kwargs ?? {} : m;
   const role = ROLE_OF_TYPE[type] ?? 'user';
   if (role === 'remove') return { type: 'remove', id: fields.id };
@@ -82,34 +78,71 @@ function withId(m) {
 /** A message list (or one message) made plain, every message with an id (a channel's default, a reducer's sides). */
 export const plainMessageList = (value) => asList(value).map(withId);
 
+/** A removal (a RemoveMessage made plain). */
+export const isRemoval = (m) => m !== null && typeof m === 'object' && m.type === 'remove';
+
+/** Marks a removal that takes effect where it stands (messages-channel.js's bothWrites), not after the update's writes. */
+export const IN_ORDER = Symbol('edgegraph.messages.inOrder');
+
+/**
+ * An update of a messages list (`incoming`: plain, with ids) as writes and
+ * removals to apply in order, by LangGraph's rules: REMOVE_ALL_MESSAGES
+ * becomes removals of every message `before` it; a message keeps its place
+ * (a write of its id replaces it) and is removed only if the last word on its
+ * id is a removal; removing an id that is not there is an error, `fail(text)`.
+ * `before`: the messages the update applies to (undefined: unknown, then a
+ * removal's id is not checked).
+ */
+export function messagesDelta(incoming, before, fail) {
+  if (!incoming.some(isRemoval)) return incoming;
+  const known = before === undefined ? null : new Set(asList(before).map((m) => m?.id));
+  const out = [];
+  const all = incoming.findLastIndex((m) => isRemoval(m) && m.id === REMOVE_ALL_MESSAGES);
+  if (all >= 0) {
+    if (before === undefined) throw fail('a child graph\'s Command.PARENT cannot use REMOVE_ALL_MESSAGES: remove the messages by id');
+    for (const id of known) out.push({ type: 'remove', id });
+    known.clear();
+    incoming = incoming.slice(all + 1);
+  }
+  const removed = new Set();
+  for (const m of incoming) {
+    if (isRemoval(m)) {
+      if (known && !known.has(m.id)) throw fail(`Attempting to delete a message with an ID that doesn't exist ('${m.id}')`);
+      if (m[IN_ORDER]) { out.push({ type: 'remove', id: m.id }); known?.delete(m.id); removed.delete(m.id); } else removed.add(m.id);
+    } else {
+      out.push(m);
+      known?.add(m.id);
+      removed.delete(m.id);
+    }
+  }
+  for (const id of removed) out.push({ type: 'remove', id });
+  return out;
+}
+
 /**
  * LangGraph's message reducer: appends; a message whose id is already there
  * replaces it; a removal deletes by id (an unknown id is an error);
  * REMOVE_ALL_MESSAGES drops everything before it; messages without an id get
- * one. A single message is accepted where a list is expected.
+ * one. A single message is accepted where a list is expected. (A channel with
+ * it runs on the core's `messages` reducer: messages-channel.js; this is the
+ * same delta applied here.)
  */
 export function messagesStateReducer(left, right) {
-  let current = plainMessageList(left);
-  let incoming = plainMessageList(right);
-  const all = incoming.findLastIndex((m) => m.type === 'remove' && m.id === REMOVE_ALL_MESSAGES);
-  if (all >= 0) { current = []; incoming = incoming.slice(all + 1); }
-  const merged = current.slice();
+  const merged = plainMessageList(left);
   const at = new Map(merged.map((m, i) => [m.id, i]));
-  const removed = new Set();
-  for (const m of incoming) {
-    const i = at.get(m.id);
-    if (m.type === 'remove') {
-      if (i === undefined) throw new Error(`Attempting to delete a message with an ID that doesn't exist ('${m.id}')`);
-      removed.add(m.id);
-    } else if (i !== undefined) {
-      merged[i] = m;
-      removed.delete(m.id);
+  const removedBelow = new Map();   // a removed id -> the list's length then: its messages before that are gone
+  for (const m of messagesDelta(plainMessageList(right), merged, (text) => new Error(text))) {
+    if (isRemoval(m)) {
+      removedBelow.set(m.id, merged.length);
+      at.delete(m.id);
+    } else if (at.has(m.id)) {
+      merged[at.get(m.id)] = m;
     } else {
       at.set(m.id, merged.length);
       merged.push(m);
     }
   }
-  return merged.filter((m) => !removed.has(m.id));
+  return merged.filter((m, i) => !(i < removedBelow.get(m.id)));
 }
 
 /** LangGraph's other name for it. */

@@ -1,10 +1,12 @@
 // retry.js: LangGraph's retry policy for a node, run in this layer (not as
 // the engine's retry) for `retryOn`.
 
+import { isGraphInterrupt } from './edgegraph.js';
+
 // Errors a retry cannot fix: client errors by HTTP status, and aborts.
 const NO_RETRY_STATUS = new Set([400, 401, 402, 403, 404, 405, 406, 407, 409]);
 function retryable(error) {
-  if (error?.[Symbol.for('edgegraph.interrupt')] === true) return false;
+  if (isGraphInterrupt(error)) return false;
   if (error?.name === 'AbortError' || /^(Cancel|AbortError)/.test(String(error?.message))) return false;
   const status = Number(error?.response?.status ?? error?.status);
   return !NO_RETRY_STATUS.has(status) && error?.code !== 'ECONNABORTED' && error?.error?.code !== 'insufficient_quota';

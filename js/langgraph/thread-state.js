@@ -2,9 +2,8 @@
 // (getState, updateState, getStateHistory), over the engine's checkpoints.
 // The run side is compiled.js; this side only reads and forks checkpoints.
 
-import { EdgegraphError, Checkpointer } from 'edgegraph';
-import { END } from './graph.js';
-import { threadHistory, snapshotOf, configOf } from './history.js';
+import { EdgegraphError, Checkpointer } from './edgegraph.js';
+import { threadHistory, snapshotOf, pendingOf, configOf, threadRef } from './history.js';
 import { updateOf } from './command.js';
 import { shownInterrupts } from './subgraph-node.js';
 import { removesMessages } from './messages-channel.js';
@@ -36,9 +35,9 @@ export class ThreadState {
    */
   async getState(config, { subgraphs = false } = {}) {
     if (!this.#records) throw new EdgegraphError('INVALID_OPTIONS', 'No checkpointer set: getState() reads a thread; compile({ checkpointer: new MemorySaver() })');
-    const ns = config?.configurable?.checkpoint_ns;
-    if (ns !== undefined && ns !== '') return this.#childState(config, ns, subgraphs);
-    const threadId = threadOf(config, 'getState');
+    const ns = nsOf(config);
+    if (ns !== undefined) return this.#childState(config, ns, subgraphs);
+    const threadId = String(config?.configurable?.thread_id);
     const wanted = config?.configurable?.checkpoint_id;
     const history = await threadHistory(this.#engine, threadId);
     const record = wanted === undefined ? history[0] : history.find((r) => String(r.checkpointId) === String(wanted));
@@ -46,7 +45,7 @@ export class ThreadState {
     const snapshot = snapshotOf(threadId, record, this.#view);
     if (record.status === 'PAUSED') {
       const loaded = await this.#records.load(threadId, record.checkpointId);
-      this.#pausedTasks(snapshot.tasks, loaded.meta.tasks ?? [], loaded.state, threadId, subgraphs);
+      this.#pausedTasks(snapshot.tasks, nodeTasks(loaded.meta.tasks), loaded.state, threadId, subgraphs);
     }
     return snapshot;
   }
@@ -63,88 +62,87 @@ export class ThreadState {
       return undefined;
     };
     const found = find(await this.getState({ configurable: parent }, { subgraphs: true }));
-    if (!found) throw new EdgegraphError('INVALID_INPUT', `getState(): no paused subgraph of thread '${parent.thread_id}' has checkpoint_ns '${ns}' (a subgraph's state is kept while it is paused)`);
+    if (!found) throw noPausedChild('getState', parent.thread_id, ns);
     // Without subgraphs: true, a paused grandchild shows as its namespace, as at the top.
     if (!subgraphs) for (const task of found.tasks) if (task.state) task.state = { configurable: task.state.config.configurable };
     return found;
   }
 
-  /** A paused run's tasks: their interrupts, and a subgraph node's paused child (kept with its task) in namespace `prefix|<node>:<task>`. */
+  /**
+   * A paused run's tasks (`saved`: its checkpoint's node tasks): their interrupts, and a subgraph
+   * node's paused child (kept with its task) in namespace `prefix|<node>:<task>`.
+   */
   #pausedTasks(tasks, saved, state, threadId, subgraphs, prefix = '') {
     const used = new Set();
     for (const task of tasks) {
-      const own = saved.find((t) => t.node === task.name && t.kind !== 'route' && !used.has(t));
+      const own = saved.find((t) => t.node === task.name && !used.has(t));
       if (own) used.add(own);
       task.interrupts = shownInterrupts(own?.interrupts);
       const child = this.#children.get(task.name);
       if (!child) continue;
       // The child's namespace: its node's task, as the interrupt ids have it (`<node>:<step>.<i>/...`).
-      const local = own?.interrupts?.[0]?.id.split('/')[0] ?? task.name;
+      const local = localOf(own) ?? task.name;
       const checkpoint = own && heldChild(own, state, local);
       const ns = prefix ? `${prefix}|${local}` : local;
-      task.state = subgraphs && checkpoint ? child.snapshotOfCheckpoint(checkpoint, threadId, ns) : { configurable: { thread_id: threadId, checkpoint_ns: ns } };
+      task.state = subgraphs && checkpoint ? child.#snapshotOfCheckpoint(checkpoint, threadId, ns) : { configurable: { thread_id: threadId, checkpoint_ns: ns } };
     }
   }
 
   /** A child's paused checkpoint (a subgraph node's) as a snapshot in namespace `ns`. */
-  snapshotOfCheckpoint(checkpoint, threadId, ns) {
-    const cp = typeof checkpoint === 'string' ? JSON.parse(checkpoint) : checkpoint;
-    const saved = (cp.tasks ?? []).filter((t) => t.kind !== 'route');
-    const next = cp.status === 'FINISHED' ? [] : saved.map((t) => t.node).filter((n) => n !== END);
-    const tasks = next.map((name) => ({ name, interrupts: [] }));
-    this.#pausedTasks(tasks, saved, cp.state, threadId, true, ns);
-    return { values: this.#view(cp.state), next, tasks, config: { configurable: { thread_id: threadId, checkpoint_ns: ns } }, metadata: { source: 'loop', step: cp.superstep, parents: {} } };
+  #snapshotOfCheckpoint(checkpoint, threadId, ns) {
+    const cp = parsed(checkpoint);
+    const saved = nodeTasks(cp.tasks);
+    const snapshot = pendingOf(this.#view(cp.state), cp.status, saved.map((t) => t.node));
+    this.#pausedTasks(snapshot.tasks, saved, cp.state, threadId, true, ns);
+    return { ...snapshot, config: { configurable: { thread_id: threadId, checkpoint_ns: ns } }, metadata: { source: 'loop', step: cp.superstep, parents: {} } };
   }
 
   /**
    * Write `values` into a thread's state through the reducers, as node `asNode`
    * would (then its edges decide what runs next; END: the thread ends). Returns the new checkpoint's config.
+   * With a paused subgraph's namespace (`<node>:<task>|...`), the child's checkpoint is edited as its
+   * own updateState would, and the edit written into the parent's state (js/subgraph.js resumes the
+   * child from it); the config returned is in that namespace.
    */
   async updateState(config, values, asNode = undefined) {
-    const ns = config?.configurable?.checkpoint_ns;
-    if (ns !== undefined && ns !== '') return this.#updateChild(config, ns, values, asNode);
-    const threadId = threadOf(config, 'updateState');
-    const checkpointId = config?.configurable?.checkpoint_id;
-    const thread = { threadId, ...(checkpointId !== undefined ? { checkpointId: Number(checkpointId) } : {}) };
-    // asNode END ends the thread (the core drops what it waited for, a pending interrupt too).
-    const update = updateOf(values, this.#combine);
-    // A removal of messages is checked against the thread's messages (messages-channel.js): read them only then.
-    const current = this.#records && Object.values(update ?? {}).some(removesMessages) ? (await this.#records.load(threadId, thread.checkpointId))?.state : undefined;
-    const written = await this.#engine.updateState(thread, { channels: this.#toUpdate(update, asNode ?? 'updateState', current) }, asNode);
-    return configOf(threadId, written.checkpointId);
+    const { checkpoint_ns: ns = '', ...rest } = config?.configurable ?? {};
+    const thread = threadRef(rest);
+    let update;
+    if (ns !== '') {
+      const loaded = await this.#records.load(thread.threadId, thread.checkpointId);
+      const edit = loaded?.status === 'PAUSED' ? await this.#editChild(nodeTasks(loaded.meta.tasks), loaded.state, ns.split('|'), values, asNode) : undefined;
+      if (!edit) throw noPausedChild('updateState', thread.threadId, ns);
+      update = { subgraphs: edit };
+      asNode = undefined;
+    } else {
+      // asNode END ends the thread (the core drops what it waited for, a pending interrupt too).
+      const byKey = updateOf(values, this.#combine);
+      // A removal of messages is checked against the thread's messages (messages-channel.js): read them only then.
+      const current = this.#records && Object.values(byKey ?? {}).some(removesMessages) ? (await this.#records.load(thread.threadId, thread.checkpointId))?.state : undefined;
+      update = { channels: this.#toUpdate(byKey, asNode ?? 'updateState', current) };
+    }
+    const { checkpointId } = await this.#engine.updateState(thread, update, asNode);
+    const out = configOf(thread.threadId, checkpointId);
+    if (ns !== '') out.configurable.checkpoint_ns = ns;
+    return out;
   }
 
-  /**
-   * updateState of a paused subgraph (`ns`: `<node>:<task>|...`): the child's checkpoint is
-   * edited as its own updateState would, and the edit written into the parent's state (js/subgraph.js
-   * resumes the child from it). Returns the config of the thread's new checkpoint, in `ns`.
-   */
-  async #updateChild(config, ns, values, asNode) {
-    const { checkpoint_ns: _, ...parent } = config.configurable;
-    const threadId = String(parent.thread_id);
-    const loaded = await this.#records.load(threadId, parent.checkpoint_id === undefined ? undefined : Number(parent.checkpoint_id));
-    const edit = loaded?.status === 'PAUSED' ? await this.#editChild(loaded.meta.tasks ?? [], loaded.state, ns.split('|'), values, asNode) : undefined;
-    if (!edit) throw new EdgegraphError('INVALID_INPUT', `updateState(): no paused subgraph of thread '${threadId}' has checkpoint_ns '${ns}' (a subgraph's state is kept while it is paused)`);
-    const written = await this.#engine.updateState({ threadId, ...(parent.checkpoint_id !== undefined ? { checkpointId: Number(parent.checkpoint_id) } : {}) }, { subgraphs: edit });
-    return { configurable: { ...configOf(threadId, written.checkpointId).configurable, checkpoint_ns: ns } };
-  }
-
-  /** The `subgraphs` write that edits the child at `parts` among a paused run's tasks, or undefined. */
+  /** The `subgraphs` write that edits the child at `parts` among a paused run's node tasks, or undefined. */
   async #editChild(saved, state, [local, ...deeper], values, asNode) {
-    const own = saved.find((t) => t.keep && t.interrupts?.[0]?.id.split('/')[0] === local);
+    const own = saved.find((t) => t.keep && localOf(t) === local);
     const child = own && this.#children.get(own.node);
     if (!child) return undefined;
-    const checkpoint = await child.editedCheckpoint(heldChild(own, state, local), deeper, values, asNode);
+    const checkpoint = await child.#editedCheckpoint(heldChild(own, state, local), deeper, values, asNode);
     return checkpoint && { [local]: { checkpoint, replaces: own.keep.checkpoint } };
   }
 
   /** A paused checkpoint of this graph with `values` written (as `asNode`), or into its child at `parts`. */
-  async editedCheckpoint(checkpoint, parts, values, asNode) {
+  async #editedCheckpoint(checkpoint, parts, values, asNode) {
     const text = typeof checkpoint === 'string' ? checkpoint : JSON.stringify(checkpoint);
     let update;
     if (parts.length) {
-      const cp = typeof checkpoint === 'string' ? JSON.parse(text) : checkpoint;   // an object kept with the task: read as it is, not through its text
-      const edit = await this.#editChild((cp.tasks ?? []).filter((t) => t.kind !== 'route'), cp.state, parts, values, asNode);
+      const cp = parsed(checkpoint);   // an object kept with the task: read as it is, not through its text
+      const edit = await this.#editChild(nodeTasks(cp.tasks), cp.state, parts, values, asNode);
       if (!edit) return undefined;
       update = { subgraphs: edit };
       asNode = undefined;
@@ -155,21 +153,32 @@ export class ThreadState {
 
   /** The thread's checkpoints, newest first. */
   async *getStateHistory(config, options = {}) {
-    const threadId = threadOf(config, 'getStateHistory');
+    // A subgraph's namespace is refused, not read as the parent's.
+    const ns = nsOf(config);
+    if (ns !== undefined) throw new EdgegraphError('INVALID_INPUT', `getStateHistory(): checkpoint_ns '${ns}' is a subgraph's, which only getState() and updateState() take in edgegraph/langgraph`);
+    const threadId = String(config?.configurable?.thread_id);
     const history = await threadHistory(this.#engine, threadId);
     const count = options.limit === undefined ? history.length : Math.min(options.limit, history.length);
     for (let i = 0; i < count; i++) yield snapshotOf(threadId, history[i], this.#view);
   }
 }
 
-/** The thread a config names; a subgraph's namespace (`checkpoint_ns`) is refused, not read as the parent's. */
-function threadOf(config, call) {
+/** The subgraph namespace a config names (`checkpoint_ns`), or undefined. */
+function nsOf(config) {
   const ns = config?.configurable?.checkpoint_ns;
-  if (ns !== undefined && ns !== '') {
-    throw new EdgegraphError('INVALID_INPUT', `${call}(): checkpoint_ns '${ns}' names a subgraph's namespace, which ${call}() does not take yet in edgegraph/langgraph: getState() and updateState() take a paused subgraph's`);
-  }
-  return String(config?.configurable?.thread_id);
+  return ns === '' ? undefined : ns;
 }
+
+const noPausedChild = (call, threadId, ns) => new EdgegraphError('INVALID_INPUT', `${call}(): thread '${threadId}' has no paused subgraph at checkpoint_ns '${ns}'`);
+
+/** A checkpoint kept with a task: an object, or its JSON text. */
+const parsed = (checkpoint) => (typeof checkpoint === 'string' ? JSON.parse(checkpoint) : checkpoint);
+
+/** A checkpoint's tasks that ran nodes (not routers). */
+const nodeTasks = (tasks) => (tasks ?? []).filter((t) => t.kind !== 'route');
+
+/** A subgraph task's local namespace, as its interrupt ids begin (`<node>:<task>`). */
+const localOf = (task) => task?.interrupts?.[0]?.id.split('/')[0];
 
 /** The checkpoint a paused subgraph task holds: its kept one, or an edit of it (js/subgraph.js). */
 function heldChild(task, state, local) {

@@ -88,6 +88,18 @@ for (const impl of implementations) {
       [{ role: 'user', content: 'Updated hi there', id: '1' }]);
   });
 
+  // Not in LangGraph's file: the last word on an id decides, whatever the order of the writes.
+  test(named(impl, 'the last word on an id decides: removed then re-added keeps its place, re-added after REMOVE_ALL_MESSAGES in the new order, a removal takes every message with its id'), () => {
+    const remove = (id) => new RemoveMessage({ id });
+    assert.deepEqual(views(reduce([H('1', 'a'), A('2', 'b')], [remove('1'), H('1', 'a again')])),
+      [{ role: 'user', content: 'a again', id: '1' }, { role: 'assistant', content: 'b', id: '2' }]);
+    assert.deepEqual(views(reduce([H('1', 'a'), A('2', 'b')], [H('1', 'a again'), remove('1')])), [{ role: 'assistant', content: 'b', id: '2' }]);
+    assert.deepEqual(views(reduce([H('1', 'a'), A('2', 'b')], [remove(impl.REMOVE_ALL_MESSAGES), A('2', 'b again'), H('1', 'a again')])),
+      [{ role: 'assistant', content: 'b again', id: '2' }, { role: 'user', content: 'a again', id: '1' }]);
+    assert.deepEqual(views(reduce([H('1', 'a'), A('2', 'b'), H('1', 'a twice')], [remove('1')])), [{ role: 'assistant', content: 'b', id: '2' }]);
+    assert.deepEqual(views(reduce([H('1', 'a'), H('1', 'a twice')], [H('1', 'a new')])), [{ role: 'user', content: 'a', id: '1' }, { role: 'user', content: 'a new', id: '1' }]);
+  });
+
   // Not in LangGraph's file: edgegraph's own RemoveMessage and plain messages, in a graph.
   test(named(impl, 'MessagesAnnotation in a graph: plain and LangChain messages, ids assigned, removal by id'), async () => {
     const { StateGraph, MessagesAnnotation, START, END } = impl;

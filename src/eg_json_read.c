@@ -1,0 +1,260 @@
+/* eg_json_read.c: the core's JSON reader. It builds the same cJSON trees as
+ * cJSON_ParseWithLengthOpts, from the same texts (its 1000-level nesting
+ * limit, whitespace, numbers through strtod), but faster where a step spends
+ * its time: a string without escapes is found in one pass and copied at
+ * once (cJSON walks every string twice, a byte at a time), and a tree read
+ * to be dropped at once (a graph definition: 1,000 nodes are ~11,000 items
+ * and keys) can live in an arena, one allocation per block instead of two
+ * per item and a walk to free them. One difference: an escape \u with a
+ * character that is not hex is an error here (cJSON read it as U+0000). */
+#include "eg_internal.h"
+#include "eg_json_read.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NESTING_LIMIT 1000   /* cJSON's CJSON_NESTING_LIMIT */
+#define FIRST_BLOCK 16384
+#define LARGEST_BLOCK (256 * 1024)
+
+struct eg_arena_block { struct eg_arena_block *next; double align; };
+#define BLOCK_HEADER ((sizeof(struct eg_arena_block) + 7) & ~(size_t)7)
+
+void eg_arena_free(eg_arena *a) {
+    for (struct eg_arena_block *b = a->blocks, *next; b; b = next) { next = b->next; eg_free(b); }
+    memset(a, 0, sizeof *a);
+}
+
+static void *arena_take(eg_arena *a, size_t n) {
+    n = (n + 7) & ~(size_t)7;
+    if (n > a->left) {
+        size_t size = a->grow ? a->grow : FIRST_BLOCK;
+        if (size < n) size = n;
+        struct eg_arena_block *b = eg_malloc(BLOCK_HEADER + size);
+        if (!b) return NULL;
+        b->next = a->blocks;
+        a->blocks = b;
+        a->at = (char *)b + BLOCK_HEADER;
+        a->left = size;
+        a->grow = size * 2 > LARGEST_BLOCK ? LARGEST_BLOCK : size * 2;
+    }
+    void *p = a->at;
+    a->at += n;
+    a->left -= n;
+    return p;
+}
+
+typedef struct reader {
+    const unsigned char *p, *end;
+    eg_arena *arena;   /* NULL: each item and text its own eg_malloc */
+    int depth;
+} reader;
+
+static void *take(reader *r, size_t n) { return r->arena ? arena_take(r->arena, n) : eg_malloc(n); }
+static void give_back(reader *r, void *p) { if (!r->arena) eg_free(p); }
+
+static cJSON *new_item(reader *r) {
+    cJSON *c = take(r, sizeof *c);
+    if (c) memset(c, 0, sizeof *c);
+    return c;
+}
+
+/* A subtree that failed halfway: the heap's is freed; an arena's goes with the arena. */
+static void drop(reader *r, cJSON *items) { if (!r->arena && items) cJSON_Delete(items); }
+
+static void skip_space(reader *r) {
+    while (r->p < r->end && *r->p <= 32) r->p++;   /* as cJSON: any byte up to ' ' */
+}
+
+static int hex4(const unsigned char *s) {
+    int v = 0;
+    for (int i = 0; i < 4; i++) {
+        int c = s[i], d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        if (d < 0) return -1;
+        v = v * 16 + d;
+    }
+    return v;
+}
+
+/* The \u escape at s (before `end`, the closing quote) as UTF-8 at *out; the
+ * escape's length (12 for a surrogate pair), 0 if it is not a valid one. */
+static size_t utf16_escape(const unsigned char *s, const unsigned char *end, unsigned char **out) {
+    if (end - s < 6) return 0;
+    long cp = hex4(s + 2);
+    size_t used = 6;
+    if (cp < 0 || (cp >= 0xDC00 && cp <= 0xDFFF)) return 0;
+    if (cp >= 0xD800 && cp <= 0xDBFF) {
+        if (end - s < 12 || s[6] != '\\' || s[7] != 'u') return 0;
+        long low = hex4(s + 8);
+        if (low < 0xDC00 || low > 0xDFFF) return 0;
+        cp = 0x10000 + (((cp & 0x3FF) << 10) | (low & 0x3FF));
+        used = 12;
+    }
+    unsigned char *o = *out;
+    if (cp < 0x80) *o++ = (unsigned char)cp;
+    else if (cp < 0x800) { *o++ = (unsigned char)(0xC0 | (cp >> 6)); *o++ = (unsigned char)(0x80 | (cp & 0x3F)); }
+    else if (cp < 0x10000) { *o++ = (unsigned char)(0xE0 | (cp >> 12)); *o++ = (unsigned char)(0x80 | ((cp >> 6) & 0x3F)); *o++ = (unsigned char)(0x80 | (cp & 0x3F)); }
+    else { *o++ = (unsigned char)(0xF0 | (cp >> 18)); *o++ = (unsigned char)(0x80 | ((cp >> 12) & 0x3F)); *o++ = (unsigned char)(0x80 | ((cp >> 6) & 0x3F)); *o++ = (unsigned char)(0x80 | (cp & 0x3F)); }
+    *out = o;
+    return used;
+}
+
+/* Whether none of the 8 bytes at p is '"' or '\\' (the "has a zero byte" test on each XOR). */
+static bool no_quote8(const unsigned char *p) {
+    const uint64_t ones = 0x0101010101010101ULL;
+    uint64_t v, q, e;
+    memcpy(&v, p, 8);
+    q = v ^ (ones * '"');
+    e = v ^ (ones * '\\');
+    return ((((q - ones) & ~q) | ((e - ones) & ~e)) & (ones * 0x80)) == 0;
+}
+
+/* The string at r->p (its opening quote) as a new NUL-terminated text. */
+static char *read_string(reader *r) {
+    const unsigned char *s = r->p + 1, *q = s;
+    while (q + 8 <= r->end && no_quote8(q)) q += 8;
+    while (q < r->end && *q != '"' && *q != '\\') q++;
+    size_t escapes = 0;
+    bool plain = q < r->end && *q == '"';
+    while (q < r->end && *q != '"') {
+        if (*q == '\\') {
+            if (q + 1 >= r->end) return NULL;   /* a backslash as the last byte */
+            escapes++;
+            q++;
+        }
+        q++;
+        while (q + 8 <= r->end && no_quote8(q)) q += 8;
+    }
+    if (q >= r->end) return NULL;   /* no closing quote */
+    /* At most this long: an escape's two or more bytes make one to four. */
+    unsigned char *out = take(r, (size_t)(q - s) - escapes + 1), *o = out;
+    if (!out) return NULL;
+    if (plain) {
+        memcpy(out, s, (size_t)(q - s));
+        o += q - s;
+    } else {
+        for (const unsigned char *i = s; i < q;) {
+            const unsigned char *run = i;
+            while (i + 8 <= q && no_quote8(i)) i += 8;
+            while (i < q && *i != '\\') i++;
+            memcpy(o, run, (size_t)(i - run));
+            o += i - run;
+            if (i >= q) break;
+            size_t used = 2;
+            switch (i[1]) {
+            case 'b': *o++ = '\b'; break;
+            case 'f': *o++ = '\f'; break;
+            case 'n': *o++ = '\n'; break;
+            case 'r': *o++ = '\r'; break;
+            case 't': *o++ = '\t'; break;
+            case '"': case '\\': case '/': *o++ = i[1]; break;
+            case 'u': used = utf16_escape(i, q, &o); break;
+            default: used = 0;
+            }
+            if (!used) { give_back(r, out); return NULL; }
+            i += used;
+        }
+    }
+    *o = '\0';
+    r->p = q + 1;
+    return (char *)out;
+}
+
+/* cJSON's number: the longest run of number characters, read by strtod (eg_number.c's in the .wasm). */
+static bool read_number(reader *r, cJSON *item) {
+    const unsigned char *q = r->p;
+    while (q < r->end && ((*q >= '0' && *q <= '9') || *q == '+' || *q == '-' || *q == 'e' || *q == 'E' || *q == '.')) q++;
+    size_t n = (size_t)(q - r->p);
+    char small[64], *text = n < sizeof small ? small : eg_malloc(n + 1);
+    if (!text) return false;
+    memcpy(text, r->p, n);
+    text[n] = '\0';
+    char *after = text;
+    double d = strtod(text, &after);
+    size_t used = (size_t)(after - text);
+    if (text != small) eg_free(text);
+    if (!used) return false;
+    item->valuedouble = d;
+    item->valueint = d >= INT_MAX ? INT_MAX : d <= (double)INT_MIN ? INT_MIN : (int)d;
+    item->type = cJSON_Number;
+    r->p += used;
+    return true;
+}
+
+static bool read_value(reader *r, cJSON *item);
+
+/* An array's elements or an object's members, after its opening bracket, up to `close`. */
+static bool read_items(reader *r, cJSON *item, unsigned char close) {
+    if (r->depth >= NESTING_LIMIT) return false;
+    r->depth++;
+    r->p++;
+    skip_space(r);
+    cJSON *head = NULL, *last = NULL;
+    if (r->p < r->end && *r->p == close) goto done;
+    for (;;) {
+        cJSON *c = new_item(r);
+        if (!c) goto fail;
+        if (!head) head = c;
+        else { last->next = c; c->prev = last; }
+        last = c;
+        skip_space(r);
+        if (close == '}') {
+            if (r->p >= r->end || *r->p != '"' || !(c->string = read_string(r))) goto fail;
+            skip_space(r);
+            if (r->p >= r->end || *r->p != ':') goto fail;
+            r->p++;
+            skip_space(r);
+        }
+        if (!read_value(r, c)) goto fail;
+        skip_space(r);
+        if (r->p >= r->end || *r->p != ',') break;
+        r->p++;
+    }
+    if (r->p >= r->end || *r->p != close) goto fail;
+done:
+    r->depth--;
+    if (head) head->prev = last;
+    item->child = head;
+    item->type = close == '}' ? cJSON_Object : cJSON_Array;
+    r->p++;
+    return true;
+fail:
+    drop(r, head);
+    return false;
+}
+
+static bool literal(reader *r, const char *word, size_t n) {
+    if ((size_t)(r->end - r->p) < n || memcmp(r->p, word, n) != 0) return false;
+    r->p += n;
+    return true;
+}
+
+static bool read_value(reader *r, cJSON *item) {
+    if (r->p >= r->end) return false;
+    switch (*r->p) {
+    case 'n': item->type = cJSON_NULL; return literal(r, "null", 4);
+    case 'f': item->type = cJSON_False; return literal(r, "false", 5);
+    case 't': item->type = cJSON_True; item->valueint = 1; return literal(r, "true", 4);
+    case '"': item->type = cJSON_String; return (item->valuestring = read_string(r)) != NULL;
+    case '[': return read_items(r, item, ']');
+    case '{': return read_items(r, item, '}');
+    default: return (*r->p == '-' || (*r->p >= '0' && *r->p <= '9')) && read_number(r, item);
+    }
+}
+
+cJSON *eg_json_read(const char *json, size_t len, const char **end, eg_arena *arena) {
+    if (!json || !len) return NULL;
+    reader r = { (const unsigned char *)json, (const unsigned char *)json + len, arena, 0 };
+    if (len > 4 && memcmp(json, "\xEF\xBB\xBF", 3) == 0) r.p += 3;
+    skip_space(&r);
+    cJSON *item = new_item(&r);
+    if (!item) return NULL;
+    if (!read_value(&r, item)) {
+        item->type = cJSON_Invalid;   /* what it holds was freed already, or is the arena's */
+        drop(&r, item);
+        return NULL;
+    }
+    if (end) *end = (const char *)r.p;
+    return item;
+}

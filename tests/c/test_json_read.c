@@ -1,0 +1,143 @@
+/* test_json_read.c: eg_json_read (the core's JSON reader) reads what cJSON's
+ * parser reads into the same trees, rejects what it rejects, on the heap
+ * and in an arena; its one difference (a \u escape with a character that is
+ * not hex) is an error, not U+0000. */
+#include "check.h"
+#include "eg_internal.h"
+#include "eg_json_read.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Whether text has a \u escape whose next four characters are not all hex. */
+static bool bad_hex_escape(const char *text, size_t len) {
+    for (size_t i = 0; i + 1 < len; i++) {
+        if (text[i] != '\\') continue;
+        if (text[i + 1] == 'u') {
+            for (size_t k = i + 2; k < i + 6; k++)
+                if (k >= len || !strchr("0123456789abcdefABCDEF", text[k]) || !text[k]) return true;
+        }
+        i++;
+    }
+    return false;
+}
+
+/* Both readers on text[0..len): the same tree (printed), or both refuse. */
+static void same_as_cjson(const char *text, size_t len) {
+    eg_init_json();
+    const char *end_c = NULL, *end_h = NULL, *end_a = NULL;
+    cJSON *theirs = cJSON_ParseWithLengthOpts(text, len, &end_c, false);
+    cJSON *heap = eg_json_read(text, len, &end_h, NULL);
+    eg_arena arena = { 0 };
+    cJSON *in_arena = eg_json_read(text, len, &end_a, &arena);
+    if (!heap && theirs && bad_hex_escape(text, len)) {
+        CHECK(!in_arena);
+    } else {
+        CHECK(!theirs == !heap);
+        CHECK(!heap == !in_arena);
+        if (theirs && heap && in_arena) {
+            char *a = cJSON_PrintUnformatted(theirs), *b = cJSON_PrintUnformatted(heap), *c = cJSON_PrintUnformatted(in_arena);
+            CHECK(a && b && c);
+            if (a && b && c) { CHECK_STR(b, a); CHECK_STR(c, a); }
+            CHECK(end_h == end_c && end_a == end_c);
+            cJSON_free(a); cJSON_free(b); cJSON_free(c);
+        }
+    }
+    cJSON_Delete(theirs);
+    cJSON_Delete(heap);
+    eg_arena_free(&arena);
+}
+
+#define SAME(lit) same_as_cjson(lit, sizeof lit - 1)
+
+TEST(json_read_matches_cjson) {
+    SAME("{\"a\":1,\"b\":[true,false,null],\"c\":{\"d\":\"e\"}}");
+    SAME("  \t\n[ 1 , 2 ,3 ]  ");
+    SAME("\xEF\xBB\xBF{\"bom\":1}");
+    SAME("\xEF\xBB\xBF" "1");                        /* a BOM is skipped only before more than one byte */
+    SAME("\"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\"");
+    SAME("\"\\u00e9\\u20ac\\ud83d\\ude00 caf\xC3\xA9\"");
+    SAME("\"\\ud83d\"");                              /* a lone high surrogate */
+    SAME("\"\\ude00\"");                              /* a lone low one */
+    SAME("\"\\ud83d\\u0041\"");
+    SAME("\"\\u0000 after\"");
+    SAME("\"\\x\"");
+    SAME("\"unterminated");
+    SAME("\"ends in a backslash\\");
+    SAME("\"raw\x01" "control\"");
+    SAME("{\"a\":1,\"a\":2}");
+    SAME("[1,]");
+    SAME("{,}");
+    SAME("{\"a\" 1}");
+    SAME("{\"a\":}");
+    SAME("[-0, 0.5, -1.5e3, 1E+2, 01, 1.2.3]");
+    SAME("[1.2.3]");
+    SAME("[2147483648, -2147483649, 1e400, -1e400, 123456789012345678901234567890]");
+    SAME("[-, +1]");
+    SAME("-");
+    SAME("+1");
+    SAME("nul");
+    SAME("tru");
+    SAME("truex");
+    SAME("[] trailing");
+    SAME("");
+    SAME("   ");
+    SAME("{\"\":\"\"}");
+    SAME("{\"k\":[{\"x\":[[],{}]},\"\\\"q\\\"\"]}");
+}
+
+TEST(json_read_nesting_limit_matches_cjson) {
+    for (size_t depth = 998; depth <= 1002; depth++) {
+        char *text = malloc(2 * depth + 1);
+        CHECK(text);
+        if (!text) return;
+        for (size_t i = 0; i < depth; i++) { text[i] = '['; text[2 * depth - 1 - i] = ']'; }
+        same_as_cjson(text, 2 * depth);
+        for (size_t i = 0; i < depth; i++) { text[i] = '{'; }
+        same_as_cjson(text, depth);                   /* unclosed */
+        free(text);
+    }
+}
+
+/* Random edits of valid texts: every one read alike. */
+TEST(json_read_matches_cjson_on_mutations) {
+    static const char *const seeds[] = {
+        "{\"nodes\":{\"a\":{\"jumpTarget\":true,\"join\":false}},\"edges\":{\"a\":\"__end__\"},\"n\":[1,-2.5e3,null]}",
+        "[\"esc\\n\\\"\\u00e9\\ud83d\\ude00\",{\"k\":{\"l\":[true,false]}},123456789,0.1]",
+    };
+    static const char alphabet[] = "{}[]\",:0123456789-+.eE \\ntrfals/\x01\xC3";
+    unsigned seed = 12345;
+    char text[256];
+    for (int round = 0; round < 20000; round++) {
+        const char *from = seeds[round % 2];
+        size_t len = strlen(from);
+        memcpy(text, from, len);
+        for (int edits = 1 + round % 3; edits > 0; edits--) {
+            seed = seed * 1103515245u + 12345u;
+            size_t at = (seed >> 8) % len;
+            seed = seed * 1103515245u + 12345u;
+            char c = alphabet[(seed >> 8) % (sizeof alphabet - 1)];
+            seed = seed * 1103515245u + 12345u;
+            switch ((seed >> 8) % 3) {
+            case 0: text[at] = c; break;                                        /* replace */
+            case 1: if (len > 1) { memmove(text + at, text + at + 1, len - at - 1); len--; } break;   /* delete */
+            default: if (len < sizeof text - 1) { memmove(text + at + 1, text + at, len - at); text[at] = c; len++; }   /* insert */
+            }
+        }
+        same_as_cjson(text, len);
+    }
+}
+
+/* A definition's tree in an arena: read, then freed in one call (ASan checks no item leaks or is freed twice). */
+TEST(json_read_arena_frees_everything) {
+    eg_arena arena = { 0 };
+    static const char text[] = "{\"a\":[\"x\",\"y\",{\"b\":\"\\u00e9\"}],\"c\":1}";
+    for (int i = 0; i < 3000; i++) {   /* more than one block */
+        cJSON *tree = eg_json_read(text, sizeof text - 1, NULL, &arena);
+        CHECK(tree && cJSON_IsObject(tree));
+    }
+    CHECK(arena.blocks != NULL);
+    eg_arena_free(&arena);
+    CHECK(arena.blocks == NULL && arena.left == 0);
+    eg_arena_free(&arena);   /* again: nothing to free */
+}

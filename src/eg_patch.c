@@ -4,6 +4,8 @@
  * difference between two checkpoints. */
 #include "eg_internal.h"
 
+#include <string.h>
+
 /* Room for one more mark. */
 static bool reserve_mark(eg_patch *patch) {
     if (patch->count < patch->marks_cap) return true;
@@ -21,15 +23,19 @@ bool eg_patch_op(eg_patch *patch, const char *op, const eg_path *path,
     eg_buf *b = &patch->text;
     size_t mark = b->len;  /* an op is appended whole or not at all */
     eg_patch_mark m = { .op = op[0], .depth = path->n + (key != NULL) + (index >= 0) };
-    bool ok = reserve_mark(patch) && (patch->count == 0 || eg_buf_lit(b, ",")) && eg_buf_lit(b, "[") && eg_buf_string(b, op) && eg_buf_lit(b, ",[");
+    /* `,["set",[` in one piece (the first op without its comma): ops print a step's every write. */
+    const char *head = strcmp(op, "set") == 0 ? ",[\"set\",[" : strcmp(op, "push") == 0 ? ",[\"push\",[" : strcmp(op, "del") == 0 ? ",[\"del\",[" : NULL;
+    size_t first = patch->count == 0;
+    bool ok = reserve_mark(patch)
+              && (head ? eg_buf_put(b, head + first, strlen(head) - first)
+                       : (first || eg_buf_lit(b, ",")) && eg_buf_lit(b, "[") && eg_buf_string(b, op) && eg_buf_lit(b, ",["));
     m.path = b->len;
     for (size_t i = 0; ok && i < path->n; i++) ok = (i == 0 || eg_buf_lit(b, ",")) && eg_buf_string(b, path->seg[i]);
     if (ok && key) ok = (path->n == 0 || eg_buf_lit(b, ",")) && eg_buf_string(b, key);
     if (ok && index >= 0) ok = (path->n == 0 && !key ? true : eg_buf_lit(b, ",")) && eg_buf_int(b, index);
     m.path_end = b->len;
-    ok = ok && eg_buf_lit(b, "]");
-    m.value = b->len + 1;
-    if (ok && value) ok = eg_buf_lit(b, ",") && eg_buf_json(b, value);
+    m.value = b->len + 2;
+    ok = ok && (value ? eg_buf_lit(b, "],") && eg_buf_json(b, value) : eg_buf_lit(b, "]"));
     m.end = value ? b->len : m.value;
     ok = ok && eg_buf_lit(b, "]");
     if (!ok) {

@@ -14,7 +14,8 @@ void eg_run_task_reset_(eg_task *t) {
     t->n_targets = 0;
 }
 
-void eg_run_clear_tasks_(eg_run *run) {
+/* Free what the current batch's tasks own, and zero them. */
+static void empty_tasks(eg_run *run) {
     for (size_t i = 0; i < run->n_tasks; i++) {
         eg_task *t = &run->tasks[i];
         eg_run_task_reset_(t);
@@ -23,6 +24,11 @@ void eg_run_clear_tasks_(eg_run *run) {
         cJSON_Delete(t->answers);
         cJSON_Delete(t->keep);
     }
+    if (run->n_tasks) memset(run->tasks, 0, sizeof(eg_task) * run->n_tasks);
+}
+
+void eg_run_clear_tasks_(eg_run *run) {
+    empty_tasks(run);
     eg_free(run->tasks);
     run->tasks = NULL;
     run->n_tasks = 0;
@@ -30,6 +36,12 @@ void eg_run_clear_tasks_(eg_run *run) {
 
 /* Replace the current batch with `n` fresh tasks. */
 bool eg_run_new_batch_(eg_run *run, size_t n, eg_phase phase) {
+    if (n && n == run->n_tasks) {
+        /* As many as now (a chain's every step): the same memory, emptied. */
+        empty_tasks(run);
+        run->phase = phase;
+        return true;
+    }
     eg_task *tasks = eg_malloc(sizeof(eg_task) * (n ? n : 1));
     if (!tasks) return false;
     memset(tasks, 0, sizeof(eg_task) * (n ? n : 1));

@@ -170,7 +170,7 @@ test-js: $(WASM) $(DIST) $(ENCODINGS) $(CJSON_DIR)/cJSON.c npm
 
 # Fuzzing: libFuzzer with ASan and UBSan over the same sources. `make fuzz`
 # runs each target FUZZ_SECONDS (60); `make test` runs each 5 seconds.
-FUZZ_TARGETS := graph checkpoint submit history state
+FUZZ_TARGETS := graph checkpoint submit history state json
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
 FUZZ_SECONDS ?= 60
 

@@ -4,7 +4,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { GraphEngine } from 'edgegraph';
 
 const out = new URL('../../build/fuzz/corpus/', import.meta.url);
-const dirs = ['graph', 'checkpoint', 'submit', 'history', 'state'];
+const dirs = ['graph', 'checkpoint', 'submit', 'history', 'state', 'json'];
 for (const d of dirs) mkdirSync(new URL(`${d}/`, out), { recursive: true });
 const put = (dir, name, text) => writeFileSync(new URL(`${dir}/${name}`, out), text);
 
@@ -12,10 +12,13 @@ const fixtures = new URL('../fixtures/', import.meta.url);
 for (const file of readdirSync(fixtures)) {
   const f = JSON.parse(readFileSync(new URL(file, fixtures), 'utf8'));
   put('graph', file, JSON.stringify(f.graph));
+  put('json', file, JSON.stringify(f, null, 1));
   const results = Object.values(f.script ?? {}).flat().map((r) => JSON.stringify(r));
   put('submit', file, [JSON.stringify(f.input ?? {}), ...results].join('\0'));
   put('state', file, [JSON.stringify({ input: {}, scratch: f.input ?? {} }), JSON.stringify(results.slice(0, 3).map((r) => ({ input: {}, scratch: JSON.parse(r) })))].join('\0'));
 }
+// fuzz_json: the escapes, numbers and nesting a reader gets wrong.
+put('json', 'escapes', '["\\u00e9\\ud83d\\ude00\\ud83d\\n\\"\\/\\\\", -0.0e+5, 1E-7, 123456789012345678, [[[{}]]], "caf\u00e9"]');
 // fuzz_submit's interrupts: '!' interrupts a task, '?' answers, '>' goes elsewhere (see its comment).
 put('submit', 'interrupts', ['{}', '{}', '!{"interrupts":[{"id":"b:2.0:0","value":1}],"keep":{"k":[1]}}', '!{"interrupts":[{"id":"c:2.1:0","value":2}]}', '?{"resume":{"b:2.0:0":"x","c:2.1:0":true}}', '{"l":[1]}', '"j"'].join('\0'));
 put('submit', 'goto', ['{}', '{"shouldPause":true}', '>["j",{"node":"b","arg":3}]', '{}', '{}'].join('\0'));

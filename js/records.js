@@ -16,7 +16,9 @@ import { EdgegraphError } from './errors.js';
  */
 export const RECORD_FORMAT = 2;
 
-export const pad = (n) => String(n).padStart(10, '0');
+const ZEROS = Array.from({ length: 11 }, (_, i) => '0'.repeat(i));
+/** A record id as 10 digits (keys sort as numbers): one concatenation, not padStart's (a record's key, every step). */
+export const pad = (n) => { const s = String(n); return s.length < 10 ? ZEROS[10 - s.length] + s : s; };
 export const recordKey = (threadId, id) => `${threadId}/r/${pad(id)}`;
 
 /** Format 1's checksum: FNV-1a over the text (one character at a time: slow on a large snapshot). */

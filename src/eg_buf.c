@@ -26,7 +26,10 @@ bool eg_buf_reserve(eg_buf *b, size_t extra) {
 bool eg_buf_put(eg_buf *b, const char *s, size_t n) {
     /* Room is the common case: no call for it (a checkpoint is some thirty puts). */
     if (b->len + n + 1 > b->cap && !eg_buf_reserve(b, n)) return false;
-    memcpy(b->data + b->len, s, n);
+    /* Most puts are a few bytes of punctuation or a number: copied here, not by a call. */
+    char *d = b->data + b->len;
+    if (n <= 16) for (size_t i = 0; i < n; i++) d[i] = s[i];
+    else memcpy(d, s, n);
     b->len += n;
     b->data[b->len] = '\0';
     return true;

@@ -14,7 +14,8 @@ void eg_run_task_reset_(eg_task *t) {
     t->n_targets = 0;
 }
 
-void eg_run_clear_tasks_(eg_run *run) {
+/* Free what the current batch's tasks own, and zero them. */
+static void empty_tasks(eg_run *run) {
     for (size_t i = 0; i < run->n_tasks; i++) {
         eg_task *t = &run->tasks[i];
         eg_run_task_reset_(t);
@@ -23,6 +24,11 @@ void eg_run_clear_tasks_(eg_run *run) {
         cJSON_Delete(t->answers);
         cJSON_Delete(t->keep);
     }
+    if (run->n_tasks) memset(run->tasks, 0, sizeof(eg_task) * run->n_tasks);
+}
+
+void eg_run_clear_tasks_(eg_run *run) {
+    empty_tasks(run);
     eg_free(run->tasks);
     run->tasks = NULL;
     run->n_tasks = 0;
@@ -30,6 +36,12 @@ void eg_run_clear_tasks_(eg_run *run) {
 
 /* Replace the current batch with `n` fresh tasks. */
 bool eg_run_new_batch_(eg_run *run, size_t n, eg_phase phase) {
+    if (n && n == run->n_tasks) {
+        /* As many as now (a chain's every step): the same memory, emptied. */
+        empty_tasks(run);
+        run->phase = phase;
+        return true;
+    }
     eg_task *tasks = eg_malloc(sizeof(eg_task) * (n ? n : 1));
     if (!tasks) return false;
     memset(tasks, 0, sizeof(eg_task) * (n ? n : 1));
@@ -51,10 +63,11 @@ void eg_run_finish_(eg_run *run) {
 void eg_run_schedule_(eg_run *run, const int *targets, cJSON **args, size_t n) {
     if (n == 0) { eg_run_finish_(run); return; }
     /* targets/args may point into the current batch's memory: copy first. */
-    int *copy = eg_malloc(sizeof(int) * n);
+    int local[EG_SMALL_STEP];
+    int *copy = n <= EG_SMALL_STEP ? local : eg_malloc(sizeof(int) * n);
     if (!copy) { eg_run_stop_nomem_(run); return; }
     memcpy(copy, targets, sizeof(int) * n);
-    if (!eg_run_new_batch_(run, n, PHASE_NODES)) { eg_free(copy); eg_run_stop_nomem_(run); return; }
+    if (!eg_run_new_batch_(run, n, PHASE_NODES)) { if (copy != local) eg_free(copy); eg_run_stop_nomem_(run); return; }
     for (size_t i = 0; i < n; i++) {
         eg_task *t = &run->tasks[i];
         t->node = copy[i];
@@ -63,7 +76,7 @@ void eg_run_schedule_(eg_run *run, const int *targets, cJSON **args, size_t n) {
         t->override = EG_TARGET_NONE;
         if (args) { t->arg = args[i]; args[i] = NULL; }
     }
-    eg_free(copy);
+    if (copy != local) eg_free(copy);
     run->superstep++;
     if (run->steps_this_call + (int)n > run->max_steps)
         /* The batch stays scheduled: resume continues exactly here. */

@@ -44,8 +44,9 @@ export function coreImports(core) {
     env: {
       emscripten_notify_memory_growth() { core()?.refresh(); },
       eg_host_parse_number(ptr, len) { return Number(core().text(ptr, len)); },
+      // digits 0: String(d), the text a JS caller's keys have (src/eg_route.c).
       eg_host_format_number(d, digits, ptr, cap) {
-        const s = formatG(d, digits);
+        const s = digits ? formatG(d, digits) : String(d);
         if (s.length < cap) {
           const u8 = core().view();
           for (let i = 0; i < s.length; i++) u8[ptr + i] = s.charCodeAt(i);

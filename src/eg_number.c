@@ -18,7 +18,8 @@
 /* Number(text) of the decimal number text[0..len). */
 __attribute__((import_module("env"), import_name("eg_host_parse_number")))
 extern double eg_host_parse_number(const char *text, size_t len);
-/* d as printf's "%.<digits>g" writes it, into buf (cap bytes); its length. */
+/* d as printf's "%.<digits>g" writes it, into buf (cap bytes); its length.
+ * digits 0: as JavaScript's String(d) writes it (eg_number_js). */
 __attribute__((import_module("env"), import_name("eg_host_format_number")))
 extern size_t eg_host_format_number(double d, int digits, char *buf, size_t cap);
 #endif
@@ -80,7 +81,9 @@ size_t eg_number_format(char *buf, size_t cap, double d, int digits) {
 #endif
 }
 
-/* The significant digits of printf's %g text g (no sign), without leading or
+#ifndef __EMSCRIPTEN__
+/* String(d)'s rules, in the native build only: the .wasm asks its host.
+ * The significant digits of printf's %g text g (no sign), without leading or
  * trailing zeros, into digits; returns n, where the value is 0.<digits> x 10^n. */
 static int g_digits(const char *g, char *digits, size_t *k) {
     int n = 0, point = -1, lead = 0;
@@ -100,7 +103,7 @@ static int g_digits(const char *g, char *digits, size_t *k) {
     return n;
 }
 
-void eg_number_js(char buf[EG_NUMBER_JS_CAP], double d) {
+static void js_text(char buf[EG_NUMBER_JS_CAP], double d) {
     if (d == 0) { memcpy(buf, "0", 2); return; } /* -0 too, as String(-0) */
     char g[EG_NUMBER_JS_CAP], digits[20];
     /* The shortest digits that read back: for a normal double every decimal of
@@ -133,6 +136,17 @@ void eg_number_js(char buf[EG_NUMBER_JS_CAP], double d) {
         return;
     }
     buf[o] = '\0';
+}
+#endif
+
+void eg_number_js(char buf[EG_NUMBER_JS_CAP], double d) {
+#ifdef __EMSCRIPTEN__
+    /* The host writes String(d) itself (digits 0): no copy of its rules here. */
+    size_t n = eg_host_format_number(d, 0, buf, EG_NUMBER_JS_CAP);
+    buf[n < EG_NUMBER_JS_CAP ? n : 0] = '\0';
+#else
+    js_text(buf, d);
+#endif
 }
 
 /* Decimal digits of v (negative: with a '-') written backwards, ending just before `end`; where they start. */

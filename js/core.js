@@ -192,9 +192,7 @@ export class Core {
     const [p, n] = this.write(state);
     this.check(this.x.eg_run_set_state(r, p, n, this.errPtr));
   }
-  /** @returns {{status: string, patch: any[], tasks?: any[], error?: any}} */
-  runNext(r) { return JSON.parse(this.lent(this.x.eg_run_next(r, this.outPtr, this.lenPtr, this.errPtr))); }
-  /** The same step as one flat array (eg_run_next_flat): step.js reads it. */
+  /** Advance the run: its step as one flat array (eg_run_next_flat), which step.js reads. */
   runStep(r) { return JSON.parse(this.lent(this.x.eg_run_next_flat(r, this.outPtr, this.lenPtr, this.errPtr))); }
   /** The run's graph's nodes as runStep numbers them: [[name, handler, router], ...]. */
   runGraphNodes(r) { return JSON.parse(this.lent(this.x.eg_run_graph_nodes(r, this.outPtr, this.lenPtr, this.errPtr))); }

@@ -17,7 +17,7 @@ import { Run } from './run.js';
 import { HistoryView } from './history-view.js';
 import { isThreadRef, openThread } from './thread.js';
 import { migrateState } from './migrate.js';
-import { applyPatch } from './patch.js';
+import { readStep } from './step.js';
 import { resumeCommand, gotoJSON } from './command.js';
 import { ENGINE_OPTIONS, LIMIT_OPTIONS, RUN_OPTIONS, RESUME_OPTIONS, checkOptions, coreRunOptions, newRunId } from './options.js';
 import { traceRun } from './trace-run.js';
@@ -265,13 +265,14 @@ export class GraphEngine extends CoreObject {
       const mirror = loaded ? loaded.state : JSON.parse(core.runState(handle));
       // A record written mid-run (status RUNNING) stops first, without running anything.
       core.runInterrupt(handle);
-      const ops = core.runNext(handle).patch;
+      // Each step's ops go straight into the mirror (step.js), as a run's do.
+      const step = () => readStep(core.runStep(handle), mirror, false, this.#parts.nodeTable ??= core.runGraphNodes(handle), core.statusNames);
+      step();
       // Paths with a JS reducer fold here, as for a node's result; the core applies the rest.
       if (values !== undefined && values !== null && this.#parts.hostReducers) [values] = foldWrites(this.#parts.hostReducers, mirror, [{ node: asNode ?? 'updateState', value: values }]);
       if (values !== undefined && values !== null) core.runApply(handle, JSON.stringify(values));
       if (asNode !== undefined) core.runRouteFrom(handle, asNode);
-      ops.push(...core.runNext(handle).patch);
-      applyPatch(mirror, ops);
+      step();
       const result = { state: mirror, checkpoint: core.runCheckpoint(handle) };
       if (loaded) {
         await thread.save();

@@ -17,21 +17,14 @@ static bool reserve_mark(eg_patch *patch) {
     return true;
 }
 
-/* `,["set",[` for the three ops, in one piece: ops print a step's every write. */
-static const char *op_head(const char *op) {
-    if (op[0] == 's' && op[1] == 'e' && op[2] == 't' && !op[3]) return ",[\"set\",[";
-    if (op[0] == 'p' && op[1] == 'u' && op[2] == 's' && op[3] == 'h' && !op[4]) return ",[\"push\",[";
-    if (op[0] == 'd' && op[1] == 'e' && op[2] == 'l' && !op[3]) return ",[\"del\",[";
-    return NULL;
-}
-
 bool eg_patch_op(eg_patch *patch, const char *op, const eg_path *path,
                  const char *key, int index, const cJSON *value) {
     if (!patch) return true;
     eg_buf *b = &patch->text;
     size_t mark = b->len;  /* an op is appended whole or not at all */
     eg_patch_mark m = { .op = op[0], .depth = path->n + (key != NULL) + (index >= 0) };
-    const char *head = op_head(op);
+    /* `,["set",[` in one piece (the first op without its comma): ops print a step's every write. */
+    const char *head = strcmp(op, "set") == 0 ? ",[\"set\",[" : strcmp(op, "push") == 0 ? ",[\"push\",[" : strcmp(op, "del") == 0 ? ",[\"del\",[" : NULL;
     size_t first = patch->count == 0;
     bool ok = reserve_mark(patch)
               && (head ? eg_buf_put(b, head + first, strlen(head) - first)
@@ -58,15 +51,12 @@ bool eg_patch_put_scalar(eg_patch *patch, cJSON *obj, const eg_path *path, const
     cJSON *old = cJSON_GetObjectItemCaseSensitive(obj, key);
     bool number = cJSON_IsNumber(old) && cJSON_IsNumber(value), string = cJSON_IsString(old) && cJSON_IsString(value);
     if (!(number || string) || (old->type & cJSON_IsReference)) return eg_patch_put(patch, obj, path, key, cJSON_Duplicate(value, true));
-    /* The same type: the member keeps its item (and name), and only its value
-     * changes; a string no longer than the old one is copied over it. */
-    bool fits = string && strlen(value->valuestring) <= strlen(old->valuestring);
-    char *text = string && !fits ? eg_strdup(value->valuestring) : NULL;
-    if ((string && !fits && !text) || !eg_patch_op(patch, "set", path, key, -1, value)) { eg_free(text); return false; }
+    /* The same type: the member keeps its item (and name), and only its value changes. */
+    char *text = string ? eg_strdup(value->valuestring) : NULL;
+    if ((string && !text) || !eg_patch_op(patch, "set", path, key, -1, value)) { eg_free(text); return false; }
     /* No allocation from here on. */
     eg_sum_replace(patch, path, key, -1, old, value);
     if (number) cJSON_SetNumberValue(old, value->valuedouble);
-    else if (fits) strcpy(old->valuestring, value->valuestring);
     else { cJSON_free(old->valuestring); old->valuestring = text; }
     return true;
 }

@@ -128,9 +128,6 @@ cJSON *eg_run_interrupts_json_(const eg_run *run);
 bool eg_run_held_valid_(const eg_graph *g, const cJSON *held);
 bool eg_run_hold_joins_(eg_run *run, const int *sources, size_t n_sources, int *next, cJSON **args, size_t *n);
 /* One step (eg_step.c): advance until the host is needed or the run stops. */
-/* A step of at most this many tasks (most have one) keeps its scratch lists on the stack. */
-#define EG_SMALL_STEP 8
-
 void eg_run_advance_(eg_run *run);
 /* The checkpoint without its state into `b`, up to its closing brace (eg_checkpoint_write.c);
  * `from_status`: only its fields from "status" on (the checksum still covers all). */

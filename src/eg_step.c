@@ -230,11 +230,10 @@ static void decide(eg_run *run, step_outcome *o) {
         return;
     }
     size_t n = run->n_tasks;
-    int local[2 * EG_SMALL_STEP];
-    int *sources = n <= EG_SMALL_STEP ? local : eg_malloc(sizeof(int) * 2 * n);
+    int *sources = eg_malloc(sizeof(int) * 2 * n);
     if (!sources) { eg_run_stop_nomem_(run); return; }
     for (size_t i = 0; i < n; i++) { sources[2 * i] = run->tasks[i].node; sources[2 * i + 1] = run->tasks[i].override; }
-    if (!eg_run_new_batch_(run, n, PHASE_ROUTES)) { if (sources != local) eg_free(sources); eg_run_stop_nomem_(run); return; }
+    if (!eg_run_new_batch_(run, n, PHASE_ROUTES)) { eg_free(sources); eg_run_stop_nomem_(run); return; }
     for (size_t i = 0; i < n; i++) {
         eg_task *t = &run->tasks[i];
         t->kind = TASK_ROUTE;
@@ -244,7 +243,7 @@ static void decide(eg_run *run, step_outcome *o) {
         /* A goto list is this route's answer already, as a router's would be. */
         if (o->gotos[i]) { t->result = o->gotos[i]; o->gotos[i] = NULL; t->state = T_DONE; }
     }
-    if (sources != local) eg_free(sources);
+    eg_free(sources);
     if (o->pause) {
         if (!eg_run_record_next_(run)) { eg_run_fatal_nomem_(run); return; }
         eg_run_set_status_(run, EG_STATUS_PAUSED);
@@ -257,12 +256,11 @@ static void commit_nodes(eg_run *run) {
     step_outcome o = { false, false, -1, -1, -1, NULL };
     if (!apply_failures(run) || !wait_for_answers(run) || !validate_results(run)) return;
     size_t n = run->n_tasks;
-    cJSON *local[EG_SMALL_STEP];
-    if (!(o.gotos = n <= EG_SMALL_STEP ? local : eg_malloc(sizeof(cJSON *) * n))) { eg_run_stop_nomem_(run); return; }
+    if (!(o.gotos = eg_malloc(sizeof(cJSON *) * n))) { eg_run_stop_nomem_(run); return; }
     memset(o.gotos, 0, sizeof(cJSON *) * n);
     if (apply_results(run, &o) && bookkeep(run, &o)) decide(run, &o);
     for (size_t i = 0; i < n; i++) cJSON_Delete(o.gotos[i]);
-    if (o.gotos != local) eg_free(o.gotos);
+    eg_free(o.gotos);
 }
 
 static bool any_pending(const eg_run *run) {

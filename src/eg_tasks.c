@@ -63,11 +63,10 @@ void eg_run_finish_(eg_run *run) {
 void eg_run_schedule_(eg_run *run, const int *targets, cJSON **args, size_t n) {
     if (n == 0) { eg_run_finish_(run); return; }
     /* targets/args may point into the current batch's memory: copy first. */
-    int local[EG_SMALL_STEP];
-    int *copy = n <= EG_SMALL_STEP ? local : eg_malloc(sizeof(int) * n);
+    int *copy = eg_malloc(sizeof(int) * n);
     if (!copy) { eg_run_stop_nomem_(run); return; }
     memcpy(copy, targets, sizeof(int) * n);
-    if (!eg_run_new_batch_(run, n, PHASE_NODES)) { if (copy != local) eg_free(copy); eg_run_stop_nomem_(run); return; }
+    if (!eg_run_new_batch_(run, n, PHASE_NODES)) { eg_free(copy); eg_run_stop_nomem_(run); return; }
     for (size_t i = 0; i < n; i++) {
         eg_task *t = &run->tasks[i];
         t->node = copy[i];
@@ -76,7 +75,7 @@ void eg_run_schedule_(eg_run *run, const int *targets, cJSON **args, size_t n) {
         t->override = EG_TARGET_NONE;
         if (args) { t->arg = args[i]; args[i] = NULL; }
     }
-    if (copy != local) eg_free(copy);
+    eg_free(copy);
     run->superstep++;
     if (run->steps_this_call + (int)n > run->max_steps)
         /* The batch stays scheduled: resume continues exactly here. */

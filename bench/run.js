@@ -38,14 +38,13 @@ console.log(`  ${'bare JS loop calling the same functions'.padEnd(44)} ${fmtTime
 // one-off cost of bringing a 1 MB input into a run is reported apart.
 const big = bigState(1 << 20);
 const eg1 = edgegraphChain(1), lg1 = langgraphChain(1);
-const egBig = await measure(() => eg(big), { iterations: 5 });
+// Paired slopes (measureSlope): a 100-node and a 1-node run back to back, so
+// the megabyte's one-off cost and the machine's drift cancel out.
+const egSlopeBig = await measureSlope(() => eg(big), () => eg1(big), N, { iterations: 3, batches: 9 });
+const egSlopeSmall = await measureSlope(() => eg(small), () => eg1(small), N, { iterations: 20, batches: 9 });
+const lgSlopeBig = await measureSlope(() => lg(big), () => lg1(big), N, { iterations: 1, batches: 5 });
 const egBig1 = await measure(() => eg1(big), { iterations: 5 });
-const egSmall1 = await measure(() => eg1(small), { iterations: 50 });
-const egSmall = await measure(() => eg(small), { iterations: 20 });
-const lgBig = await measure(() => lg(big), { iterations: 2, batches: 5, warmup: 1 });
 const lgBig1 = await measure(() => lg1(big), { iterations: 3, batches: 5, warmup: 1 });
-const egSlopeBig = (egBig - egBig1) / (N - 1), egSlopeSmall = (egSmall - egSmall1) / (N - 1);
-const lgSlopeBig = (lgBig - lgBig1) / (N - 1);
 console.log(`chain of 100 no-op nodes, 1 MB state (${big.messages.length} messages)`);
 row('per node step (slope 1 -> 100 nodes)', egSlopeBig, lgSlopeBig, fmtTime);
 console.log(`  ${'edgegraph: 1 MB step cost / 1 KB step cost'.padEnd(44)} ${(egSlopeBig / egSlopeSmall).toFixed(2).padStart(10)}x   (target: <= 3x)`);

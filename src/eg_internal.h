@@ -319,7 +319,7 @@ void eg_lww_free(eg_lww_writes *w);
  * path and both writers. */
 int eg_check_conflicts(const eg_reducers *rs, cJSON *const *results, const char *const *who,
                        size_t n, eg_error *err);
-/* Append [op, [path..., key?, index?], value?] to the patch. `key` may be
+/* Append [op, [path..., key?, index?], value?] to the patch; op is "set", "push" or "del". `key` may be
  * NULL, `index` negative for none, `value` NULL for none (it is copied). */
 bool eg_patch_op(eg_patch *patch, const char *op, const eg_path *path,
                  const char *key, int index, const cJSON *value);

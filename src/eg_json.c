@@ -63,9 +63,17 @@ void eg_hex64(uint64_t v, char out[17]) {
     out[16] = '\0';
 }
 
+/* cJSON_GetObjectItemCaseSensitive with the first two bytes compared inline:
+ * a lookup is a scan of the members, and a new key in an object a run grows
+ * (a reducer's merge) is looked for through every one of them. */
 cJSON *eg_get(const cJSON *obj, const char *key) {
-    if (!obj || !cJSON_IsObject(obj)) return NULL;
-    return cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!obj || !cJSON_IsObject(obj) || !key) return NULL;
+    char k0 = key[0], k1 = k0 ? key[1] : 0;
+    for (cJSON *c = obj->child; c; c = c->next) {
+        const char *s = c->string;
+        if (s && s[0] == k0 && (k0 == 0 || (s[1] == k1 && (k1 == 0 || strcmp(s + 2, key + 2) == 0)))) return c;
+    }
+    return NULL;
 }
 
 bool eg_set(cJSON *obj, const char *key, cJSON *value) {

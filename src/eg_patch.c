@@ -23,12 +23,12 @@ bool eg_patch_op(eg_patch *patch, const char *op, const eg_path *path,
     eg_buf *b = &patch->text;
     size_t mark = b->len;  /* an op is appended whole or not at all */
     eg_patch_mark m = { .op = op[0], .depth = path->n + (key != NULL) + (index >= 0) };
-    /* `,["set",[` in one piece (the first op without its comma): ops print a step's every write. */
-    const char *head = strcmp(op, "set") == 0 ? ",[\"set\",[" : strcmp(op, "push") == 0 ? ",[\"push\",[" : strcmp(op, "del") == 0 ? ",[\"del\",[" : NULL;
+    /* `,["set",[` in one piece (the first op without its comma): ops print a
+     * step's every write. op is "set", "push" or "del" (its first letter is its
+     * name in the flat form too). */
+    const char *head = op[0] == 's' ? ",[\"set\",[" : op[0] == 'p' ? ",[\"push\",[" : ",[\"del\",[";
     size_t first = patch->count == 0;
-    bool ok = reserve_mark(patch)
-              && (head ? eg_buf_put(b, head + first, strlen(head) - first)
-                       : (first || eg_buf_lit(b, ",")) && eg_buf_lit(b, "[") && eg_buf_string(b, op) && eg_buf_lit(b, ",["));
+    bool ok = reserve_mark(patch) && eg_buf_put(b, head + first, strlen(head) - first);
     m.path = b->len;
     for (size_t i = 0; ok && i < path->n; i++) ok = (i == 0 || eg_buf_lit(b, ",")) && eg_buf_string(b, path->seg[i]);
     if (ok && key) ok = (path->n == 0 || eg_buf_lit(b, ",")) && eg_buf_string(b, key);

@@ -102,17 +102,6 @@ bool eg_reducer_below(const eg_reducers *rs, const eg_path *p, const char *key) 
     return false;
 }
 
-/* cJSON_GetObjectItemCaseSensitive with the first two bytes compared inline:
- * a new key in an object a run grows is looked for through every member. */
-static cJSON *member(const cJSON *obj, const char *key) {
-    char k0 = key[0], k1 = k0 ? key[1] : 0;
-    for (cJSON *c = obj->child; c; c = c->next) {
-        const char *s = c->string;
-        if (s && s[0] == k0 && (k0 == 0 || (s[1] == k1 && (k1 == 0 || strcmp(s + 2, key + 2) == 0)))) return c;
-    }
-    return NULL;
-}
-
 /* Put `item` (whose name is its key) into obj in place of `old`, obj's member
  * of that name (NULL: none), and keep the state's sum. Uses the item's own
  * name string: no allocation. The callers that looked `old` up pass it: a
@@ -127,7 +116,7 @@ static eg_code replace_value(cJSON *obj, eg_path *path, cJSON *item, cJSON *old,
 
 /* replace_value of whatever member of obj has the item's name. */
 static eg_code set_value(cJSON *obj, eg_path *path, cJSON *item, eg_patch *patch, eg_error *err) {
-    return replace_value(obj, path, item, member(obj, item->string), patch, err);
+    return replace_value(obj, path, item, eg_get(obj, item->string), patch, err);
 }
 
 static int type_error(const eg_path *path, const char *key, eg_reducer_kind k, const char *who,
@@ -206,7 +195,7 @@ static int merge_object(const eg_reducers *rs, cJSON *existing, eg_path *path, c
     while (item->child) {
         cJSON *c = cJSON_DetachItemViaPointer(item, item->child);
         if (rc) { cJSON_Delete(c); continue; }
-        cJSON *old = member(existing, c->string);
+        cJSON *old = eg_get(existing, c->string);
         if (deep && cJSON_IsObject(old) && cJSON_IsObject(c)) rc = merge_object(rs, old, path, c, true, patch, who, err);
         else rc = reduce(rs, existing, path, c, old, patch, who, err);
     }
@@ -311,7 +300,7 @@ static eg_code running_mean(cJSON *obj, eg_path *path, const cJSON *existing, cJ
 
 int eg_reduce_into(const eg_reducers *rs, cJSON *obj, eg_path *path, cJSON *item,
                    eg_patch *patch, const char *who, eg_error *err) {
-    return reduce(rs, obj, path, item, member(obj, item->string), patch, who, err);
+    return reduce(rs, obj, path, item, eg_get(obj, item->string), patch, who, err);
 }
 
 /* eg_reduce_into with obj's member of the item's name (`existing`, NULL:

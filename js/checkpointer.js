@@ -78,13 +78,14 @@ export class Checkpointer {
   /** The rest of save once the record's create answered `ok`. */
   #created(threadId, id, ok, last) {
     if (!ok) throw threadBusy(threadId, `another run wrote its record ${id} first`);
+    const head = last || id % HEAD_EVERY === 0;
     const prune = (this.keepLast !== undefined || this.keepFor !== undefined) && id % Math.max(this.keepLast ?? 0, 16) === 0;
-    if (last || id % HEAD_EVERY === 0 || prune) return this.#afterRecord(threadId, id, last, prune);
+    if (head || prune) return this.#afterRecord(threadId, id, head, prune);
   }
 
   /** The record is committed: a failure from here on says so (`written`), so the run knows it holds the thread. */
-  async #afterRecord(threadId, id, last, prune) {
-    if (last || id % HEAD_EVERY === 0) {
+  async #afterRecord(threadId, id, head, prune) {
+    if (head) {
       try {
         await this.store.put(`${threadId}/head`, String(id));
       } catch (e) {

@@ -7,6 +7,7 @@ import { usageRecord } from './usage.js';
 import { interruptFor, TASK } from './interrupt.js';
 
 export class NodeContext {
+  static #shape = new NodeContext(null, {}, '', {}, 0);   // keeps its hidden class alive (see run.js's Run)
   #signal;   // an AbortSignal, or a function that makes it
   #shared;   // what the run gives every node: { emit, usage, ... } (nodeContext below)
   #emit = null;

@@ -17,6 +17,12 @@ import { Command, commandResult, isCommand } from './command.js';
 import { foldWrites, writesHostPath } from './host-reducers.js';
 
 export class Run {
+  // One run made at load keeps its hidden class alive: a full GC while no run is
+  // (V8's memory reducer does one when the process goes idle) would collect it, and
+  // with it the optimized code of every function that saw runs ('weak objects' in
+  // node --trace-deopt): the next runs started over in the interpreter, a
+  // 1,000-node run ~3x its time. context.js keeps NodeContext's so.
+  static #shape = new Run(null, {}, 0, null, {});
   #engine;
   #graph;          // { core, handlers, routers, policies, partitioned, history, nodeTable }
   #handle;

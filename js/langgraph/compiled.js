@@ -42,6 +42,12 @@ const SIGNAL = { get() { return this[CONTEXT].signal; }, enumerable: true, confi
 
 /** The engine and everything a run needs; CompiledStateGraph (below) is its face. */
 class GraphRunner {
+  // One made at load (it returns before building anything) keeps the class's hidden class
+  // alive through a full GC between graphs (see ../run.js's Run).
+  static #shape = new GraphRunner();
+  persistent = false;
+  engine = null;
+  threads = null;
   #builder;
   #engine;
   #channels;
@@ -53,6 +59,7 @@ class GraphRunner {
   #coreMessages;
 
   constructor(builder, options) {
+    if (!builder) return;
     this.#builder = builder;
     this.#channels = builder.channels;
     this.#coreMessages = coreMessageChannels(this.#channels);

@@ -12,11 +12,14 @@ export { STREAM_MODES } from 'edgegraph';
 
 /** One invoke()/stream() call: its supersteps, and its chunks of the modes asked for. */
 export class Invocation extends ModeStream {
+  // One made at load keeps the class's hidden class alive through a full GC between runs (see ../run.js's Run).
+  static #shape = new Invocation({ modes: [], config: {} });
   steps = 0;            // supersteps of nodes run in this call (LangGraph's recursion counter)
   #lastStep = -1;
   mirror = null;        // the run's state (the engine's mirror), seen by the first node
   initialValues = {};   // the channels the run starts from (the first checkpoint's values)
   snapshotOf = null;    // (event, values) => a checkpoint's snapshot (its thread's config): set once a run (compiled.js)
+  input = undefined;    // a run without a thread: its input, read by the input step (compiled.js)
 
   /**
    * @param {{ modes: string[], single: boolean, subgraphs: boolean, recursionLimit: number, config: object,

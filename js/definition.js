@@ -37,7 +37,8 @@ const DEFINITION_KEYS = ['nodes', 'edges', 'entryPoint', 'end', 'state', 'name',
  * Nodes and edges already written as JSON, with their functions: what
  * edgegraph/langgraph's compile() hands over (definition[PREPARED] = { nodes,
  * edges, handlers, routers }: the members of the two objects as text, and
- * maps of name -> function). For 1,000 nodes, building the nodes and edges
+ * maps of name -> function; and `table`, its nodes' [name, handler, router]
+ * in the text's order, if it numbers them). For 1,000 nodes, building the nodes and edges
  * objects, listing their keys and JSON.stringify were two fifths of a
  * compile. `definition.nodes` may still hold nodes of the ordinary kind (a
  * subgraph); the core checks the whole text as any other. Symbol.for: that
@@ -60,7 +61,7 @@ const END_NODE = Object.freeze({ kind: 'end' });
  * and LangGraph programs compile theirs often, often with 1,000 nodes.
  * @param {any} definition
  * @param {{ handlers?: Record<string, Function>, routers?: Record<string, Function>, maxSteps?: number, retry?: object, cache?: object }} options
- * @returns {{ text: string, json: object, handlers: Map, routers: Map, subgraphs: Map, hostReducers: Map | null, policies: Map, errorEdges: Set }}
+ * @returns {{ text: string, json: object, handlers: Map, routers: Map, subgraphs: Map, hostReducers: Map | null, policies: Map, errorEdges: Set, nodeTable?: Array | null }}
  *   json: what `text` was made from (its nodes and edges may be the caller's own objects: read only its other fields)
  */
 export function normalizeDefinition(definition, options = {}) {
@@ -181,7 +182,10 @@ export function normalizeDefinition(definition, options = {}) {
   const text = prepared ? preparedText(JSON.stringify(json), prepared, JSON.stringify(specs ?? nodes)) : null;
   json.nodes = specs ?? nodes;
   json.edges = edgeSpecs ?? edges;
-  return { text: text ?? JSON.stringify(json), json, handlers, routers, subgraphs, hostReducers: split.reducers, policies, errorEdges };
+  // A prepared graph of its nodes alone numbers them as its text lists them: its
+  // table is the core's (eg_run_graph_nodes), which a 1,000-node graph's first run parsed.
+  const nodeTable = names.length ? null : prepared?.table;
+  return { text: text ?? JSON.stringify(json), json, handlers, routers, subgraphs, hostReducers: split.reducers, policies, errorEdges, nodeTable };
 }
 
 /** `head` (an object's JSON) with the members "nodes" (prepared.nodes, then those of `ordinary`, an object's JSON) and "edges". */

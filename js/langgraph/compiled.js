@@ -105,7 +105,7 @@ class GraphRunner {
     // The nodes and edges go to the engine as JSON text (definition.js's PREPARED); with a
     // subgraph node among them, the nodes as objects, in their order (the engine builds the child's handler).
     // (Members in lists joined once: a string grown member by member is a rope that the engine flattens.)
-    const handlers = new Map(), routers = new Map(), nodeTexts = [], edgeTexts = [];
+    const handlers = new Map(), routers = new Map(), nodeTexts = [], edgeTexts = [], table = [];
     const objects = [...this.#builder.nodes.values()].some((n) => runnerOf(n.subgraph)) ? {} : null;
     for (const [name, node] of [[START, null], ...this.#builder.nodes]) {
       const key = quoted(name);
@@ -130,9 +130,10 @@ class GraphRunner {
       }
       const edge = edgeOf(fixed.get(name) ?? [], this.#builder.branches.get(name) ?? [], this.#view);
       if (typeof edge === 'function') routers.set(name, edge);
+      table.push([name, name, typeof edge === 'function' ? name : null]);   // the core's node table (definition.js)
       edgeTexts.push(`${key}:${typeof edge === 'function' ? `{"router":${key}}` : typeof edge === 'string' ? quoted(edge) : JSON.stringify(edge)}`);
     }
-    const prepared = { nodes: nodeTexts.join(','), edges: edgeTexts.join(','), handlers, routers };
+    const prepared = { nodes: nodeTexts.join(','), edges: edgeTexts.join(','), handlers, routers, table };
     const definition = { entryPoint: START, state: { reducers, defaults: { channels: defaults } }, [PREPARED]: prepared };
     if (objects) definition.nodes = objects;
     return definition;

@@ -59,7 +59,7 @@ export class GraphEngine extends CoreObject {
     checkOptions(options?.limits, LIMIT_OPTIONS, 'options.limits');
     const core = getCore();
     // (options.retry, the default of every node without its own, is applied there too.)
-    const { text, json, handlers, routers, subgraphs, hostReducers, policies, errorEdges } = normalizeDefinition(definition, options ?? {});
+    const { text, json, handlers, routers, subgraphs, hostReducers, policies, errorEdges, nodeTable } = normalizeDefinition(definition, options ?? {});
     options ??= {};
     const graph = core.graphNew(text);
     // What dispose() frees, held apart from `this` (the leak backstop must not
@@ -98,8 +98,8 @@ export class GraphEngine extends CoreObject {
       tokenizer: options.tokenizer,
     }, owned);
     const partitioned = json.state === 'partitioned' || json.state?.shape === 'partitioned';
-    // nodeTable: the core's node numbering, read by the first run (step.js).
-    this.#parts = { core, handlers, routers, policies, errorEdges, partitioned, history: this.#history, hostReducers, nodeTable: null };
+    // nodeTable: the core's node numbering, read by the first run (step.js) unless the definition had it.
+    this.#parts = { core, handlers, routers, policies, errorEdges, partitioned, history: this.#history, hostReducers, nodeTable };
     if (options.tracer !== undefined && typeof options.tracer?.startSpan !== 'function') throw new EdgegraphError('INVALID_OPTIONS', 'options.tracer must be an OpenTelemetry Tracer (with startSpan)');
     this.#tracing = options.tracer ? { tracer: options.tracer, content: options.traceContent === true } : null;
   }

@@ -49,7 +49,7 @@ export class BaseCheckpointSaver {
   }
 
   /** Writing is the engine's: a saver here is read through LangGraph's API, written by runs. */
-  async put() { throw new EdgegraphError('INVALID_OPTIONS', 'an edgegraph checkpoint saver is written by the runs of a compiled graph, not through put()'); }
+  async put() { throw new EdgegraphError('INVALID_OPTIONS', 'put(): a checkpoint saver of edgegraph/langgraph is written by runs only'); }
   async putWrites() { return this.put(); }
 }
 
@@ -63,5 +63,5 @@ export function storeOf(checkpointer) {
   if (checkpointer === undefined || checkpointer === null || checkpointer === false) return null;
   if (checkpointer instanceof BaseCheckpointSaver) return checkpointer.store;
   if (typeof checkpointer.get === 'function' && typeof checkpointer.put === 'function' && typeof checkpointer.list === 'function' && typeof checkpointer.getTuple !== 'function') return checkpointer;
-  throw new EdgegraphError('INVALID_OPTIONS', 'compile({ checkpointer }) takes a MemorySaver or BaseCheckpointSaver of edgegraph/langgraph or an edgegraph store, not one of @langchain/langgraph');
+  throw new EdgegraphError('INVALID_OPTIONS', 'compile({ checkpointer }) takes a saver of edgegraph/langgraph or an edgegraph store, not one of @langchain/langgraph');
 }

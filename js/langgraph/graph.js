@@ -117,7 +117,7 @@ export class StateGraph {
     }
     for (const { options } of this.nodes.values()) for (const t of options.ends ?? []) reached.add(t);
     for (const name of this.nodes.keys()) {
-      if (!reached.has(name)) throw new GraphValidationError(`Node \`${name}\` is not reachable. A node returning a Command names where it may go in addNode(..., { ends: [...] }).`, { code: 'UNREACHABLE_NODE', node: name });
+      if (!reached.has(name)) throw new GraphValidationError(`Node \`${name}\` is not reachable (a Command's targets go in addNode()'s { ends })`, { code: 'UNREACHABLE_NODE', node: name });
     }
   }
 }

@@ -34,7 +34,7 @@ export class ThreadState {
    * A paused subgraph node's task has `state`: the child's snapshot with `subgraphs: true`, else its namespace.
    */
   async getState(config, { subgraphs = false } = {}) {
-    if (!this.#records) throw new EdgegraphError('INVALID_OPTIONS', 'No checkpointer set: getState() reads a thread; compile({ checkpointer: new MemorySaver() })');
+    if (!this.#records) throw new EdgegraphError('INVALID_OPTIONS', 'No checkpointer set: getState() needs compile({ checkpointer })');
     const ns = nsOf(config);
     if (ns !== undefined) return this.#childState(config, ns, subgraphs);
     const threadId = String(config?.configurable?.thread_id);
@@ -155,7 +155,7 @@ export class ThreadState {
   async *getStateHistory(config, options = {}) {
     // A subgraph's namespace is refused, not read as the parent's.
     const ns = nsOf(config);
-    if (ns !== undefined) throw new EdgegraphError('INVALID_INPUT', `getStateHistory(): checkpoint_ns '${ns}' is a subgraph's, which only getState() and updateState() take in edgegraph/langgraph`);
+    if (ns !== undefined) throw new EdgegraphError('INVALID_INPUT', `getStateHistory(): checkpoint_ns '${ns}' is a subgraph's (only getState() and updateState() take one)`);
     const threadId = String(config?.configurable?.thread_id);
     const history = await threadHistory(this.#engine, threadId);
     const count = options.limit === undefined ? history.length : Math.min(options.limit, history.length);

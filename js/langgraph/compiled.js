@@ -108,7 +108,7 @@ class GraphRunner {
       const join = sources ? [...new Set(sources)] : false;
       const child = runnerOf(subgraph);
       if (child && (options.cachePolicy || options.retryPolicy?.retryOn)) {
-        throw new EdgegraphError('INVALID_DEFINITION', `node '${name}' is a compiled graph: cachePolicy and retryOn are for function nodes in edgegraph/langgraph (give them to the child's nodes)`, { node: name });
+        throw new EdgegraphError('INVALID_DEFINITION', `node '${name}' is a compiled graph: give cachePolicy and retryOn to its nodes`, { node: name });
       }
       const spec = node === null ? { jumpTarget: true } : { jumpTarget: true, join };
       if (options.defer) spec.defer = true;
@@ -293,7 +293,7 @@ class GraphRunner {
     const options = { runId, onEvent: this.#eventsTo(inv, threadId), maxSteps: 1e9 };
     if (config.signal) options.signal = config.signal;
     if (this.#store && threadId === undefined && !config[PARENT]) {
-      throw new EdgegraphError('INVALID_INPUT', 'this graph has a checkpointer: pass configurable.thread_id to say which thread to write, e.g. invoke(input, { configurable: { thread_id: "my-thread-id" } })');
+      throw new EdgegraphError('INVALID_INPUT', 'this graph has a checkpointer: pass { configurable: { thread_id } }');
     }
     let result;
     try {
@@ -330,7 +330,7 @@ class GraphRunner {
     if (result.status === 'FINISHED' && inv.steps >= inv.recursionLimit) throw inv.recursionError();
     const values = this.output(result.state);
     if (result.status === 'PAUSED' && !this.#store) {
-      throw new EdgegraphError('INVALID_OPTIONS', 'No checkpointer set: a run that pauses (interrupt(), interruptBefore/After) is resumed from its thread; compile({ checkpointer: new MemorySaver() })');
+      throw new EdgegraphError('INVALID_OPTIONS', 'No checkpointer set: a run that pauses needs compile({ checkpointer })');
     }
     if (result.status === 'PAUSED') {
       // As LangGraph: the pending interrupts beside the values (none for a breakpoint).

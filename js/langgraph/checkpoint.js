@@ -45,7 +45,7 @@ export class BaseCheckpointSaver {
   async *list(config, { limit } = {}) {
     const threadId = config?.configurable?.thread_id;
     const records = await this.#records.history(String(threadId));
-    for (const r of limit === undefined ? records : records.slice(0, limit)) yield await this.getTuple({ configurable: { thread_id: threadId, checkpoint_id: r.id } });
+    for (const r of records.slice(0, limit)) yield await this.getTuple({ configurable: { thread_id: threadId, checkpoint_id: r.id } });
   }
 
   /** Writing is the engine's: a saver here is read through LangGraph's API, written by runs. */

@@ -168,14 +168,9 @@ class GraphRunner {
   /** A node's result as the engine's: a Command, or its update under `channels`; `state`: the state the node read; `cached`: the result came from the cache. */
   #finish(out, inv, ctx, name, step, state, cached = false) {
     const command = resultCommand(out);
-    if (command) {
-      const update = this.#toUpdate(updateOf(command.update, this.#combine), name);
-      inv?.taskFinished(ctx.taskId, name, update, step, false, cached);
-      return engineCommand(command, this.#commandParts(name, toParent(command), state, update));
-    }
-    const update = this.#toUpdate(out, name);
+    const update = this.#toUpdate(command ? updateOf(command.update, this.#combine) : out, name);
     inv?.taskFinished(ctx.taskId, name, update, step, false, cached);
-    return { channels: this.#forCore(update, name, state) };
+    return command ? engineCommand(command, this.#commandParts(name, toParent(command), state, update)) : { channels: this.#forCore(update, name, state) };
   }
 
   /** What a node's second argument holds. */

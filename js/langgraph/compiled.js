@@ -391,8 +391,8 @@ export class CompiledStateGraph {
 
   /** The same graph with `config` as every call's defaults (recursionLimit, configurable, ...). */
   withConfig(config) {
-    const options = { checkpointer: this.checkpointer, interruptBefore: this.interruptBefore, interruptAfter: this.interruptAfter, name: this.name, cache: this.cache };
-    return new CompiledStateGraph(this.builder, options, this.#runner, { ...this.#config, ...config });
+    // This graph's fields are the options the constructor reads.
+    return new CompiledStateGraph(this.builder, this, this.#runner, { ...this.#config, ...config });
   }
 
   /** Free the engine's WebAssembly memory now (otherwise when the graph is collected). */

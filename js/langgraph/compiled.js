@@ -13,7 +13,7 @@ import { GraphRecursionError, InvalidUpdateError, EmptyInputError } from './erro
 import { Invocation, STREAM_MODES, superstepOf } from './stream.js';
 import { copyValue } from '../langgraph-modes.js';
 import { storeOf } from './checkpoint.js';
-import { configOf } from './history.js';
+import { configOf, threadRef } from './history.js';
 import { isCommand, engineCommand, updateOf, gotoOf, toParent, resultCommand } from './command.js';
 import { withRetry, engineRetry } from './retry.js';
 import { ThreadState } from './thread-state.js';
@@ -282,32 +282,35 @@ class GraphRunner {
 
   async #run(input, config, modes, inv = this.#invocation(config, modes, true)) {
     const threadId = config.configurable?.thread_id;
-    const checkpointId = config.configurable?.checkpoint_id;
+    // (Checked before the run is registered: a refused call leaves no invocation behind.)
+    if (this.#store && threadId === undefined && !config[PARENT]) {
+      throw new EdgegraphError('INVALID_INPUT', 'this graph has a checkpointer: pass { configurable: { thread_id } }');
+    }
     const runId = newRunId();
     this.#invocations.set(runId, inv);
     const options = { runId, onEvent: this.#eventsTo(inv, threadId), maxSteps: 1e9 };
     if (config.signal) options.signal = config.signal;
-    if (this.#store && threadId === undefined && !config[PARENT]) {
-      throw new EdgegraphError('INVALID_INPUT', 'this graph has a checkpointer: pass { configurable: { thread_id } }');
-    }
     let result;
     try {
       if (threadId !== undefined && this.#store) {
-        const latest = await this.#engine.getState(String(threadId), checkpointId === undefined ? undefined : Number(checkpointId));
+        // { threadId, checkpointId? } as the engine takes them (a string, a number).
+        const thread = threadRef(config.configurable);
+        const onThread = { ...options, threadId: thread.threadId };
+        const latest = await this.#engine.getState(thread.threadId, thread.checkpointId);
         if (input === null || input === undefined || isCommand(input)) {
           if (!latest) throw new EmptyInputError('Received no input for __start__');
           inv.initialValues = this.#view(latest.state);
           const answer = isCommand(input) ? engineCommand(input, this.#commandParts('resume', false, latest.state)) : undefined;
-          if (answer?.goto !== undefined && latest.status !== 'PAUSED' && checkpointId === undefined) {
+          if (answer?.goto !== undefined && latest.status !== 'PAUSED' && thread.checkpointId === undefined) {
             // Nothing to resume (the thread finished): a new run from the input step, which applies the update and goes to goto.
-            result = await this.#engine.execute({ __start__: input.update ?? {}, __goto__: gotoOf(input.goto, plainMessages) }, { ...options, threadId: String(threadId) });
+            result = await this.#engine.execute({ __start__: input.update ?? {}, __goto__: gotoOf(input.goto, plainMessages) }, onThread);
           } else if (!input && latest.status === 'FINISHED') {
             result = { status: 'FINISHED', state: latest.state };   // nothing to continue: LangGraph returns the values
-          } else result = await this.#engine.resume({ threadId: String(threadId), ...(checkpointId !== undefined ? { checkpointId: Number(checkpointId) } : {}) }, answer, options);
+          } else result = await this.#engine.resume(thread, answer, options);
         } else {
           // On a thread with state, execute continues it: the input step folds the input over it.
           inv.initialValues = latest ? this.#view(latest.state) : { ...this.#defaults };
-          result = await this.#engine.execute({ __start__: input }, { ...options, threadId: String(threadId) });
+          result = await this.#engine.execute({ __start__: input }, onThread);
         }
       } else {
         if (input === null || input === undefined) throw new EmptyInputError('Received no input for __start__');

@@ -242,7 +242,8 @@ class GraphRunner {
    */
   async runAsChild(start, parentInv, ns, base) {
     const config = parentInv?.config ?? {};
-    const inv = new Invocation({ modes: [], single: true, subgraphs: false, recursionLimit: config.recursionLimit ?? 25, config, view: this.#view, parent: parentInv && { inv: parentInv, ns } });
+    // No modes of its own (so its `subgraphs` flag shapes nothing): its chunks go to the parent's stream.
+    const inv = this.#invocation(config, [], true, parentInv && { inv: parentInv, ns });
     const runId = newRunId();
     this.#invocations.set(runId, inv);
     try {
@@ -275,8 +276,7 @@ class GraphRunner {
     return inv.iterate(() => stop.abort(new EdgegraphError('ABORTED', 'the stream was closed by its consumer')));
   }
 
-  #invocation(config, modes, single) {
-    const parent = config[PARENT];
+  #invocation(config, modes, single, parent = config[PARENT]) {
     return new Invocation({ modes, single, subgraphs: config.subgraphs === true, recursionLimit: config.recursionLimit ?? 25, config, view: this.#view, parent });
   }
 

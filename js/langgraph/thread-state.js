@@ -155,7 +155,7 @@ export class ThreadState {
   async *getStateHistory(config, options = {}) {
     // A subgraph's namespace is refused, not read as the parent's.
     const ns = nsOf(config);
-    if (ns !== undefined) throw new EdgegraphError('INVALID_INPUT', `getStateHistory(): checkpoint_ns '${ns}' is a subgraph's (only getState() and updateState() take one)`);
+    if (ns !== undefined) throw new EdgegraphError('INVALID_INPUT', `getStateHistory() takes no subgraph's checkpoint_ns ('${ns}')`);
     const threadId = String(config?.configurable?.thread_id);
     const history = await threadHistory(this.#engine, threadId);
     const count = options.limit === undefined ? history.length : Math.min(options.limit, history.length);

@@ -137,7 +137,7 @@ class GraphRunner {
       const inv = this.#invocationOf(ctx.taskId);
       if (inv) inv.mirror = state;
       const update = this.#toUpdate(state.__start__ ?? inv?.input, START);
-      inv?.taskFinished(ctx.taskId, START, update, superstepOf(ctx.taskId), true);
+      inv?.ran();
       const out = { channels: this.#forCore(update, START, state), __start__: null };
       // A Command's goto on a thread that is not paused: the input step goes there.
       if (state.__goto__ !== undefined && state.__goto__ !== null) Object.assign(out, { __goto__: null, nextNodeOverride: state.__goto__ });
@@ -153,7 +153,7 @@ class GraphRunner {
       const step = superstepOf(ctx.taskId);
       if (inv) { inv.mirror = state; inv.enterStep(step); }
       const input = ctx.arg !== undefined ? ctx.arg : this.#view(state);
-      inv?.taskStarted(ctx.taskId, name, input, step);
+      inv?.started(ctx.taskId, name, step, input);
       const config = this.#nodeConfig(inv, ctx, name, step);
       if (cache) return cache(input, config).then((r) => this.#finish(r.out, inv, ctx, name, step, state, r.cached));
       const out = fn(input, config);
@@ -169,7 +169,7 @@ class GraphRunner {
   #finish(out, inv, ctx, name, step, state, cached = false) {
     const command = resultCommand(out);
     const update = this.#toUpdate(command ? updateOf(command.update, this.#combine) : out, name);
-    inv?.taskFinished(ctx.taskId, name, update, step, false, cached);
+    inv?.finished(ctx.taskId, name, step, update, cached);
     return command ? engineCommand(command, this.#commandParts(name, toParent(command), state, update)) : { channels: this.#forCore(update, name, state) };
   }
 

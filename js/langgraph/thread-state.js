@@ -136,9 +136,12 @@ export class ThreadState {
     return checkpoint && { [local]: { checkpoint, replaces: own.keep.checkpoint } };
   }
 
-  /** A paused checkpoint of this graph with `values` written (as `asNode`), or into its child at `parts`. */
+  /**
+   * A paused checkpoint of this graph (its text, or the object kept with a task) with `values`
+   * written (as `asNode`), or into its child at `parts`: the engine's updateState takes either
+   * form and gives back the edited checkpoint's text.
+   */
   async #editedCheckpoint(checkpoint, parts, values, asNode) {
-    const text = typeof checkpoint === 'string' ? checkpoint : JSON.stringify(checkpoint);
     let update;
     if (parts.length) {
       const cp = parsed(checkpoint);   // an object kept with the task: read as it is, not through its text
@@ -147,8 +150,7 @@ export class ThreadState {
       update = { subgraphs: edit };
       asNode = undefined;
     } else update = { channels: this.#toUpdate(updateOf(values, this.#combine), asNode ?? 'updateState') };
-    const { checkpoint: edited } = await this.#engine.updateState(text, update, asNode);
-    return typeof edited === 'string' ? edited : JSON.stringify(edited);
+    return (await this.#engine.updateState(checkpoint, update, asNode)).checkpoint;
   }
 
   /** The thread's checkpoints, newest first. */

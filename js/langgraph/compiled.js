@@ -204,7 +204,7 @@ class GraphRunner {
     const update = {};
     for (const key in out) {
       const value = out[key];
-      if (!Object.prototype.hasOwnProperty.call(out, key) || value === undefined || !this.#channels.has(key)) continue;
+      if (!Object.hasOwn(out, key) || value === undefined || !this.#channels.has(key)) continue;
       update[key] = plainMessages(value);
     }
     return update;

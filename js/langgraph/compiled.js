@@ -257,15 +257,14 @@ class GraphRunner {
     }
   }
 
-  /** The channel values, as LangGraph's invoke() returns them. */
-  async invoke(input, config = {}) {
-    const { values } = await this.#run(input, config ?? {}, []);
+  /** The channel values, as LangGraph's invoke() returns them (`config`: an object, CompiledStateGraph's merge of its own and the call's). */
+  async invoke(input, config) {
+    const { values } = await this.#run(input, config, []);
     return values;
   }
 
   /** The run as chunks of `config.streamMode` ('updates' by default). */
-  async stream(input, config = {}) {
-    config ??= {};
+  async stream(input, config) {
     const mode = config.streamMode ?? 'updates';
     const modes = Array.isArray(mode) ? mode : [mode];
     for (const m of modes) if (!STREAM_MODES.includes(m)) throw new EdgegraphError('INVALID_OPTIONS', `unknown streamMode '${m}' (expected ${STREAM_MODES.join(', ')})`);

@@ -104,7 +104,7 @@ export class ThreadState {
    * own updateState would, and the edit written into the parent's state (js/subgraph.js resumes the
    * child from it); the config returned is in that namespace.
    */
-  async updateState(config, values, asNode = undefined) {
+  async updateState(config, values, asNode) {
     const { checkpoint_ns: ns = '', ...rest } = config?.configurable ?? {};
     const thread = threadRef(rest);
     let update;

@@ -218,7 +218,7 @@ class GraphRunner {
   #combine = (key, a, b) => { const reducer = this.#coreMessages.has(key) ? bothWrites : this.#channels.get(key)?.reducer; return reducer ? reducer(a, b) : b; };
 
   /** How engineCommand() writes a Command of `node` (`made`: its update, if #toUpdate made it already); for the parent graph (`toParent`), keys this graph lacks stay (subgraph-node.js picks the parent's). */
-  #commandParts(node, toParent = false, state = undefined, made = undefined) {
+  #commandParts(node, toParent, state, made) {
     const toUpdate = toParent ? (u) => ({ channels: plainMessages(u ?? {}) }) : (u) => ({ channels: this.#forCore(made ?? this.#toUpdate(u, node), node, state) });
     return { toUpdate, combine: this.#combine, plain: plainMessages };
   }

@@ -49,9 +49,9 @@ export function subgraphNodeSpec(name, child, parent) {
         const writes = [outputOf(result.state), parent.toUpdate(result.parentCommand.update?.channels ?? {}, name)];
         const update = updateOf(writes.flatMap(Object.entries), parent.combine);
         result.parentCommand = { ...result.parentCommand, update: { channels: update } };
-        inv?.finished(ctx.taskId, name, step, update, false);
+        inv?.finished(ctx.taskId, name, step, update);
       } else if (result.status === 'FINISHED') {
-        inv?.finished(ctx.taskId, name, step, outputOf(result.state), false);
+        inv?.finished(ctx.taskId, name, step, outputOf(result.state));
       }
       return result;
     },

@@ -48,14 +48,6 @@ export class Invocation extends ModeStream {
     };
   }
 
-  taskStarted(taskId, name, input, step) { this.started(taskId, name, step, input); }
-
-  /** A node's update; LangGraph's input step (`isStart`) makes no chunk of its own. */
-  taskFinished(taskId, name, update, step, isStart, cached = false) {
-    if (isStart) this.ran();
-    else this.finished(taskId, name, step, update, cached);
-  }
-
   /** A node of superstep `step` starts: count it, refuse past the limit. */
   enterStep(step) {
     if (step === this.#lastStep) return;

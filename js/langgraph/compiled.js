@@ -188,8 +188,9 @@ class GraphRunner {
       configurable: { ...base.configurable },
       metadata: { ...base.metadata, langgraph_node: name, langgraph_step: step, langgraph_task_id: ctx.taskId },
       writer: (chunk) => inv?.push('custom', chunk),
-      // interrupt() that works after any await, in every runtime (the global one needs AsyncLocalStorage there).
-      interrupt: ctx.interrupt,
+      // interrupt() that works after any await, in every runtime (the global one needs AsyncLocalStorage there);
+      // the context's is made on first read (its id text, answers, closure): here, when a node calls it.
+      interrupt: (value) => ctx.interrupt(value),
       [CONTEXT]: ctx,
     };
     // Read on demand: ctx.signal is made on first read (an AbortController per step otherwise). One

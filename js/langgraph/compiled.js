@@ -7,7 +7,7 @@
 import { GraphEngine, EdgegraphError } from 'edgegraph';
 import { START } from './graph.js';
 import { edgeOf } from './edges.js';
-import { plainMessages, plainMessageList } from './messages.js';
+import { plainMessages, plainMessageList, EMPTY } from './messages.js';
 import { coreMessageChannels, coreUpdate, bothWrites } from './messages-channel.js';
 import { GraphRecursionError, InvalidUpdateError, EmptyInputError } from './errors.js';
 import { Invocation, STREAM_MODES, superstepOf } from './stream.js';
@@ -280,7 +280,7 @@ class GraphRunner {
     const stop = new AbortController();
     const inv = this.#invocation(config, modes, !Array.isArray(mode));
     const signal = config.signal ? AbortSignal.any([config.signal, stop.signal]) : stop.signal;
-    this.#run(input, { ...config, signal }, modes, inv).then(() => inv.end(), (e) => inv.end(e));
+    this.#run(input, { ...EMPTY, ...config, signal }, modes, inv).then(() => inv.end(), (e) => inv.end(e));   // EMPTY: messages.js
     return inv.iterate(() => stop.abort(new EdgegraphError('ABORTED', 'the stream was closed by its consumer')));
   }
 
@@ -303,7 +303,7 @@ class GraphRunner {
       if (threadId !== undefined && this.#store) {
         // { threadId, checkpointId? } as the engine takes them (a string, a number).
         const thread = threadRef(config.configurable);
-        const onThread = { ...options, threadId: thread.threadId };
+        const onThread = { ...EMPTY, ...options, threadId: thread.threadId };
         const latest = await this.#engine.getState(thread.threadId, thread.checkpointId);
         if (input === null || input === undefined || isCommand(input)) {
           if (!latest) throw new EmptyInputError('Received no input for __start__');

@@ -72,9 +72,17 @@ function newMessageId() {
 /** A message update as a list: a single message is accepted where a list is expected. */
 export const asList = (v) => (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]);
 
+/**
+ * Spread first in a copy with a key of its own ({ ...EMPTY, ...o, key }, the same object as
+ * { ...o, key }): V8 (Node 20) makes { ...o, key } in its runtime with a hidden class of its
+ * own each time (~0.9 µs, and every later read and JSON.stringify of it slower). A constant,
+ * not {}: minifiers drop a spread {}.
+ */
+export const EMPTY = Object.freeze({});
+
 function withId(m) {
   const p = toPlainMessage(m);
-  return p !== null && typeof p === 'object' && (p.id === undefined || p.id === null) ? { ...p, id: newMessageId() } : p;
+  return p !== null && typeof p === 'object' && (p.id === undefined || p.id === null) ? { ...EMPTY, ...p, id: newMessageId() } : p;
 }
 
 /** A message list (or one message) made plain, every message with an id (a channel's default, a reducer's sides). */

@@ -186,7 +186,7 @@ class GraphRunner {
     const base = inv?.config ?? {};
     const config = {
       configurable: { ...base.configurable },
-      metadata: { ...base.metadata, langgraph_node: name, langgraph_step: step, langgraph_task_id: ctx.taskId },
+      metadata: { ...EMPTY, ...base.metadata, langgraph_node: name, langgraph_step: step, langgraph_task_id: ctx.taskId },
       writer: (chunk) => inv?.push('custom', chunk),
       // interrupt() that works after any await, in every runtime (the global one needs AsyncLocalStorage there);
       // the context's is made on first read (its id text, answers, closure): here, when a node calls it.

@@ -392,8 +392,8 @@ export class CompiledStateGraph {
     this.#config = config;
   }
 
-  invoke(input, config) { return this.#runner.invoke(input, { ...this.#config, ...config }); }
-  stream(input, config) { return this.#runner.stream(input, { ...this.#config, ...config }); }
+  invoke(input, config) { return this.#runner.invoke(input, { ...EMPTY, ...this.#config, ...config }); }
+  stream(input, config) { return this.#runner.stream(input, { ...EMPTY, ...this.#config, ...config }); }
   getState(config, options) { return this.#runner.threads.getState(config, options); }
   getStateHistory(config, options) { return this.#runner.threads.getStateHistory(config, options); }
   updateState(config, values, asNode) { return this.#runner.threads.updateState(config, values, asNode); }
@@ -403,7 +403,7 @@ export class CompiledStateGraph {
   /** The same graph with `config` as every call's defaults (recursionLimit, configurable, ...). */
   withConfig(config) {
     // This graph's fields are the options the constructor reads.
-    return new CompiledStateGraph(this.builder, this, this.#runner, { ...this.#config, ...config });
+    return new CompiledStateGraph(this.builder, this, this.#runner, { ...EMPTY, ...this.#config, ...config });
   }
 
   /** Free the engine's WebAssembly memory now (otherwise when the graph is collected). */

@@ -7,7 +7,7 @@
 import { GraphEngine, EdgegraphError } from 'edgegraph';
 import { START } from './graph.js';
 import { edgeOf } from './edges.js';
-import { plainMessages, plainMessageList, EMPTY } from './messages.js';
+import { plainMessages, plainMessageList, EMPTY } from './messages.js';   // EMPTY: copies that add keys spread it first
 import { coreMessageChannels, coreUpdate, bothWrites } from './messages-channel.js';
 import { GraphRecursionError, InvalidUpdateError, EmptyInputError } from './errors.js';
 import { Invocation, STREAM_MODES, superstepOf } from './stream.js';
@@ -280,7 +280,7 @@ class GraphRunner {
     const stop = new AbortController();
     const inv = this.#invocation(config, modes, !Array.isArray(mode));
     const signal = config.signal ? AbortSignal.any([config.signal, stop.signal]) : stop.signal;
-    this.#run(input, { ...EMPTY, ...config, signal }, modes, inv).then(() => inv.end(), (e) => inv.end(e));   // EMPTY: messages.js
+    this.#run(input, { ...EMPTY, ...config, signal }, modes, inv).then(() => inv.end(), (e) => inv.end(e));
     return inv.iterate(() => stop.abort(new EdgegraphError('ABORTED', 'the stream was closed by its consumer')));
   }
 

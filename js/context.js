@@ -5,6 +5,7 @@
 import { STREAM } from './events.js';
 import { usageRecord } from './usage.js';
 import { interruptFor, TASK } from './interrupt.js';
+import { EMPTY } from './objects.js';
 
 export class NodeContext {
   #signal;   // an AbortSignal, or the run, whose stepSignal() makes it
@@ -77,7 +78,7 @@ export class NodeContext {
 function noop() {}
 
 function emitAs(emit, node, taskId, event) {
-  emit({ ...event, node, taskId });
+  emit({ ...EMPTY, ...event, node, taskId });
 }
 
 function recordUsage(shared, node, taskId, reply) {

@@ -16,6 +16,7 @@ import { CoreObject, FREED_WHEN_COLLECTED } from './handle.js';
 import { Run } from './run.js';
 import { HistoryView } from './history-view.js';
 import { isThreadRef, openThread } from './thread.js';
+import { EMPTY } from './objects.js';
 import { migrateState } from './migrate.js';
 import { readStep } from './step.js';
 import { resumeCommand, gotoJSON } from './command.js';
@@ -154,11 +155,12 @@ export class GraphEngine extends CoreObject {
     return holding(this.#checkpointer, thread?.id, async () => {
       // A thread with state is a conversation: the new input continues it.
       const prior = thread ? await latestOf(this.#checkpointer, thread.id, options.recover) : undefined;
-      if (prior) return this.#continueThread(prior, input, { ...options, runId });
-      const handle = this.#core.runNew(this.#graph, input, this.#runOptions({ ...options, runId }));
+      const run = { ...EMPTY, ...options, runId };
+      if (prior) return this.#continueThread(prior, input, run);
+      const handle = this.#core.runNew(this.#graph, input, this.#runOptions(run));
       // The mirror starts as a copy of the input; the first patch fills in
       // defaults and bookkeeping.
-      return this.#drive(handle, JSON.parse(input), { ...options, runId }, undefined, thread);
+      return this.#drive(handle, JSON.parse(input), run, undefined, thread);
     });
   }
 
@@ -235,7 +237,7 @@ export class GraphEngine extends CoreObject {
       core.runFree(handle);
       throw e;
     }
-    return this.#drive(handle, mirror, { ...options, runId }, input, thread);
+    return this.#drive(handle, mirror, { ...EMPTY, ...options, runId }, input, thread);
   }
 
   /**

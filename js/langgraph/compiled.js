@@ -7,7 +7,8 @@
 import { GraphEngine, EdgegraphError } from 'edgegraph';
 import { START } from './graph.js';
 import { edgeOf } from './edges.js';
-import { plainMessages, plainMessageList, EMPTY } from './messages.js';   // EMPTY: copies that add keys spread it first
+import { plainMessages, plainMessageList } from './messages.js';
+import { EMPTY } from '../objects.js';   // copies that add keys spread it first (objects.js says why)
 import { coreMessageChannels, coreUpdate, bothWrites } from './messages-channel.js';
 import { GraphRecursionError, InvalidUpdateError, EmptyInputError } from './errors.js';
 import { Invocation, STREAM_MODES, superstepOf } from './stream.js';

@@ -4,6 +4,8 @@
 // becomes { role, content, id?, name?, tool_calls?, tool_call_id? }: the
 // OpenAI shape the rest of edgegraph speaks. That is what comes back.
 
+import { EMPTY } from '../objects.js';   // copies that add keys spread it first (objects.js says why)
+
 /** Remove every message before this one (LangGraph's REMOVE_ALL_MESSAGES). */
 export const REMOVE_ALL_MESSAGES = '__remove_all__';
 
@@ -71,14 +73,6 @@ function newMessageId() {
 
 /** A message update as a list: a single message is accepted where a list is expected. */
 export const asList = (v) => (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]);
-
-/**
- * Spread first in a copy that adds keys: { ...EMPTY, ...o, key } is { ...o, key }, but V8
- * (Node 20) makes the latter in its runtime with a hidden class of its own each time (~0.9 µs,
- * and every later read and JSON.stringify of it slower). A constant, not {}: minifiers drop a
- * spread {}.
- */
-export const EMPTY = Object.freeze({});
 
 function withId(m) {
   const p = toPlainMessage(m);

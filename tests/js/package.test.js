@@ -71,7 +71,10 @@ test('the bundles keep their line structure: no line of code is a whole module',
   for (const bundle of bundles) {
     const lines = readFileSync(root + bundle, 'utf8').split('\n');
     const longest = Math.max(...lines.map((l) => l.length));
-    assert.ok(longest <= 300, `${bundle}: a line of ${longest} characters`);
+    // Lines of ~80 characters (esbuild's --line-limit); a run it cannot break (class fields) may be longer.
+    assert.ok(longest <= 500, `${bundle}: a line of ${longest} characters`);
+    const average = Math.round(lines.reduce((n, l) => n + l.length, 0) / lines.length);
+    assert.ok(average <= 100, `${bundle}: lines of ${average} characters on average`);
   }
 });
 
@@ -97,7 +100,7 @@ test('edgegraph/langgraph picks its bundle by the same conditions as edgegraph; 
   for (const c of conditions('.')) {
     const runtimeEntry = pkg.exports['.'][c];
     const compat = readFileSync(root + pkg.exports['./langgraph'][c], 'utf8');
-    const imported = new Set([...compat.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]));
+    const imported = new Set([...compat.matchAll(/\bimport ?\{[^}]*\} ?from ?"([^"]+)"/g)].map((m) => m[1]));
     // The node bundle names its runtime entry by path, the others by the package's own name;
     // it carries the stream-mode code itself (one module less to load in Node: see the Makefile).
     assert.deepEqual([...imported].sort(), c === 'node' ? ['./node.js'] : ['./stream-run.js', 'edgegraph'], c);

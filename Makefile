@@ -46,6 +46,8 @@ DIST      += dist/tracing.js dist/mcp.js
 DIST      += dist/stream-run.js
 # edgegraph/langgraph under the node condition (package.json "exports")
 DIST      += dist/langgraph-node.js
+# the node condition's entry where the runtime lacks require(esm) (node-compat.js)
+DIST      += dist/node-compat.js
 # Exact BPE tables, generated from the js-tiktoken npm package at build time.
 ENCODINGS := dist/encodings/o200k_base.js dist/encodings/cl100k_base.js
 
@@ -119,7 +121,8 @@ dist/%.js: js/%.js $(JS_SRC) Makefile | npm
 		$(BANNER) --outfile=$@
 
 # edgegraph/langgraph for Node, Deno and Bun: the same bundle, importing ./node.js
-# (the file `edgegraph` resolves to under the node condition: one engine) instead
+# (the file `edgegraph` resolves to under node's module-sync condition: one engine;
+# runtimes without it get langgraph.js and node-compat.js) instead
 # of the bare `edgegraph`, whose package lookup is ~1 ms of its cold start.
 # The stream-mode code its invoke() runs is inlined, not imported from
 # ./stream-run.js: a third module to read and compile cost ~1.8M instructions
@@ -130,6 +133,11 @@ dist/langgraph-node.js: js/langgraph.js $(JS_SRC) Makefile | npm
 	$(call say,BUNDLE,$@)
 	$(Q)node_modules/.bin/esbuild $< $(filter-out --external:./stream-run.js,$(BUNDLE)) --alias:edgegraph=./node.js --external:./node.js \
 		$(BANNER) --outfile=$@
+
+# node.js beside it, imported, never a copy: one engine
+dist/node-compat.js: js/node-compat.js $(JS_SRC) Makefile | npm
+	$(call say,BUNDLE,$@)
+	$(Q)node_modules/.bin/esbuild $< $(BUNDLE) --external:./node.js $(BANNER) --outfile=$@
 
 dist/edgegraph.wasm: $(WASM)
 	$(Q)mkdir -p dist

@@ -99,9 +99,10 @@ EMFLAGS += -sALLOW_MEMORY_GROWTH
 EMFLAGS += -sINITIAL_MEMORY=2MB
 # cJSON recursing to its 1000-level nesting limit fits in this
 EMFLAGS += -sTOTAL_STACK=512KB
-# dlmalloc, not emmalloc: ~4 KB more gzip, but its cost stays flat with
-# 100k live messages (emmalloc slowed appends 2.5x there) and steps are faster
-EMFLAGS += -sMALLOC=dlmalloc
+# emmalloc for large blocks only: src/eg_slab.c is the .wasm's malloc, size
+# classes for the small blocks that are nearly all of them (dlmalloc cost
+# ~2.5 KB gzip more; emmalloc alone slowed appends 2.5x with 100k live messages)
+EMFLAGS += -sMALLOC=emmalloc
 EMFLAGS += -sERROR_ON_UNDEFINED_SYMBOLS=1
 # numbers as text come from the host (src/eg_number.c): these are its imports
 EMFLAGS += --js-library wasm/host-imports.js

@@ -114,9 +114,11 @@ export async function benchLangGraphCompat() {
     const counts = await Promise.all([lg, eg].map((lib) => runOnce(createReactAgent(lib, turns), hi())));
     if (counts[0] !== counts[1] || counts[0] !== 2 * turns + 1) throw new Error(`react_agent_${turns}x: ${counts.join(' vs ')} chunks`);
   }
+  // Each shape warmed up as LangGraph's bench does (vitest bench: 100 ms and at least 5 calls), both sides.
+  const warm = { batches: 5, warmup: 5, warmupMs: 100 };
   for (const [name, make, egIterations, lgIterations] of shapes) {
-    const ours = await measure(make(eg), { iterations: egIterations, batches: 5, warmup: 1 });
-    const theirs = await measure(make(lg), { iterations: lgIterations, batches: 5, warmup: 1 });
+    const ours = await measure(make(eg), { iterations: egIterations, ...warm });
+    const theirs = await measure(make(lg), { iterations: lgIterations, ...warm });
     row(name, ours, theirs, fmtTime);
   }
   // react_agent_100x_compilation times the program's own fakeModel(100) too (as LangGraph's shape

@@ -3,9 +3,14 @@
 
 export const now = () => performance.now();
 
-/** Median of `batches` timings of `fn` repeated `iterations` times, per iteration (ms). */
-export async function measure(fn, { iterations = 20, batches = 7, warmup = 3 } = {}) {
-  for (let i = 0; i < warmup; i++) await fn();
+/**
+ * Median of `batches` timings of `fn` repeated `iterations` times, per iteration (ms),
+ * after `warmup` untimed calls, and at least `warmupMs` of them (LangGraph's own bench,
+ * vitest's bench over tinybench, warms each shape up for 100 ms and 5 calls).
+ */
+export async function measure(fn, { iterations = 20, batches = 7, warmup = 3, warmupMs = 0 } = {}) {
+  const start = now();
+  for (let i = 0; i < warmup || now() - start < warmupMs; i++) await fn();
   const samples = [];
   for (let b = 0; b < batches; b++) {
     globalThis.gc?.();

@@ -30,6 +30,22 @@ async function perStep(store, iterations) {
   return ms / 100;
 }
 
+/**
+ * Per threaded step over a 1 MB state in the store `make()` opens: the slope
+ * between a 100-node and a 1-node chain, so bringing the megabyte into the
+ * run and the thread's first snapshot (which both have) are left out.
+ */
+async function perStepBig(make, batches) {
+  const big = { ...bigState(1 << 20), data: state.data };
+  const many = new GraphEngine(chain(100), { checkpointer: make(), maxSteps: 101 });
+  const one = new GraphEngine(chain(1), { checkpointer: make(), maxSteps: 2 });
+  let thread = 0;
+  const run = (engine) => () => engine.execute(big, { threadId: `big${++thread}` });
+  const slope = await measureSlope(run(many), run(one), 100, { iterations: 1, batches });
+  many.dispose(); one.dispose();
+  return slope;
+}
+
 /** A 10,000-step thread in memory, with and without keepLast: bytes, keys, and a 20-entry history page. */
 async function longThread(keepLast) {
   const store = new MemoryStore();
@@ -85,7 +101,9 @@ async function sqliteChild() {
   const dir = mkdtempSync(join(tmpdir(), 'eg-bench-'));
   try {
     const step = await perStep(sqliteStore(join(dir, 'threads.sqlite')), 3);
-    process.stdout.write(JSON.stringify({ step }));
+    let n = 0;
+    const big = await perStepBig(() => sqliteStore(join(dir, `big${n++}.sqlite`)), 5);
+    process.stdout.write(JSON.stringify({ step, big }));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -94,15 +112,16 @@ async function sqliteChild() {
 export async function benchThreads() {
   const dir = mkdtempSync(join(tmpdir(), 'eg-bench-'));
   const memory = new MemoryStore();
+  let n = 0;
   const steps = {
-    MemoryStore: await perStep(memory, 10),
-    'FileStore (one file per record)': await perStep(new FileStore(dir), 3),
+    MemoryStore: [await perStep(memory, 10), await perStepBig(() => new MemoryStore(), 9)],
+    'FileStore (one file per record)': [await perStep(new FileStore(dir), 3), await perStepBig(() => new FileStore(join(dir, `big${n++}`)), 5)],
   };
   rmSync(dir, { recursive: true, force: true });
   const sqlite = sqliteFigures();
-  console.log('threads: per threaded step, chain of 100 no-op nodes (~1 KB state, a checkpoint each step)');
-  for (const [name, ms] of Object.entries(steps)) console.log(`  ${name.padEnd(44)} ${fmtTime(ms).padStart(11)}`);
-  console.log(`  ${'sqliteStore (node:sqlite, Node 22)'.padEnd(44)} ${sqlite ? fmtTime(sqlite.step).padStart(11) : '(no Node with node:sqlite)'}`);
+  console.log('threads: per threaded step, chain of 100 no-op nodes (a checkpoint each step): ~1 KB state, 1 MB state (slope)');
+  for (const [name, [kb, mb]] of Object.entries(steps)) console.log(`  ${name.padEnd(44)} ${fmtTime(kb).padStart(11)}   ${fmtTime(mb).padStart(11)}`);
+  console.log(`  ${'sqliteStore (node:sqlite, Node 22)'.padEnd(44)} ${sqlite ? `${fmtTime(sqlite.step).padStart(11)}   ${fmtTime(sqlite.big).padStart(11)}` : '(no Node with node:sqlite)'}`);
   const runs = (await memory.list('')).filter((k) => k.endsWith('/head')).length;
   console.log(`  ${'bytes stored per step'.padEnd(44)} ${fmtBytes(Math.round(memory.size / (runs * 101))).padStart(11)}`);
   const all = await longThread(undefined), kept = await longThread(100);

@@ -7,7 +7,7 @@ import { usageRecord } from './usage.js';
 import { interruptFor, TASK } from './interrupt.js';
 
 export class NodeContext {
-  #signal;   // an AbortSignal, or a function that makes it
+  #signal;   // an AbortSignal, or the run, whose stepSignal() makes it
   #shared;   // what the run gives every node: { emit, usage, ... } (nodeContext below)
   #emit = null;
   #recordUsage = null;
@@ -15,7 +15,7 @@ export class NodeContext {
   /**
    * Every field a context always has is set here, so it lives in the object
    * itself (fields added later need storage of their own, grown per field).
-   * @param {AbortSignal | (() => AbortSignal)} signal
+   * @param {AbortSignal | { stepSignal(): AbortSignal }} signal
    * @param {{ emit?: Function, usage: object[] }} shared
    */
   constructor(signal, shared, taskId, task, attempt) {
@@ -26,6 +26,9 @@ export class NodeContext {
     this.node = task.node;
     this.attempt = attempt;
   }
+
+  /** One kept for good, for its shape (why: Run's #shape, run.js). */
+  static #shape = new NodeContext(null, null, '', { node: '' }, 1);
 
   /** The core's task; its interrupt() and internal fields are made on first read (most nodes never interrupt). */
   #task;
@@ -66,7 +69,7 @@ export class NodeContext {
 
   /** Fires when the run is aborted, the try times out, or a task of the same step fails for good. */
   get signal() {
-    if (typeof this.#signal === 'function') this.#signal = this.#signal();
+    if (typeof this.#signal.stepSignal === 'function') this.#signal = this.#signal.stepSignal();
     return this.#signal;
   }
 }

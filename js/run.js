@@ -76,6 +76,16 @@ export class Run {
     thread?.bind(graph.core, handle);
   }
 
+  /**
+   * A Run kept for good, for its shape. V8 drops an object shape that no object
+   * has at a full GC, and with it the optimized code that checks for it ("weak
+   * objects" deopts, seen with node --trace-deopt): no Run lives between runs, so
+   * each full GC there (forced, or the memory-reducing ones of an idle tab or
+   * worker) sent the whole step path back to the interpreter. context.js and
+   * thread.js keep one of theirs for the same reason.
+   */
+  static #shape = new Run(null, {}, 0, null, {});
+
   get state() { return this.#mirror; }
 
   /** Run to a pause, the end, an error or an abort; always frees the core's run. */
@@ -118,7 +128,7 @@ export class Run {
         this.#step = null;
         this.#stepFailed = false;
         const limit = this.#maxConcurrency;
-        if (limit && out.tasks.length > limit) pending = [eachLimited(out.tasks, limit, this.#runTask, () => this.#open && !this.#aborted)];
+        if (limit && out.tasks.length > limit) pending = [eachLimited(out.tasks, limit, (task) => this.#runTask(task), () => this.#open && !this.#aborted)];
         else {
           for (const task of out.tasks) {
             const p = this.#runTask(task);
@@ -140,11 +150,16 @@ export class Run {
   /** Whether this step checkpoints each finished task (a parallel step of a run with a thread). */
   #perTask = false;
 
-  /** Start a task of the step (a promise when it is asynchronous, or checkpointed on its own). */
-  #runTask = (task) => {
+  /**
+   * Start a task of the step (a promise when it is asynchronous, or checkpointed on its own).
+   * A method, as stepSignal: a closure over `this` kept in a field of a Run made the
+   * optimized code of the whole step path depend on it, and V8 threw that code away
+   * at every full GC between runs ("weak objects" deopts: node --trace-deopt).
+   */
+  #runTask(task) {
     const p = this.#start(task);
     return this.#perTask ? (p ?? Promise.resolve()).then(() => { if (this.#open && !this.#aborted) return this.#checkpoint(); }) : p;
-  };
+  }
 
   #checkpoint() {
     // The core prints the record (thread.js): nothing parsed here.
@@ -178,7 +193,7 @@ export class Run {
     try {
       if (isRoute) value = fn(this.#mirror, this.#engine);
       else {
-        const ctx = this.#context(task, 1, this.#stepSignalOf);
+        const ctx = this.#context(task, 1, this);
         value = inNode(ctx, fn, this.#mirror, this.#engine);
       }
     } catch (e) {
@@ -192,15 +207,18 @@ export class Run {
     return null;
   }
 
-  /** The step's signal (made on first use): the run's abort, or a task of the step failing for good. */
-  #stepSignalOf = () => {
+  /**
+   * The step's signal (made on first use): the run's abort, or a task of the step
+   * failing for good. A node's context asks for it when the node reads context.signal.
+   */
+  stepSignal() {
     if (!this.#step) {
       this.#step = new AbortController();
       if (this.#stepFailed) this.#step.abort(this.#stepFailed);
       this.#stepSignal = this.#signal ? anySignal([this.#signal, this.#step.signal]) : this.#step.signal;
     }
     return this.#stepSignal;
-  };
+  }
 
   /** A node's third argument (context.js). */
   #context(task, attempt, signal) {
@@ -215,7 +233,7 @@ export class Run {
     for (let attempt = 1; ; attempt++) {
       // Each try gets its own signal: aborted by the run's signal or the timeout.
       const controller = new AbortController();
-      const stepSignal = this.#stepSignalOf();
+      const stepSignal = this.stepSignal();
       const onRunAbort = () => controller.abort(stepSignal.reason);
       if (stepSignal.aborted) onRunAbort();
       else stepSignal.addEventListener('abort', onRunAbort, { once: true });

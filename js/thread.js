@@ -60,6 +60,9 @@ export class ThreadWriter {
     this.#seedStart = seedStart(id);
   }
 
+  /** One kept for good, for its shape (why: Run's #shape, run.js). */
+  static #shape = new ThreadWriter(null, '', null, 0);
+
   /**
    * Record the core's run `handle`: from here on the core keeps the state
    * patch its steps hand out until the next record takes it. Called before
@@ -93,6 +96,9 @@ export class ThreadWriter {
 
   /** Whether the run's first record is written: the thread is this run's until it ends. */
   claimed = false;
+
+  /** The status of the run's last record written (a field from the start: a property added later is a new shape). */
+  lastStatus;
 
   /**
    * Queue a record of the run as it is now, the core's text taken now (a

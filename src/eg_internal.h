@@ -28,6 +28,11 @@ int eg_status_parse(const char *name);
 void *eg_malloc(size_t n);
 void *eg_realloc(void *p, size_t n);
 void eg_free(void *p);
+/* (eg_slab.c) The .wasm's malloc, free and realloc: size classes over emmalloc
+ * (natively over the C library's, for the tests). */
+void *eg_slab_malloc(size_t n);
+void *eg_slab_realloc(void *p, size_t n);
+void eg_slab_free(void *p);
 char *eg_strndup(const char *s, size_t n);
 char *eg_strdup(const char *s);
 /* Whether part occurs in text (strstr, without libc's large one). */

@@ -29,6 +29,7 @@ cJSON *replay_load(const char *path) {
     return j;
 }
 
+/* Printed with the core's allocator (cJSON's hooks): freed with cJSON_free. */
 static char *print(const cJSON *j) { return j ? cJSON_PrintUnformatted(j) : NULL; }
 
 /* The next scripted answer for `key`; the last one repeats. */
@@ -154,7 +155,7 @@ bool replay_run(cJSON *fixture, bool restore_each_step, replay *r) {
             char *msg = print(cJSON_GetObjectItemCaseSensitive(next, "input"));
             bool has = msg && strcmp(msg, "null") != 0;
             eg_code rc = CORE(eg_run_resume(run, has ? msg : NULL, has ? strlen(msg) : 0, &err)); DONE();
-            free(msg);
+            cJSON_free(msg);
             if (rc) { r->api_error = rc; goto out; }
             continue;
         }
@@ -180,7 +181,7 @@ bool replay_run(cJSON *fixture, bool restore_each_step, replay *r) {
                 char *res = answer ? print(answer) : NULL;
                 const char *send = res ? res : "{}";
                 rc = (answer && !res) ? EG_E_NOMEM : CORE(eg_run_submit(run, index, send, strlen(send), &err)); DONE();
-                free(res);
+                cJSON_free(res);
             }
             if (rc) { r->api_error = rc; cJSON_Delete(out); goto out; }
         }
@@ -196,9 +197,9 @@ bool replay_run(cJSON *fixture, bool restore_each_step, replay *r) {
 out:
     eg_run_free(run);
     eg_graph_free(g);
-    free(graph);
-    free(input);
-    free(options);
+    cJSON_free(graph);
+    cJSON_free(input);
+    cJSON_free(options);
     cJSON_Delete(counters);
     return r->api_error == 0;
 }
@@ -214,8 +215,8 @@ static bool same(const char *what, const cJSON *want, const cJSON *got) {
     if (cJSON_Compare(want, got, true)) return true;
     char *w = print(want), *g = got ? print(got) : NULL;
     fprintf(stderr, "    %s: expected %s\n    %*s  got      %s\n", what, w, (int)strlen(what), "", g ? g : "(nothing)");
-    free(w);
-    free(g);
+    cJSON_free(w);
+    cJSON_free(g);
     return false;
 }
 

@@ -11,7 +11,7 @@ export { InMemoryCache };
 export function cacheOf(cache) {
   if (cache === undefined || cache === null) return null;
   if (typeof cache?.get === 'function' && typeof cache.set === 'function' && typeof cache.clear === 'function') return cache;
-  throw new EdgegraphError('INVALID_OPTIONS', 'compile({ cache }) takes a cache with get, set and clear: new InMemoryCache() from edgegraph/langgraph');
+  throw new EdgegraphError('INVALID_OPTIONS', 'compile({ cache }) takes a cache with get, set and clear');
 }
 
 /**

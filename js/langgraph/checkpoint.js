@@ -11,7 +11,7 @@ export class BaseCheckpointSaver {
   /** @param {{ get: Function, put: Function, delete: Function, list: Function }} store */
   constructor(store) {
     if (!store || typeof store.get !== 'function' || typeof store.put !== 'function') {
-      throw new EdgegraphError('INVALID_OPTIONS', 'a checkpoint saver needs an edgegraph store (get, put, delete, list)');
+      throw new EdgegraphError('INVALID_OPTIONS', 'BaseCheckpointSaver needs an edgegraph store');
     }
     this.store = store;
     this.#records = new Checkpointer(store);
@@ -45,11 +45,11 @@ export class BaseCheckpointSaver {
   async *list(config, { limit } = {}) {
     const threadId = config?.configurable?.thread_id;
     const records = await this.#records.history(String(threadId));
-    for (const r of limit === undefined ? records : records.slice(0, limit)) yield await this.getTuple({ configurable: { thread_id: threadId, checkpoint_id: r.id } });
+    for (const r of records.slice(0, limit)) yield await this.getTuple({ configurable: { thread_id: threadId, checkpoint_id: r.id } });
   }
 
   /** Writing is the engine's: a saver here is read through LangGraph's API, written by runs. */
-  async put() { throw new EdgegraphError('INVALID_OPTIONS', 'an edgegraph checkpoint saver is written by the runs of a compiled graph, not through put()'); }
+  async put() { throw new EdgegraphError('INVALID_OPTIONS', 'put(): the savers of edgegraph/langgraph are written by runs'); }
   async putWrites() { return this.put(); }
 }
 
@@ -63,5 +63,5 @@ export function storeOf(checkpointer) {
   if (checkpointer === undefined || checkpointer === null || checkpointer === false) return null;
   if (checkpointer instanceof BaseCheckpointSaver) return checkpointer.store;
   if (typeof checkpointer.get === 'function' && typeof checkpointer.put === 'function' && typeof checkpointer.list === 'function' && typeof checkpointer.getTuple !== 'function') return checkpointer;
-  throw new EdgegraphError('INVALID_OPTIONS', 'compile({ checkpointer }) takes a MemorySaver or BaseCheckpointSaver of edgegraph/langgraph or an edgegraph store, not one of @langchain/langgraph');
+  throw new EdgegraphError('INVALID_OPTIONS', 'compile({ checkpointer }): a saver of edgegraph/langgraph or an edgegraph store, not of @langchain/langgraph');
 }

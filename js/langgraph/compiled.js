@@ -13,7 +13,7 @@ import { GraphRecursionError, InvalidUpdateError, EmptyInputError } from './erro
 import { Invocation, STREAM_MODES, superstepOf } from './stream.js';
 import { copyValue } from '../langgraph-modes.js';
 import { storeOf } from './checkpoint.js';
-import { configOf } from './history.js';
+import { configOf, threadRef } from './history.js';
 import { isCommand, engineCommand, updateOf, gotoOf, toParent, resultCommand } from './command.js';
 import { withRetry, engineRetry } from './retry.js';
 import { ThreadState } from './thread-state.js';
@@ -108,7 +108,7 @@ class GraphRunner {
       const join = sources ? [...new Set(sources)] : false;
       const child = runnerOf(subgraph);
       if (child && (options.cachePolicy || options.retryPolicy?.retryOn)) {
-        throw new EdgegraphError('INVALID_DEFINITION', `node '${name}' is a compiled graph: cachePolicy and retryOn are for function nodes in edgegraph/langgraph (give them to the child's nodes)`, { node: name });
+        throw new EdgegraphError('INVALID_DEFINITION', `node '${name}' is a compiled graph: give cachePolicy and retryOn to its nodes`, { node: name });
       }
       const spec = node === null ? { jumpTarget: true } : { jumpTarget: true, join };
       if (options.defer) spec.defer = true;
@@ -137,7 +137,7 @@ class GraphRunner {
       const inv = this.#invocationOf(ctx.taskId);
       if (inv) inv.mirror = state;
       const update = this.#toUpdate(state.__start__ ?? inv?.input, START);
-      inv?.taskFinished(ctx.taskId, START, update, superstepOf(ctx.taskId), true);
+      inv?.ran();
       const out = { channels: this.#forCore(update, START, state), __start__: null };
       // A Command's goto on a thread that is not paused: the input step goes there.
       if (state.__goto__ !== undefined && state.__goto__ !== null) Object.assign(out, { __goto__: null, nextNodeOverride: state.__goto__ });
@@ -153,7 +153,7 @@ class GraphRunner {
       const step = superstepOf(ctx.taskId);
       if (inv) { inv.mirror = state; inv.enterStep(step); }
       const input = ctx.arg !== undefined ? ctx.arg : this.#view(state);
-      inv?.taskStarted(ctx.taskId, name, input, step);
+      inv?.started(ctx.taskId, name, step, input);
       const config = this.#nodeConfig(inv, ctx, name, step);
       if (cache) return cache(input, config).then((r) => this.#finish(r.out, inv, ctx, name, step, state, r.cached));
       const out = fn(input, config);
@@ -168,14 +168,9 @@ class GraphRunner {
   /** A node's result as the engine's: a Command, or its update under `channels`; `state`: the state the node read; `cached`: the result came from the cache. */
   #finish(out, inv, ctx, name, step, state, cached = false) {
     const command = resultCommand(out);
-    if (command) {
-      const update = this.#toUpdate(updateOf(command.update, this.#combine), name);
-      inv?.taskFinished(ctx.taskId, name, update, step, false, cached);
-      return engineCommand(command, this.#commandParts(name, toParent(command), state, update));
-    }
-    const update = this.#toUpdate(out, name);
-    inv?.taskFinished(ctx.taskId, name, update, step, false, cached);
-    return { channels: this.#forCore(update, name, state) };
+    const update = this.#toUpdate(command ? updateOf(command.update, this.#combine) : out, name);
+    inv?.finished(ctx.taskId, name, step, update, cached);
+    return command ? engineCommand(command, this.#commandParts(name, toParent(command), state, update)) : { channels: this.#forCore(update, name, state) };
   }
 
   /** What a node's second argument holds. */
@@ -209,7 +204,7 @@ class GraphRunner {
     const update = {};
     for (const key in out) {
       const value = out[key];
-      if (!Object.prototype.hasOwnProperty.call(out, key) || value === undefined || !this.#channels.has(key)) continue;
+      if (!Object.hasOwn(out, key) || value === undefined || !this.#channels.has(key)) continue;
       update[key] = plainMessages(value);
     }
     return update;
@@ -223,7 +218,7 @@ class GraphRunner {
   #combine = (key, a, b) => { const reducer = this.#coreMessages.has(key) ? bothWrites : this.#channels.get(key)?.reducer; return reducer ? reducer(a, b) : b; };
 
   /** How engineCommand() writes a Command of `node` (`made`: its update, if #toUpdate made it already); for the parent graph (`toParent`), keys this graph lacks stay (subgraph-node.js picks the parent's). */
-  #commandParts(node, toParent = false, state = undefined, made = undefined) {
+  #commandParts(node, toParent, state, made) {
     const toUpdate = toParent ? (u) => ({ channels: plainMessages(u ?? {}) }) : (u) => ({ channels: this.#forCore(made ?? this.#toUpdate(u, node), node, state) });
     return { toUpdate, combine: this.#combine, plain: plainMessages };
   }
@@ -247,7 +242,8 @@ class GraphRunner {
    */
   async runAsChild(start, parentInv, ns, base) {
     const config = parentInv?.config ?? {};
-    const inv = new Invocation({ modes: [], single: true, subgraphs: false, recursionLimit: config.recursionLimit ?? 25, config, view: this.#view, parent: parentInv && { inv: parentInv, ns } });
+    // No modes of its own (so its `subgraphs` flag shapes nothing): its chunks go to the parent's stream.
+    const inv = this.#invocation(config, [], true, parentInv && { inv: parentInv, ns });
     const runId = newRunId();
     this.#invocations.set(runId, inv);
     try {
@@ -261,15 +257,14 @@ class GraphRunner {
     }
   }
 
-  /** The channel values, as LangGraph's invoke() returns them. */
-  async invoke(input, config = {}) {
-    const { values } = await this.#run(input, config ?? {}, []);
+  /** The channel values, as LangGraph's invoke() returns them (`config`: an object, CompiledStateGraph's merge of its own and the call's). */
+  async invoke(input, config) {
+    const { values } = await this.#run(input, config, []);
     return values;
   }
 
   /** The run as chunks of `config.streamMode` ('updates' by default). */
-  async stream(input, config = {}) {
-    config ??= {};
+  async stream(input, config) {
     const mode = config.streamMode ?? 'updates';
     const modes = Array.isArray(mode) ? mode : [mode];
     for (const m of modes) if (!STREAM_MODES.includes(m)) throw new EdgegraphError('INVALID_OPTIONS', `unknown streamMode '${m}' (expected ${STREAM_MODES.join(', ')})`);
@@ -280,39 +275,41 @@ class GraphRunner {
     return inv.iterate(() => stop.abort(new EdgegraphError('ABORTED', 'the stream was closed by its consumer')));
   }
 
-  #invocation(config, modes, single) {
-    const parent = config[PARENT];
+  #invocation(config, modes, single, parent = config[PARENT]) {
     return new Invocation({ modes, single, subgraphs: config.subgraphs === true, recursionLimit: config.recursionLimit ?? 25, config, view: this.#view, parent });
   }
 
   async #run(input, config, modes, inv = this.#invocation(config, modes, true)) {
     const threadId = config.configurable?.thread_id;
-    const checkpointId = config.configurable?.checkpoint_id;
+    // (Checked before the run is registered: a refused call leaves no invocation behind.)
+    if (this.#store && threadId === undefined && !config[PARENT]) {
+      throw new EdgegraphError('INVALID_INPUT', 'this graph has a checkpointer: pass { configurable: { thread_id } }');
+    }
     const runId = newRunId();
     this.#invocations.set(runId, inv);
     const options = { runId, onEvent: this.#eventsTo(inv, threadId), maxSteps: 1e9 };
     if (config.signal) options.signal = config.signal;
-    if (this.#store && threadId === undefined && !config[PARENT]) {
-      throw new EdgegraphError('INVALID_INPUT', 'this graph has a checkpointer: pass configurable.thread_id to say which thread to write, e.g. invoke(input, { configurable: { thread_id: "my-thread-id" } })');
-    }
     let result;
     try {
       if (threadId !== undefined && this.#store) {
-        const latest = await this.#engine.getState(String(threadId), checkpointId === undefined ? undefined : Number(checkpointId));
+        // { threadId, checkpointId? } as the engine takes them (a string, a number).
+        const thread = threadRef(config.configurable);
+        const onThread = { ...options, threadId: thread.threadId };
+        const latest = await this.#engine.getState(thread.threadId, thread.checkpointId);
         if (input === null || input === undefined || isCommand(input)) {
           if (!latest) throw new EmptyInputError('Received no input for __start__');
           inv.initialValues = this.#view(latest.state);
           const answer = isCommand(input) ? engineCommand(input, this.#commandParts('resume', false, latest.state)) : undefined;
-          if (answer?.goto !== undefined && latest.status !== 'PAUSED' && checkpointId === undefined) {
+          if (answer?.goto !== undefined && latest.status !== 'PAUSED' && thread.checkpointId === undefined) {
             // Nothing to resume (the thread finished): a new run from the input step, which applies the update and goes to goto.
-            result = await this.#engine.execute({ __start__: input.update ?? {}, __goto__: gotoOf(input.goto, plainMessages) }, { ...options, threadId: String(threadId) });
+            result = await this.#engine.execute({ __start__: input.update ?? {}, __goto__: gotoOf(input.goto, plainMessages) }, onThread);
           } else if (!input && latest.status === 'FINISHED') {
             result = { status: 'FINISHED', state: latest.state };   // nothing to continue: LangGraph returns the values
-          } else result = await this.#engine.resume({ threadId: String(threadId), ...(checkpointId !== undefined ? { checkpointId: Number(checkpointId) } : {}) }, answer, options);
+          } else result = await this.#engine.resume(thread, answer, options);
         } else {
           // On a thread with state, execute continues it: the input step folds the input over it.
           inv.initialValues = latest ? this.#view(latest.state) : { ...this.#defaults };
-          result = await this.#engine.execute({ __start__: input }, { ...options, threadId: String(threadId) });
+          result = await this.#engine.execute({ __start__: input }, onThread);
         }
       } else {
         if (input === null || input === undefined) throw new EmptyInputError('Received no input for __start__');
@@ -330,7 +327,7 @@ class GraphRunner {
     if (result.status === 'FINISHED' && inv.steps >= inv.recursionLimit) throw inv.recursionError();
     const values = this.output(result.state);
     if (result.status === 'PAUSED' && !this.#store) {
-      throw new EdgegraphError('INVALID_OPTIONS', 'No checkpointer set: a run that pauses (interrupt(), interruptBefore/After) is resumed from its thread; compile({ checkpointer: new MemorySaver() })');
+      throw new EdgegraphError('INVALID_OPTIONS', 'No checkpointer set: a run that pauses needs compile({ checkpointer })');
     }
     if (result.status === 'PAUSED') {
       // As LangGraph: the pending interrupts beside the values (none for a breakpoint).
@@ -396,8 +393,8 @@ export class CompiledStateGraph {
 
   /** The same graph with `config` as every call's defaults (recursionLimit, configurable, ...). */
   withConfig(config) {
-    const options = { checkpointer: this.checkpointer, interruptBefore: this.interruptBefore, interruptAfter: this.interruptAfter, name: this.name, cache: this.cache };
-    return new CompiledStateGraph(this.builder, options, this.#runner, { ...this.#config, ...config });
+    // This graph's fields are the options the constructor reads.
+    return new CompiledStateGraph(this.builder, this, this.#runner, { ...this.#config, ...config });
   }
 
   /** Free the engine's WebAssembly memory now (otherwise when the graph is collected). */

@@ -41,7 +41,7 @@ export class StateGraph {
     }
     if (typeof name !== 'string' || !name) throw new GraphValidationError('a node needs a name');
     if (name === START || name === END) throw new GraphValidationError(`Node \`${name}\` is reserved.`);
-    if (name.includes('|') || name.includes(':')) throw new GraphValidationError(`'${name}' is not a valid node name: '|' and ':' are reserved`);
+    if (/[|:]/.test(name)) throw new GraphValidationError(`'${name}' is not a valid node name: '|' and ':' are reserved`);
     if (this.nodes.has(name)) throw new GraphValidationError(`Node \`${name}\` already present.`, { code: 'DUPLICATE_NODE', node: name });
     if (this.channels.has(name)) throw new GraphValidationError(`'${name}' is already being used as a state key`, { node: name });
     // A compiled graph of this entry runs as a subgraph node (subgraph-node.js); another
@@ -68,8 +68,7 @@ export class StateGraph {
   addConditionalEdges(from, path, pathMap = undefined) {
     if (typeof from === 'object' && from !== null) ({ source: from, path, pathMap } = from);
     if (typeof path !== 'function') throw new GraphValidationError(`the conditional edge from '${from}' needs a function`);
-    if (!this.branches.has(from)) this.branches.set(from, []);
-    this.branches.get(from).push({ path, pathMap });
+    this.branches.set(from, [...(this.branches.get(from) ?? []), { path, pathMap }]);
     return this;
   }
 
@@ -77,13 +76,11 @@ export class StateGraph {
   addSequence(nodes) {
     const list = Array.isArray(nodes) ? nodes.map((n) => (Array.isArray(n) ? n : [n.name, n])) : Object.entries(nodes);
     if (list.length < 1) throw new GraphValidationError('Sequence requires at least one node.');
-    let previous = null;
-    for (const [name, fn] of list) {
+    list.forEach(([name, fn], i) => {
       if (this.nodes.has(name)) throw new GraphValidationError(`Node names must be unique: node with the name "${name}" already exists.`);
       this.addNode(name, fn);
-      if (previous !== null) this.addEdge(previous, name);
-      previous = name;
-    }
+      if (i) this.addEdge(list[i - 1][0], name);
+    });
     return this;
   }
 
@@ -98,18 +95,21 @@ export class StateGraph {
 
   #validate() {
     const known = (n) => this.nodes.has(n) || n === END || n === START;
-    const sources = [...this.edges.map(([f]) => f), ...this.joins.flatMap(([f]) => f), ...this.branches.keys()];
+    const edges = [...this.edges, ...this.joins];
+    // (A join's sources are a list: flatMap spreads it, and keeps a plain edge's one source.)
+    const sources = [...edges.flatMap(([f]) => f), ...this.branches.keys()];
     if (!sources.includes(START)) throw new GraphValidationError('Graph must have an entrypoint: add at least one edge from START to another node');
     for (const s of sources) if (!known(s)) throw new GraphValidationError(`Found edge starting at unknown node '${s}'`, { node: s });
-    for (const [, t] of [...this.edges, ...this.joins]) if (!known(t)) throw new GraphValidationError(`Found edge ending at unknown node \`${t}\``, { node: t });
-    // Every node needs a way in: an edge, a branch's path map, a branch without
-    // one (it may go anywhere but back to its source), or another node's `ends`.
-    const reached = new Set([...this.edges, ...this.joins].map(([, t]) => t));
+    // Every node needs a way in: an edge, a branch's path map (a list's values are
+    // its items), a branch without one (it may go anywhere but back to its source), or another node's `ends`.
+    const reached = new Set();
+    for (const [, t] of edges) {
+      if (!known(t)) throw new GraphValidationError(`Found edge ending at unknown node \`${t}\``, { node: t });
+      reached.add(t);
+    }
     for (const [from, list] of this.branches) {
       for (const { pathMap } of list) {
-        if (pathMap === undefined) { for (const n of this.nodes.keys()) if (n !== from) reached.add(n); continue; }
-        const targets = Array.isArray(pathMap) ? pathMap : Object.values(pathMap);
-        for (const t of targets) {
+        for (const t of pathMap === undefined ? [...this.nodes.keys()].filter((n) => n !== from) : Object.values(pathMap)) {
           if (!known(t)) throw new GraphValidationError(`At '${from}' node, 'path' and 'pathMap' map to unknown node \`${t}\``, { node: from });
           reached.add(t);
         }
@@ -117,7 +117,7 @@ export class StateGraph {
     }
     for (const { options } of this.nodes.values()) for (const t of options.ends ?? []) reached.add(t);
     for (const name of this.nodes.keys()) {
-      if (!reached.has(name)) throw new GraphValidationError(`Node \`${name}\` is not reachable. A node returning a Command names where it may go in addNode(..., { ends: [...] }).`, { code: 'UNREACHABLE_NODE', node: name });
+      if (!reached.has(name)) throw new GraphValidationError(`Node \`${name}\` is not reachable (a Command's targets go in addNode()'s { ends })`, { code: 'UNREACHABLE_NODE', node: name });
     }
   }
 }

@@ -25,21 +25,23 @@ export function threadRef(configurable) {
 export async function threadHistory(engine, threadId) {
   const all = await engine.getStateHistory(threadId, { values: true });
   const byId = new Map();
-  const firstChild = new Map();   // newest first: the last one set is a parent's oldest child
-  for (const r of all) {
+  const parents = new Set();   // the parents of the records seen so far
+  const out = [];
+  // Oldest first (the records are the engine's fresh objects): a record's parent has its step
+  // already, and a record whose parent has an older child is a fork.
+  for (let i = all.length - 1; i >= 0; i--) {
+    const r = all[i];
     byId.set(r.checkpointId, r);
-    if (r.parentId !== null) firstChild.set(r.parentId, r.checkpointId);
+    r.fork = r.parentId !== null && parents.has(r.parentId);
+    parents.add(r.parentId);
+    if (r.routing?.length) continue;
+    let parent = byId.get(r.parentId);
+    while (parent?.routing?.length) parent = byId.get(parent.parentId);
+    r.parent = parent;
+    r.step = parent ? parent.step + 1 : -1;
+    out.push(r);
   }
-  const shown = (id) => { let r = byId.get(id); while (r && r.routing?.length) r = byId.get(r.parentId); return r; };
-  const out = all.filter((r) => !r.routing?.length);
-  // Oldest first, so that a record's parent has its step already (the records are the engine's fresh objects).
-  for (let i = out.length - 1; i >= 0; i--) {
-    const r = out[i];
-    r.parent = shown(r.parentId);
-    r.fork = r.parentId !== null && firstChild.get(r.parentId) !== r.checkpointId;
-    r.step = r.parent ? r.parent.step + 1 : -1;
-  }
-  return out;
+  return out.reverse();
 }
 
 /** A snapshot's { values, next, tasks } of a checkpoint whose tasks pending run `nodes`. */

@@ -3,13 +3,12 @@
 
 import { isGraphInterrupt } from './edgegraph.js';
 
-// Errors a retry cannot fix: client errors by HTTP status, and aborts.
-const NO_RETRY_STATUS = new Set([400, 401, 402, 403, 404, 405, 406, 407, 409]);
+// Errors a retry cannot fix: client errors by HTTP status (400-409 but 408, a timeout), and aborts.
 function retryable(error) {
   if (isGraphInterrupt(error)) return false;
   if (error?.name === 'AbortError' || /^(Cancel|AbortError)/.test(String(error?.message))) return false;
   const status = Number(error?.response?.status ?? error?.status);
-  return !NO_RETRY_STATUS.has(status) && error?.code !== 'ECONNABORTED' && error?.error?.code !== 'insufficient_quota';
+  return !(status >= 400 && status <= 409 && status !== 408) && error?.code !== 'ECONNABORTED' && error?.error?.code !== 'insufficient_quota';
 }
 
 /**
@@ -18,14 +17,16 @@ function retryable(error) {
  */
 export function withRetry(fn, policy) {
   if (!policy) return fn;
+  // The policy's fields with their defaults, read as engineRetry reads them.
+  const { attempts, backoffMs, factor, maxBackoffMs, jitter } = engineRetry(policy);
   return async (input, config) => {
     for (let attempt = 1; ; attempt++) {
       try {
         return await fn(input, config);
       } catch (e) {
-        if (attempt >= (policy.maxAttempts ?? 3) || !(policy.retryOn ?? retryable)(e) || config.signal?.aborted) throw e;
-        const wait = Math.min(policy.maxInterval ?? 128000, (policy.initialInterval ?? 500) * (policy.backoffFactor ?? 2) ** (attempt - 1));
-        await new Promise((resolve) => setTimeout(resolve, wait + ((policy.jitter ?? true) ? Math.random() * 1000 : 0)));
+        if (attempt >= attempts || !(policy.retryOn ?? retryable)(e) || config.signal?.aborted) throw e;
+        const wait = Math.min(maxBackoffMs, backoffMs * factor ** (attempt - 1));
+        await new Promise((resolve) => setTimeout(resolve, wait + (jitter ? Math.random() * 1000 : 0)));
       }
     }
   };

@@ -39,7 +39,7 @@ export function subgraphNodeSpec(name, child, parent) {
       const inv = parent.invocationOf(ctx.taskId);
       const step = superstepOf(ctx.taskId);
       if (inv) { inv.mirror = state; inv.enterStep(step); }
-      inv?.taskStarted(ctx.taskId, name, ctx.arg !== undefined ? ctx.arg : parent.view(state), step);
+      inv?.started(ctx.taskId, name, step, ctx.arg !== undefined ? ctx.arg : parent.view(state));
       // The child's namespace: `<node>:<step>.<index>` (stable across resumes, as the interrupt ids
       // and getState's checkpoint_ns have it); a persistent child's is its node's name alone, as LangGraph's.
       const base = `${name}:${ctx.taskId.slice(ctx.taskId.lastIndexOf(':') + 1)}`;
@@ -49,9 +49,9 @@ export function subgraphNodeSpec(name, child, parent) {
         const writes = [outputOf(result.state), parent.toUpdate(result.parentCommand.update?.channels ?? {}, name)];
         const update = updateOf(writes.flatMap(Object.entries), parent.combine);
         result.parentCommand = { ...result.parentCommand, update: { channels: update } };
-        inv?.taskFinished(ctx.taskId, name, update, step, false);
+        inv?.finished(ctx.taskId, name, step, update);
       } else if (result.status === 'FINISHED') {
-        inv?.taskFinished(ctx.taskId, name, outputOf(result.state), step, false);
+        inv?.finished(ctx.taskId, name, step, outputOf(result.state));
       }
       return result;
     },

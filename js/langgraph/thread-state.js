@@ -34,7 +34,7 @@ export class ThreadState {
    * A paused subgraph node's task has `state`: the child's snapshot with `subgraphs: true`, else its namespace.
    */
   async getState(config, { subgraphs = false } = {}) {
-    if (!this.#records) throw new EdgegraphError('INVALID_OPTIONS', 'No checkpointer set: getState() reads a thread; compile({ checkpointer: new MemorySaver() })');
+    if (!this.#records) throw new EdgegraphError('INVALID_OPTIONS', 'No checkpointer set: getState() needs compile({ checkpointer })');
     const ns = nsOf(config);
     if (ns !== undefined) return this.#childState(config, ns, subgraphs);
     const threadId = String(config?.configurable?.thread_id);
@@ -104,7 +104,7 @@ export class ThreadState {
    * own updateState would, and the edit written into the parent's state (js/subgraph.js resumes the
    * child from it); the config returned is in that namespace.
    */
-  async updateState(config, values, asNode = undefined) {
+  async updateState(config, values, asNode) {
     const { checkpoint_ns: ns = '', ...rest } = config?.configurable ?? {};
     const thread = threadRef(rest);
     let update;
@@ -136,9 +136,12 @@ export class ThreadState {
     return checkpoint && { [local]: { checkpoint, replaces: own.keep.checkpoint } };
   }
 
-  /** A paused checkpoint of this graph with `values` written (as `asNode`), or into its child at `parts`. */
+  /**
+   * A paused checkpoint of this graph (its text, or the object kept with a task) with `values`
+   * written (as `asNode`), or into its child at `parts`: the engine's updateState takes either
+   * form and gives back the edited checkpoint's text.
+   */
   async #editedCheckpoint(checkpoint, parts, values, asNode) {
-    const text = typeof checkpoint === 'string' ? checkpoint : JSON.stringify(checkpoint);
     let update;
     if (parts.length) {
       const cp = parsed(checkpoint);   // an object kept with the task: read as it is, not through its text
@@ -147,15 +150,14 @@ export class ThreadState {
       update = { subgraphs: edit };
       asNode = undefined;
     } else update = { channels: this.#toUpdate(updateOf(values, this.#combine), asNode ?? 'updateState') };
-    const { checkpoint: edited } = await this.#engine.updateState(text, update, asNode);
-    return typeof edited === 'string' ? edited : JSON.stringify(edited);
+    return (await this.#engine.updateState(checkpoint, update, asNode)).checkpoint;
   }
 
   /** The thread's checkpoints, newest first. */
   async *getStateHistory(config, options = {}) {
     // A subgraph's namespace is refused, not read as the parent's.
     const ns = nsOf(config);
-    if (ns !== undefined) throw new EdgegraphError('INVALID_INPUT', `getStateHistory(): checkpoint_ns '${ns}' is a subgraph's, which only getState() and updateState() take in edgegraph/langgraph`);
+    if (ns !== undefined) throw new EdgegraphError('INVALID_INPUT', `getStateHistory() takes no subgraph's checkpoint_ns ('${ns}')`);
     const threadId = String(config?.configurable?.thread_id);
     const history = await threadHistory(this.#engine, threadId);
     const count = options.limit === undefined ? history.length : Math.min(options.limit, history.length);

@@ -6,7 +6,7 @@ import { initSync } from './loader.js';
 
 // node:fs without an ES import: importing node:fs makes Node load fs.promises
 // and some twenty stream modules, and importing node:module (createRequire)
-// two more of Node's own (~1.4M instructions of a cold start). Every runtime
+// two more of Node's own (~2.8M instructions of a cold start). Every runtime
 // that takes the module-sync condition has process.getBuiltinModule (Node >=
 // 20.16); the others get node-compat.js, which loads the core through
 // createRequire. No top-level await here: require() of this entry (Node >=

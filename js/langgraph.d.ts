@@ -2,7 +2,7 @@
 // State is JSON: messages come back as edgegraph's plain messages.
 
 import { EdgegraphError } from 'edgegraph';
-import type { Message } from 'edgegraph';
+import type { ErrorCode, Message } from 'edgegraph';
 
 export declare const START: '__start__';
 export declare const END: '__end__';
@@ -204,8 +204,9 @@ export declare class MemorySaver extends BaseCheckpointSaver {
   constructor();
 }
 
-export declare class GraphRecursionError extends EdgegraphError { readonly name: 'GraphRecursionError'; }
-export declare class InvalidUpdateError extends EdgegraphError { readonly name: 'InvalidUpdateError'; }
-export declare class GraphValidationError extends EdgegraphError { readonly name: 'GraphValidationError'; }
-export declare class EmptyInputError extends EdgegraphError { readonly name: 'EmptyInputError'; }
+/** LangGraph's error classes take (message, extra), as LangGraph's do; each keeps an edgegraph code. */
+export declare class GraphRecursionError extends EdgegraphError { constructor(message: string, extra?: { node?: string; cause?: unknown }); readonly name: 'GraphRecursionError'; readonly lc_error_code: 'GRAPH_RECURSION_LIMIT'; }
+export declare class InvalidUpdateError extends EdgegraphError { constructor(message: string, extra?: { node?: string; cause?: unknown; code?: ErrorCode }); readonly name: 'InvalidUpdateError'; readonly lc_error_code: 'INVALID_CONCURRENT_GRAPH_UPDATE'; }
+export declare class GraphValidationError extends EdgegraphError { constructor(message: string, extra?: { node?: string; cause?: unknown; code?: ErrorCode }); readonly name: 'GraphValidationError'; }
+export declare class EmptyInputError extends EdgegraphError { constructor(message: string); readonly name: 'EmptyInputError'; }
 export declare function isGraphRecursionError(e: unknown): e is GraphRecursionError;

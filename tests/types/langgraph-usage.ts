@@ -26,6 +26,10 @@ async function main(): Promise<void> {
   const next: string[] = snapshot.next;
   for await (const past of graph.getStateHistory({ configurable: { thread_id: 't' } }, { limit: 3 })) console.log(past.values.count, next);
   try { await graph.withConfig({ recursionLimit: 1 }).invoke({}); } catch (e) { if (e instanceof GraphRecursionError) console.log(e.code); }
+  // LangGraph's constructors: (message, extra), not EdgegraphError's (code, message).
+  const own = new GraphRecursionError('too many supersteps', { node: 'a' });
+  const lcCode: 'GRAPH_RECURSION_LIMIT' = own.lc_error_code;
+  console.log(own.name, lcCode);
   const chat = new StateGraph(MessagesAnnotation).addNode('reply', (s) => ({ messages: [{ role: 'assistant', content: `${s.messages.length}` }] })).addEdge(START, 'reply').compile();
   const reply = await chat.invoke({ messages: [{ role: 'user', content: 'hi' }] });
   console.log(reply.messages.at(-1)?.content, messagesStateReducer([], [new RemoveMessage({ id: 'x' })]));

@@ -48,15 +48,28 @@ test('init takes a URL (fetch) and a Response, from a loopback server', async ()
   }
 });
 
-test('the node entry loads the .wasm with and without process.getBuiltinModule (Node before 20.16 has none)', async () => {
+test('the node entry loads the .wasm through process.getBuiltinModule; without it (Node before 20.16) node-compat.js does, through createRequire', async () => {
   const { execFileSync } = await import('node:child_process');
-  const entry = new URL('../../dist/node.js', import.meta.url).href;
-  const program = (hide) => `${hide ? 'delete process.getBuiltinModule;' : ''}
-    const { GraphEngine } = await import(${JSON.stringify(entry)});
+  const program = (file, hide) => `${hide ? 'delete process.getBuiltinModule;' : ''}
+    const { GraphEngine } = await import(${JSON.stringify(new URL(`../../dist/${file}`, import.meta.url).href)});
     const r = await new GraphEngine({ nodes: { a: () => ({ ok: 1 }) }, edges: { a: '__end__' }, entryPoint: 'a' }).execute({});
     console.log(JSON.stringify(r.state.ok));`;
-  for (const hide of [false, true]) {
-    const out = execFileSync(process.execPath, ['--input-type=module', '-e', program(hide)], { encoding: 'utf8' });
-    assert.equal(JSON.parse(out), 1, hide ? 'through createRequire' : 'through process.getBuiltinModule');
+  for (const [file, hide] of [['node.js', false], ['node-compat.js', false], ['node-compat.js', true]]) {
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', program(file, hide)], { encoding: 'utf8' });
+    assert.equal(JSON.parse(out), 1, `${file}${hide ? ' without process.getBuiltinModule' : ''}`);
   }
+  // Without it, node.js alone leaves the core unloaded (node-compat.js is that runtime's entry).
+  const alone = execFileSync(process.execPath, ['--input-type=module', '-e', `delete process.getBuiltinModule;
+    const { isInitialized } = await import(${JSON.stringify(new URL('../../dist/node.js', import.meta.url).href)});
+    console.log(isInitialized());`], { encoding: 'utf8' });
+  assert.equal(alone.trim(), 'false');
+});
+
+test('the node entry imports no Node builtin: each import of one is 1-3M instructions of every cold start', () => {
+  const code = readFileSync(new URL('../../dist/node.js', import.meta.url), 'utf8');
+  const imported = [...code.matchAll(/\bimport ?(?:\{[^}]*\}|[\w$]+) ?from ?"([^"]+)"/g)].map((m) => m[1]);
+  assert.deepEqual(imported.filter((m) => m.startsWith('node:')), []);
+  // The .wasm is read through process.getBuiltinModule; FileStore loads node:fs/promises and node:path on first use.
+  assert.ok(/getBuiltinModule\?\.\("node:fs"\)/.test(code));
+  assert.ok(/import\("node:path"\)/.test(code));
 });

@@ -95,26 +95,30 @@ export async function benchResultCheck(checked, { n = 100, state } = {}) {
   // ~1 KB a result: a list of records and some text.
   const typical = { data: { items: Array.from({ length: 16 }, (_, i) => ({ id: i, name: `record ${i}`, ok: i % 2 === 0 })), text: 'lorem ipsum '.repeat(40) } };
   const after = chain(checked, n, typical), before = chain(await uncheckedEdgegraph(), n, typical);
-  // Interleaved rounds, so drift on a noisy machine falls on both alike.
-  const b = [], a = [];
-  for (let round = 0; round < 9; round++) {
-    b.push(await measure(() => before(state), { iterations: 10, batches: 3 }) / n);
-    a.push(await measure(() => after(state), { iterations: 10, batches: 3 }) / n);
+  // Interleaved rounds, each build first in every other one, so drift on a noisy machine
+  // and what one leaves to the next (garbage, a cold cache) fall on both alike; the
+  // change is the median of the rounds' own after/before ratios.
+  const b = [], a = [], ratios = [];
+  const time = async (fn) => await measure(() => fn(state), { iterations: 20, batches: 3 }) / n;
+  for (let round = 0; round < 25; round++) {
+    let tb, ta;
+    if (round % 2) { ta = await time(after); tb = await time(before); } else { tb = await time(before); ta = await time(after); }
+    b.push(tb); a.push(ta); ratios.push(ta / tb);
   }
   const median = (xs) => xs.sort((x, y) => x - y)[xs.length >> 1];
-  const stepBefore = median(b), stepAfter = median(a);
+  const stepBefore = median(b), stepAfter = median(a), change = median(ratios);
   const per = async (fn) => (await measure(() => { for (let i = 0; i < 1000; i++) fn(typical); }, { iterations: 20 })) / 1000;
   const plain = await per(JSON.stringify), ours = await per((v) => resultJSON(v, 'n'));
   const replacer = await per(replacerJSON), walker = await per(walkerJSON);
   const line = (label, text, note = '') => console.log(`  ${label.padEnd(44)} ${text.padStart(20)}${note}`);
   console.log(`node results checked for values JSON would lose (chain of ${n}, a ~1 KB result per step)`);
   line('per node step, before (plain JSON.stringify)', fmtTime(stepBefore));
-  const more = (stepAfter / stepBefore - 1) * 100;
+  const more = (change - 1) * 100;
   line('per node step, after (checked)', fmtTime(stepAfter), `  ${more >= 0 ? '+' : ''}${more.toFixed(1)}%   (target: <= +10%)`);
   line('one result: plain JSON.stringify', fmtTime(plain));
   line('  JSON.stringify, then a walk (used)', fmtTime(ours), `  +${fmtTime(ours - plain)}`);
   line('  JSON.stringify with a checking replacer', fmtTime(replacer), `  +${fmtTime(replacer - plain)}`);
   line('  one JS walk that checks and writes', fmtTime(walker), `  +${fmtTime(walker - plain)}`);
   console.log();
-  return stepAfter / stepBefore;
+  return change;
 }

@@ -82,7 +82,8 @@ export class Run {
    * objects" deopts, seen with node --trace-deopt): no Run lives between runs, so
    * each full GC there (forced, or the memory-reducing ones of an idle tab or
    * worker) sent the whole step path back to the interpreter. context.js and
-   * thread.js keep one of theirs for the same reason.
+   * thread.js keep one of theirs for the same reason. (So #runTask and
+   * stepSignal are methods: a closure over `this` in a field did the same.)
    */
   static #shape = new Run(null, {}, 0, null, {});
 
@@ -150,12 +151,7 @@ export class Run {
   /** Whether this step checkpoints each finished task (a parallel step of a run with a thread). */
   #perTask = false;
 
-  /**
-   * Start a task of the step (a promise when it is asynchronous, or checkpointed on its own).
-   * A method, as stepSignal: a closure over `this` kept in a field of a Run made the
-   * optimized code of the whole step path depend on it, and V8 threw that code away
-   * at every full GC between runs ("weak objects" deopts: node --trace-deopt).
-   */
+  /** Start a task of the step (a promise when it is asynchronous, or checkpointed on its own). */
   #runTask(task) {
     const p = this.#start(task);
     return this.#perTask ? (p ?? Promise.resolve()).then(() => { if (this.#open && !this.#aborted) return this.#checkpoint(); }) : p;

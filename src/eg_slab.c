@@ -45,8 +45,7 @@ typedef struct slab {
     struct slab *prev, *next;   /* in its class's list of slabs with room, or among the spare ones */
     char *free;                 /* its free blocks, linked through their payloads */
     char *fresh;                /* its blocks never handed out start here */
-    uint32_t live;              /* blocks handed out */
-    uint32_t cls;
+    uint32_t live;              /* blocks handed out (their class is in each block's header) */
     bool listed;                /* on its class's list */
 } slab;
 
@@ -92,7 +91,6 @@ static slab *open_slab(unsigned c) {
     /* The first block's header sits right after the slab's; payloads stay 8-aligned. */
     s->fresh = (char *)s + ((sizeof *s + 7u) & ~(size_t)7u);
     s->live = 0;
-    s->cls = c;
     s->listed = true;
     push_slab(s, &with_room[c]);
     return s;

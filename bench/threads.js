@@ -11,13 +11,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GraphEngine, MemoryStore, FileStore, Checkpointer, sqliteStore } from 'edgegraph';
 import { measure, measureSlope, fmtTime, fmtBytes } from './lib.js';
-import { bigState } from './chain.js';
+import { bigState, stepInRun } from './chain.js';
 
 const state = { messages: [{ role: 'user', content: 'hi' }], data: { k: 'v'.repeat(900) } };
 
-function chain(n) {
+function chain(n, node = () => undefined) {
   const nodes = {}, edges = {};
-  for (let i = 0; i < n; i++) { nodes[`n${i}`] = () => undefined; edges[`n${i}`] = i + 1 < n ? `n${i + 1}` : '__end__'; }
+  for (let i = 0; i < n; i++) { nodes[`n${i}`] = node; edges[`n${i}`] = i + 1 < n ? `n${i + 1}` : '__end__'; }
   return { nodes, edges, entryPoint: 'n0' };
 }
 
@@ -31,19 +31,22 @@ async function perStep(store, iterations) {
 }
 
 /**
- * Per threaded step over a 1 MB state in the store `make()` opens: the slope
- * between a 100-node and a 1-node chain, so bringing the megabyte into the
- * run and the thread's first snapshot (which both have) are left out.
+ * Per threaded step over a 1 MB state in the store `make()` opens, timed inside
+ * the run (chain.js's stepInRun): bringing the megabyte in and the thread's
+ * first snapshot, written before the first node, are left out.
  */
-async function perStepBig(make, batches) {
+async function perStepBig(make, runs) {
   const big = { ...bigState(1 << 20), data: state.data };
-  const many = new GraphEngine(chain(100), { checkpointer: make(), maxSteps: 101 });
-  const one = new GraphEngine(chain(1), { checkpointer: make(), maxSteps: 2 });
+  const engines = [];
   let thread = 0;
-  const run = (engine) => () => engine.execute(big, { threadId: `big${++thread}` });
-  const slope = await measureSlope(run(many), run(one), 100, { iterations: 1, batches });
-  many.dispose(); one.dispose();
-  return slope;
+  const threaded = (n, node) => {
+    const engine = new GraphEngine(chain(n, node), { checkpointer: make(), maxSteps: n + 1 });
+    engines.push(engine);
+    return (s) => engine.execute(s, { threadId: `big${++thread}` });
+  };
+  const step = await stepInRun(threaded, 100, big, runs);
+  for (const engine of engines) engine.dispose();
+  return step;
 }
 
 /** A 10,000-step thread in memory, with and without keepLast: bytes, keys, and a 20-entry history page. */
@@ -119,7 +122,7 @@ export async function benchThreads() {
   };
   rmSync(dir, { recursive: true, force: true });
   const sqlite = sqliteFigures();
-  console.log('threads: per threaded step, chain of 100 no-op nodes (a checkpoint each step): ~1 KB state, 1 MB state (slope)');
+  console.log('threads: per threaded step, chain of 100 no-op nodes (a checkpoint each step): ~1 KB state, 1 MB state (inside a run)');
   for (const [name, [kb, mb]] of Object.entries(steps)) console.log(`  ${name.padEnd(44)} ${fmtTime(kb).padStart(11)}   ${fmtTime(mb).padStart(11)}`);
   console.log(`  ${'sqliteStore (node:sqlite, Node 22)'.padEnd(44)} ${sqlite ? `${fmtTime(sqlite.step).padStart(11)}   ${fmtTime(sqlite.big).padStart(11)}` : '(no Node with node:sqlite)'}`);
   const runs = (await memory.list('')).filter((k) => k.endsWith('/head')).length;

@@ -69,26 +69,31 @@ static bool plain8(const char *p) {
     return (found & highs) == 0;
 }
 
+/* One pass: a word of 8 plain bytes is copied as a word, and only the words
+ * with a byte to escape go a byte at a time. Room for the plain case is made
+ * first; each escape (up to 6 bytes for 1) makes sure of its own. A state's
+ * JSON text kept in a string (quotes every few bytes) escapes all through. */
 bool eg_buf_string(eg_buf *b, const char *s) {
     static const char hex[] = "0123456789abcdef";
-    size_t n = strlen(s), extra = 2, plain = 0;
-    while (plain + 8 <= n && plain8(s + plain)) plain += 8;
-    for (size_t i = plain; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c < 0x20) extra += (c == '\b' || c == '\f' || c == '\n' || c == '\r' || c == '\t') ? 1 : 5;
-        else if (c == '"' || c == '\\') extra += 1;
-    }
-    if (!eg_buf_reserve(b, n + extra)) return false;
+    size_t n = strlen(s), start = b->len;
+    if (!eg_buf_reserve(b, n + 2)) return false;
     char *o = b->data + b->len;
     *o++ = '"';
-    if (extra == 2) { memcpy(o, s, n); o += n; }
-    else for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\') { *o++ = '\\'; *o++ = (char)c; }
-        else if (c >= 0x20) *o++ = (char)c;
-        else {
+    for (size_t i = 0; i < n;) {
+        if (i + 8 <= n && plain8(s + i)) { memcpy(o, s + i, 8); o += 8; i += 8; continue; }
+        for (size_t stop = i + 8 < n ? i + 8 : n; i < stop; i++) {
+            unsigned char c = (unsigned char)s[i];
+            if (c >= 0x20 && c != '"' && c != '\\') { *o++ = (char)c; continue; }
+            /* The escape, the rest of s and the closing quote. */
+            size_t at = (size_t)(o - b->data);
+            if (at + 6 + (n - i - 1) + 2 > b->cap) {
+                b->len = at;
+                if (!eg_buf_reserve(b, 6 + (n - i - 1) + 1)) { b->len = start; b->data[start] = '\0'; return false; }
+                o = b->data + at;
+            }
             *o++ = '\\';
             switch (c) {
+            case '"': case '\\': *o++ = (char)c; break;
             case '\b': *o++ = 'b'; break;
             case '\f': *o++ = 'f'; break;
             case '\n': *o++ = 'n'; break;

@@ -328,6 +328,8 @@ int eg_check_conflicts(const eg_reducers *rs, cJSON *const *results, const char 
  * NULL, `index` negative for none, `value` NULL for none (it is copied). */
 bool eg_patch_op(eg_patch *patch, const char *op, const eg_path *path,
                  const char *key, int index, const cJSON *value);
+/* A "push" of one item at `path`, its value [item]: the item printed where it is, not copied into a list. */
+bool eg_patch_push_one(eg_patch *patch, const eg_path *path, const cJSON *item);
 /* obj[key] = value (taken, also on failure), recorded as a "set" op at
  * `path`: both or neither. Not through any reducer. False: out of memory. */
 bool eg_patch_put(eg_patch *patch, cJSON *obj, const eg_path *path, const char *key, cJSON *value);

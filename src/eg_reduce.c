@@ -264,12 +264,8 @@ static int messages(cJSON *existing, eg_path *path, cJSON *item, const eg_reduce
             if (!eg_patch_op(patch, "set", path, NULL, index, m)) { rc = eg_nomem(err); cJSON_Delete(m); }
             else { eg_sum_replace(patch, path, NULL, index, found, m); cJSON_ReplaceItemViaPointer(existing, found, m); }
         } else {
-            cJSON *one = cJSON_CreateArray();
-            cJSON *copy = one ? cJSON_Duplicate(m, true) : NULL;
-            if (copy) cJSON_AddItemToArray(one, copy);
-            if (!copy || !eg_patch_op(patch, "push", path, NULL, -1, one)) { rc = eg_nomem(err); cJSON_Delete(m); }
+            if (!eg_patch_push_one(patch, path, m)) { rc = eg_nomem(err); cJSON_Delete(m); }
             else { cJSON_AddItemToArray(existing, m); eg_sum_appended(patch, path, NULL, existing, m); }
-            cJSON_Delete(one);
         }
     }
     path->n--;

@@ -220,6 +220,36 @@ static size_t value_length(const cJSON *v) {
     return n;
 }
 
+/* A message object's id, tagged on the object itself: a message the reducer
+ * put into a list keeps a 32-bit hash of its "id" (odd, so never 0) in its
+ * valueint, which cJSON leaves unused on objects (0 when parsed or created,
+ * copied by cJSON_Duplicate, read by nothing else). A new message's id is
+ * looked for through the whole list on every push; with the tags, a message
+ * of another id costs one comparison instead of a walk of its members. A
+ * message without a tag (restored, set as a whole) is looked at in full. A
+ * message's "id" never changes in place: the reducer replaces the object. */
+static int id_tag(const char *id) {
+    uint32_t h = 2166136261u;   /* FNV-1a */
+    for (const unsigned char *p = (const unsigned char *)id; *p; p++) { h ^= *p; h *= 16777619u; }
+    return (int)(h | 1u);
+}
+
+/* The message of `list` whose "id" is `id` (tagged `tag`), and its index; or NULL. */
+static cJSON *find_by_id(cJSON *list, const char *id, int tag, int *index) {
+    int i = 0;
+    for (cJSON *c = list->child; c; c = c->next, i++) {
+        if ((c->type & 0xFF) != cJSON_Object || (c->valueint && c->valueint != tag)) continue;
+        for (const cJSON *k = c->child; k; k = k->next) {
+            const char *s = k->string;
+            if (!s || s[0] != 'i' || s[1] != 'd' || s[2]) continue;
+            /* The first "id" member, as eg_get finds it. */
+            if ((k->type & 0xFF) == cJSON_String && k->valuestring && strcmp(k->valuestring, id) == 0) { *index = i; return c; }
+            break;
+        }
+    }
+    return NULL;
+}
+
 static int messages(cJSON *existing, eg_path *path, cJSON *item, const eg_reducers *rs,
                     eg_patch *patch, const char *who, eg_error *err) {
     (void)rs;
@@ -240,13 +270,9 @@ static int messages(cJSON *existing, eg_path *path, cJSON *item, const eg_reduce
             break;
         }
         const cJSON *id = eg_get(m, "id"), *type = eg_get(m, "type");
-        int index = 0;
-        cJSON *found = NULL;
-        if (cJSON_IsString(id))
-            for (cJSON *c = existing->child; c; c = c->next, index++) {
-                const cJSON *cid = eg_get(c, "id");
-                if (cJSON_IsString(cid) && strcmp(cid->valuestring, id->valuestring) == 0) { found = c; break; }
-            }
+        int index = 0, tag = cJSON_IsString(id) ? id_tag(id->valuestring) : 0;
+        cJSON *found = tag ? find_by_id(existing, id->valuestring, tag, &index) : NULL;
+        m->valueint = tag;   /* what find_by_id reads: m is the list's from here on, or freed */
         bool removal = cJSON_IsString(type) && strcmp(type->valuestring, "remove") == 0;
         if (removal) {
             /* Removing an id that is not there is a no-op, so a retried

@@ -143,7 +143,9 @@ static char *read_string(reader *r) {
         if (!(out = take(r, used + 1))) return NULL;
         memcpy(out, s, used);
     } else {
-        if (!scratch_room(r, 0, used + 4)) return NULL;
+        /* Room for what is left of the text (up to 64 KB) at once: no growth, one copy per string, for the common sizes. */
+        size_t left = (size_t)(r->end - s), first = left < 65536 ? left : 65536;
+        if (!scratch_room(r, 0, (used + 4 > first ? used + 4 : first))) return NULL;
         memcpy(r->scratch, s, used);
         while (*q == '\\') {
             unsigned char *o = r->scratch + used;

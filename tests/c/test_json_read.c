@@ -145,6 +145,28 @@ TEST(long_escaped_strings_read_and_print_like_cjson) {
     }
 }
 
+/* A string longer than the scratch's first size (64 KB), escapes all through:
+ * the scratch grows while it is read. */
+TEST(escaped_string_past_the_first_scratch_reads_like_cjson) {
+    size_t n = 200000;
+    char *text = malloc(n + 3);
+    CHECK(text);
+    if (!text) return;
+    text[0] = '"';
+    size_t len = 1;
+    for (size_t k = 0; len + 16 < n; k++) {
+        memcpy(text + len, "ab\\n\\\"", 6);   /* ab\n\" in the text: two escapes */
+        len += 6;
+        if (k % 7 == 0) { memcpy(text + len, "\\u00e9", 6); len += 6; }
+    }
+    text[len++] = '"';
+    same_as_cjson(text, len);
+    cJSON *s = eg_json_read(text, len, NULL, NULL);
+    CHECK(cJSON_IsString(s) && strlen(s->valuestring) > 100000 && memcmp(s->valuestring, "ab\n\"\xC3\xA9" "ab\n\"", 10) == 0);
+    cJSON_Delete(s);
+    free(text);
+}
+
 /* Memory that runs out while a string's escapes grow the buffer: false, and
  * the buffer holds what it held before the string. */
 static int grows_left;

@@ -101,14 +101,13 @@ static size_t utf16_escape(const unsigned char *s, const unsigned char *end, uns
     return used;
 }
 
-/* Whether none of the 8 bytes at p is '"' or '\\' (the "has a zero byte" test on each XOR). */
-static bool no_quote8(const unsigned char *p) {
+/* Which of the 8 bytes of v (as loaded) are '"' or '\\': the high bit of each,
+ * by the "has a zero byte" test on each XOR. Exact for the first one (a
+ * borrow can only mark bytes after it). */
+static uint64_t quotes8(uint64_t v) {
     const uint64_t ones = 0x0101010101010101ULL;
-    uint64_t v, q, e;
-    memcpy(&v, p, 8);
-    q = v ^ (ones * '"');
-    e = v ^ (ones * '\\');
-    return ((((q - ones) & ~q) | ((e - ones) & ~e)) & (ones * 0x80)) == 0;
+    uint64_t q = v ^ (ones * '"'), e = v ^ (ones * '\\');
+    return (((q - ones) & ~q) | ((e - ones) & ~e)) & (ones * 0x80);
 }
 
 /* Room in the scratch for `more` bytes after `used`. */
@@ -125,7 +124,16 @@ static bool scratch_room(reader *r, size_t used, size_t more) {
 
 /* Past a run of bytes that are neither '"' nor '\\', from q. */
 static const unsigned char *plain_run(const unsigned char *q, const unsigned char *end) {
-    while (q + 8 <= end && no_quote8(q)) q += 8;
+    for (; q + 8 <= end; q += 8) {
+        uint64_t v, found;
+        memcpy(&v, q, 8);
+        if (!(found = quotes8(v))) continue;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        return q + ((unsigned)__builtin_ctzll(found) >> 3);   /* the lowest marked byte is the first */
+#else
+        break;
+#endif
+    }
     while (q < end && *q != '"' && *q != '\\') q++;
     return q;
 }

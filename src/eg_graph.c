@@ -35,8 +35,8 @@ static const char frame_state[] =
 void eg_graph_free(eg_graph *g) {
     if (!g) return;
     for (size_t i = 0; i < g->n_nodes; i++) {
+        if (g->nodes[i].handler != g->nodes[i].name) eg_free(g->nodes[i].handler);
         eg_free(g->nodes[i].name);
-        eg_free(g->nodes[i].handler);
         eg_free(g->nodes[i].join);
         eg_free(g->nodes[i].gotos);
         eg_edge_free(&g->nodes[i].edge);
@@ -47,10 +47,10 @@ void eg_graph_free(eg_graph *g) {
     cJSON_Delete(g->defaults);
     cJSON_Delete(g->renamed);
     eg_free(g->end_name);
+    if (g->read) eg_arena_free(g->read);
+    eg_free(g->read);
     eg_free(g);
 }
-
-const char *eg_graph_hash(const eg_graph *g) { return g ? g->hash : ""; }
 
 int eg_graph_find_former(const eg_graph *g, const char *name) {
     int i = eg_graph_find(g, name, strlen(name));
@@ -153,7 +153,8 @@ static eg_code parse_nodes(eg_graph *g, const cJSON *nodes, node_fields **fields
             node->kind = (eg_node_kind)k;
         }
         if (handler && !cJSON_IsString(handler)) return eg_fail(err, EG_E_DEFINITION, "nodes.%s.handler must be a string", name);
-        if (!(node->handler = eg_strdup(handler ? handler->valuestring : name))) return eg_nomem(err);
+        /* A node without a handler is its own: the name's text, not a copy (eg_graph_free frees one). */
+        if (!(node->handler = handler ? eg_strdup(handler->valuestring) : node->name)) return eg_nomem(err);
         if (strcmp(name, g->end_name) == 0 && node->kind != EG_NODE_END)
             return eg_fail(err, EG_E_DEFINITION, "node '%s' has END's name but is not an end node", name);
     }
@@ -374,19 +375,36 @@ static uint64_t hash_without(const cJSON *obj, const char *const names[3], bool 
     return eg_json_hash_object(sum);
 }
 
+/* The hash on first use (a checkpoint's, or the host's ask), then the definition goes: the hash
+ * is all it was kept for. It allocates nothing, so it cannot fail. (The graph is the
+ * caller's, not a constant: `const` says a run never changes what the graph means.) */
+const char *eg_graph_hash(const eg_graph *g) {
+    if (!g) return "";
+    if (!g->hash[0]) {
+        eg_graph *own = (eg_graph *)g;
+        eg_hex64(hash_without(own->definition, top_settings, true), own->hash);
+        eg_arena_free(own->read);
+        eg_free(own->read);
+        own->read = NULL;
+        own->definition = NULL;
+    }
+    return g->hash;
+}
+
 eg_code eg_graph_new(const char *json, size_t len, eg_graph **out, eg_error *err) {
     eg_clear(err);
     bool nomem;
-    /* The definition is read, checked and hashed, then dropped: an arena's tree. */
-    eg_arena arena = { 0 };
-    cJSON *def = eg_parse_in_arena(json, len, &nomem, &arena);
-    if (!def) { eg_arena_free(&arena); return nomem ? eg_nomem(err) : eg_fail(err, EG_E_JSON, "the graph definition is not valid JSON"); }
+    /* The definition is read and checked into an arena's tree, kept for the hash (eg_graph_hash). */
     eg_graph *g = eg_malloc(sizeof *g);
-    if (!g) { eg_arena_free(&arena); return eg_nomem(err); }
+    eg_arena *arena = eg_malloc(sizeof *arena);
+    if (!g || !arena) { eg_free(g); eg_free(arena); return eg_nomem(err); }
     memset(g, 0, sizeof *g);
+    memset(arena, 0, sizeof *arena);
+    g->read = arena;
+    cJSON *def = eg_parse_in_arena(json, len, &nomem, arena);
+    if (!def) { eg_graph_free(g); return nomem ? eg_nomem(err) : eg_fail(err, EG_E_JSON, "the graph definition is not valid JSON"); }
+    g->definition = def;
     eg_code rc = build(g, def, err);
-    if (!rc) eg_hex64(hash_without(def, top_settings, true), g->hash);
-    eg_arena_free(&arena);
     if (rc) { eg_graph_free(g); return rc; }
     *out = g;
     return EG_OK;

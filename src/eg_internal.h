@@ -220,7 +220,11 @@ struct eg_graph {
     bool partitioned;        /* the engine records currentNodeId, visitedNodes, iteration */
     int version;             /* the definition's "version" (0 without one): checkpoints record it */
     cJSON *renamed;          /* "renamedNodes": {"old name": "new name"}, or NULL */
-    char hash[17];
+    char hash[17];           /* "" until eg_graph_hash first works it out */
+    /* The definition as read (an arena's tree), kept for the hash until its first
+     * use: only checkpoints ask for it, and hashing cost a 1,000-node graph a fifth of its build. */
+    struct eg_arena *read;
+    const cJSON *definition;
     int *index;              /* node index + 1 by name hash, open addressing (eg_edge.c); 0: empty */
     size_t index_mask;       /* the index's size - 1: a power of two, at least twice the nodes */
 };

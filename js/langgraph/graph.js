@@ -98,22 +98,15 @@ export class StateGraph {
   #validate() {
     const { nodes, edges, joins, branches } = this;
     const known = (n) => nodes.has(n) || n === END || n === START;
-    // One pass over the edges, then the joins (a join's sources are a list), in the order
-    // the checks report: an entry point, then the first unknown source, then the first unknown target.
-    let entry = false, badSource = false, badTarget = false, unknownSource, unknownTarget;
-    const reached = new Set();
-    const visit = (from, to) => {
-      if (from === START) entry = true;
-      else if (!badSource && !known(from)) { badSource = true; unknownSource = from; }
-      if (!badTarget && !known(to)) { badTarget = true; unknownTarget = to; }
-      reached.add(to);
-    };
-    for (let i = 0; i < edges.length; i++) visit(edges[i][0], edges[i][1]);
-    for (const [sources, to] of joins) for (const from of sources) visit(from, to);
-    for (const from of branches.keys()) visit(from, END);
-    if (!entry) throw new GraphValidationError('Graph must have an entrypoint: add at least one edge from START to another node');
-    if (badSource) throw new GraphValidationError(`Found edge starting at unknown node '${unknownSource}'`, { node: unknownSource });
-    if (badTarget) throw new GraphValidationError(`Found edge ending at unknown node \`${unknownTarget}\``, { node: unknownTarget });
+    // Sources and targets in plain lists (a join's sources are a list): no flatMap, spread or destructured pair an edge.
+    const sources = [], targets = [];
+    for (let i = 0; i < edges.length; i++) { sources.push(edges[i][0]); targets.push(edges[i][1]); }
+    for (const [from, to] of joins) { sources.push(...from); targets.push(to); }
+    sources.push(...branches.keys());
+    if (!sources.includes(START)) throw new GraphValidationError('Graph must have an entrypoint: add at least one edge from START to another node');
+    for (const s of sources) if (!known(s)) throw new GraphValidationError(`Found edge starting at unknown node '${s}'`, { node: s });
+    for (const t of targets) if (!known(t)) throw new GraphValidationError(`Found edge ending at unknown node \`${t}\``, { node: t });
+    const reached = new Set(targets);
     // Every node needs a way in: an edge, a branch's path map (a list's values are
     // its items), a branch without one (it may go anywhere but back to its source), or another node's `ends`.
     for (const [from, list] of branches) {
@@ -124,7 +117,7 @@ export class StateGraph {
         }
       }
     }
-    for (const { options } of nodes.values()) if (options.ends) for (const t of options.ends) reached.add(t);
+    for (const { options } of nodes.values()) for (const t of options.ends ?? []) reached.add(t);
     for (const name of nodes.keys()) {
       if (!reached.has(name)) throw new GraphValidationError(`Node \`${name}\` is not reachable (a Command's targets go in addNode()'s { ends })`, { code: 'UNREACHABLE_NODE', node: name });
     }

@@ -45,16 +45,20 @@ static void *arena_take(eg_arena *a, size_t n) {
     return p;
 }
 
+/* The few helpers every item and string passes through, inlined: under -Oz each was
+ * a call, and a 1,000-node definition's ~20,000 skips and takes were a fifth of its read. */
+#define HOT static inline __attribute__((always_inline))
+
 typedef struct reader {
     const unsigned char *p, *end;
     eg_arena *arena;   /* NULL: each item and text its own eg_malloc */
     int depth;
 } reader;
 
-static void *take(reader *r, size_t n) { return r->arena ? arena_take(r->arena, n) : eg_malloc(n); }
+HOT void *take(reader *r, size_t n) { return r->arena ? arena_take(r->arena, n) : eg_malloc(n); }
 static void give_back(reader *r, void *p) { if (!r->arena) eg_free(p); }
 
-static cJSON *new_item(reader *r) {
+HOT cJSON *new_item(reader *r) {
     cJSON *c = take(r, sizeof *c);
     if (c) memset(c, 0, sizeof *c);
     return c;
@@ -63,7 +67,7 @@ static cJSON *new_item(reader *r) {
 /* A subtree that failed halfway: the heap's is freed; an arena's goes with the arena. */
 static void drop(reader *r, cJSON *items) { if (!r->arena && items) cJSON_Delete(items); }
 
-static void skip_space(reader *r) {
+HOT void skip_space(reader *r) {
     while (r->p < r->end && *r->p <= 32) r->p++;   /* as cJSON: any byte up to ' ' */
 }
 
@@ -101,7 +105,7 @@ static size_t utf16_escape(const unsigned char *s, const unsigned char *end, uns
 }
 
 /* Whether none of the 8 bytes at p is '"' or '\\' (the "has a zero byte" test on each XOR). */
-static bool no_quote8(const unsigned char *p) {
+HOT bool no_quote8(const unsigned char *p) {
     const uint64_t ones = 0x0101010101010101ULL;
     uint64_t v, q, e;
     memcpy(&v, p, 8);

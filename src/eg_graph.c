@@ -76,10 +76,11 @@ typedef struct node_fields {
 /* The slot of a known field, or NULL. options and description are the JS
  * driver's and a model's: known, nothing to read here. */
 static const cJSON **field_slot(node_fields *f, const char *key, const cJSON **ignored) {
-    if (strcmp(key, "kind") == 0) return &f->kind;
-    if (strcmp(key, "handler") == 0) return &f->handler;
+    /* (jumpTarget and join first: edgegraph/langgraph's nodes have those two.) */
     if (strcmp(key, "jumpTarget") == 0) return &f->jump;
     if (strcmp(key, "join") == 0) return &f->join;
+    if (strcmp(key, "kind") == 0) return &f->kind;
+    if (strcmp(key, "handler") == 0) return &f->handler;
     if (strcmp(key, "onError") == 0) return &f->on_error;
     if (strcmp(key, "retry") == 0) return &f->retry;
     if (strcmp(key, "timeoutMs") == 0) return &f->timeout;
@@ -131,12 +132,15 @@ static eg_code parse_nodes(eg_graph *g, const cJSON *nodes, node_fields **fields
     for (const cJSON *v = nodes->child; v; v = v->next) {
         const char *name = v->string;
         if (!*name) return eg_fail(err, EG_E_DEFINITION, "a node has an empty name");
-        if (eg_graph_find(g, name, strlen(name)) >= 0)
-            return eg_fail(err, EG_E_DUPLICATE_NODE, "node '%s' is defined twice", name);
         node_fields *f = &(*fields)[g->n_nodes];
         eg_node *node = &g->nodes[g->n_nodes];
         if (!(node->name = eg_strdup(name))) return eg_nomem(err);
-        eg_graph_index_add(g, (int)g->n_nodes++);
+        if (eg_graph_index_add(g, (int)g->n_nodes) >= 0) {
+            eg_free(node->name);
+            node->name = NULL;
+            return eg_fail(err, EG_E_DUPLICATE_NODE, "node '%s' is defined twice", name);
+        }
+        g->n_nodes++;
         if (!cJSON_IsObject(v)) return eg_fail(err, EG_E_DEFINITION, "nodes.%s must be an object", name);
         eg_code rc = read_node_fields(name, v, f, err);
         if (rc) return rc;

@@ -234,7 +234,9 @@ int eg_graph_find(const eg_graph *g, const char *name, size_t len);
  * each node added in turn. A lookup costs one hash, not a scan of the nodes:
  * a 1,000-node definition's ~3,000 lookups were its construction's main cost. */
 bool eg_graph_index_new(eg_graph *g, size_t n);
-void eg_graph_index_add(eg_graph *g, int node);
+/* Adds node `node` by its name; if a node of that name is there already, adds
+ * nothing and returns that node's index (else -1): the add is the duplicate check. */
+int eg_graph_index_add(eg_graph *g, int node);
 /* A node by a name a checkpoint may carry: its own, or a former one listed in
  * renamedNodes. -1 when the graph has neither. */
 int eg_graph_find_former(const eg_graph *g, const char *name);

@@ -350,7 +350,7 @@ static const char *const node_settings[] = { "retry", "timeoutMs", "description"
 /* Whether `key` is the first member named one of names[0..3) that `seen` (a bit per name) has not met yet. */
 static bool first_setting(const char *key, const char *const names[3], unsigned *seen) {
     for (unsigned i = 0; i < 3; i++)
-        if (!(*seen & (1u << i)) && strcmp(key, names[i]) == 0) { *seen |= 1u << i; return true; }
+        if (!(*seen & (1u << i)) && key[0] == names[i][0] && strcmp(key, names[i]) == 0) { *seen |= 1u << i; return true; }   /* (the first letter: no call for most keys) */
     return false;
 }
 

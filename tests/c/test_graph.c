@@ -130,6 +130,15 @@ TEST(graph_hash_on_first_use_keeps_its_value) {
         CHECK_STR(eg_graph_hash(g), "5467f33c8a1324f2");
     }
     eg_graph_free(g);
+    /* Alike nodes share a hash (the last alike one's): ones that differ by a setting, a member's
+     * order or a value are still told apart, with the eager hash's value. */
+    g = graph("{\"nodes\":{\"a\":{\"jumpTarget\":true,\"join\":false},\"b\":{\"jumpTarget\":true,\"join\":false},"
+              "\"c\":{\"jumpTarget\":true,\"join\":false,\"timeoutMs\":5},\"d\":{\"join\":false,\"jumpTarget\":true},"
+              "\"e\":{\"jumpTarget\":false,\"join\":false},\"f\":{\"jumpTarget\":true,\"join\":false}},"
+              "\"edges\":{\"a\":\"b\",\"b\":\"c\",\"c\":\"d\",\"d\":\"e\",\"e\":\"f\",\"f\":\"__end__\"},\"entryPoint\":\"a\"}");
+    CHECK(g != NULL);
+    if (g) CHECK_STR(eg_graph_hash(g), "1ff5ea9240b699e3");
+    eg_graph_free(g);
     /* A graph freed without its hash ever asked for frees the definition it kept (ASan's leak check). */
     eg_graph_free(graph(def));
 }

@@ -354,17 +354,12 @@ static bool first_setting(const char *key, const char *const names[3], unsigned 
     return false;
 }
 
-/* Whether objects a and b have the same members, in order, all of them scalars: then they
- * hash the same (most of a graph's nodes look alike: a key compared costs less than hashed). */
-static bool same_scalars(const cJSON *a, const cJSON *b) {
+/* Whether objects a and b have the same members, in order, each true, false or null: then
+ * they hash the same (most of a graph's nodes look alike: a key compared costs less than hashed). */
+static bool same_flags(const cJSON *a, const cJSON *b) {
     const cJSON *x = a->child, *y = b->child;
-    for (; x && y; x = x->next, y = y->next) {
-        int type = x->type & 0xFF;
-        if (type != (y->type & 0xFF) || !x->string || !y->string || strcmp(x->string, y->string) != 0) return false;
-        if (type == cJSON_Number ? x->valuedouble != y->valuedouble
-            : type == cJSON_String ? strcmp(x->valuestring, y->valuestring) != 0
-            : type != cJSON_True && type != cJSON_False && type != cJSON_NULL) return false;
-    }
+    for (; x && y; x = x->next, y = y->next)
+        if (x->type != y->type || !(x->type & (cJSON_False | cJSON_True | cJSON_NULL)) || strcmp(x->string, y->string) != 0) return false;
     return !x && !y;
 }
 
@@ -383,7 +378,7 @@ static uint64_t hash_without(const cJSON *obj, const char *const names[3], bool 
             uint64_t nodes = 0, last = 0;
             const cJSON *like = NULL;   /* the last node object hashed, whose hash is `last` */
             for (const cJSON *n = c->child; n; n = n->next) {
-                if (cJSON_IsObject(n) && !(like && same_scalars(like, n))) { like = n; last = hash_without(n, node_settings, false); }
+                if (cJSON_IsObject(n) && !(like && same_flags(like, n))) { like = n; last = hash_without(n, node_settings, false); }
                 nodes += eg_json_hash_member_of(eg_json_hash_key(n->string ? n->string : ""), cJSON_IsObject(n) ? last : eg_json_hash(n));
             }
             value = eg_json_hash_object(nodes);

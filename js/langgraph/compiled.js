@@ -28,9 +28,8 @@ const FREED_WHEN_COLLECTED = Symbol.for('edgegraph.freedWhenCollected');
 const PREPARED = Symbol.for('edgegraph.preparedGraph');
 // A function node's JSON, as most graphs have all of theirs but START.
 const PLAIN_NODE = '{"jumpTarget":true,"join":false}';
-/** A name as a JSON string: most need no escape (JSON.stringify of each cost a 1,000-node compile a tenth). */
+/** Names that need no escape in JSON (most: JSON.stringify of each cost a 1,000-node compile a tenth). */
 const PLAIN_NAME = /^[\w .-]*$/;
-const quoted = (name) => (PLAIN_NAME.test(name) ? `"${name}"` : JSON.stringify(name));
 const NO_OPTIONS = Object.freeze({});
 // Run ids: a prefix drawn on first use (the time and 52 random bits; not at import: workerd refuses
 // randomness in a module's global scope), then a counter.
@@ -115,8 +114,10 @@ class GraphRunner {
     const handlers = new Map(), routers = new Map(), nodeTexts = [], edgeTexts = [], table = [];
     let objects = null;
     for (const n of nodes.values()) if (n.subgraph && runnerOf(n.subgraph)) { objects = {}; break; }
+    // A name as it goes between quotes: as it is when no name needs an escape (one test of them all, no string made a name).
+    const inner = PLAIN_NAME.test([...nodes.keys()].join('')) ? (name) => name : (name) => JSON.stringify(name).slice(1, -1);
     const add = (name, node) => {
-      const key = quoted(name);
+      const key = inner(name);
       const options = node === null ? NO_OPTIONS : node.options ?? NO_OPTIONS;
       // LangGraph's edges from several nodes to one are not a join; addEdge([a, b], c) is.
       const sources = joined.get(name);
@@ -136,12 +137,12 @@ class GraphRunner {
       } else if (objects) objects[name] = { handler, ...spec };
       else {
         handlers.set(name, handler);
-        nodeTexts.push(`${key}:${plain ? PLAIN_NODE : JSON.stringify(spec)}`);
+        nodeTexts.push(`"${key}":${plain ? PLAIN_NODE : JSON.stringify(spec)}`);
       }
       const edge = edgeOf(fixed.get(name), branches.get(name), this.#view);
       if (typeof edge === 'function') routers.set(name, edge);
       table.push([name, name, typeof edge === 'function' ? name : null]);   // the core's node table (definition.js)
-      edgeTexts.push(`${key}:${typeof edge === 'function' ? `{"router":${key}}` : typeof edge === 'string' ? quoted(edge) : JSON.stringify(edge)}`);
+      edgeTexts.push(`"${key}":${typeof edge === 'function' ? `{"router":"${key}"}` : typeof edge === 'string' ? `"${inner(edge)}"` : JSON.stringify(edge)}`);
     };
     add(START, null);
     for (const [name, node] of nodes) add(name, node);

@@ -30,7 +30,6 @@ const PREPARED = Symbol.for('edgegraph.preparedGraph');
 const PLAIN_NODE = '{"jumpTarget":true,"join":false}';
 /** Names that need no escape in JSON (most: JSON.stringify of each cost a 1,000-node compile a tenth). */
 const PLAIN_NAME = /^[\w .-]*$/;
-const NO_OPTIONS = Object.freeze({});
 // Run ids: a prefix drawn on first use (the time and 52 random bits; not at import: workerd refuses
 // randomness in a module's global scope), then a counter.
 let runPrefix = '';
@@ -118,26 +117,24 @@ class GraphRunner {
     const inner = PLAIN_NAME.test([...nodes.keys()].join('')) ? (name) => name : (name) => JSON.stringify(name).slice(1, -1);
     const add = (name, node) => {
       const key = inner(name);
-      const options = node === null ? NO_OPTIONS : node.options ?? NO_OPTIONS;
+      const { fn, options = {}, subgraph } = node ?? {};
       // LangGraph's edges from several nodes to one are not a join; addEdge([a, b], c) is.
       const sources = joined.get(name);
       const join = sources ? [...new Set(sources)] : false;
-      const child = node !== null && node.subgraph ? runnerOf(node.subgraph) : undefined;
+      const child = runnerOf(subgraph);
       if (child && (options.cachePolicy || options.retryPolicy?.retryOn)) {
         throw new EdgegraphError('INVALID_DEFINITION', `node '${name}' is a compiled graph: give cachePolicy and retryOn to its nodes`, { node: name });
       }
-      // (A function node's spec is PLAIN_NODE's text: no object for it.)
-      const plain = node !== null && !join && !options.defer && !objects;
-      const spec = plain ? null : node === null ? { jumpTarget: true } : { jumpTarget: true, join };
+      const spec = node === null ? { jumpTarget: true } : { jumpTarget: true, join };
       if (options.defer) spec.defer = true;
-      const handler = child ? null : node === null ? this.#startNode() : this.#wrap(name, withRetry(node.fn, options.retryPolicy), options.cachePolicy);
+      const handler = child ? null : node === null ? this.#startNode() : this.#wrap(name, withRetry(fn, options.retryPolicy), options.cachePolicy);
       if (child) {
         objects[name] = Object.assign(subgraphNodeSpec(name, child, parent), spec);
         if (options.retryPolicy) objects[name].retry = engineRetry(options.retryPolicy);
       } else if (objects) objects[name] = { handler, ...spec };
       else {
         handlers.set(name, handler);
-        nodeTexts.push(`"${key}":${plain ? PLAIN_NODE : JSON.stringify(spec)}`);
+        nodeTexts.push(`"${key}":${join || spec.defer || !node ? JSON.stringify(spec) : PLAIN_NODE}`);
       }
       const edge = edgeOf(fixed.get(name), branches.get(name), this.#view);
       if (typeof edge === 'function') routers.set(name, edge);

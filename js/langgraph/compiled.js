@@ -24,12 +24,8 @@ import { withCache, clearCache, cacheOf } from './cache.js';
 const PARENT = Symbol.for('edgegraph.langgraph.parent');
 const AsyncFunction = (async () => {}).constructor;
 const FREED_WHEN_COLLECTED = Symbol.for('edgegraph.freedWhenCollected');
-// definition.js's PREPARED: nodes and edges as JSON text, with their functions.
+// definition.js's PREPARED: the nodes and edges as a list, with their functions.
 const PREPARED = Symbol.for('edgegraph.preparedGraph');
-// A function node's JSON, as most graphs have all of theirs but START.
-const PLAIN_NODE = '{"jumpTarget":true,"join":false}';
-/** Names that need no escape in JSON (most: JSON.stringify of each cost a 1,000-node compile a tenth). */
-const PLAIN_NAME = /^[\w .-]*$/;
 // Run ids: a prefix drawn on first use (the time and 52 random bits; not at import: workerd refuses
 // randomness in a module's global scope), then a counter.
 let runPrefix = '';
@@ -107,16 +103,12 @@ class GraphRunner {
     for (const [sources, target] of joins) {
       for (const from of sources) { const list = joined.get(target); if (list) list.push(from); else joined.set(target, [from]); addFixed(from, target); }
     }
-    // The nodes and edges go to the engine as JSON text (definition.js's PREPARED); with a
-    // subgraph node among them, the nodes as objects, in their order (the engine builds the child's handler).
-    // (Members in lists joined once: a string grown member by member is a rope that the engine flattens.)
-    const handlers = new Map(), routers = new Map(), nodeTexts = [], edgeTexts = [], table = [];
+    // The nodes and edges go to the engine as a list (definition.js's PREPARED, which writes their JSON text);
+    // with a subgraph node among them, the nodes as objects, in their order (the engine builds the child's handler).
+    const handlers = new Map(), routers = new Map(), entries = [];
     let objects = null;
     for (const n of nodes.values()) if (n.subgraph && runnerOf(n.subgraph)) { objects = {}; break; }
-    // A name as it goes between quotes: as it is when no name needs an escape (one test of them all, no string made a name).
-    const inner = PLAIN_NAME.test([...nodes.keys()].join('')) ? (name) => name : (name) => JSON.stringify(name).slice(1, -1);
     const add = (name, node) => {
-      const key = inner(name);
       const { fn, options = {}, subgraph } = node ?? {};
       // LangGraph's edges from several nodes to one are not a join; addEdge([a, b], c) is.
       const sources = joined.get(name);
@@ -132,18 +124,15 @@ class GraphRunner {
         objects[name] = Object.assign(subgraphNodeSpec(name, child, parent), spec);
         if (options.retryPolicy) objects[name].retry = engineRetry(options.retryPolicy);
       } else if (objects) objects[name] = { handler, ...spec };
-      else {
-        handlers.set(name, handler);
-        nodeTexts.push(`"${key}":${join || spec.defer || !node ? JSON.stringify(spec) : PLAIN_NODE}`);
-      }
+      else handlers.set(name, handler);
       const edge = edgeOf(fixed.get(name), branches.get(name), this.#view);
       if (typeof edge === 'function') routers.set(name, edge);
-      table.push([name, name, typeof edge === 'function' ? name : null]);   // the core's node table (definition.js)
-      edgeTexts.push(`"${key}":${typeof edge === 'function' ? `{"router":"${key}"}` : typeof edge === 'string' ? `"${inner(edge)}"` : JSON.stringify(edge)}`);
+      // (null: a function node that is no join, a router named after its node)
+      entries.push(name, objects ? undefined : join || spec.defer || !node ? spec : null, typeof edge === 'function' ? null : edge);
     };
     add(START, null);
     for (const [name, node] of nodes) add(name, node);
-    const prepared = { nodes: nodeTexts.join(','), edges: edgeTexts.join(','), handlers, routers, table };
+    const prepared = { entries, handlers, routers };
     const definition = { entryPoint: START, state: { reducers, defaults: { channels: defaults } }, [PREPARED]: prepared };
     if (objects) definition.nodes = objects;
     return definition;

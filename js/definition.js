@@ -205,15 +205,17 @@ function preparedParts(entries) {
   for (let i = 0; i < entries.length; i += 3) all += entries[i];
   // A name as it goes between quotes: as it is when none needs an escape (one test of them all, no string made a name).
   const inner = PLAIN_NAME.test(all) ? (name) => name : (name) => JSON.stringify(name).slice(1, -1);
-  // (Members in lists joined once: a string grown member by member is a rope that the engine flattens.)
-  const nodes = [], edges = [], table = [];
+  // (Texts grown member by member: ropes, which the engine flattens once; a list of members
+  // joined made a string of each, and cost more.)
+  let nodes = '', edges = '';
+  const table = [];
   for (let i = 0; i < entries.length; i += 3) {
     const name = entries[i], spec = entries[i + 1], edge = entries[i + 2], key = inner(name);
-    if (spec !== undefined) nodes.push(`"${key}":${spec === null ? PLAIN_NODE : JSON.stringify(spec)}`);
+    if (spec !== undefined) nodes += (nodes ? ',"' : '"') + key + '":' + (spec === null ? PLAIN_NODE : JSON.stringify(spec));
     table.push([name, name, edge === null ? name : null]);
-    edges.push(`"${key}":${edge === null ? `{"router":"${key}"}` : typeof edge === 'string' ? `"${inner(edge)}"` : JSON.stringify(edge)}`);
+    edges += (i ? ',"' : '"') + key + '":' + (edge === null ? `{"router":"${key}"}` : typeof edge === 'string' ? `"${inner(edge)}"` : JSON.stringify(edge));
   }
-  return { nodes: nodes.join(','), edges: edges.join(','), table };
+  return { nodes, edges, table };
 }
 
 /** `head` (an object's JSON) with the members "nodes" (prepared.nodes, then those of `ordinary`, an object's JSON) and "edges". */

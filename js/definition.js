@@ -193,6 +193,9 @@ export function normalizeDefinition(definition, options = {}) {
 const PLAIN_NODE = '{"jumpTarget":true,"join":false}';
 /** Names that need no escape in JSON (most: JSON.stringify of each cost a 1,000-node compile a tenth). */
 const PLAIN_NAME = /^[\w .-]*$/;
+// (Module functions, not closures made per graph: V8 drops a closure's optimized code at a full GC.)
+const asIs = (name) => name;
+const escapedInner = (name) => JSON.stringify(name).slice(1, -1);
 
 /**
  * The members of a prepared graph's "nodes" and "edges" as JSON text, and its node table
@@ -204,7 +207,7 @@ function preparedParts(entries) {
   let all = '';
   for (let i = 0; i < entries.length; i += 3) all += entries[i];
   // A name as it goes between quotes: as it is when none needs an escape (one test of them all, no string made a name).
-  const inner = PLAIN_NAME.test(all) ? (name) => name : (name) => JSON.stringify(name).slice(1, -1);
+  const inner = PLAIN_NAME.test(all) ? asIs : escapedInner;
   // (Texts grown member by member: ropes, which the engine flattens once; a list of members
   // joined made a string of each, and cost more.)
   let nodes = '', edges = '';

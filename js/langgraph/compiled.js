@@ -32,6 +32,13 @@ let runPrefix = '';
 let runCounter = 0;
 const newRunId = () => (runPrefix ||= `lg${Date.now().toString(36)}${Math.floor(Math.random() * 2 ** 52).toString(36)}`) + (++runCounter).toString(36);
 
+/** `to` added to the static targets of `from` in `map`: a name, or a list once a source has several (most have one). */
+function addTarget(map, from, to) {
+  const had = map.get(from);
+  if (Array.isArray(had)) had.push(to);
+  else map.set(from, had === undefined ? to : [had, to]);
+}
+
 /** A node config's signal (#nodeConfig): its node context's. */
 const CONTEXT = Symbol('context');
 const SIGNAL = { get() { return this[CONTEXT].signal; }, enumerable: true, configurable: true };
@@ -94,48 +101,50 @@ class GraphRunner {
     }
     this.#defaults = defaults;
     const parent = { invocationOf: (taskId) => this.#invocationOf(taskId), view: this.#view, toUpdate: this.#coreUpdateOf, combine: this.#combine };
-    // Static targets by source (a name, or a list once a source has several: most have one)
-    // and join sources by target, once: a 1,000-node graph compiles in one pass.
+    // Static targets by source and join sources by target, once: a 1,000-node graph compiles in one pass.
+    // (The work of each edge and node in module functions and methods, not closures made per compile:
+    // V8 dropped a closure's optimized code at a full GC, and a compile after one ran it unoptimized, 2-3x slower.)
     const { nodes, edges, joins, branches } = this.#builder;
     const fixed = new Map(), joined = new Map();
-    const addFixed = (from, to) => { const had = fixed.get(from); if (had === undefined) fixed.set(from, to); else if (Array.isArray(had)) had.push(to); else fixed.set(from, [had, to]); };
-    for (let i = 0; i < edges.length; i++) addFixed(edges[i][0], edges[i][1]);
-    for (const [sources, target] of joins) {
-      for (const from of sources) { const list = joined.get(target); if (list) list.push(from); else joined.set(target, [from]); addFixed(from, target); }
-    }
+    for (let i = 0; i < edges.length; i++) addTarget(fixed, edges[i][0], edges[i][1]);
+    for (const [sources, target] of joins) for (const from of sources) { joined.set(target, [...joined.get(target) ?? [], from]); addTarget(fixed, from, target); }
     // The nodes and edges go to the engine as a list (definition.js's PREPARED, which writes their JSON text);
     // with a subgraph node among them, the nodes as objects, in their order (the engine builds the child's handler).
-    const handlers = new Map(), routers = new Map(), entries = [];
     let objects = null;
     for (const n of nodes.values()) if (n.subgraph && runnerOf(n.subgraph)) { objects = {}; break; }
-    const add = (name, node) => {
-      const { fn, options = {}, subgraph } = node ?? {};
-      // LangGraph's edges from several nodes to one are not a join; addEdge([a, b], c) is.
-      const sources = joined.get(name);
-      const join = sources ? [...new Set(sources)] : false;
-      const child = runnerOf(subgraph);
-      if (child && (options.cachePolicy || options.retryPolicy?.retryOn)) {
-        throw new EdgegraphError('INVALID_DEFINITION', `node '${name}' is a compiled graph: give cachePolicy and retryOn to its nodes`, { node: name });
-      }
-      const spec = node === null ? { jumpTarget: true } : { jumpTarget: true, join };
-      if (options.defer) spec.defer = true;
-      const handler = child ? null : node === null ? this.#startNode() : this.#wrap(name, withRetry(fn, options.retryPolicy), options.cachePolicy);
-      if (child) {
-        objects[name] = Object.assign(subgraphNodeSpec(name, child, parent), spec);
-        if (options.retryPolicy) objects[name].retry = engineRetry(options.retryPolicy);
-      } else if (objects) objects[name] = { handler, ...spec };
-      else handlers.set(name, handler);
-      const edge = edgeOf(fixed.get(name), branches.get(name), this.#view);
-      if (typeof edge === 'function') routers.set(name, edge);
-      // (null: a function node that is no join, a router named after its node)
-      entries.push(name, objects ? undefined : join || spec.defer || !node ? spec : null, typeof edge === 'function' ? null : edge);
-    };
-    add(START, null);
-    for (const [name, node] of nodes) add(name, node);
+    const handlers = new Map(), routers = new Map(), entries = [];
+    // (#node's parts as a list: as an object, their names cost the compat entry 34 bytes.)
+    const at = [fixed, joined, branches, objects, parent, handlers, routers, entries];
+    this.#node(START, null, at);
+    for (const [name, node] of nodes) this.#node(name, node, at);
     const prepared = { entries, handlers, routers };
     const definition = { entryPoint: START, state: { reducers, defaults: { channels: defaults } }, [PREPARED]: prepared };
     if (objects) definition.nodes = objects;
     return definition;
+  }
+
+  /** Node `name` (`node`: its addNode record; null: START) into #definition's parts `at`. */
+  #node(name, node, [fixed, joined, branches, objects, parent, handlers, routers, entries]) {
+    const { fn, options = {}, subgraph } = node ?? {};
+    // LangGraph's edges from several nodes to one are not a join; addEdge([a, b], c) is.
+    const sources = joined.get(name);
+    const join = sources ? [...new Set(sources)] : false;
+    const child = runnerOf(subgraph);
+    if (child && (options.cachePolicy || options.retryPolicy?.retryOn)) {
+      throw new EdgegraphError('INVALID_DEFINITION', `node '${name}' is a compiled graph: give cachePolicy and retryOn to its nodes`, { node: name });
+    }
+    const spec = node === null ? { jumpTarget: true } : { jumpTarget: true, join };
+    if (options.defer) spec.defer = true;
+    const handler = child ? null : node === null ? this.#startNode() : this.#wrap(name, withRetry(fn, options.retryPolicy), options.cachePolicy);
+    if (child) {
+      objects[name] = Object.assign(subgraphNodeSpec(name, child, parent), spec);
+      if (options.retryPolicy) objects[name].retry = engineRetry(options.retryPolicy);
+    } else if (objects) objects[name] = { handler, ...spec };
+    else handlers.set(name, handler);
+    let edge = edgeOf(fixed.get(name), branches.get(name), this.#view);
+    if (typeof edge === 'function') { routers.set(name, edge); edge = null; }
+    // (null: a function node that is no join, a router named after its node)
+    entries.push(name, objects ? undefined : join || spec.defer || !node ? spec : null, edge);
   }
 
   /** The input step: the input goes through the reducers like any update. */

@@ -15,6 +15,9 @@ export class Send {
   toJSON() { return { ...this }; }   // plain data (the engine refuses class instances without toJSON)
 }
 
+/** Whether `n` names a node of `nodes`, START or END. (A module function, not a closure made per compile: V8 drops a closure's optimized code at a full GC; see compiled.js.) */
+const isNode = (nodes, n) => nodes.has(n) || n === END || n === START;
+
 /** A runnable's invoke() as a node function, called with the parent's config without its thread (made apart: addNode's own frame captures nothing). */
 const invokerOf = (runnable) => (s, c) => runnable.invoke(s, { ...c, configurable: { ...c?.configurable, thread_id: undefined, checkpoint_id: undefined } });
 
@@ -97,22 +100,21 @@ export class StateGraph {
 
   #validate() {
     const { nodes, edges, joins, branches } = this;
-    const known = (n) => nodes.has(n) || n === END || n === START;
     // Sources and targets in plain lists (a join's sources are a list): no flatMap, spread or destructured pair an edge.
     const sources = [], targets = [];
     for (let i = 0; i < edges.length; i++) { sources.push(edges[i][0]); targets.push(edges[i][1]); }
     for (const [from, to] of joins) { sources.push(...from); targets.push(to); }
     sources.push(...branches.keys());
     if (!sources.includes(START)) throw new GraphValidationError('Graph must have an entrypoint: add at least one edge from START to another node');
-    for (const s of sources) if (!known(s)) throw new GraphValidationError(`Found edge starting at unknown node '${s}'`, { node: s });
-    for (const t of targets) if (!known(t)) throw new GraphValidationError(`Found edge ending at unknown node \`${t}\``, { node: t });
+    for (const s of sources) if (!isNode(nodes, s)) throw new GraphValidationError(`Found edge starting at unknown node '${s}'`, { node: s });
+    for (const t of targets) if (!isNode(nodes, t)) throw new GraphValidationError(`Found edge ending at unknown node \`${t}\``, { node: t });
     const reached = new Set(targets);
     // Every node needs a way in: an edge, a branch's path map (a list's values are
     // its items), a branch without one (it may go anywhere but back to its source), or another node's `ends`.
     for (const [from, list] of branches) {
       for (const { pathMap } of list) {
         for (const t of pathMap === undefined ? [...nodes.keys()].filter((n) => n !== from) : Object.values(pathMap)) {
-          if (!known(t)) throw new GraphValidationError(`At '${from}' node, 'path' and 'pathMap' map to unknown node \`${t}\``, { node: from });
+          if (!isNode(nodes, t)) throw new GraphValidationError(`At '${from}' node, 'path' and 'pathMap' map to unknown node \`${t}\``, { node: from });
           reached.add(t);
         }
       }

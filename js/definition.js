@@ -34,13 +34,13 @@ export function send(node, arg) {
 const DEFINITION_KEYS = ['nodes', 'edges', 'entryPoint', 'end', 'state', 'name', 'maxSteps', 'version', 'renamedNodes', 'migrate'];
 
 /**
- * Nodes and edges already written as JSON, with their functions: what
- * edgegraph/langgraph's compile() hands over (definition[PREPARED] = { nodes,
- * edges, handlers, routers }: the members of the two objects as text, and
- * maps of name -> function; and `table`, its nodes' [name, handler, router]
- * in the text's order, if it numbers them). For 1,000 nodes, building the nodes and edges
- * objects, listing their keys and JSON.stringify were two fifths of a
- * compile. `definition.nodes` may still hold nodes of the ordinary kind (a
+ * Nodes and edges already listed, with their functions: what
+ * edgegraph/langgraph's compile() hands over (definition[PREPARED] = { entries,
+ * handlers, routers }: each node's name, spec and edge in turn in `entries`
+ * (see preparedParts), and maps of name -> function). This writes their JSON
+ * text and the node table in one pass: for 1,000 nodes, building the nodes
+ * and edges objects, listing their keys and JSON.stringify were two fifths of
+ * a compile. `definition.nodes` may still hold nodes of the ordinary kind (a
  * subgraph); the core checks the whole text as any other. Symbol.for: that
  * entry is a bundle of its own.
  */
@@ -179,13 +179,46 @@ export function normalizeDefinition(definition, options = {}) {
     json.state = { ...json.state, reducers: { subgraphs: 'merge', ...(json.state.reducers ?? {}) } };
   }
   // A prepared graph's text: the fields so far, then its nodes (before the ordinary ones) and edges.
-  const text = prepared ? preparedText(JSON.stringify(json), prepared, JSON.stringify(specs ?? nodes)) : null;
+  const parts = prepared ? preparedParts(prepared.entries) : null;
+  const text = parts ? preparedText(JSON.stringify(json), parts, JSON.stringify(specs ?? nodes)) : null;
   json.nodes = specs ?? nodes;
   json.edges = edgeSpecs ?? edges;
   // A prepared graph of its nodes alone numbers them as its text lists them: its
   // table is the core's (eg_run_graph_nodes), which a 1,000-node graph's first run parsed.
-  const nodeTable = names.length ? null : prepared?.table;
+  const nodeTable = names.length ? null : parts?.table;
   return { text: text ?? JSON.stringify(json), json, handlers, routers, subgraphs, hostReducers: split.reducers, policies, errorEdges, nodeTable };
+}
+
+// A prepared node spec of null: a node any Command may go to that is no join (most of a LangGraph graph's).
+const PLAIN_NODE = '{"jumpTarget":true,"join":false}';
+/** Names that need no escape in JSON (most: JSON.stringify of each cost a 1,000-node compile a tenth). */
+const PLAIN_NAME = /^[\w .-]*$/;
+// (Module functions, not closures made per graph: V8 drops a closure's optimized code at a full GC.)
+const asIs = (name) => name;
+const escapedInner = (name) => JSON.stringify(name).slice(1, -1);
+
+/**
+ * The members of a prepared graph's "nodes" and "edges" as JSON text, and its node table
+ * ([name, handler, router] in the text's order, as eg_run_graph_nodes lists them). `entries`:
+ * name, spec, edge of each node in turn; a spec of null is PLAIN_NODE, one of undefined a node
+ * of `definition.nodes` instead; an edge of null is a router named after its node.
+ */
+function preparedParts(entries) {
+  let all = '';
+  for (let i = 0; i < entries.length; i += 3) all += entries[i];
+  // A name as it goes between quotes: as it is when none needs an escape (one test of them all, no string made a name).
+  const inner = PLAIN_NAME.test(all) ? asIs : escapedInner;
+  // (Texts grown member by member: ropes, which the engine flattens once; a list of members
+  // joined made a string of each, and cost more.)
+  let nodes = '', edges = '';
+  const table = [];
+  for (let i = 0; i < entries.length; i += 3) {
+    const name = entries[i], spec = entries[i + 1], edge = entries[i + 2], key = inner(name);
+    if (spec !== undefined) nodes += (nodes ? ',"' : '"') + key + '":' + (spec === null ? PLAIN_NODE : JSON.stringify(spec));
+    table.push([name, name, edge === null ? name : null]);
+    edges += (i ? ',"' : '"') + key + '":' + (edge === null ? `{"router":"${key}"}` : typeof edge === 'string' ? `"${inner(edge)}"` : JSON.stringify(edge));
+  }
+  return { nodes, edges, table };
 }
 
 /** `head` (an object's JSON) with the members "nodes" (prepared.nodes, then those of `ordinary`, an object's JSON) and "edges". */

@@ -96,7 +96,9 @@ eg_code eg_graph_new(const char *json, size_t len, eg_graph **out, eg_error *err
 void eg_graph_free(eg_graph *graph);
 
 /* 16 lowercase hex digits identifying the definition's content (key order
- * does not matter); "" for NULL. Borrowed from the graph. */
+ * does not matter); "" for NULL. Borrowed from the graph. Worked out on the
+ * first call (or a run's first checkpoint): the graph keeps its definition
+ * until then. Never fails. */
 const char *eg_graph_hash(const eg_graph *graph);
 
 /* ---- runs --------------------------------------------------------------- */

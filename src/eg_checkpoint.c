@@ -156,7 +156,7 @@ static eg_code load_held(eg_run *run, const cJSON *held, missing *m, eg_error *e
 static eg_code mismatch(const eg_run *run, const cJSON *graph, missing *m, eg_error *err) {
     return eg_fail(err, EG_E_CHECKPOINT_GRAPH, "the checkpoint was taken on graph %s; this graph (%s) has no node %S, which it needs "
                    "(a renamed node: list its old name in renamedNodes)", cJSON_IsString(graph) ? graph->valuestring : "?",
-                   run->graph->hash, m->names.data);
+                   eg_graph_hash(run->graph), m->names.data);
 }
 
 static eg_code load(eg_run *run, cJSON *cp, missing *m, eg_error *err) {

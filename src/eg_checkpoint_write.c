@@ -123,7 +123,7 @@ static void put_error(writer *w, fields *top, const eg_run *run) {
 static void put_prefix(writer *w, fields *top, const eg_run *run) {
     put_string(w, top, M_FORMAT, FORMAT);
     put_int(w, top, M_VERSION, EG_CHECKPOINT_VERSION);
-    put_string(w, top, M_GRAPH, run->graph->hash);
+    put_string(w, top, M_GRAPH, eg_graph_hash(run->graph));
     put_int(w, top, M_GRAPH_VERSION, run->graph->version);
     if (run->run_id) put_string(w, top, M_RUN_ID, run->run_id);
 }

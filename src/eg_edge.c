@@ -22,20 +22,31 @@ bool eg_graph_index_new(eg_graph *g, size_t n) {
     return true;
 }
 
-void eg_graph_index_add(eg_graph *g, int node) {
+/* Whether node name `own` is name[0..len) (a loop, not strncmp: a call per probe under -Oz). */
+static bool same_name(const char *own, const char *name, size_t len) {
+    size_t i = 0;
+    while (i < len && own[i] == name[i]) i++;
+    return i == len && own[len] == '\0';
+}
+
+/* The slot of `name` (its node + 1 there), or of the empty one where it would go: one probe serves a lookup and an add. */
+static size_t index_slot(const eg_graph *g, const char *name, size_t len) {
+    size_t slot = name_hash(name, len) & g->index_mask;
+    while (g->index[slot] && !same_name(g->nodes[g->index[slot] - 1].name, name, len)) slot = (slot + 1) & g->index_mask;
+    return slot;
+}
+
+int eg_graph_index_add(eg_graph *g, int node) {
     const char *name = g->nodes[node].name;
-    size_t slot = name_hash(name, strlen(name)) & g->index_mask;
-    while (g->index[slot]) slot = (slot + 1) & g->index_mask;
+    size_t slot = index_slot(g, name, strlen(name));
+    if (g->index[slot]) return g->index[slot] - 1;
     g->index[slot] = node + 1;
+    return -1;
 }
 
 int eg_graph_find(const eg_graph *g, const char *name, size_t len) {
     if (!g->index) return -1;
-    for (size_t slot = name_hash(name, len) & g->index_mask; g->index[slot]; slot = (slot + 1) & g->index_mask) {
-        const char *own = g->nodes[g->index[slot] - 1].name;
-        if (strncmp(own, name, len) == 0 && own[len] == '\0') return g->index[slot] - 1;
-    }
-    return -1;
+    return g->index[index_slot(g, name, len)] - 1;
 }
 
 int eg_graph_target(const eg_graph *g, int node) {

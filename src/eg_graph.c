@@ -35,8 +35,8 @@ static const char frame_state[] =
 void eg_graph_free(eg_graph *g) {
     if (!g) return;
     for (size_t i = 0; i < g->n_nodes; i++) {
+        if (g->nodes[i].handler != g->nodes[i].name) eg_free(g->nodes[i].handler);
         eg_free(g->nodes[i].name);
-        eg_free(g->nodes[i].handler);
         eg_free(g->nodes[i].join);
         eg_free(g->nodes[i].gotos);
         eg_edge_free(&g->nodes[i].edge);
@@ -47,10 +47,10 @@ void eg_graph_free(eg_graph *g) {
     cJSON_Delete(g->defaults);
     cJSON_Delete(g->renamed);
     eg_free(g->end_name);
+    if (g->read) eg_arena_free(g->read);
+    eg_free(g->read);
     eg_free(g);
 }
-
-const char *eg_graph_hash(const eg_graph *g) { return g ? g->hash : ""; }
 
 int eg_graph_find_former(const eg_graph *g, const char *name) {
     int i = eg_graph_find(g, name, strlen(name));
@@ -76,10 +76,11 @@ typedef struct node_fields {
 /* The slot of a known field, or NULL. options and description are the JS
  * driver's and a model's: known, nothing to read here. */
 static const cJSON **field_slot(node_fields *f, const char *key, const cJSON **ignored) {
-    if (strcmp(key, "kind") == 0) return &f->kind;
-    if (strcmp(key, "handler") == 0) return &f->handler;
+    /* (jumpTarget and join first: edgegraph/langgraph's nodes have those two.) */
     if (strcmp(key, "jumpTarget") == 0) return &f->jump;
     if (strcmp(key, "join") == 0) return &f->join;
+    if (strcmp(key, "kind") == 0) return &f->kind;
+    if (strcmp(key, "handler") == 0) return &f->handler;
     if (strcmp(key, "onError") == 0) return &f->on_error;
     if (strcmp(key, "retry") == 0) return &f->retry;
     if (strcmp(key, "timeoutMs") == 0) return &f->timeout;
@@ -131,12 +132,15 @@ static eg_code parse_nodes(eg_graph *g, const cJSON *nodes, node_fields **fields
     for (const cJSON *v = nodes->child; v; v = v->next) {
         const char *name = v->string;
         if (!*name) return eg_fail(err, EG_E_DEFINITION, "a node has an empty name");
-        if (eg_graph_find(g, name, strlen(name)) >= 0)
-            return eg_fail(err, EG_E_DUPLICATE_NODE, "node '%s' is defined twice", name);
         node_fields *f = &(*fields)[g->n_nodes];
         eg_node *node = &g->nodes[g->n_nodes];
         if (!(node->name = eg_strdup(name))) return eg_nomem(err);
-        eg_graph_index_add(g, (int)g->n_nodes++);
+        if (eg_graph_index_add(g, (int)g->n_nodes) >= 0) {
+            eg_free(node->name);
+            node->name = NULL;
+            return eg_fail(err, EG_E_DUPLICATE_NODE, "node '%s' is defined twice", name);
+        }
+        g->n_nodes++;
         if (!cJSON_IsObject(v)) return eg_fail(err, EG_E_DEFINITION, "nodes.%s must be an object", name);
         eg_code rc = read_node_fields(name, v, f, err);
         if (rc) return rc;
@@ -153,7 +157,8 @@ static eg_code parse_nodes(eg_graph *g, const cJSON *nodes, node_fields **fields
             node->kind = (eg_node_kind)k;
         }
         if (handler && !cJSON_IsString(handler)) return eg_fail(err, EG_E_DEFINITION, "nodes.%s.handler must be a string", name);
-        if (!(node->handler = eg_strdup(handler ? handler->valuestring : name))) return eg_nomem(err);
+        /* A node without a handler is its own: the name's text, not a copy (eg_graph_free frees one). */
+        if (!(node->handler = handler ? eg_strdup(handler->valuestring) : node->name)) return eg_nomem(err);
         if (strcmp(name, g->end_name) == 0 && node->kind != EG_NODE_END)
             return eg_fail(err, EG_E_DEFINITION, "node '%s' has END's name but is not an end node", name);
     }
@@ -345,8 +350,17 @@ static const char *const node_settings[] = { "retry", "timeoutMs", "description"
 /* Whether `key` is the first member named one of names[0..3) that `seen` (a bit per name) has not met yet. */
 static bool first_setting(const char *key, const char *const names[3], unsigned *seen) {
     for (unsigned i = 0; i < 3; i++)
-        if (!(*seen & (1u << i)) && strcmp(key, names[i]) == 0) { *seen |= 1u << i; return true; }
+        if (!(*seen & (1u << i)) && key[0] == names[i][0] && strcmp(key, names[i]) == 0) { *seen |= 1u << i; return true; }   /* (the first letter: no call for most keys) */
     return false;
+}
+
+/* Whether objects a and b have the same members, in order, each true, false or null: then
+ * they hash the same (most of a graph's nodes look alike: a key compared costs less than hashed). */
+static bool same_flags(const cJSON *a, const cJSON *b) {
+    const cJSON *x = a->child, *y = b->child;
+    for (; x && y; x = x->next, y = y->next)
+        if (x->type != y->type || !(x->type & (cJSON_False | cJSON_True | cJSON_NULL)) || strcmp(x->string, y->string) != 0) return false;
+    return !x && !y;
 }
 
 /* eg_json_hash of `obj` without its first member of each name in `names`; the first
@@ -361,9 +375,12 @@ static uint64_t hash_without(const cJSON *obj, const char *const names[3], bool 
         uint64_t value;
         if (top && !nodes_done && strcmp(key, "nodes") == 0 && cJSON_IsObject(c)) {
             nodes_done = true;
-            uint64_t nodes = 0;
-            for (const cJSON *n = c->child; n; n = n->next)
-                nodes += eg_json_hash_member_of(eg_json_hash_key(n->string ? n->string : ""), cJSON_IsObject(n) ? hash_without(n, node_settings, false) : eg_json_hash(n));
+            uint64_t nodes = 0, last = 0;
+            const cJSON *like = NULL;   /* the last node object hashed, whose hash is `last` */
+            for (const cJSON *n = c->child; n; n = n->next) {
+                if (cJSON_IsObject(n) && !(like && same_flags(like, n))) { like = n; last = hash_without(n, node_settings, false); }
+                nodes += eg_json_hash_member_of(eg_json_hash_key(n->string ? n->string : ""), cJSON_IsObject(n) ? last : eg_json_hash(n));
+            }
             value = eg_json_hash_object(nodes);
         } else {
             nodes_done |= top && strcmp(key, "nodes") == 0;
@@ -374,19 +391,39 @@ static uint64_t hash_without(const cJSON *obj, const char *const names[3], bool 
     return eg_json_hash_object(sum);
 }
 
+/* The hash on first use (a checkpoint's, or the host's ask), then the definition goes: the hash
+ * is all it was kept for. It allocates nothing, so it cannot fail. (The graph is the
+ * caller's, not a constant: `const` says a run never changes what the graph means.) */
+const char *eg_graph_hash(const eg_graph *g) {
+    if (!g) return "";
+    if (!g->hash[0]) {
+        eg_graph *own = (eg_graph *)g;
+        eg_hex64(hash_without(own->definition, top_settings, true), own->hash);
+        eg_arena_free(own->read);
+        eg_free(own->read);
+        own->read = NULL;
+        own->definition = NULL;
+    }
+    return g->hash;
+}
+
 eg_code eg_graph_new(const char *json, size_t len, eg_graph **out, eg_error *err) {
     eg_clear(err);
     bool nomem;
-    /* The definition is read, checked and hashed, then dropped: an arena's tree. */
-    eg_arena arena = { 0 };
-    cJSON *def = eg_parse_in_arena(json, len, &nomem, &arena);
-    if (!def) { eg_arena_free(&arena); return nomem ? eg_nomem(err) : eg_fail(err, EG_E_JSON, "the graph definition is not valid JSON"); }
+    /* The definition is read and checked into an arena's tree, kept for the hash (eg_graph_hash). */
     eg_graph *g = eg_malloc(sizeof *g);
-    if (!g) { eg_arena_free(&arena); return eg_nomem(err); }
+    eg_arena *arena = eg_malloc(sizeof *arena);
+    if (!g || !arena) { eg_free(g); eg_free(arena); return eg_nomem(err); }
     memset(g, 0, sizeof *g);
+    memset(arena, 0, sizeof *arena);
+    g->read = arena;
+    /* The tree kept is ~3.5x its text (40-byte items): its first block that size, not the reader's
+     * 16 KB that then doubles (a small graph kept 16 KB, a 1,000-node one 240 KB in five blocks). */
+    arena->grow = len < 256 ? 1024 : len <= (16u << 20) ? 4 * len : 0;
+    cJSON *def = eg_parse_in_arena(json, len, &nomem, arena);
+    if (!def) { eg_graph_free(g); return nomem ? eg_nomem(err) : eg_fail(err, EG_E_JSON, "the graph definition is not valid JSON"); }
+    g->definition = def;
     eg_code rc = build(g, def, err);
-    if (!rc) eg_hex64(hash_without(def, top_settings, true), g->hash);
-    eg_arena_free(&arena);
     if (rc) { eg_graph_free(g); return rc; }
     *out = g;
     return EG_OK;

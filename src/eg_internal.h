@@ -220,7 +220,11 @@ struct eg_graph {
     bool partitioned;        /* the engine records currentNodeId, visitedNodes, iteration */
     int version;             /* the definition's "version" (0 without one): checkpoints record it */
     cJSON *renamed;          /* "renamedNodes": {"old name": "new name"}, or NULL */
-    char hash[17];
+    char hash[17];           /* "" until eg_graph_hash first works it out */
+    /* The definition as read (an arena's tree), kept for the hash until its first
+     * use: only checkpoints ask for it, and hashing cost a 1,000-node graph a fifth of its build. */
+    struct eg_arena *read;
+    const cJSON *definition;
     int *index;              /* node index + 1 by name hash, open addressing (eg_edge.c); 0: empty */
     size_t index_mask;       /* the index's size - 1: a power of two, at least twice the nodes */
 };
@@ -230,7 +234,9 @@ int eg_graph_find(const eg_graph *g, const char *name, size_t len);
  * each node added in turn. A lookup costs one hash, not a scan of the nodes:
  * a 1,000-node definition's ~3,000 lookups were its construction's main cost. */
 bool eg_graph_index_new(eg_graph *g, size_t n);
-void eg_graph_index_add(eg_graph *g, int node);
+/* Adds node `node` by its name; if a node of that name is there already, adds
+ * nothing and returns that node's index (else -1): the add is the duplicate check. */
+int eg_graph_index_add(eg_graph *g, int node);
 /* A node by a name a checkpoint may carry: its own, or a former one listed in
  * renamedNodes. -1 when the graph has neither. */
 int eg_graph_find_former(const eg_graph *g, const char *name);

@@ -12,22 +12,23 @@ static uint64_t mix(uint64_t x) {
     return x;
 }
 
-static uint64_t hash_bytes(uint64_t seed, const char *s, size_t n) {
+/* A text's bytes up to its NUL (one pass: no strlen first). */
+static uint64_t hash_bytes(uint64_t seed, const char *s) {
     uint64_t h = 0xcbf29ce484222325ULL ^ seed; /* FNV-1a */
-    for (size_t i = 0; i < n; i++) { h ^= (unsigned char)s[i]; h *= 0x100000001b3ULL; }
+    for (; *s; s++) { h ^= (unsigned char)*s; h *= 0x100000001b3ULL; }
     return mix(h);
 }
 
 uint64_t eg_json_hash_array_start(void) { return mix(6); }
 uint64_t eg_json_hash_array_add(uint64_t h, uint64_t item) { return mix(h * 31 + item); }
-uint64_t eg_json_hash_key(const char *key) { return hash_bytes(9, key, strlen(key)); }
+uint64_t eg_json_hash_key(const char *key) { return hash_bytes(9, key); }
 uint64_t eg_json_hash_member_of(uint64_t key_hash, uint64_t value) { return mix(key_hash ^ (value * 0x9e3779b97f4a7c15ULL)); }
 uint64_t eg_json_hash_object(uint64_t members) { return mix(mix(7) + members); }
 
 /* Objects hash as the sum of their members' hashes, so key order (which JS
  * engines change for integer-like keys) never changes the result. */
 uint64_t eg_json_hash_bool(bool yes) { return mix(yes ? 3 : 2); }
-uint64_t eg_json_hash_string(const char *s) { return hash_bytes(5, s, strlen(s)); }
+uint64_t eg_json_hash_string(const char *s) { return hash_bytes(5, s); }
 uint64_t eg_json_hash_number(double d) {
     if (d == 0) d = 0; /* -0 and 0 are the same JSON number */
     uint64_t bits;
@@ -100,7 +101,7 @@ bool eg_set_ref(cJSON *obj, const char *key, const cJSON *item) {
     return eg_set(obj, key, ref);
 }
 
-static uint64_t key_hash(const char *s) { return hash_bytes(17, s, strlen(s)); }
+static uint64_t key_hash(const char *s) { return hash_bytes(17, s); }
 
 /* Objects with few keys: compare pairwise; many keys: an open-addressing set. */
 static bool dedupe_object(cJSON *obj) {

@@ -45,6 +45,10 @@ static void *arena_take(eg_arena *a, size_t n) {
     return p;
 }
 
+/* The few helpers every item and string passes through, inlined: under -Oz each was
+ * a call, and a 1,000-node definition's ~20,000 skips and takes were a fifth of its read. */
+#define HOT static inline __attribute__((always_inline))
+
 typedef struct reader {
     const unsigned char *p, *end;
     eg_arena *arena;   /* NULL: each item and text its own eg_malloc */
@@ -53,9 +57,9 @@ typedef struct reader {
     size_t scratch_cap;
 } reader;
 
-static void *take(reader *r, size_t n) { return r->arena ? arena_take(r->arena, n) : eg_malloc(n); }
+HOT void *take(reader *r, size_t n) { return r->arena ? arena_take(r->arena, n) : eg_malloc(n); }
 
-static cJSON *new_item(reader *r) {
+HOT cJSON *new_item(reader *r) {
     cJSON *c = take(r, sizeof *c);
     if (c) memset(c, 0, sizeof *c);
     return c;
@@ -64,7 +68,7 @@ static cJSON *new_item(reader *r) {
 /* A subtree that failed halfway: the heap's is freed; an arena's goes with the arena. */
 static void drop(reader *r, cJSON *items) { if (!r->arena && items) cJSON_Delete(items); }
 
-static void skip_space(reader *r) {
+HOT void skip_space(reader *r) {
     while (r->p < r->end && *r->p <= 32) r->p++;   /* as cJSON: any byte up to ' ' */
 }
 
@@ -104,7 +108,7 @@ static size_t utf16_escape(const unsigned char *s, const unsigned char *end, uns
 /* Which of the 8 bytes of v (as loaded) are '"' or '\\': the high bit of each,
  * by the "has a zero byte" test on each XOR. Exact for the first one (a
  * borrow can only mark bytes after it). */
-static uint64_t quotes8(uint64_t v) {
+HOT uint64_t quotes8(uint64_t v) {
     const uint64_t ones = 0x0101010101010101ULL;
     uint64_t q = v ^ (ones * '"'), e = v ^ (ones * '\\');
     return (((q - ones) & ~q) | ((e - ones) & ~e)) & (ones * 0x80);

@@ -24,18 +24,20 @@ import { withCache, clearCache, cacheOf } from './cache.js';
 const PARENT = Symbol.for('edgegraph.langgraph.parent');
 const AsyncFunction = (async () => {}).constructor;
 const FREED_WHEN_COLLECTED = Symbol.for('edgegraph.freedWhenCollected');
-// definition.js's PREPARED: nodes and edges as JSON text, with their functions.
+// definition.js's PREPARED: the nodes and edges as a list, with their functions.
 const PREPARED = Symbol.for('edgegraph.preparedGraph');
-// A function node's JSON, as most graphs have all of theirs but START.
-const PLAIN_NODE = '{"jumpTarget":true,"join":false}';
-/** A name as a JSON string: most need no escape (JSON.stringify of each cost a 1,000-node compile a tenth). */
-const PLAIN_NAME = /^[\w .-]*$/;
-const quoted = (name) => (PLAIN_NAME.test(name) ? `"${name}"` : JSON.stringify(name));
 // Run ids: a prefix drawn on first use (the time and 52 random bits; not at import: workerd refuses
 // randomness in a module's global scope), then a counter.
 let runPrefix = '';
 let runCounter = 0;
 const newRunId = () => (runPrefix ||= `lg${Date.now().toString(36)}${Math.floor(Math.random() * 2 ** 52).toString(36)}`) + (++runCounter).toString(36);
+
+/** `to` added to the static targets of `from` in `map`: a name, or a list once a source has several (most have one). */
+function addTarget(map, from, to) {
+  const had = map.get(from);
+  if (Array.isArray(had)) had.push(to);
+  else map.set(from, had === undefined ? to : [had, to]);
+}
 
 /** A node config's signal (#nodeConfig): its node context's. */
 const CONTEXT = Symbol('context');
@@ -72,9 +74,11 @@ class GraphRunner {
     const engineOptions = { [FREED_WHEN_COLLECTED]: true };
     if (this.#store) engineOptions.checkpointer = this.#store;
     for (const key of ['interruptBefore', 'interruptAfter']) if (options[key] !== undefined) engineOptions[key] = options[key] === '*' ? [...builder.nodes.keys()] : options[key];
-    this.engine = this.#engine = new GraphEngine(this.#definition(), engineOptions);
+    const definition = this.#definition();
+    this.engine = this.#engine = new GraphEngine(definition, engineOptions);
     const children = new Map();
-    for (const [name, n] of builder.nodes) { const child = runnerOf(n.subgraph); if (child) children.set(name, child.threads); }
+    // (definition.nodes: the nodes as objects, which a graph with a subgraph node has.)
+    if (definition.nodes) for (const [name, n] of builder.nodes) { const child = runnerOf(n.subgraph); if (child) children.set(name, child.threads); }
     this.threads = new ThreadState({ engine: this.#engine, store: this.#store, view: this.#view, toUpdate: this.#coreUpdateOf, combine: this.#combine, children });
   }
 
@@ -97,47 +101,50 @@ class GraphRunner {
     }
     this.#defaults = defaults;
     const parent = { invocationOf: (taskId) => this.#invocationOf(taskId), view: this.#view, toUpdate: this.#coreUpdateOf, combine: this.#combine };
-    // Join sources by target and static targets by source, once: a 1,000-node graph compiles in one pass.
-    const joined = new Map();
-    const fixed = new Map();
-    const add = (map, key, value) => { const list = map.get(key); if (list) list.push(value); else map.set(key, [value]); };
-    for (const [from, to] of this.#builder.edges) add(fixed, from, to);
-    for (const [sources, target] of this.#builder.joins) for (const from of sources) { add(joined, target, from); add(fixed, from, target); }
-    // The nodes and edges go to the engine as JSON text (definition.js's PREPARED); with a
-    // subgraph node among them, the nodes as objects, in their order (the engine builds the child's handler).
-    // (Members in lists joined once: a string grown member by member is a rope that the engine flattens.)
-    const handlers = new Map(), routers = new Map(), nodeTexts = [], edgeTexts = [], table = [];
-    const objects = [...this.#builder.nodes.values()].some((n) => runnerOf(n.subgraph)) ? {} : null;
-    for (const [name, node] of [[START, null], ...this.#builder.nodes]) {
-      const key = quoted(name);
-      const { fn, options = {}, subgraph } = node ?? {};
-      // LangGraph's edges from several nodes to one are not a join; addEdge([a, b], c) is.
-      const sources = joined.get(name);
-      const join = sources ? [...new Set(sources)] : false;
-      const child = runnerOf(subgraph);
-      if (child && (options.cachePolicy || options.retryPolicy?.retryOn)) {
-        throw new EdgegraphError('INVALID_DEFINITION', `node '${name}' is a compiled graph: give cachePolicy and retryOn to its nodes`, { node: name });
-      }
-      const spec = node === null ? { jumpTarget: true } : { jumpTarget: true, join };
-      if (options.defer) spec.defer = true;
-      const handler = child ? null : node === null ? this.#startNode() : this.#wrap(name, withRetry(fn, options.retryPolicy), options.cachePolicy);
-      if (child) {
-        objects[name] = Object.assign(subgraphNodeSpec(name, child, parent), spec);
-        if (options.retryPolicy) objects[name].retry = engineRetry(options.retryPolicy);
-      } else if (objects) objects[name] = { handler, ...spec };
-      else {
-        handlers.set(name, handler);
-        nodeTexts.push(`${key}:${join || spec.defer || !node ? JSON.stringify(spec) : PLAIN_NODE}`);
-      }
-      const edge = edgeOf(fixed.get(name) ?? [], this.#builder.branches.get(name) ?? [], this.#view);
-      if (typeof edge === 'function') routers.set(name, edge);
-      table.push([name, name, typeof edge === 'function' ? name : null]);   // the core's node table (definition.js)
-      edgeTexts.push(`${key}:${typeof edge === 'function' ? `{"router":${key}}` : typeof edge === 'string' ? quoted(edge) : JSON.stringify(edge)}`);
-    }
-    const prepared = { nodes: nodeTexts.join(','), edges: edgeTexts.join(','), handlers, routers, table };
+    // Static targets by source and join sources by target, once: a 1,000-node graph compiles in one pass.
+    // (The work of each edge and node in module functions and methods, not closures made per compile:
+    // V8 dropped a closure's optimized code at a full GC, and a compile after one ran it unoptimized, 2-3x slower.)
+    const { nodes, edges, joins, branches } = this.#builder;
+    const fixed = new Map(), joined = new Map();
+    for (let i = 0; i < edges.length; i++) addTarget(fixed, edges[i][0], edges[i][1]);
+    for (const [sources, target] of joins) for (const from of sources) { joined.set(target, [...joined.get(target) ?? [], from]); addTarget(fixed, from, target); }
+    // The nodes and edges go to the engine as a list (definition.js's PREPARED, which writes their JSON text);
+    // with a subgraph node among them, the nodes as objects, in their order (the engine builds the child's handler).
+    let objects = null;
+    for (const n of nodes.values()) if (n.subgraph && runnerOf(n.subgraph)) { objects = {}; break; }
+    const handlers = new Map(), routers = new Map(), entries = [];
+    // (#node's parts as a list: as an object, their names cost the compat entry 34 bytes.)
+    const at = [fixed, joined, branches, objects, parent, handlers, routers, entries];
+    this.#node(START, null, at);
+    for (const [name, node] of nodes) this.#node(name, node, at);
+    const prepared = { entries, handlers, routers };
     const definition = { entryPoint: START, state: { reducers, defaults: { channels: defaults } }, [PREPARED]: prepared };
     if (objects) definition.nodes = objects;
     return definition;
+  }
+
+  /** Node `name` (`node`: its addNode record; null: START) into #definition's parts `at`. */
+  #node(name, node, [fixed, joined, branches, objects, parent, handlers, routers, entries]) {
+    const { fn, options = {}, subgraph } = node ?? {};
+    // LangGraph's edges from several nodes to one are not a join; addEdge([a, b], c) is.
+    const sources = joined.get(name);
+    const join = sources ? [...new Set(sources)] : false;
+    const child = runnerOf(subgraph);
+    if (child && (options.cachePolicy || options.retryPolicy?.retryOn)) {
+      throw new EdgegraphError('INVALID_DEFINITION', `node '${name}' is a compiled graph: give cachePolicy and retryOn to its nodes`, { node: name });
+    }
+    const spec = node === null ? { jumpTarget: true } : { jumpTarget: true, join };
+    if (options.defer) spec.defer = true;
+    const handler = child ? null : node === null ? this.#startNode() : this.#wrap(name, withRetry(fn, options.retryPolicy), options.cachePolicy);
+    if (child) {
+      objects[name] = Object.assign(subgraphNodeSpec(name, child, parent), spec);
+      if (options.retryPolicy) objects[name].retry = engineRetry(options.retryPolicy);
+    } else if (objects) objects[name] = { handler, ...spec };
+    else handlers.set(name, handler);
+    let edge = edgeOf(fixed.get(name), branches.get(name), this.#view);
+    if (typeof edge === 'function') { routers.set(name, edge); edge = null; }
+    // (null: a function node that is no join, a router named after its node)
+    entries.push(name, objects ? undefined : join || spec.defer || !node ? spec : null, edge);
   }
 
   /** The input step: the input goes through the reducers like any update. */

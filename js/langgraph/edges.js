@@ -15,14 +15,15 @@ function targetsOf(answer, pathMap, out) {
 }
 
 /**
- * The engine edge of a node with static targets `fixed` and routers `branches`
- * ({ path, pathMap }); `view`: the engine state as the routers read it.
+ * The engine edge of a node with static targets `fixed` (none, a name, or a list of several)
+ * and routers `branches` ({ path, pathMap }; or none); `view`: the engine state as the routers read it.
  */
 export function edgeOf(fixed, branches, view) {
-  if (!branches.length) {
-    if (fixed.length === 0) return END;
-    return fixed.length === 1 ? fixed[0] : [...new Set(fixed)];
+  if (!branches?.length) {
+    if (fixed === undefined) return END;
+    return Array.isArray(fixed) ? [...new Set(fixed)] : fixed;
   }
+  if (!Array.isArray(fixed)) fixed = fixed === undefined ? [] : [fixed];
   // Synchronous paths route synchronously: no promise for the engine to wait on (most routers are).
   const from = (state, out, i) => {
     for (; i < branches.length; i++) {

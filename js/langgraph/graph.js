@@ -15,6 +15,12 @@ export class Send {
   toJSON() { return { ...this }; }   // plain data (the engine refuses class instances without toJSON)
 }
 
+/** Whether `n` names a node of `nodes`, START or END. (A module function, not a closure made per compile: V8 drops a closure's optimized code at a full GC; see compiled.js.) */
+const isNode = (nodes, n) => nodes.has(n) || n === END || n === START;
+
+/** A runnable's invoke() as a node function, called with the parent's config without its thread (made apart: addNode's own frame captures nothing). */
+const invokerOf = (runnable) => (s, c) => runnable.invoke(s, { ...c, configurable: { ...c?.configurable, thread_id: undefined, checkpoint_id: undefined } });
+
 export class StateGraph {
   /** @type {Map<string, { fn: Function, options: object }>} */
   nodes = new Map();
@@ -41,14 +47,13 @@ export class StateGraph {
     }
     if (typeof name !== 'string' || !name) throw new GraphValidationError('a node needs a name');
     if (name === START || name === END) throw new GraphValidationError(`Node \`${name}\` is reserved.`);
-    if (/[|:]/.test(name)) throw new GraphValidationError(`'${name}' is not a valid node name: '|' and ':' are reserved`);
+    if (name.includes('|') || name.includes(':')) throw new GraphValidationError(`'${name}' is not a valid node name: '|' and ':' are reserved`);
     if (this.nodes.has(name)) throw new GraphValidationError(`Node \`${name}\` already present.`, { code: 'DUPLICATE_NODE', node: name });
     if (this.channels.has(name)) throw new GraphValidationError(`'${name}' is already being used as a state key`, { node: name });
     // A compiled graph of this entry runs as a subgraph node (subgraph-node.js); another
     // runnable is called with the parent's config, without its thread.
-    const asChild = (c) => ({ ...c, configurable: { ...c?.configurable, thread_id: undefined, checkpoint_id: undefined } });
     const subgraph = typeof fn?.invoke === 'function' ? fn : null;
-    const run = typeof fn === 'function' ? fn : subgraph && ((s, c) => fn.invoke(s, asChild(c)));
+    const run = typeof fn === 'function' ? fn : subgraph && invokerOf(subgraph);
     if (!run) throw new GraphValidationError(`node '${name}' needs a function or a compiled graph`, { node: name });
     this.nodes.set(name, { fn: run, options: options ?? {}, subgraph });
     return this;
@@ -94,29 +99,28 @@ export class StateGraph {
   }
 
   #validate() {
-    const known = (n) => this.nodes.has(n) || n === END || n === START;
-    const edges = [...this.edges, ...this.joins];
-    // (A join's sources are a list: flatMap spreads it, and keeps a plain edge's one source.)
-    const sources = [...edges.flatMap(([f]) => f), ...this.branches.keys()];
+    const { nodes, edges, joins, branches } = this;
+    // Sources and targets in plain lists (a join's sources are a list): no flatMap, spread or destructured pair an edge.
+    const sources = [], targets = [];
+    for (let i = 0; i < edges.length; i++) { sources.push(edges[i][0]); targets.push(edges[i][1]); }
+    for (const [from, to] of joins) { sources.push(...from); targets.push(to); }
+    sources.push(...branches.keys());
     if (!sources.includes(START)) throw new GraphValidationError('Graph must have an entrypoint: add at least one edge from START to another node');
-    for (const s of sources) if (!known(s)) throw new GraphValidationError(`Found edge starting at unknown node '${s}'`, { node: s });
+    for (const s of sources) if (!isNode(nodes, s)) throw new GraphValidationError(`Found edge starting at unknown node '${s}'`, { node: s });
+    for (const t of targets) if (!isNode(nodes, t)) throw new GraphValidationError(`Found edge ending at unknown node \`${t}\``, { node: t });
+    const reached = new Set(targets);
     // Every node needs a way in: an edge, a branch's path map (a list's values are
     // its items), a branch without one (it may go anywhere but back to its source), or another node's `ends`.
-    const reached = new Set();
-    for (const [, t] of edges) {
-      if (!known(t)) throw new GraphValidationError(`Found edge ending at unknown node \`${t}\``, { node: t });
-      reached.add(t);
-    }
-    for (const [from, list] of this.branches) {
+    for (const [from, list] of branches) {
       for (const { pathMap } of list) {
-        for (const t of pathMap === undefined ? [...this.nodes.keys()].filter((n) => n !== from) : Object.values(pathMap)) {
-          if (!known(t)) throw new GraphValidationError(`At '${from}' node, 'path' and 'pathMap' map to unknown node \`${t}\``, { node: from });
+        for (const t of pathMap === undefined ? [...nodes.keys()].filter((n) => n !== from) : Object.values(pathMap)) {
+          if (!isNode(nodes, t)) throw new GraphValidationError(`At '${from}' node, 'path' and 'pathMap' map to unknown node \`${t}\``, { node: from });
           reached.add(t);
         }
       }
     }
-    for (const { options } of this.nodes.values()) for (const t of options.ends ?? []) reached.add(t);
-    for (const name of this.nodes.keys()) {
+    for (const { options } of nodes.values()) for (const t of options.ends ?? []) reached.add(t);
+    for (const name of nodes.keys()) {
       if (!reached.has(name)) throw new GraphValidationError(`Node \`${name}\` is not reachable (a Command's targets go in addNode()'s { ends })`, { code: 'UNREACHABLE_NODE', node: name });
     }
   }

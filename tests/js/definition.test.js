@@ -29,6 +29,18 @@ test('maxSteps and limits never enter graphHash: a checkpoint of one resumes in 
   for (const e of [plain, tuned, inDefinition, other]) e.dispose();
 });
 
+test('graphHash is worked out on first use: a checkpoint written first carries the value graphHash reads later', async () => {
+  const fresh = new GraphEngine(definition());
+  const paused = await fresh.execute({});   // its checkpoint asks the core for the hash first
+  assert.equal(paused.status, 'PAUSED');
+  const asked = new GraphEngine(definition());
+  assert.equal(JSON.parse(paused.checkpoint).graph, fresh.graphHash);
+  assert.equal(fresh.graphHash, asked.graphHash);
+  // And a graph that never needs it is freed with the definition it kept for it.
+  new GraphEngine(definition()).dispose();
+  for (const e of [fresh, asked]) e.dispose();
+});
+
 test('an unknown top-level definition key is INVALID_DEFINITION listing the known ones', () => {
   for (const typo of ['entrypoint', 'edge', 'reducers', 'maxStep']) {
     assert.throws(() => new GraphEngine({ ...definition(), [typo]: 1 }), (e) => e.code === 'INVALID_DEFINITION'

@@ -29,4 +29,14 @@ for (const impl of implementations) {
     assert.deepEqual(chunks, [{ 2: { log: ['2'] } }, { 1: { log: ['1'] } }, { 'say "hi"': { log: ['say "hi"'] } }, { a: { log: ['a'] } }]);
     assert.deepEqual((await graph.invoke({ log: [] })).log, ['2', '1', 'say "hi"', 'a']);
   });
+
+  test(named(impl, 'names JSON escapes (a quote, a backslash, a newline, an emoji) as static targets and with a router, each run as named'), async () => {
+    const State = Annotation.Root({ log: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) });
+    const names = ['plain', 'a\\b', 'line\nbreak', '😀 "q"', 'é'];
+    const graph = new StateGraph(State);
+    for (const name of names) graph.addNode(name, () => ({ log: [name] }));
+    graph.addEdge(START, 'plain').addEdge('plain', 'a\\b').addEdge('a\\b', 'line\nbreak')
+      .addConditionalEdges('line\nbreak', () => '😀 "q"', ['😀 "q"']).addEdge('😀 "q"', 'é').addEdge('é', END);
+    assert.deepEqual((await graph.compile().invoke({ log: [] })).log, names);
+  });
 }

@@ -4,6 +4,7 @@
 // layer touches wasm memory.
 
 import { EdgegraphError } from './errors.js';
+import { knownWellFormed } from './result-json.js';
 
 const encoder = new TextEncoder();
 
@@ -111,7 +112,7 @@ export class Core {
   /** write() of one string (a node's result, every step): its pointer, and its length in `wrote`. */
   writeOne(raw) {
     const view = this.area(raw.length * 3 + 1);
-    const { written } = encoder.encodeInto(wellFormed(raw), view);
+    const { written } = encoder.encodeInto(knownWellFormed(raw) ? raw : wellFormed(raw), view);
     view[written] = 0;
     this.wrote = written;
     return this.scratch;

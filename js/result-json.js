@@ -15,6 +15,18 @@ import { isPlainRecord } from './objects.js';
 
 const isBoxed = (v) => v instanceof Number || v instanceof String || v instanceof Boolean;
 
+// Whether a string may hold a lone surrogate: isWellFormed is O(1) for the
+// common one-byte string (and missing on old runtimes: then always maybe).
+const maybeLone = typeof ''.isWellFormed === 'function' ? (s) => !s.isWellFormed() : () => true;
+let lone = false;   // keeps() met a string or key that maybe holds one
+// The last text resultJSON returned whose every string and key is well-formed.
+// JSON.stringify writes a surrogate escape (\ud800) only for a lone surrogate,
+// so this text has none: core.js skips its scan for them (a search for "\u"
+// stops at every backslash of a state's JSON text kept in a string).
+let wellFormedText = null;
+/** Whether `text` is a result's JSON text known to hold no lone surrogate escape. */
+export const knownWellFormed = (text) => text === wellFormedText;
+
 /**
  * Whether JSON keeps `v` as it is: the fast check, run after JSON.stringify
  * succeeded (so no cycle, no BigInt). A plain walk: a replacer function makes
@@ -22,7 +34,8 @@ const isBoxed = (v) => v instanceof Number || v instanceof String || v instanceo
  */
 function keeps(v) {
   switch (typeof v) {
-    case 'string': case 'boolean': return true;
+    case 'string': if (maybeLone(v)) lone = true; return true;
+    case 'boolean': return true;
     case 'number': return Number.isFinite(v);
     case 'object': {
       if (v === null) return true;
@@ -32,7 +45,11 @@ function keeps(v) {
       }
       if (typeof v.toJSON === 'function') return keeps(v.toJSON());
       if (!isPlainRecord(v)) return isBoxed(v) && keeps(v.valueOf());
-      for (const key in v) if (v[key] !== undefined && !keeps(v[key])) return false;
+      for (const key in v) {
+        if (v[key] === undefined) continue;
+        if (maybeLone(key)) lone = true;
+        if (!keeps(v[key])) return false;
+      }
       return true;
     }
     default: return false;
@@ -94,7 +111,11 @@ export function resultJSON(value, node) {
   let deep = false;
   if (!thrown) {
     try {
-      if (keeps(value)) return json;
+      lone = false;
+      if (keeps(value)) {
+        wellFormedText = lone ? null : json;
+        return json;
+      }
     } catch {
       deep = true;   // nested deeper than the walk's stack
     }

@@ -55,47 +55,72 @@ static bool put_number(eg_buf *b, double d) {
     return eg_buf_put(b, tmp, n);
 }
 
-/* Whether none of the 8 bytes at p needs escaping (below 0x20, '"' or '\\'):
- * the "has a byte less than / equal to" tests on a 64-bit word, exact for
- * whether any byte matches. A snapshot of a large state is mostly long
- * strings with nothing to escape. */
-static bool plain8(const char *p) {
+/* Which of the 8 bytes of v (as loaded from memory) need escaping (below
+ * 0x20, '"' or '\\'): the high bit of each, by the "has a byte less than /
+ * equal to" tests on a 64-bit word. Exact for whether any byte does, and for
+ * the first one (a borrow can only mark bytes after it). A snapshot of a large
+ * state is mostly long strings with nothing to escape. */
+static uint64_t specials8(uint64_t v) {
     const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
-    uint64_t v, q, e;
-    memcpy(&v, p, 8);
-    q = v ^ (ones * '"');
-    e = v ^ (ones * '\\');
-    uint64_t found = ((v - ones * 0x20) & ~v) | ((q - ones) & ~q) | ((e - ones) & ~e);
-    return (found & highs) == 0;
+    uint64_t q = v ^ (ones * '"'), e = v ^ (ones * '\\');
+    return (((v - ones * 0x20) & ~v) | ((q - ones) & ~q) | ((e - ones) & ~e)) & highs;
 }
 
+/* The index of the first byte that needs escaping in a word whose specials8 is
+ * not 0. Little-endian (WebAssembly, x86, ARM): the lowest marked byte is the
+ * first in memory; elsewhere, the bytes are looked at in turn. */
+static unsigned first_special(const char *p, uint64_t found) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    (void)p;
+    return (unsigned)__builtin_ctzll(found) >> 3;
+#else
+    (void)found;
+    unsigned k = 0;
+    while ((unsigned char)p[k] >= 0x20 && p[k] != '"' && p[k] != '\\') k++;
+    return k;
+#endif
+}
+
+/* One pass, a word at a time: a word with nothing to escape is copied whole;
+ * in one with an escape, the bytes before the first are kept (the whole word
+ * was stored: the rest is written over), then that byte is escaped and the
+ * next word starts after it. A state's JSON text kept in a string has a quote
+ * every few bytes. Room for the plain case is made first; each escape (up to
+ * 6 bytes for 1) makes sure of its own. */
 bool eg_buf_string(eg_buf *b, const char *s) {
     static const char hex[] = "0123456789abcdef";
-    size_t n = strlen(s), extra = 2, plain = 0;
-    while (plain + 8 <= n && plain8(s + plain)) plain += 8;
-    for (size_t i = plain; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c < 0x20) extra += (c == '\b' || c == '\f' || c == '\n' || c == '\r' || c == '\t') ? 1 : 5;
-        else if (c == '"' || c == '\\') extra += 1;
-    }
-    if (!eg_buf_reserve(b, n + extra)) return false;
+    size_t n = strlen(s), start = b->len;
+    if (!eg_buf_reserve(b, n + 2)) return false;
     char *o = b->data + b->len;
     *o++ = '"';
-    if (extra == 2) { memcpy(o, s, n); o += n; }
-    else for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n; i++) {
+        if (i + 8 <= n) {
+            uint64_t v, found;
+            memcpy(&v, s + i, 8);
+            memcpy(o, &v, 8);   /* fits: at least the 8 bytes still to come have room */
+            if (!(found = specials8(v))) { o += 8; i += 7; continue; }
+            unsigned k = first_special(s + i, found);
+            o += k;
+            i += k;
+        }
         unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\') { *o++ = '\\'; *o++ = (char)c; }
-        else if (c >= 0x20) *o++ = (char)c;
-        else {
-            *o++ = '\\';
-            switch (c) {
-            case '\b': *o++ = 'b'; break;
-            case '\f': *o++ = 'f'; break;
-            case '\n': *o++ = 'n'; break;
-            case '\r': *o++ = 'r'; break;
-            case '\t': *o++ = 't'; break;
-            default: *o++ = 'u'; *o++ = '0'; *o++ = '0'; *o++ = hex[c >> 4]; *o++ = hex[c & 15];
-            }
+        if (c >= 0x20 && c != '"' && c != '\\') { *o++ = (char)c; continue; }
+        /* The escape, the rest of s and the closing quote. */
+        size_t at = (size_t)(o - b->data);
+        if (at + 6 + (n - i - 1) + 2 > b->cap) {
+            b->len = at;
+            if (!eg_buf_reserve(b, 6 + (n - i - 1) + 1)) { b->len = start; b->data[start] = '\0'; return false; }
+            o = b->data + at;
+        }
+        *o++ = '\\';
+        switch (c) {
+        case '"': case '\\': *o++ = (char)c; break;
+        case '\b': *o++ = 'b'; break;
+        case '\f': *o++ = 'f'; break;
+        case '\n': *o++ = 'n'; break;
+        case '\r': *o++ = 'r'; break;
+        case '\t': *o++ = 't'; break;
+        default: *o++ = 'u'; *o++ = '0'; *o++ = '0'; *o++ = hex[c >> 4]; *o++ = hex[c & 15];
         }
     }
     *o++ = '"';

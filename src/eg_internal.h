@@ -309,6 +309,15 @@ void eg_sum_appended(eg_patch *patch, const eg_path *path, const char *key, cons
 int eg_reduce_into(const eg_reducers *rs, cJSON *obj, eg_path *path, cJSON *item,
                    eg_patch *patch, const char *who, eg_error *err);
 int eg_reducer_parse(const char *name, eg_reducer_kind *out);
+/* (eg_reduce.c, for eg_reduce_messages.c) Items to append: an array's elements,
+ * or the one value; an array holding them (the array itself, or a new one
+ * wrapping it; NULL: out of memory). And the error of a write of the wrong type. */
+cJSON *eg_reducer_items_(cJSON *item);
+int eg_reducer_type_error_(const eg_path *path, const char *key, eg_reducer_kind k, const char *who,
+                           const char *want, const cJSON *got, eg_error *err);
+/* (eg_reduce_messages.c) `item` (taken: a message or a list of them) into the
+ * message list `existing`, which lives at path + item's key. */
+int eg_reduce_messages_(cJSON *existing, eg_path *path, cJSON *item, eg_patch *patch, const char *who, eg_error *err);
 /* Parse {"dotted.path": "reducerName", ...} (NULL: none); `where` names it in errors. */
 eg_code eg_reducers_parse(const cJSON *obj, const char *where, eg_reducers *out, eg_error *err);
 void eg_reducers_free(eg_reducers *rs);
@@ -334,6 +343,8 @@ int eg_check_conflicts(const eg_reducers *rs, cJSON *const *results, const char 
  * NULL, `index` negative for none, `value` NULL for none (it is copied). */
 bool eg_patch_op(eg_patch *patch, const char *op, const eg_path *path,
                  const char *key, int index, const cJSON *value);
+/* A "push" of one item at `path`, its value [item]: the item printed where it is, not copied into a list. */
+bool eg_patch_push_one(eg_patch *patch, const eg_path *path, const cJSON *item);
 /* obj[key] = value (taken, also on failure), recorded as a "set" op at
  * `path`: both or neither. Not through any reducer. False: out of memory. */
 bool eg_patch_put(eg_patch *patch, cJSON *obj, const eg_path *path, const char *key, cJSON *value);

@@ -53,10 +53,11 @@ typedef struct reader {
     const unsigned char *p, *end;
     eg_arena *arena;   /* NULL: each item and text its own eg_malloc */
     int depth;
+    unsigned char *scratch;   /* where a string with escapes is unescaped (heap, freed with the reader) */
+    size_t scratch_cap;
 } reader;
 
 HOT void *take(reader *r, size_t n) { return r->arena ? arena_take(r->arena, n) : eg_malloc(n); }
-static void give_back(reader *r, void *p) { if (!r->arena) eg_free(p); }
 
 HOT cJSON *new_item(reader *r) {
     cJSON *c = take(r, sizeof *c);
@@ -104,63 +105,88 @@ static size_t utf16_escape(const unsigned char *s, const unsigned char *end, uns
     return used;
 }
 
-/* Whether none of the 8 bytes at p is '"' or '\\' (the "has a zero byte" test on each XOR). */
-HOT bool no_quote8(const unsigned char *p) {
+/* Which of the 8 bytes of v (as loaded) are '"' or '\\': the high bit of each,
+ * by the "has a zero byte" test on each XOR. Exact for the first one (a
+ * borrow can only mark bytes after it). */
+static uint64_t quotes8(uint64_t v) {
     const uint64_t ones = 0x0101010101010101ULL;
-    uint64_t v, q, e;
-    memcpy(&v, p, 8);
-    q = v ^ (ones * '"');
-    e = v ^ (ones * '\\');
-    return ((((q - ones) & ~q) | ((e - ones) & ~e)) & (ones * 0x80)) == 0;
+    uint64_t q = v ^ (ones * '"'), e = v ^ (ones * '\\');
+    return (((q - ones) & ~q) | ((e - ones) & ~e)) & (ones * 0x80);
 }
 
-/* The string at r->p (its opening quote) as a new NUL-terminated text. */
-static char *read_string(reader *r) {
-    const unsigned char *s = r->p + 1, *q = s;
-    while (q + 8 <= r->end && no_quote8(q)) q += 8;
-    while (q < r->end && *q != '"' && *q != '\\') q++;
-    size_t escapes = 0;
-    bool plain = q < r->end && *q == '"';
-    while (q < r->end && *q != '"') {
-        if (*q == '\\') {
-            if (q + 1 >= r->end) return NULL;   /* a backslash as the last byte */
-            escapes++;
-            q++;
-        }
-        q++;
-        while (q + 8 <= r->end && no_quote8(q)) q += 8;
+/* Room in the scratch for `more` bytes after `used`. */
+static bool scratch_room(reader *r, size_t used, size_t more) {
+    if (used + more <= r->scratch_cap) return true;
+    size_t cap = r->scratch_cap ? r->scratch_cap : 256;
+    while (cap < used + more) cap *= 2;
+    unsigned char *p = eg_realloc(r->scratch, cap);
+    if (!p) return false;
+    r->scratch = p;
+    r->scratch_cap = cap;
+    return true;
+}
+
+/* Past a run of bytes that are neither '"' nor '\\', from q. */
+static const unsigned char *plain_run(const unsigned char *q, const unsigned char *end) {
+    for (; q + 8 <= end; q += 8) {
+        uint64_t v, found;
+        memcpy(&v, q, 8);
+        if (!(found = quotes8(v))) continue;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        return q + ((unsigned)__builtin_ctzll(found) >> 3);   /* the lowest marked byte is the first */
+#else
+        break;
+#endif
     }
+    while (q < end && *q != '"' && *q != '\\') q++;
+    return q;
+}
+
+/* The string at r->p (its opening quote) as a new NUL-terminated text. One
+ * pass: a string without escapes is found and copied at once; one with
+ * escapes is unescaped into the reader's scratch as it is read (a state's
+ * JSON kept as a string has one every few bytes), then copied at its length. */
+static char *read_string(reader *r) {
+    const unsigned char *s = r->p + 1, *q = plain_run(s, r->end);
     if (q >= r->end) return NULL;   /* no closing quote */
-    /* At most this long: an escape's two or more bytes make one to four. */
-    unsigned char *out = take(r, (size_t)(q - s) - escapes + 1), *o = out;
-    if (!out) return NULL;
-    if (plain) {
-        memcpy(out, s, (size_t)(q - s));
-        o += q - s;
+    size_t used = (size_t)(q - s);
+    unsigned char *out;
+    if (*q == '"') {
+        if (!(out = take(r, used + 1))) return NULL;
+        memcpy(out, s, used);
     } else {
-        for (const unsigned char *i = s; i < q;) {
-            const unsigned char *run = i;
-            while (i + 8 <= q && no_quote8(i)) i += 8;
-            while (i < q && *i != '\\') i++;
-            memcpy(o, run, (size_t)(i - run));
-            o += i - run;
-            if (i >= q) break;
-            size_t used = 2;
-            switch (i[1]) {
+        /* Room for what is left of the text (up to 64 KB) at once: no growth, one copy per string, for the common sizes. */
+        size_t left = (size_t)(r->end - s), first = left < 65536 ? left : 65536;
+        if (!scratch_room(r, 0, (used + 4 > first ? used + 4 : first))) return NULL;
+        memcpy(r->scratch, s, used);
+        while (*q == '\\') {
+            unsigned char *o = r->scratch + used;
+            size_t step = 2;
+            if (q + 1 >= r->end) return NULL;   /* a backslash as the last byte */
+            switch (q[1]) {
             case 'b': *o++ = '\b'; break;
             case 'f': *o++ = '\f'; break;
             case 'n': *o++ = '\n'; break;
             case 'r': *o++ = '\r'; break;
             case 't': *o++ = '\t'; break;
-            case '"': case '\\': case '/': *o++ = i[1]; break;
-            case 'u': used = utf16_escape(i, q, &o); break;
-            default: used = 0;
+            case '"': case '\\': case '/': *o++ = q[1]; break;
+            case 'u': step = utf16_escape(q, r->end, &o); break;
+            default: step = 0;
             }
-            if (!used) { give_back(r, out); return NULL; }
-            i += used;
+            if (!step) return NULL;
+            used = (size_t)(o - r->scratch);
+            const unsigned char *run = q + step;
+            q = plain_run(run, r->end);
+            if (q >= r->end) return NULL;
+            /* The run, and an escape's 4 bytes after it. */
+            if (!scratch_room(r, used, (size_t)(q - run) + 4)) return NULL;
+            memcpy(r->scratch + used, run, (size_t)(q - run));
+            used += (size_t)(q - run);
         }
+        if (!(out = take(r, used + 1))) return NULL;
+        memcpy(out, r->scratch, used);
     }
-    *o = '\0';
+    out[used] = '\0';
     r->p = q + 1;
     return (char *)out;
 }
@@ -249,12 +275,14 @@ static bool read_value(reader *r, cJSON *item) {
 
 cJSON *eg_json_read(const char *json, size_t len, const char **end, eg_arena *arena) {
     if (!json || !len) return NULL;
-    reader r = { (const unsigned char *)json, (const unsigned char *)json + len, arena, 0 };
+    reader r = { (const unsigned char *)json, (const unsigned char *)json + len, arena, 0, NULL, 0 };
     if (len > 4 && memcmp(json, "\xEF\xBB\xBF", 3) == 0) r.p += 3;
     skip_space(&r);
     cJSON *item = new_item(&r);
     if (!item) return NULL;
-    if (!read_value(&r, item)) {
+    bool ok = read_value(&r, item);
+    eg_free(r.scratch);
+    if (!ok) {
         item->type = cJSON_Invalid;   /* what it holds was freed already, or is the arena's */
         drop(&r, item);
         return NULL;

@@ -17,8 +17,9 @@ static bool reserve_mark(eg_patch *patch) {
     return true;
 }
 
-bool eg_patch_op(eg_patch *patch, const char *op, const eg_path *path,
-                 const char *key, int index, const cJSON *value) {
+/* eg_patch_op; `listed`: the value printed as a list of one ([value]). */
+static bool put_op(eg_patch *patch, const char *op, const eg_path *path,
+                   const char *key, int index, const cJSON *value, bool listed) {
     if (!patch) return true;
     eg_buf *b = &patch->text;
     size_t mark = b->len;  /* an op is appended whole or not at all */
@@ -35,7 +36,8 @@ bool eg_patch_op(eg_patch *patch, const char *op, const eg_path *path,
     if (ok && index >= 0) ok = (path->n == 0 && !key ? true : eg_buf_lit(b, ",")) && eg_buf_int(b, index);
     m.path_end = b->len;
     m.value = b->len + 2;
-    ok = ok && (value ? eg_buf_lit(b, "],") && eg_buf_json(b, value) : eg_buf_lit(b, "]"));
+    ok = ok && (value ? eg_buf_lit(b, "],") && (!listed || eg_buf_lit(b, "[")) && eg_buf_json(b, value) && (!listed || eg_buf_lit(b, "]"))
+                      : eg_buf_lit(b, "]"));
     m.end = value ? b->len : m.value;
     ok = ok && eg_buf_lit(b, "]");
     if (!ok) {
@@ -45,6 +47,15 @@ bool eg_patch_op(eg_patch *patch, const char *op, const eg_path *path,
     }
     patch->marks[patch->count++] = m;
     return true;
+}
+
+bool eg_patch_op(eg_patch *patch, const char *op, const eg_path *path,
+                 const char *key, int index, const cJSON *value) {
+    return put_op(patch, op, path, key, index, value, false);
+}
+
+bool eg_patch_push_one(eg_patch *patch, const eg_path *path, const cJSON *item) {
+    return put_op(patch, "push", path, NULL, -1, item, true);
 }
 
 bool eg_patch_put_scalar(eg_patch *patch, cJSON *obj, const eg_path *path, const char *key, const cJSON *value) {

@@ -119,16 +119,14 @@ static eg_code set_value(cJSON *obj, eg_path *path, cJSON *item, eg_patch *patch
     return replace_value(obj, path, item, eg_get(obj, item->string), patch, err);
 }
 
-static int type_error(const eg_path *path, const char *key, eg_reducer_kind k, const char *who,
-                      const char *want, const cJSON *got, eg_error *err) {
+int eg_reducer_type_error_(const eg_path *path, const char *key, eg_reducer_kind k, const char *who,
+                           const char *want, const cJSON *got, eg_error *err) {
     char buf[128];
     return eg_fail(err, EG_E_REDUCER, "node '%s' wrote '%s': reducer '%s' needs %s, got %s", who,
                    eg_path_text(path, key, buf, sizeof buf), reducer_name(k), want, type_name(got));
 }
 
-/* Items to append: an array's elements, or the one value. Returns an array
- * holding them (the incoming array itself, or a new one wrapping it). */
-static cJSON *as_items(cJSON *item) {
+cJSON *eg_reducer_items_(cJSON *item) {
     if (cJSON_IsArray(item)) return item;
     cJSON *wrap = cJSON_CreateArray();
     if (!wrap) return NULL;
@@ -145,7 +143,7 @@ static bool contains(const cJSON *array, const cJSON *v) {
 static eg_code set_items(cJSON *obj, eg_path *path, cJSON *item, cJSON *old, eg_patch *patch, eg_error *err) {
     char *key = item->string;
     item->string = NULL;
-    cJSON *items = as_items(item);
+    cJSON *items = eg_reducer_items_(item);
     if (!items) { cJSON_free(key); cJSON_Delete(item); return eg_nomem(err); }
     items->string = key;
     items->type &= ~cJSON_StringIsConst;
@@ -220,64 +218,6 @@ static size_t value_length(const cJSON *v) {
     return n;
 }
 
-static int messages(cJSON *existing, eg_path *path, cJSON *item, const eg_reducers *rs,
-                    eg_patch *patch, const char *who, eg_error *err) {
-    (void)rs;
-    char *key = item->string;
-    item->string = NULL;
-    cJSON *items = as_items(item);
-    if (!items) { cJSON_free(key); cJSON_Delete(item); return eg_nomem(err); }
-    /* eg_reduce_into guarantees room: merge_object stops two levels early. */
-    path->seg[path->n++] = key;  /* the array's own path, for patch entries */
-    eg_code rc = EG_OK;
-    while (items->child && !rc) {
-        cJSON *m = cJSON_DetachItemViaPointer(items, items->child);
-        if (!cJSON_IsObject(m)) {
-            path->n--;
-            rc = type_error(path, key, EG_R_MESSAGES, who, "message objects", m, err);
-            path->n++;
-            cJSON_Delete(m);
-            break;
-        }
-        const cJSON *id = eg_get(m, "id"), *type = eg_get(m, "type");
-        int index = 0;
-        cJSON *found = NULL;
-        if (cJSON_IsString(id))
-            for (cJSON *c = existing->child; c; c = c->next, index++) {
-                const cJSON *cid = eg_get(c, "id");
-                if (cJSON_IsString(cid) && strcmp(cid->valuestring, id->valuestring) == 0) { found = c; break; }
-            }
-        bool removal = cJSON_IsString(type) && strcmp(type->valuestring, "remove") == 0;
-        if (removal) {
-            /* Removing an id that is not there is a no-op, so a retried
-             * step that removes twice stays correct. */
-            if (found) {
-                if (!eg_patch_op(patch, "del", path, NULL, index, NULL)) rc = eg_nomem(err);
-                else {
-                    /* The later messages move up one index: their terms change. Rare: add them up afresh. */
-                    if (patch) patch->summed = false;
-                    cJSON_Delete(cJSON_DetachItemViaPointer(existing, found));
-                }
-            }
-            cJSON_Delete(m);
-        } else if (found) {
-            if (!eg_patch_op(patch, "set", path, NULL, index, m)) { rc = eg_nomem(err); cJSON_Delete(m); }
-            else { eg_sum_replace(patch, path, NULL, index, found, m); cJSON_ReplaceItemViaPointer(existing, found, m); }
-        } else {
-            cJSON *one = cJSON_CreateArray();
-            cJSON *copy = one ? cJSON_Duplicate(m, true) : NULL;
-            if (copy) cJSON_AddItemToArray(one, copy);
-            if (!copy || !eg_patch_op(patch, "push", path, NULL, -1, one)) { rc = eg_nomem(err); cJSON_Delete(m); }
-            else { cJSON_AddItemToArray(existing, m); eg_sum_appended(patch, path, NULL, existing, m); }
-            cJSON_Delete(one);
-        }
-    }
-    path->n--;
-    items->string = key;
-    cJSON_Delete(items);
-    return rc;
-}
-
 /* avg keeps a true running mean: the count of values seen lives beside the
  * mean as "<key>__count", so a mean of three values is not a mean of pairs. */
 static eg_code running_mean(cJSON *obj, eg_path *path, const cJSON *existing, cJSON *item, eg_patch *patch, eg_error *err) {
@@ -345,7 +285,7 @@ static int reduce(const eg_reducers *rs, cJSON *obj, eg_path *path, cJSON *item,
         break;
     case EG_R_CONCAT: case EG_R_APPEND_UNIQUE:
         if (absent) return set_items(obj, path, item, existing, patch, err);
-        if (!cJSON_IsArray(existing)) { rc = type_error(path, key, kind, who, "an array in the state", existing, err); break; }
+        if (!cJSON_IsArray(existing)) { rc = eg_reducer_type_error_(path, key, kind, who, "an array in the state", existing, err); break; }
         return append(existing, path, item, kind == EG_R_APPEND_UNIQUE, patch, err);
     case EG_R_MESSAGES:
         if (absent) {
@@ -356,21 +296,21 @@ static int reduce(const eg_reducers *rs, cJSON *obj, eg_path *path, cJSON *item,
             if ((rc = replace_value(obj, path, fresh, existing, patch, err))) break;
             existing = fresh;
         }
-        if (!cJSON_IsArray(existing)) { rc = type_error(path, key, kind, who, "an array in the state", existing, err); break; }
-        return messages(existing, path, item, rs, patch, who, err);
+        if (!cJSON_IsArray(existing)) { rc = eg_reducer_type_error_(path, key, kind, who, "an array in the state", existing, err); break; }
+        return eg_reduce_messages_(existing, path, item, patch, who, err);
     case EG_R_MERGE: case EG_R_DEEP_MERGE:
-        if (!cJSON_IsObject(item)) { rc = type_error(path, key, kind, who, "an object", item, err); break; }
+        if (!cJSON_IsObject(item)) { rc = eg_reducer_type_error_(path, key, kind, who, "an object", item, err); break; }
         if (absent) return replace_value(obj, path, item, existing, patch, err);
-        if (!cJSON_IsObject(existing)) { rc = type_error(path, key, kind, who, "an object in the state", existing, err); break; }
+        if (!cJSON_IsObject(existing)) { rc = eg_reducer_type_error_(path, key, kind, who, "an object in the state", existing, err); break; }
         {
             /* Merge members as last-write-wins (deep: recursively): reducers
              * registered below this path still apply through eg_reduce_into. */
             return merge_object(rs, existing, path, item, kind == EG_R_DEEP_MERGE, patch, who, err);
         }
     case EG_R_SUM: case EG_R_MAX: case EG_R_MIN:
-        if (!cJSON_IsNumber(item)) { rc = type_error(path, key, kind, who, "a number", item, err); break; }
+        if (!cJSON_IsNumber(item)) { rc = eg_reducer_type_error_(path, key, kind, who, "a number", item, err); break; }
         if (absent) return replace_value(obj, path, item, existing, patch, err);
-        if (!cJSON_IsNumber(existing)) { rc = type_error(path, key, kind, who, "a number in the state", existing, err); break; }
+        if (!cJSON_IsNumber(existing)) { rc = eg_reducer_type_error_(path, key, kind, who, "a number in the state", existing, err); break; }
         {
             double a = existing->valuedouble, b = item->valuedouble;
             double r = kind == EG_R_SUM ? a + b : kind == EG_R_MAX ? (a > b ? a : b) : (a < b ? a : b);
@@ -378,13 +318,13 @@ static int reduce(const eg_reducers *rs, cJSON *obj, eg_path *path, cJSON *item,
             return replace_value(obj, path, item, existing, patch, err);
         }
     case EG_R_AVG:
-        if (!cJSON_IsNumber(item)) { rc = type_error(path, key, kind, who, "a number", item, err); break; }
-        if (!absent && !cJSON_IsNumber(existing)) { rc = type_error(path, key, kind, who, "a number in the state", existing, err); break; }
+        if (!cJSON_IsNumber(item)) { rc = eg_reducer_type_error_(path, key, kind, who, "a number", item, err); break; }
+        if (!absent && !cJSON_IsNumber(existing)) { rc = eg_reducer_type_error_(path, key, kind, who, "a number in the state", existing, err); break; }
         return running_mean(obj, path, existing, item, patch, err);
     case EG_R_LONGEST:
-        if (!cJSON_IsString(item) && !cJSON_IsArray(item)) { rc = type_error(path, key, kind, who, "a string or an array", item, err); break; }
+        if (!cJSON_IsString(item) && !cJSON_IsArray(item)) { rc = eg_reducer_type_error_(path, key, kind, who, "a string or an array", item, err); break; }
         if (absent) return replace_value(obj, path, item, existing, patch, err);
-        if ((existing->type & 0xFF) != (item->type & 0xFF)) { rc = type_error(path, key, kind, who, type_name(existing), item, err); break; }
+        if ((existing->type & 0xFF) != (item->type & 0xFF)) { rc = eg_reducer_type_error_(path, key, kind, who, type_name(existing), item, err); break; }
         if (value_length(item) > value_length(existing)) return replace_value(obj, path, item, existing, patch, err);
         break;
     }

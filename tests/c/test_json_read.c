@@ -109,3 +109,85 @@ TEST(json_read_arena_frees_everything) {
     CHECK(arena.blocks == NULL && arena.left == 0);
     eg_arena_free(&arena);   /* again: nothing to free */
 }
+
+/* A long string with an escape at every offset of an 8-byte word, of every
+ * kind (and a surrogate pair, UTF-8 above 0x80): read as cJSON reads it,
+ * through the scratch's growth (the unescaped text passes 256 bytes), and
+ * printed back by eg_buf_string as cJSON prints it, into a buffer that
+ * starts too small for the escapes. */
+TEST(long_escaped_strings_read_and_print_like_cjson) {
+    static const char *const escapes[] = { "\\\"", "\\\\", "\\n", "\\t", "\\u0001", "\\u001f", "\\/", "\\ud83d\\ude00", "\\u00e9", "\xC3\xA9" };
+    char text[4096];
+    for (size_t e = 0; e < sizeof escapes / sizeof *escapes; e++) {
+        for (size_t gap = 0; gap < 9; gap++) {
+            size_t len = 0;
+            text[len++] = '"';
+            for (int k = 0; k < 60; k++) {
+                for (size_t i = 0; i < gap + (size_t)k % 3; i++) text[len++] = (char)('a' + (k + (int)i) % 26);
+                size_t n = strlen(escapes[(e + (size_t)k % 2 * 3) % (sizeof escapes / sizeof *escapes)]);
+                memcpy(text + len, escapes[(e + (size_t)k % 2 * 3) % (sizeof escapes / sizeof *escapes)], n);
+                len += n;
+            }
+            text[len++] = '"';
+            same_as_cjson(text, len);
+            cJSON *s = eg_json_read(text, len, NULL, NULL);
+            CHECK(cJSON_IsString(s));
+            if (!cJSON_IsString(s)) continue;
+            char *want = cJSON_PrintUnformatted(s);
+            eg_buf b = { 0 };
+            CHECK(eg_buf_put(&b, "x", 1) && eg_buf_string(&b, s->valuestring));
+            CHECK(want && b.data && b.len == strlen(want) + 1 && strcmp(b.data + 1, want) == 0);
+            CHECK(b.data && b.data[b.len] == '\0');
+            eg_buf_free(&b);
+            cJSON_free(want);
+            cJSON_Delete(s);
+        }
+    }
+}
+
+/* A string longer than the scratch's first size (64 KB), escapes all through:
+ * the scratch grows while it is read. */
+TEST(escaped_string_past_the_first_scratch_reads_like_cjson) {
+    size_t n = 200000;
+    char *text = malloc(n + 3);
+    CHECK(text);
+    if (!text) return;
+    text[0] = '"';
+    size_t len = 1;
+    for (size_t k = 0; len + 16 < n; k++) {
+        memcpy(text + len, "ab\\n\\\"", 6);   /* ab\n\" in the text: two escapes */
+        len += 6;
+        if (k % 7 == 0) { memcpy(text + len, "\\u00e9", 6); len += 6; }
+    }
+    text[len++] = '"';
+    same_as_cjson(text, len);
+    cJSON *s = eg_json_read(text, len, NULL, NULL);
+    CHECK(cJSON_IsString(s) && strlen(s->valuestring) > 100000 && memcmp(s->valuestring, "ab\n\"\xC3\xA9" "ab\n\"", 10) == 0);
+    cJSON_Delete(s);
+    free(text);
+}
+
+/* Memory that runs out while a string's escapes grow the buffer: false, and
+ * the buffer holds what it held before the string. */
+static int grows_left;
+static void *counted_realloc(void *p, size_t n) { return grows_left-- > 0 ? realloc(p, n) : NULL; }
+
+TEST(buf_string_out_of_memory_leaves_the_buffer_as_it_was) {
+    char s[600];
+    for (size_t i = 0; i < sizeof s - 1; i++) s[i] = i % 2 ? '"' : 'q';   /* every other byte doubles */
+    s[sizeof s - 1] = '\0';
+    for (int allowed = 0; allowed < 4; allowed++) {
+        eg_buf b = { 0 };
+        CHECK(eg_buf_put(&b, "[1,", 3));
+        size_t cap = b.cap;
+        eg_allocator a = { malloc, counted_realloc, free };
+        grows_left = allowed;
+        eg_set_allocator(&a);
+        bool ok = eg_buf_string(&b, s);
+        eg_set_allocator(NULL);
+        if (ok) CHECK(b.len == 3 + 2 + 599 + 299);   /* 299 quotes, each a backslash more */
+        else CHECK(b.len == 3 && strcmp(b.data, "[1,") == 0);
+        CHECK(ok == (allowed >= 1 && b.cap > cap));
+        eg_buf_free(&b);
+    }
+}

@@ -14,7 +14,7 @@ import { GraphRecursionError, InvalidUpdateError, EmptyInputError } from './erro
 import { Invocation, STREAM_MODES, superstepOf } from './stream.js';
 import { copyValue } from '../langgraph-modes.js';
 import { storeOf } from './checkpoint.js';
-import { configOf, threadRef } from './history.js';
+import { threadRef } from './history.js';
 import { isCommand, engineCommand, updateOf, gotoOf, toParent, resultCommand } from './command.js';
 import { withRetry, engineRetry } from './retry.js';
 import { ThreadState } from './thread-state.js';
@@ -362,7 +362,7 @@ class GraphRunner {
 
   /** The engine's onEvent for a run of `inv` on thread `threadId` (made once a run: the engine calls it several times a step). */
   #eventsTo(inv, threadId) {
-    inv.snapshotOf = (event, values) => ({ config: configOf(threadId, event.checkpointId), values, metadata: { source: 'loop', step: -1, parents: {} }, tasks: [] });
+    inv.threadId = threadId;
     return (event) => inv.onEvent(event);
   }
 

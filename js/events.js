@@ -18,6 +18,8 @@ export const STREAM_OPTIONS = ['streamMode', 'subgraphs'];
 export const STREAM = Symbol.for('edgegraph.stream');
 /** A run option: a stream's stop, { reason, onStop } (run.js sets onStop; the stream sets reason, then calls it). */
 export const STOP = Symbol.for('edgegraph.stop');
+/** Marks an onEvent of our own that never reads a state_update's patch (the run then builds none: run.js). */
+export const PATCHLESS = Symbol.for('edgegraph.patchless');
 
 /** A run's event to the caller's onEvent, then to the stream's channel. */
 function toChannel(onEvent, channel, event) {

@@ -6,7 +6,7 @@
 
 import { EdgegraphError, describeThrown } from './errors.js';
 import { readStep } from './step.js';
-import { now, STREAM, STOP } from './events.js';
+import { now, STREAM, STOP, PATCHLESS } from './events.js';
 import { usageOf } from './usage.js';
 import { deepFreeze } from './objects.js';
 import { resultJSON } from './result-json.js';
@@ -119,9 +119,10 @@ export class Run {
       for (;;) {
         // The ops go into the mirror as they are read: with a listener, the event
         // gets them and the mirror copies (the caller may change what an event carries).
-        const out = readStep(core.runStep(this.#handle), this.#mirror, Boolean(emit), this.#graph.nodeTable ??= core.runGraphNodes(this.#handle), core.statusNames);
+        // (A listener marked PATCHLESS, the stream modes' own, reads no patch: its state_update has none, and nothing is copied.)
+        const out = readStep(core.runStep(this.#handle), this.#mirror, Boolean(emit) && !emit[PATCHLESS], this.#graph.nodeTable ??= core.runGraphNodes(this.#handle), core.statusNames);
         if (out.messagesReshaped) this.#graph.history.sawReshape();
-        if (emit && out.patch.length) emit({ type: 'state_update', patch: out.patch });
+        if (emit && out.ops) emit({ type: 'state_update', patch: out.patch });
         // The read-only input partition is frozen for nodes, as in seed 002.
         if (this.#graph.partitioned) deepFreeze(this.#mirror.input);
         if (this.#thread) {

@@ -24,6 +24,8 @@ import { withCache, clearCache, cacheOf } from './cache.js';
 const PARENT = Symbol.for('edgegraph.langgraph.parent');
 // events.js's STOP: a stream's stop, { reason, onStop }, cheaper than an AbortSignal (run.js).
 const STOP = Symbol.for('edgegraph.stop');
+// events.js's PATCHLESS: the run's onEvent here reads no state_update patch (the run copies none).
+const PATCHLESS = Symbol.for('edgegraph.patchless');
 const AsyncFunction = (async () => {}).constructor;
 const FREED_WHEN_COLLECTED = Symbol.for('edgegraph.freedWhenCollected');
 // definition.js's PREPARED: nodes and edges as JSON text, with their functions.
@@ -363,7 +365,9 @@ class GraphRunner {
   /** The engine's onEvent for a run of `inv` on thread `threadId` (made once a run: the engine calls it several times a step). */
   #eventsTo(inv, threadId) {
     inv.threadId = threadId;
-    return (event) => inv.onEvent(event);
+    const onEvent = (event) => inv.onEvent(event);
+    onEvent[PATCHLESS] = true;
+    return onEvent;
   }
 
   /** Forget the results the cache keeps for this graph's nodes. */

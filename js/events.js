@@ -1,7 +1,6 @@
 // events.js: run events as a callback and as an async iterator.
 
 import { EdgegraphError } from './errors.js';
-import { anySignal } from './timing.js';
 import { EventChannel } from './event-channel.js';
 
 export { EventChannel };
@@ -17,6 +16,10 @@ export const STREAM_MODES = Object.freeze(['values', 'updates', 'custom', 'messa
 export const STREAM_OPTIONS = ['streamMode', 'subgraphs'];
 /** Where a run's options (and a node's context) carry the stream its modes go to. */
 export const STREAM = Symbol.for('edgegraph.stream');
+/** A run option: a stream's stop, { reason, onStop } (run.js sets onStop; the stream sets reason, then calls it). */
+export const STOP = Symbol.for('edgegraph.stop');
+/** Marks an onEvent of our own that never reads a state_update's patch (the run then builds none: run.js). */
+export const PATCHLESS = Symbol.for('edgegraph.patchless');
 
 /** A run's event to the caller's onEvent, then to the stream's channel. */
 function toChannel(onEvent, channel, event) {
@@ -34,9 +37,8 @@ function toChannel(onEvent, channel, event) {
  */
 export function streamOf(start, options) {
   const { streamMode, subgraphs, ...run } = options;
-  const stop = new AbortController();
-  const abort = () => stop.abort(new EdgegraphError('ABORTED', 'the event stream was closed by its consumer'));
-  run.signal = options.signal ? anySignal([options.signal, stop.signal]) : stop.signal;
+  const stop = run[STOP] = { reason: undefined, onStop: null };
+  const abort = () => { stop.reason ??= new EdgegraphError('ABORTED', 'the event stream was closed by its consumer'); stop.onStop?.(); };
   if (streamMode === undefined) {
     const channel = new EventChannel({ onReturn: abort });
     // A bound function, not a closure: with a closure here, every streamed run survived

@@ -6,7 +6,7 @@
 
 import { EdgegraphError, describeThrown } from './errors.js';
 import { readStep } from './step.js';
-import { now, STREAM } from './events.js';
+import { now, STREAM, STOP, PATCHLESS } from './events.js';
 import { usageOf } from './usage.js';
 import { deepFreeze } from './objects.js';
 import { resultJSON } from './result-json.js';
@@ -23,6 +23,11 @@ export class Run {
   #mirror;
   #emit;
   #signal;
+  /** options[STOP]: a stream's stop ({ reason, onStop }: events.js), which its consumer leaving sets. */
+  #stop;
+  /** The run's signal with the stop's, made when a node or a retry's wait asks for it (runSignal()). */
+  #stopController = null;
+  #stopSignal = null;
   #thread;
   #runId;
   #resumeInput;    // for the first step's nodes (a subgraph node resumes its child with it)
@@ -62,6 +67,7 @@ export class Run {
     this.#mirror = mirror;
     this.#emit = options.onEvent;
     this.#signal = options.signal;
+    this.#stop = options[STOP];
     this.#runId = options.runId;
     this.#configurable = options.configurable;
     this.#maxConcurrency = options.maxConcurrency;
@@ -100,14 +106,23 @@ export class Run {
     };
     if (this.#signal?.aborted) onAbort();
     else this.#signal?.addEventListener('abort', onAbort, { once: true });
+    // A stream's stop is a field, not an AbortSignal: an AbortController and a listener cost
+    // more than a no-op node's run (~15 µs); the signal is made only if a node reads it.
+    const stop = this.#stop;
+    if (stop) {
+      const onStop = () => { this.#stopController?.abort(stop.reason); onAbort(); };
+      if (stop.reason !== undefined) onStop();
+      else stop.onStop = onStop;
+    }
     emit?.({ type: 'run_start' });
     try {
       for (;;) {
         // The ops go into the mirror as they are read: with a listener, the event
         // gets them and the mirror copies (the caller may change what an event carries).
-        const out = readStep(core.runStep(this.#handle), this.#mirror, Boolean(emit), this.#graph.nodeTable ??= core.runGraphNodes(this.#handle), core.statusNames);
+        // (A listener marked PATCHLESS, the stream modes' own, reads no patch: its state_update has none, and nothing is copied.)
+        const out = readStep(core.runStep(this.#handle), this.#mirror, Boolean(emit) && !emit[PATCHLESS], this.#graph.nodeTable ??= core.runGraphNodes(this.#handle), core.statusNames);
         if (out.messagesReshaped) this.#graph.history.sawReshape();
-        if (emit && out.patch.length) emit({ type: 'state_update', patch: out.patch });
+        if (emit && out.ops) emit({ type: 'state_update', patch: out.patch });
         // The read-only input partition is frozen for nodes, as in seed 002.
         if (this.#graph.partitioned) deepFreeze(this.#mirror.input);
         if (this.#thread) {
@@ -143,6 +158,7 @@ export class Run {
     } finally {
       this.#open = false;
       this.#signal?.removeEventListener('abort', onAbort);
+      if (stop) stop.onStop = null;
       core.runFree(this.#handle);
       await this.#thread?.close();
     }
@@ -211,9 +227,22 @@ export class Run {
     if (!this.#step) {
       this.#step = new AbortController();
       if (this.#stepFailed) this.#step.abort(this.#stepFailed);
-      this.#stepSignal = this.#signal ? anySignal([this.#signal, this.#step.signal]) : this.#step.signal;
+      const run = this.#runSignal();
+      this.#stepSignal = run ? anySignal([run, this.#step.signal]) : this.#step.signal;
     }
     return this.#stepSignal;
+  }
+
+  /** The run's abort as one signal: the caller's, and a stream's stop (made on first use). */
+  #runSignal() {
+    const stop = this.#stop;
+    if (!stop) return this.#signal;
+    if (!this.#stopSignal) {
+      this.#stopController = new AbortController();
+      if (stop.reason !== undefined) this.#stopController.abort(stop.reason);
+      this.#stopSignal = this.#signal ? anySignal([this.#signal, this.#stopController.signal]) : this.#stopController.signal;
+    }
+    return this.#stopSignal;
   }
 
   /** A node's third argument (context.js). */
@@ -253,7 +282,7 @@ export class Run {
         this.#emit?.({ type: 'node_retry', node: task.node, taskId: this.#taskId(task), attempt, error: describeThrown(e).message, delayMs: wait });
         delay = Math.min(delay * (retry.factor ?? 2), retry.maxBackoffMs ?? Infinity);
         clearTimeout(timer);
-        await sleep(wait, this.#signal);
+        await sleep(wait, this.#runSignal());
       } finally {
         clearTimeout(timer);
         stepSignal.removeEventListener('abort', onRunAbort);

@@ -17,10 +17,11 @@ const ROOT = [];
  * Apply the step's ops to `mirror` and read the rest. With `keepOps` (a
  * listener gets the patch), the ops are also returned as [op, path, value?]
  * (eg_run_next's shape) and the mirror takes copies of their values; without,
- * `patch` is null and the mirror takes the values as they are. `nodes`: the
+ * `patch` is null and the mirror takes the values as they are (`ops`: how
+ * many there were). `nodes`: the
  * graph's [name, handler, router] by number; `statuses`: status names by number.
  * `messagesReshaped`: an op did something to state.messages other than append.
- * @returns {{ status: string, patch: any[] | null, tasks: any[], messagesReshaped: boolean, interrupts?: any[], error?: any }}
+ * @returns {{ status: string, patch: any[] | null, ops: number, tasks: any[], messagesReshaped: boolean, interrupts?: any[], error?: any }}
  */
 export function readStep(flat, mirror, keepOps, nodes, statuses) {
   const n = flat[1];
@@ -49,7 +50,7 @@ export function readStep(flat, mirror, keepOps, nodes, statuses) {
     if (flat[at + 4] !== 0) Object.assign(task, flat[at + 4]);   // arg, answers, keep
     tasks.push(task);
   }
-  const step = { status: statuses[flat[0]], patch, tasks, messagesReshaped };
+  const step = { status: statuses[flat[0]], patch, ops: n, tasks, messagesReshaped };
   // A stopped run's { interrupts } or { error }.
   if (flat[end] !== 0) Object.assign(step, flat[end]);
   return step;

@@ -13,6 +13,7 @@ import { ModeStream, superstepOf, copyValue as copy } from './stream-modes.js';
 export { ModeStream, superstepOf, copy as copyValue };
 
 const STREAM = Symbol.for('edgegraph.stream');   // events.js's STREAM (not imported: this file is bundled alone)
+const PATCHLESS = Symbol.for('edgegraph.patchless');   // events.js's: onEvent reads no state_update patch
 
 class RunTap {
   #mirror = null;
@@ -26,6 +27,7 @@ class RunTap {
   constructor(makeStream, base = undefined) {
     this.stream = makeStream(this);
     this.#base = base;
+    this.onEvent[PATCHLESS] = true;
   }
 
   /** run.js: the run's state (patched in place as it goes), and a function giving the core's checkpoint meta (JSON text). */

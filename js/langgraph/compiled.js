@@ -14,7 +14,7 @@ import { GraphRecursionError, InvalidUpdateError, EmptyInputError } from './erro
 import { Invocation, STREAM_MODES, superstepOf } from './stream.js';
 import { copyValue } from '../langgraph-modes.js';
 import { storeOf } from './checkpoint.js';
-import { configOf, threadRef } from './history.js';
+import { threadRef } from './history.js';
 import { isCommand, engineCommand, updateOf, gotoOf, toParent, resultCommand } from './command.js';
 import { withRetry, engineRetry } from './retry.js';
 import { ThreadState } from './thread-state.js';
@@ -22,6 +22,10 @@ import { subgraphNodeSpec, shownInterrupts } from './subgraph-node.js';
 import { withCache, clearCache, cacheOf } from './cache.js';
 
 const PARENT = Symbol.for('edgegraph.langgraph.parent');
+// events.js's STOP: a stream's stop, { reason, onStop }, cheaper than an AbortSignal (run.js).
+const STOP = Symbol.for('edgegraph.stop');
+// events.js's PATCHLESS: the run's onEvent here reads no state_update patch (the run copies none).
+const PATCHLESS = Symbol.for('edgegraph.patchless');
 const AsyncFunction = (async () => {}).constructor;
 const FREED_WHEN_COLLECTED = Symbol.for('edgegraph.freedWhenCollected');
 // definition.js's PREPARED: the nodes and edges as a list, with their functions.
@@ -285,11 +289,10 @@ class GraphRunner {
     const mode = config.streamMode ?? 'updates';
     const modes = Array.isArray(mode) ? mode : [mode];
     for (const m of modes) if (!STREAM_MODES.includes(m)) throw new EdgegraphError('INVALID_OPTIONS', `unknown streamMode '${m}' (expected ${STREAM_MODES.join(', ')})`);
-    const stop = new AbortController();
+    const stop = { reason: undefined, onStop: null };
     const inv = this.#invocation(config, modes, !Array.isArray(mode));
-    const signal = config.signal ? AbortSignal.any([config.signal, stop.signal]) : stop.signal;
-    this.#run(input, { ...EMPTY, ...config, signal }, modes, inv).then(() => inv.end(), (e) => inv.end(e));
-    return inv.iterate(() => stop.abort(new EdgegraphError('ABORTED', 'the stream was closed by its consumer')));
+    this.#run(input, { ...EMPTY, ...config, [STOP]: stop }, modes, inv).then(() => inv.end(), (e) => inv.end(e));
+    return inv.iterate(() => { stop.reason ??= new EdgegraphError('ABORTED', 'the stream was closed by its consumer'); stop.onStop?.(); });
   }
 
   #invocation(config, modes, single, parent = config[PARENT]) {
@@ -306,6 +309,7 @@ class GraphRunner {
     this.#invocations.set(runId, inv);
     const options = { runId, onEvent: this.#eventsTo(inv, threadId), maxSteps: 1e9 };
     if (config.signal) options.signal = config.signal;
+    if (config[STOP]) options[STOP] = config[STOP];
     let result;
     try {
       if (threadId !== undefined && this.#store) {
@@ -367,8 +371,10 @@ class GraphRunner {
 
   /** The engine's onEvent for a run of `inv` on thread `threadId` (made once a run: the engine calls it several times a step). */
   #eventsTo(inv, threadId) {
-    inv.snapshotOf = (event, values) => ({ config: configOf(threadId, event.checkpointId), values, metadata: { source: 'loop', step: -1, parents: {} }, tasks: [] });
-    return (event) => inv.onEvent(event);
+    inv.threadId = threadId;
+    const onEvent = (event) => inv.onEvent(event);
+    onEvent[PATCHLESS] = true;
+    return onEvent;
   }
 
   /** Forget the results the cache keeps for this graph's nodes. */

@@ -6,6 +6,7 @@
 
 import { ModeStream, superstepOf, copyValue as copy } from '../langgraph-modes.js';
 import { GraphRecursionError } from './errors.js';
+import { configOf } from './history.js';
 
 export { superstepOf };
 export { STREAM_MODES } from 'edgegraph';
@@ -18,7 +19,10 @@ export class Invocation extends ModeStream {
   #lastStep = -1;
   mirror = null;        // the run's state (the engine's mirror), seen by the first node
   initialValues = {};   // the channels the run starts from (the first checkpoint's values)
-  snapshotOf = null;    // (event, values) => a checkpoint's snapshot (its thread's config): set once a run (compiled.js)
+  // The run's thread (its checkpoints' snapshots name it). Data, not a closure made per run over the
+  // invocation: with one, every run's objects survived minor GCs and were promoted (node --trace-gc-nvp:
+  // 28 MB promoted over 600 react_agent_10x runs, 0.8 MB without), and scavenges cost ~2x.
+  threadId = undefined;
   input = undefined;    // a run without a thread: its input, read by the input step (compiled.js)
 
   /**
@@ -86,6 +90,7 @@ export class Invocation extends ModeStream {
   taskResult(id, name, step, result, error) { return { id, name, result, interrupts: [], error }; }
   snapshot(event) {
     // Before the first node runs, the state is the one the run started from.
-    return this.snapshotOf(event, copy(this.mirror ? this.view(this.mirror) : this.initialValues));
+    const values = copy(this.mirror ? this.view(this.mirror) : this.initialValues);
+    return { config: configOf(this.threadId, event.checkpointId), values, metadata: { source: 'loop', step: -1, parents: {} }, tasks: [] };
   }
 }

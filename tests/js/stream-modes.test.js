@@ -79,6 +79,15 @@ test('options.onEvent still hears every raw event beside the modes, and stream.r
   assert.equal(result.state.data.y, 2);
 });
 
+test('options.onEvent beside the modes gets each state_update with its patch (the modes\' own listener reads none), and the chunks are the same', async () => {
+  const patches = [];
+  const chunks = await collect(line().stream({}, { streamMode: ['updates', 'values'], onEvent: (e) => e.type === 'state_update' && patches.push(e.patch) }));
+  assert.ok(patches.some((p) => p.some(([op, path, value]) => op === 'set' && path.join('.') === 'data.y' && value === 2)));
+  assert.ok(patches.every((p) => Array.isArray(p) && p.length > 0));
+  const alone = await collect(line().stream({}, { streamMode: ['updates', 'values'] }));
+  assert.deepEqual(alone, chunks);
+});
+
 test('tasks: each task starts and ends with one id; a failing node ends with its error, and the loop throws it', async () => {
   const engine = new GraphEngine({
     nodes: { a: () => ({ data: { kept: true } }), b: () => { throw new Error('boom'); } },

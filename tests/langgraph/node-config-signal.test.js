@@ -30,4 +30,31 @@ for (const impl of implementations) {
     assert.equal(seen[0].abortedBefore, false);
     assert.deepEqual(seen[1], { ownAfter: true, copiedAfter: true });
   });
+
+  test(named(impl, "leaving a stream() loop aborts the config.signal of the node in flight, with or without the caller's signal, and no later node runs"), async () => {
+    for (const caller of [undefined, new AbortController()]) {
+      const log = [];
+      let waiting;
+      const inFlight = new Promise((resolve) => { waiting = resolve; });
+      const graph = new StateGraph(Annotation.Root({ n: Annotation() }))
+        .addNode('first', () => ({ n: 1 }))
+        .addNode('wait', (state, config) => new Promise((resolve) => {
+          config.signal.addEventListener('abort', () => { log.push('wait aborted'); resolve({ n: 2 }); }, { once: true });
+          waiting();
+        }))
+        .addNode('after', () => { log.push('after ran'); return { n: 3 }; })
+        .addEdge(START, 'first')
+        .addEdge('first', 'wait')
+        .addEdge('wait', 'after')
+        .addEdge('after', END)
+        .compile();
+      for await (const chunk of await graph.stream({ n: 0 }, caller ? { signal: caller.signal } : {})) {
+        if (chunk.first) { await inFlight; break; }
+      }
+      // The run's own work is promise callbacks: one macrotask turn lets all of it happen.
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(log, ['wait aborted']);
+      assert.equal(caller?.signal.aborted ?? false, false);
+    }
+  });
 }

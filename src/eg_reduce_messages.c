@@ -20,7 +20,8 @@ static int id_tag(const char *id) {
     return (int)(h | 1u);
 }
 
-/* The message of `list` whose "id" is `id` (tagged `tag`), and its index; or NULL. */
+/* The message of `list` whose "id" is `id` (tagged `tag`), and its index; or
+ * NULL, and the number of messages in the list (the index of one pushed next). */
 static cJSON *find_by_id(cJSON *list, const char *id, int tag, int *index) {
     int i = 0;
     for (cJSON *c = list->child; c; c = c->next, i++) {
@@ -33,6 +34,7 @@ static cJSON *find_by_id(cJSON *list, const char *id, int tag, int *index) {
             break;
         }
     }
+    *index = i;
     return NULL;
 }
 
@@ -75,7 +77,12 @@ int eg_reduce_messages_(cJSON *existing, eg_path *path, cJSON *item, eg_patch *p
             else { eg_sum_replace(patch, path, NULL, index, found, m); cJSON_ReplaceItemViaPointer(existing, found, m); }
         } else {
             if (!eg_patch_push_one(patch, path, m)) { rc = eg_nomem(err); cJSON_Delete(m); }
-            else { cJSON_AddItemToArray(existing, m); eg_sum_appended(patch, path, NULL, existing, m); }
+            else {
+                cJSON_AddItemToArray(existing, m);
+                /* find_by_id counted the list: no second walk to find m's index. */
+                if (tag) eg_sum_replace(patch, path, NULL, index, NULL, m);
+                else eg_sum_appended(patch, path, NULL, existing, m);
+            }
         }
     }
     path->n--;

@@ -45,6 +45,24 @@ static bool has_op(const char *patch, const char *op) {
     return found;
 }
 
+/* The checksum a thread's record takes from the sum the run keeps as it
+ * writes (each pushed message adds its terms, at its index) equals the one a
+ * checkpoint adds up afresh. */
+static bool sums_agree(eg_run *r) {
+    const char *t;
+    size_t len;
+    char kept[17] = "", fresh[17] = "";
+    eg_run_record_patches(r);
+    if (eg_run_record(r, EG_RECORD_DELTA, 0, -1, 0, 0, &t, &len, NULL) != EG_OK) return false;
+    const char *at = strstr(t, "\"checksum\":\"");
+    if (at) memcpy(kept, at + 12, 16);
+    if (eg_run_checkpoint(r, &t, &len, NULL) != EG_OK) return false;
+    at = strstr(t, "\"checksum\":\"");
+    if (at) memcpy(fresh, at + 12, 16);
+    if (!*kept || strcmp(kept, fresh) != 0) fprintf(stderr, "  kept %s, fresh %s\n", kept, fresh);
+    return *kept && strcmp(kept, fresh) == 0;
+}
+
 TEST(messages_found_by_id_tagged_untagged_and_twins) {
     eg_graph *g = NULL;
     CHECK(eg_graph_new(def, strlen(def), &g, NULL) == EG_OK);
@@ -54,12 +72,14 @@ TEST(messages_found_by_id_tagged_untagged_and_twins) {
     const char *t;
     size_t len;
     CHECK(eg_run_next(r, &t, &len, NULL) == EG_OK);
+    CHECK(sums_agree(r));   /* from here on the run keeps its sum step by step */
     /* Two new twins pushed, the input's (untagged) message replaced. */
     char *p = step(r, "{\"m\":[{\"id\":\"" TWIN_A "\"},{\"id\":\"" TWIN_B "\"},{\"id\":\"in\",\"v\":1}]}");
     CHECK(has_op(p, "[\"push\",[\"m\"],[{\"id\":\"" TWIN_B "\"}]]"));
     CHECK(has_op(p, "[\"set\",[\"m\",0],{\"id\":\"in\",\"v\":1}]"));
     free(p);
     CHECK(messages_are(r, "[{\"id\":\"in\",\"v\":1},{\"id\":\"" TWIN_A "\"},{\"id\":\"" TWIN_B "\"}]"));
+    CHECK(sums_agree(r));
     /* A restored run (no tags) and this one (tags) replace the same messages. */
     CHECK(eg_run_checkpoint(r, &t, &len, NULL) == EG_OK);
     eg_run *restored = NULL;
@@ -75,6 +95,7 @@ TEST(messages_found_by_id_tagged_untagged_and_twins) {
         CHECK(has_op(p, "[\"del\",[\"m\",0]]"));
         free(p);
         CHECK(messages_are(runs[i], after));
+        CHECK(sums_agree(runs[i]));
         /* The twin's replacement is found again (its tag was renewed with it). */
         p = step(runs[i], "{\"m\":[{\"id\":\"" TWIN_A "\",\"v\":4}]}");
         CHECK(has_op(p, "[\"set\",[\"m\",0],{\"id\":\"" TWIN_A "\",\"v\":4}]"));

@@ -61,6 +61,8 @@ int eg_graph_target_by_name(const eg_graph *g, const char *name) {
 }
 
 void eg_edge_free(eg_edge *e) {
+    /* A static edge (most) holds no memory: no five frees of NULL each. */
+    if (e->kind == EG_EDGE_STATIC || e->kind == EG_EDGE_NONE) return;
     for (size_t i = 0; i < e->path_len; i++) eg_free(e->path[i]);
     eg_free(e->path);
     eg_free(e->path_text);

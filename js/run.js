@@ -10,7 +10,8 @@ import { now, STREAM, STOP, PATCHLESS } from './events.js';
 import { usageOf } from './usage.js';
 import { deepFreeze } from './objects.js';
 import { resultJSON } from './result-json.js';
-import { anySignal, eachLimited, sleep } from './timing.js';
+import { anySignal, eachLimited } from './timing.js';
+import { withPolicy } from './node-policy.js';
 import { inNode, isGraphInterrupt } from './interrupt.js';
 import { nodeContext } from './context.js';
 import { Command, commandResult, isCommand } from './command.js';
@@ -250,44 +251,22 @@ export class Run {
     return nodeContext(task, attempt, signal, this.#taskId(task), this.#resumeInput, this.#shared);
   }
 
-  /** A node with a retry and/or timeout policy: tries, waits, gives up. */
+  /** A node with a retry and/or timeout policy (node-policy.js): tries, waits, gives up. */
   async #withPolicy(task, started, fn, policy) {
-    const { retry = {}, timeoutMs } = policy;
-    const attempts = retry.attempts ?? 1;
-    let delay = retry.backoffMs ?? 100;
-    for (let attempt = 1; ; attempt++) {
-      // Each try gets its own signal: aborted by the run's signal or the timeout.
-      const controller = new AbortController();
-      const stepSignal = this.stepSignal();
-      const onRunAbort = () => controller.abort(stepSignal.reason);
-      if (stepSignal.aborted) onRunAbort();
-      else stepSignal.addEventListener('abort', onRunAbort, { once: true });
-      let timer;
-      try {
-        const ctx = this.#context(task, attempt, controller.signal);
-        const work = Promise.resolve().then(() => inNode(ctx, fn, this.#mirror, this.#engine));
-        const value = timeoutMs === undefined ? await work : await Promise.race([work, new Promise((_, reject) => {
-          timer = setTimeout(() => {
-            const e = new EdgegraphError('NODE_TIMEOUT', `timed out after ${timeoutMs} ms`, { node: task.node });
-            controller.abort(e);
-            reject(e);
-          }, timeoutMs);
-        })]);
-        this.#submit(task, value, started);
-        return;
-      } catch (e) {
-        // An interrupt is not a failure: no retry.
-        if (attempt >= attempts || this.#aborted || !this.#open || isGraphInterrupt(e)) { this.#fail(task, e, started); return; }
-        const wait = retry.jitter === false ? delay : delay * (0.5 + Math.random() / 2);
-        this.#emit?.({ type: 'node_retry', node: task.node, taskId: this.#taskId(task), attempt, error: describeThrown(e).message, delayMs: wait });
-        delay = Math.min(delay * (retry.factor ?? 2), retry.maxBackoffMs ?? Infinity);
-        clearTimeout(timer);
-        await sleep(wait, this.#runSignal());
-      } finally {
-        clearTimeout(timer);
-        stepSignal.removeEventListener('abort', onRunAbort);
-      }
+    let value;
+    try {
+      value = await withPolicy(policy, task.node, {
+        call: (attempt, signal) => inNode(this.#context(task, attempt, signal), fn, this.#mirror, this.#engine),
+        stepSignal: () => this.stepSignal(),
+        runSignal: () => this.#runSignal(),
+        stopped: () => this.#aborted || !this.#open,
+        onRetry: (attempt, error, delayMs) => this.#emit?.({ type: 'node_retry', node: task.node, taskId: this.#taskId(task), attempt, error, delayMs }),
+      });
+    } catch (e) {
+      this.#fail(task, e, started);
+      return;
     }
+    this.#submit(task, value, started);
   }
 
   #submit(task, value, started) {

@@ -1,0 +1,51 @@
+// node-policy.js: a node with a retry and/or timeout policy (its definition's
+// `retry` and `timeoutMs`): each try gets its own signal, aborted by the step's
+// or by the timeout; a failed try is tried again after a backoff until the
+// attempts are used up or the run stops. An interrupt is not a failure: never
+// retried. The Run (run.js) submits what this resolves with, or fails the task
+// with what it rejects with.
+
+import { EdgegraphError, describeThrown } from './errors.js';
+import { sleep } from './timing.js';
+import { isGraphInterrupt } from './interrupt.js';
+
+/**
+ * @param {{ retry?: object, timeoutMs?: number }} policy
+ * @param {string} node the node's name (the timeout error names it)
+ * @param {object} run what the Run lends: `call(attempt, signal)` runs the node once;
+ *   `stepSignal()` the step's cancellation; `runSignal()` the run's, which cuts a backoff short;
+ *   `stopped()` whether the run is over (no more tries); `onRetry(attempt, message, delayMs)`
+ */
+export async function withPolicy({ retry = {}, timeoutMs }, node, run) {
+  const attempts = retry.attempts ?? 1;
+  let delay = retry.backoffMs ?? 100;
+  for (let attempt = 1; ; attempt++) {
+    // Each try gets its own signal: aborted by the step's signal or the timeout.
+    const controller = new AbortController();
+    const stepSignal = run.stepSignal();
+    const onStepAbort = () => controller.abort(stepSignal.reason);
+    if (stepSignal.aborted) onStepAbort();
+    else stepSignal.addEventListener('abort', onStepAbort, { once: true });
+    let timer;
+    try {
+      const work = Promise.resolve().then(() => run.call(attempt, controller.signal));
+      return timeoutMs === undefined ? await work : await Promise.race([work, new Promise((_, reject) => {
+        timer = setTimeout(() => {
+          const e = new EdgegraphError('NODE_TIMEOUT', `timed out after ${timeoutMs} ms`, { node });
+          controller.abort(e);
+          reject(e);
+        }, timeoutMs);
+      })]);
+    } catch (e) {
+      if (attempt >= attempts || run.stopped() || isGraphInterrupt(e)) throw e;
+      const wait = retry.jitter === false ? delay : delay * (0.5 + Math.random() / 2);
+      run.onRetry(attempt, describeThrown(e).message, wait);
+      delay = Math.min(delay * (retry.factor ?? 2), retry.maxBackoffMs ?? Infinity);
+      clearTimeout(timer);
+      await sleep(wait, run.runSignal());
+    } finally {
+      clearTimeout(timer);
+      stepSignal.removeEventListener('abort', onStepAbort);
+    }
+  }
+}

@@ -11,7 +11,6 @@ import { measure, measureSlope, fmtTime, fmtBytes, row } from './lib.js';
 import { benchHistory } from './history.js';
 import { benchThreads } from './threads.js';
 import { benchResultCheck } from './result-check.js';
-import { benchLangGraphCompat } from './langgraph-compat.js';
 import { onLeakWarning } from 'edgegraph';
 
 // Benchmarks build engines and drop them; the leak backstop's warnings are noise here.
@@ -137,6 +136,8 @@ console.log('browser bundle, minified + gzip (esbuild)');
 row('JS + .wasm', ourJs + ourWasm, theirs, fmtBytes, '<= 60 KB');
 console.log(`  ${'of which edgegraph JS / .wasm'.padEnd(44)} ${fmtBytes(ourJs).padStart(10)} / ${fmtBytes(ourWasm)}`);
 console.log();
-await benchLangGraphCompat();
+// In a process of its own, both engines side by side in it, as LangGraph's own bench runs its shapes:
+// the sections above leave a heap (1 MB states, a 100,000-message history) whose GCs land in shapes of microseconds.
+execFileSync(process.execPath, ['--expose-gc', new URL('langgraph-compat.js', import.meta.url).pathname], { cwd: root.pathname, stdio: 'inherit' });
 console.log();
 console.log(`summary: per-step ${r1.toFixed(0)}x lower than LangGraph.js`);

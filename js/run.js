@@ -80,7 +80,7 @@ export class Run {
     this.#tracing = options.tracing;
     this.#tap = options[STREAM];
     this.#shared = { emit: this.#emit, usage: this.#usage, configurable: this.#configurable, tracing: this.#tracing, tap: this.#tap };
-    this.#echo = { paths: graph.echoPaths ??= [], kept: [] };
+    this.#echo = { paths: graph.echoPaths ?? [], kept: [] };
     // The core's checkpoint meta (superstep, tasks) is read only for the checkpoints mode, and never once the run is freed.
     this.#tap?.attach(mirror, () => (this.#open ? graph.core.runCheckpointMeta(handle) : null));
     // The core keeps each step's patch for the thread's next record, from the first step on.

@@ -185,7 +185,9 @@ eg_code eg_run_next(eg_run *run, const char **json, size_t *len, eg_error *err);
  * reducer, is an "e" op (echo) instead of "p": the path's length, its
  * elements, the task's index and where in the result at that path the items
  * are: k (its element k), -1 (the value itself, as a list of one) or -2 (the
- * list whole); the host pushes its own copy of them. Returns what eg_run_next returns. */
+ * list whole); the host pushes its own copy of them. Returns what eg_run_next returns;
+ * after EG_E_NOMEM, read the step again with eg_run_next_flat (eg_run_next
+ * refuses it, INVALID_RUN_STATE: its patch may hold no values for the echoes). */
 eg_code eg_run_next_flat(eg_run *run, const char **json, size_t *len, eg_error *err);
 
 /* The nodes of the run's graph, in the order eg_run_next_flat numbers them:

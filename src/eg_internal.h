@@ -288,6 +288,7 @@ typedef struct eg_patch {
     uint64_t sum;   /* when `summed`: eg_sum_state of the state the patch describes */
     bool summed;
     int echo;       /* 1 + the task whose submitted result is being applied, or 0 */
+    bool lean;      /* only the flat form reads the text (no record): an echo's items are not printed */
 } eg_patch;
 
 /* (eg_sum.c) The state's checksum as a sum over its paths, kept up to date by

@@ -55,8 +55,10 @@ bool eg_patch_op(eg_patch *patch, const char *op, const eg_path *path,
 }
 
 bool eg_patch_push_echo(eg_patch *patch, const eg_path *path, const char *key, const cJSON *items, bool one, int at) {
-    if (!put_op(patch, "push", path, key, -1, items, one)) return false;
-    if (patch && patch->echo) {
+    bool echo = patch && patch->echo;
+    /* The flat form refers to the items instead: with no record to keep them, they are not printed. */
+    if (!put_op(patch, "push", path, key, -1, echo && patch->lean ? NULL : items, one)) return false;
+    if (echo) {
         patch->marks[patch->count - 1].echo = patch->echo;
         patch->marks[patch->count - 1].at = at;
     }

@@ -12,9 +12,8 @@ import { assign } from './patch.js';
 const GIVE_UP = {};   // (a value that needs JSON's own conversions: the text has it)
 
 // A string as the core holds it: lone surrogates are U+FFFD (core.js sends
-// them so), and cJSON's strings end at a NUL.
-const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-const wellFormed = ''.toWellFormed ? (s) => s.toWellFormed() : (s) => s.replace(LONE, '\ufffd');
+// them so; a u-flag class matches only a lone one), and cJSON's strings end at a NUL.
+const wellFormed = ''.toWellFormed ? (s) => s.toWellFormed() : (s) => s.replace(/[\ud800-\udfff]/gu, '\ufffd');
 function coreString(s) {
   s = wellFormed(s);
   const nul = s.indexOf('\0');
@@ -33,8 +32,12 @@ function copy(v, strict) {
   const list = Array.isArray(v);
   if (strict && (typeof v.toJSON === 'function' || !(list || isPlainRecord(v)))) return GIVE_UP;
   if (list) {
-    const out = new Array(v.length);
-    for (let i = 0; i < v.length; i++) if ((out[i] = copy(v[i], strict)) === GIVE_UP) return GIVE_UP;
+    const out = [];
+    for (let i = 0; i < v.length; i++) {
+      const item = copy(v[i], strict);
+      if (item === GIVE_UP) return item;
+      out.push(item);
+    }
     return out;
   }
   const out = {};
@@ -49,19 +52,17 @@ function copy(v, strict) {
 }
 
 /**
- * What a task submitted, for its echoes: copies of its values at the paths
- * echoed before (`paths`, learned per graph), and its text for any other.
+ * What a task submitted, for its echoes: [its text, then copies of its values
+ * at the paths echoed before (`paths`, learned per graph)].
  */
 export function keep(paths, value, json) {
-  const copies = [];
+  const kept = [json];
   for (const path of paths) {
     let v = value;
-    for (let i = 0; i < path.length && v !== GIVE_UP; i++) {
-      v = v !== null && typeof v === 'object' && !Array.isArray(v) && isPlainRecord(v) && typeof v.toJSON !== 'function' && hasOwn(v, path[i]) ? v[path[i]] : GIVE_UP;
-    }
-    copies.push(v === GIVE_UP || v === undefined ? GIVE_UP : copy(v, true));
+    for (const seg of path) v = hasOwn(v, seg) && isPlainRecord(v) && typeof v.toJSON !== 'function' ? v[seg] : GIVE_UP;
+    kept.push(v === undefined ? GIVE_UP : copy(v, true));
   }
-  return { json, copies, parsed: undefined };
+  return kept;
 }
 
 /**
@@ -71,13 +72,13 @@ export function keep(paths, value, json) {
  */
 export function echoed(echo, segs, from, depth, task, at) {
   const { paths } = echo, kept = echo.kept[task];
-  let i = 0;
-  for (; i < paths.length; i++) if (paths[i].length === depth && paths[i].every((s, j) => s === segs[from + j])) break;
-  let v = i < kept.copies.length ? kept.copies[i] : GIVE_UP;
-  if (v === GIVE_UP) {
-    if (i === paths.length) paths.push(segs.slice(from, from + depth));   // copied from the next result on
-    v = kept.parsed ??= JSON.parse(kept.json);
-    for (let j = 0; j < depth; j++) v = v[segs[from + j]];
+  let i = paths.findIndex((p) => p.length === depth && p.every((s, j) => s === segs[from + j]));
+  let v = kept[i + 1];
+  if (i < 0 || v === undefined || v === GIVE_UP) {
+    if (i < 0) paths.push(segs.slice(from, from + depth));   // copied from the next result on
+    // The text, parsed once for the task's echoes (copy then makes it as the core holds it).
+    v = typeof kept[0] === 'string' ? (kept[0] = JSON.parse(kept[0])) : kept[0];
+    for (i = 0; i < depth; i++) v = v[segs[from + i]];
     return at === -2 ? copy(v, false) : [copy(at === -1 ? v : v[at], false)];
   }
   return at === -2 ? v : [at === -1 ? v : v[at]];

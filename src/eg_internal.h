@@ -348,7 +348,8 @@ bool eg_patch_op(eg_patch *patch, const char *op, const eg_path *path,
                  const char *key, int index, const cJSON *value);
 /* A "push" at path+key of `items` (`one`: of the item itself, as [item], printed where it is) that a
  * task's result held as it was: element `at` of its value at that path (-1: the value; -2: the list
- * whole). The flat form refers to it when patch->echo names the task. */
+ * whole; EG_NO_ECHO: not as they were). The flat form refers to it when patch->echo names the task. */
+#define EG_NO_ECHO (-3)
 bool eg_patch_push_echo(eg_patch *patch, const eg_path *path, const char *key, const cJSON *items, bool one, int at);
 /* obj[key] = value (taken, also on failure), recorded as a "set" op at
  * `path`: both or neither. Not through any reducer. False: out of memory. */

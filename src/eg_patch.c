@@ -55,7 +55,7 @@ bool eg_patch_op(eg_patch *patch, const char *op, const eg_path *path,
 }
 
 bool eg_patch_push_echo(eg_patch *patch, const eg_path *path, const char *key, const cJSON *items, bool one, int at) {
-    bool echo = patch && patch->echo;
+    bool echo = patch && patch->echo && at != EG_NO_ECHO;
     /* The flat form refers to the items instead: with no record to keep them, they are not printed. */
     if (!put_op(patch, "push", path, key, -1, echo && patch->lean ? NULL : items, one)) return false;
     if (echo) {

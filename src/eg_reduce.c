@@ -172,10 +172,8 @@ static eg_code append(cJSON *existing, eg_path *path, cJSON *item, bool unique, 
     }
     eg_code rc = EG_OK;
     const cJSON *first = fresh->child;
-    /* concat pushes the result's list whole (-2) or its value (-1) as they were: an echo. */
-    bool pushed = !fresh->child || (unique ? eg_patch_op(patch, "push", path, key, -1, fresh)
-                                           : eg_patch_push_echo(patch, path, key, fresh, false, listed ? -2 : -1));
-    if (!pushed) rc = eg_nomem(err);
+    /* concat pushes the result's list whole (-2) or its value (-1) as they were: an echo (appendUnique may drop some). */
+    if (fresh->child && !eg_patch_push_echo(patch, path, key, fresh, false, unique ? EG_NO_ECHO : listed ? -2 : -1)) rc = eg_nomem(err);
     else while (fresh->child) cJSON_AddItemToArray(existing, cJSON_DetachItemViaPointer(fresh, fresh->child));
     if (!rc) eg_sum_appended(patch, path, key, existing, first);
     cJSON_Delete(fresh);

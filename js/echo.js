@@ -59,8 +59,14 @@ export function keep(paths, value, json) {
   const kept = [json];
   for (const path of paths) {
     let v = value;
-    for (const seg of path) v = hasOwn(v, seg) && isPlainRecord(v) && typeof v.toJSON !== 'function' ? v[seg] : GIVE_UP;
-    kept.push(v === undefined ? GIVE_UP : copy(v, true));
+    // (A getter that throws now: the text has what the core got.)
+    try {
+      for (const seg of path) v = hasOwn(v, seg) && isPlainRecord(v) && typeof v.toJSON !== 'function' ? v[seg] : GIVE_UP;
+      v = v === undefined ? GIVE_UP : copy(v, true);
+    } catch {
+      v = GIVE_UP;
+    }
+    kept.push(v);
   }
   return kept;
 }

@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GraphEngine, interrupt } from 'edgegraph';
 import { StateGraph, MessagesAnnotation, START, END } from 'edgegraph/langgraph';
+import { resultJSON } from '../../js/result-json.js';
 
 /** The core's state of a paused run, as its checkpoint holds it. */
 const coreState = (result) => JSON.parse(result.checkpoint).state;
@@ -180,5 +181,36 @@ test('edgegraph/langgraph: a message changed after its node returned stays as re
       const saved = await graph.getState(config);
       assert.deepStrictEqual(saved.values.messages.map((m) => m.content), ['hi', 'as returned', 'as returned', 'as returned']);
     }
+  }
+});
+
+test('a message whose getter throws once the result is written as JSON: the mirror still holds what the core got', async () => {
+  let allowed = Infinity;
+  const message = () => {
+    let reads = 0;
+    const m = { role: 'assistant' };
+    Object.defineProperty(m, 'content', { enumerable: true, get: () => { if (++reads > allowed) throw new Error('read once too often'); return 'first'; } });
+    return m;
+  };
+  // As many reads as writing the result as JSON (and checking it) takes, and no more.
+  let reads = 0;
+  const probe = {};
+  Object.defineProperty(probe, 'content', { enumerable: true, get: () => { reads++; return 'first'; } });
+  resultJSON({ messages: [probe] }, 'a');
+  allowed = reads;
+  const engine = new GraphEngine({
+    nodes: {
+      a: () => ({ messages: [message()] }),
+      b: () => ({ shouldPause: true }),
+    },
+    edges: { a: 'b', b: '__end__' },
+    entryPoint: 'a',
+    state: { reducers: { messages: 'messages' }, defaults: { messages: [] } },
+  });
+  for (let round = 0; round < 2; round++) {
+    const r = await engine.execute({ messages: [] });
+    assert.equal(r.status, 'PAUSED');
+    assert.deepStrictEqual(r.state.messages, [{ role: 'assistant', content: 'first' }]);
+    sameAsCore(r, 'messages');
   }
 });

@@ -8,6 +8,7 @@
 
 import { hasOwn, isPlainRecord } from './objects.js';
 import { assign } from './patch.js';
+import { knownWellFormed } from './result-json.js';
 
 const GIVE_UP = {};   // (a value that needs JSON's own conversions: the text has it)
 
@@ -22,19 +23,19 @@ function coreString(s) {
 
 /**
  * JSON.parse(JSON.stringify(v)) as the core holds it, for a value resultJSON
- * accepted. `strict`: GIVE_UP where that takes toJSON, unboxing, or a key the
+ * accepted (`clean`: with no string to change). `strict`: GIVE_UP where that takes toJSON, unboxing, or a key the
  * core changes (two may become one: of duplicates, the core keeps the last,
  * last in order; loose, for JSON.parse's values, this does the same).
  */
-function copy(v, strict) {
-  if (typeof v === 'string') return coreString(v);
+function copy(v, strict, clean) {
+  if (typeof v === 'string') return clean ? v : coreString(v);
   if (v === null || typeof v !== 'object') return v === 0 ? 0 : v;   // -0 is 0 in JSON
   const list = Array.isArray(v);
   if (strict && (typeof v.toJSON === 'function' || !(list || isPlainRecord(v)))) return GIVE_UP;
   if (list) {
     const out = [];
     for (let i = 0; i < v.length; i++) {
-      const item = copy(v[i], strict);
+      const item = copy(v[i], strict, clean);
       if (item === GIVE_UP) return item;
       out.push(item);
     }
@@ -43,7 +44,7 @@ function copy(v, strict) {
   const out = {};
   for (const key in v) {
     if (!hasOwn(v, key) || v[key] === undefined) continue;
-    const item = copy(v[key], strict), name = coreString(key);
+    const item = copy(v[key], strict, clean), name = clean ? key : coreString(key);
     if (item === GIVE_UP || (strict && name !== key)) return GIVE_UP;
     if (!strict && hasOwn(out, name)) delete out[name];
     assign(out, name, item);
@@ -57,12 +58,14 @@ function copy(v, strict) {
  */
 export function keep(paths, value, json) {
   const kept = [json];
+  // No string of it holds a NUL (JSON writes \u0000) or a lone surrogate (result-json.js knows): none to change.
+  const clean = knownWellFormed(json) && !json.includes('\\u0000');
   for (const path of paths) {
     let v = value;
     // (A getter that throws now: the text has what the core got.)
     try {
       for (const seg of path) v = hasOwn(v, seg) && isPlainRecord(v) && typeof v.toJSON !== 'function' ? v[seg] : GIVE_UP;
-      v = v === undefined ? GIVE_UP : copy(v, true);
+      v = v === undefined ? GIVE_UP : copy(v, true, clean);
     } catch {
       v = GIVE_UP;
     }

@@ -58,7 +58,7 @@ typedef enum eg_status {
 #undef EG_STATUS
 
 /* Checkpoint format version this build writes and reads. */
-#define EG_CHECKPOINT_VERSION 2
+#define EG_CHECKPOINT_VERSION 3
 
 /* An error: a code and a human message. Names quoted in a message are cut to
  * a readable length; the text a node failed with is kept up to the buffer's

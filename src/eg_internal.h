@@ -291,6 +291,8 @@ typedef struct eg_patch {
 /* (eg_sum.c) The state's checksum as a sum over its paths, kept up to date by
  * every write that records a patch op (a NULL or unsummed patch: nothing). */
 uint64_t eg_sum_state(const cJSON *state);
+/* The same sum as format 2 checkpoints made it (FNV-1a over string values). */
+uint64_t eg_sum_state_format2(const cJSON *state);
 uint64_t eg_sum_checksum(uint64_t meta_hash, uint64_t state_sum);
 /* path+key (or +index) changes from `old` to `now` (either may be NULL); call before `old` is freed. */
 void eg_sum_replace(eg_patch *patch, const eg_path *path, const char *key, int index, const cJSON *old, const cJSON *now);

@@ -39,9 +39,9 @@ static const char *json_read_diff(const char *text, size_t len) {
     eg_init_json();
     const char *end_c = NULL, *end_h = NULL, *end_a = NULL, *diff = NULL;
     cJSON *theirs = cJSON_ParseWithLengthOpts(text, len, &end_c, false);
-    cJSON *heap = eg_json_read(text, len, &end_h, NULL);
+    cJSON *heap = eg_json_read(text, len, &end_h, NULL, NULL);
     eg_arena arena = { 0 };
-    cJSON *in_arena = eg_json_read(text, len, &end_a, &arena);
+    cJSON *in_arena = eg_json_read(text, len, &end_a, &arena, NULL);
     if (!heap != !in_arena) diff = "heap and arena disagree on whether it is JSON";
     else if (!heap && theirs && bad_hex_escape(text, len)) diff = NULL;
     else if (!theirs != !heap) diff = heap ? "read what cJSON refuses" : "refused what cJSON reads";

@@ -34,12 +34,12 @@ let lone = false;   // keeps() met a string or key that maybe holds one
 const RAW_MIN = 384;
 let longs = 0;              // keeps() met strings that long
 const holders = new Set();  // the lists and records keeps() found long strings in, at any depth
-// The last text resultJSON returned whose every string and key is well-formed.
+// The last result resultText returned whose every string and key is well-formed.
 // JSON.stringify writes a surrogate escape (\ud800) only for a lone surrogate,
-// so this text has none: core.js skips its scan for them (a search for "\u"
+// so its text has none: core.js skips its scan for them (a search for "\u"
 // stops at every backslash of a state's JSON text kept in a string).
 let wellFormedText = null;
-/** Whether `text` is a result's JSON text known to hold no lone surrogate escape. */
+/** Whether `text` is a result (resultText's) known to hold no lone surrogate, nor an escape of one. */
 export const knownWellFormed = (text) => text === wellFormedText;
 
 /**
@@ -118,31 +118,13 @@ function locate(value, path, inArray, open) {
 }
 
 /**
- * The JSON text of a node's (or router's) result.
+ * Why `value` is refused: JSON.stringify's error, or the first value JSON
+ * would not keep (the slow path, once the fast one refused).
  * @throws {EdgegraphError} INVALID_RESULT naming the node and the path
  */
-export function resultJSON(value, node) {
-  let json, thrown;
-  try {
-    json = JSON.stringify(value);
-  } catch (e) {
-    thrown = e;   // a cycle, a BigInt, or too deep: located below
-  }
-  let deep = false;
-  if (!thrown) {
-    try {
-      lone = false;
-      if (keeps(value)) {
-        wellFormedText = lone ? null : json;
-        return json;
-      }
-    } catch {
-      deep = true;   // nested deeper than the walk's stack
-    } finally {
-      holders.clear();   // (keeps() fills it for resultText)
-    }
-  }
-  let hit = null;
+function refuse(value, node) {
+  let thrown, hit = null, deep = false;
+  try { JSON.stringify(value); } catch (e) { thrown = e; }   // a cycle, a BigInt, a toJSON that throws, or too deep
   try { hit = locate(value, '', false, new Set()); } catch { deep = true; }
   if (!hit) {
     const why = thrown ? `cannot be written as JSON (${thrown.message})` : deep ? 'is nested too deeply to check' : 'JSON would not keep as it is';
@@ -170,9 +152,9 @@ function put(v, key) {
     text = '';
   } else if (!holders.has(v)) {
     if (typeof v?.toJSON === 'function') {
-      const k = JSON.stringify(String(key)), whole = JSON.stringify({ [key]: v });
-      if (whole.length <= k.length + 2) throw new Error('toJSON gave nothing');   // impure: resultJSON decides
-      text += whole.slice(k.length + 2, -1);
+      const k = JSON.stringify(String(key)).length + 2, whole = JSON.stringify({ [key]: v });
+      if (whole.length <= k) throw 0;   // an impure toJSON, now without a value: the text's way
+      text += whole.slice(k, -1);
     } else text += JSON.stringify(v);
   } else if (Array.isArray(v)) {
     text += '[';
@@ -191,11 +173,10 @@ function put(v, key) {
 }
 
 /**
- * A node's result for the core: its JSON text (as resultJSON's), or when it
- * holds long strings, all well-formed, that text in parts: [text, string, text,
- * ..., text], each long string cut out (core.js writes it raw). A lone
- * surrogate takes the text's way, where core.js makes it U+FFFD as
- * TextEncoder would.
+ * A node's (or router's) result for the core: its JSON text, or when it holds
+ * long strings, all well-formed, that text in parts: [text, string, text, ...,
+ * text], each long string cut out (core.js writes it raw). A lone surrogate
+ * takes the text's way, where core.js makes it U+FFFD as TextEncoder would.
  * @throws {EdgegraphError} INVALID_RESULT naming the node and the path
  */
 export function resultText(value, node) {
@@ -204,22 +185,26 @@ export function resultText(value, node) {
   let out;
   try {
     if (keeps(value)) {
-      if (!longs) out = JSON.stringify(value);
-      else if (!lone) {
-        parts = [];
-        put(value, '');
-        (out = parts).push(text);
+      if (longs && !lone) {
+        try {
+          parts = [];
+          put(value, '');
+          (out = parts).push(text);
+        } catch { /* a value that changed between the walks */ }
       }
+      out ??= JSON.stringify(value);
     }
   } catch {
-    // Too deep, a cycle, a toJSON that throws, a value that changed between
-    // the walks: resultJSON decides, as it did before raw strings.
+    // Too deep, a cycle, a toJSON that throws: refuse() names it.
   } finally {
     holders.clear();
     text = '';
     parts = null;
   }
-  if (out === undefined) return resultJSON(value, node);
+  if (out === undefined) refuse(value, node);
   wellFormedText = lone ? null : out;
   return out;
 }
+
+/** The JSON text of a node's result (resultText's, whole). */
+export const resultJSON = (value, node) => jsonOf(resultText(value, node));

@@ -14,6 +14,8 @@
 static void same_as_cjson(const char *text, size_t len) {
     const char *diff = json_read_diff(text, len);
     CHECK_STR(diff ? diff : "same", "same");
+    diff = raw_read_diff(text, len);   /* and its raw segments read as the strings they stand for */
+    CHECK_STR(diff ? diff : "same", "same");
 }
 
 #define SAME(lit) same_as_cjson(lit, sizeof lit - 1)

@@ -158,7 +158,7 @@ cJSON *eg_parse_keep_duplicates(const char *json, size_t len, bool *nomem) { ret
 cJSON *eg_parse_in_arena(const char *json, size_t len, bool *nomem, eg_arena *arena) { return parse(json, len, nomem, false, arena, NULL); }
 cJSON *eg_parse_raw(const char *text, size_t len, bool *nomem, size_t *json_len) { return parse(text, len, nomem, true, NULL, json_len); }
 
-/* raw_len: NULL, or the text may hold raw segments (eg_json_read) and its length as JSON goes there. */
+/* raw_len: NULL, or the text may hold raw segments and its length as JSON goes there (eg_json_read). */
 static cJSON *parse(const char *json, size_t len, bool *nomem, bool dedupe, eg_arena *arena, size_t *raw_len) {
     eg_init_json();
     eg_alloc_clear_failed();

@@ -80,7 +80,7 @@ static bool put_with_segments(eg_buf *b, const cJSON *item) {
  * NULL when all agree. */
 static const char *raw_read_diff(const char *text, size_t len) {
     eg_init_json();
-    size_t json_len = 0;
+    size_t json_len = EG_JSON_LEN_EXACT;
     const char *diff = NULL;
     cJSON *plain = eg_json_read(text, len, NULL, NULL, NULL), *raw = eg_json_read(text, len, NULL, NULL, &json_len);
     if (!plain) diff = raw && !memchr(text, 0xFF, len) ? "the raw reader read what is not JSON" : NULL;
@@ -88,10 +88,12 @@ static const char *raw_read_diff(const char *text, size_t len) {
     eg_buf segmented = { 0 }, printed = { 0 };
     if (plain && !diff && put_with_segments(&segmented, plain) && eg_buf_json(&printed, plain)) {
         /* (Against the printed text read back: printing makes -0 0, as JSON.stringify does.) */
-        size_t back_len = 0;
+        size_t back_len = EG_JSON_LEN_EXACT, bound = 0;
+        cJSON_Delete(eg_json_read(segmented.data, segmented.len, NULL, NULL, &bound));
         cJSON *back = eg_json_read(segmented.data, segmented.len, NULL, NULL, &back_len), *want = eg_json_read(printed.data, printed.len, NULL, NULL, NULL);
         if (!back || !want || printed_differ(want, back)) diff = "segments read back as another tree";
         else if (back_len != printed.len) diff = "segments' length as JSON is not the tree's printed length";
+        else if (bound < back_len) diff = "the bound on the length as JSON is below it";
         cJSON_Delete(back);
         cJSON_Delete(want);
     }

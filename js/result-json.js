@@ -26,12 +26,13 @@ const isBoxed = (v) => v instanceof Number || v instanceof String || v instanceo
 // common one-byte string (and missing on old runtimes: then always maybe).
 const maybeLone = typeof ''.isWellFormed === 'function' ? (s) => !s.isWellFormed() : () => true;
 let lone = false;   // keeps() met a string or key that maybe holds one
-// Strings this long cross raw. Per step, a string of plain ASCII crossed raw
-// costs the same as in the text at ~400 characters, one with an escape every
-// few characters at ~250 (below, a segment's own cost is more: a walk of the
-// lists and records that hold it, an encodeInto call); at 3,200 raw saves a
-// quarter of the step (plain) or a third (escapes).
-const RAW_MIN = 384;
+// Strings this long cross raw. Crossing one raw costs ~0.5 us of its own (the
+// walk that cuts it out, an encodeInto call) and saves JSON.stringify's escaping
+// and the core's unescaping: ~2 ns a character of plain ASCII, ~9 of text with
+// a quote or newline every few characters. At 256 characters plain text breaks
+// even and escaped text saves ~2 us a result (Node 20, one core, both ways
+// interleaved in one process).
+const RAW_MIN = 256;
 let longs = 0;              // keeps() met strings that long
 const holders = new Set();  // the lists and records keeps() found long strings in, at any depth
 // The last result resultText returned whose every string and key is well-formed.

@@ -8,6 +8,7 @@
 
 import { hasOwn, isPlainRecord } from './objects.js';
 import { assign } from './patch.js';
+import { jsonOf } from './result-json.js';
 
 const GIVE_UP = {};   // (a value that needs JSON's own conversions: the text has it)
 
@@ -52,7 +53,7 @@ function copy(v, strict) {
 }
 
 /**
- * What a task submitted, for its echoes: [its text, then copies of its values
+ * What a task submitted, for its echoes: [its text or resultText's parts, then copies of its values
  * at the paths echoed before (`paths`, learned per graph)].
  */
 export function keep(paths, value, json) {
@@ -76,8 +77,8 @@ export function echoed(echo, segs, from, depth, task, at) {
   let v = kept[i + 1];
   if (i < 0 || v === undefined || v === GIVE_UP) {
     if (i < 0) paths.push(segs.slice(from, from + depth));   // copied from the next result on
-    // The text, parsed once for the task's echoes (copy then makes it as the core holds it).
-    v = typeof kept[0] === 'string' ? (kept[0] = JSON.parse(kept[0])) : kept[0];
+    // The text (or resultText's parts), parsed once for the task's echoes (copy then makes it as the core holds it).
+    v = kept.parsed ??= JSON.parse(jsonOf(kept[0]));
     for (i = 0; i < depth; i++) v = v[segs[from + i]];
     return at === -2 ? copy(v, false) : [copy(at === -1 ? v : v[at], false)];
   }

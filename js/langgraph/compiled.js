@@ -4,7 +4,7 @@
 // applies the input through the reducers, as LangGraph's input step does, so
 // supersteps line up with LangGraph's and recursionLimit counts the same.
 
-import { GraphEngine, EdgegraphError } from 'edgegraph';
+import { GraphEngine, EdgegraphError } from './edgegraph.js';
 import { START } from './graph.js';
 import { edgeOf } from './edges.js';
 import { plainMessages, plainMessageList } from './messages.js';
@@ -83,7 +83,7 @@ class GraphRunner {
     const children = new Map();
     // (definition.nodes: the nodes as objects, which a graph with a subgraph node has.)
     if (definition.nodes) for (const [name, n] of builder.nodes) { const child = runnerOf(n.subgraph); if (child) children.set(name, child.threads); }
-    this.threads = new ThreadState({ engine: this.#engine, store: this.#store, view: this.#view, toUpdate: this.#coreUpdateOf, combine: this.#combine, children });
+    this.threads = new ThreadState(this.#engine, this.#store, this.#side, children);
   }
 
   /** Only the declared channels, as LangGraph's state (channels never written are absent). */
@@ -104,7 +104,6 @@ class GraphRunner {
       if (c.default) defaults[key] = core ? plainMessageList(c.default()) : plainMessages(c.default());
     }
     this.#defaults = defaults;
-    const parent = { invocationOf: (taskId) => this.#invocationOf(taskId), view: this.#view, toUpdate: this.#coreUpdateOf, combine: this.#combine };
     // Static targets by source and join sources by target, once: a 1,000-node graph compiles in one pass.
     // (The work of each edge and node in module functions and methods, not closures made per compile:
     // V8 dropped a closure's optimized code at a full GC, and a compile after one ran it unoptimized, 2-3x slower.)
@@ -118,7 +117,7 @@ class GraphRunner {
     for (const n of nodes.values()) if (n.subgraph && runnerOf(n.subgraph)) { objects = {}; break; }
     const handlers = new Map(), routers = new Map(), entries = [];
     // (#node's parts as a list: as an object, their names cost the compat entry 34 bytes.)
-    const at = [fixed, joined, branches, objects, parent, handlers, routers, entries];
+    const at = [fixed, joined, branches, objects, this.#side, handlers, routers, entries];
     this.#node(START, null, at);
     for (const [name, node] of nodes) this.#node(name, node, at);
     const prepared = { entries, handlers, routers };
@@ -211,7 +210,7 @@ class GraphRunner {
     Object.defineProperty(config, 'signal', SIGNAL);
     // The call's other keys, copied after: a literal that spreads `base` first takes V8's slow path (~5 µs a node).
     for (const key in base) if (!(key in config)) config[key] = base[key];
-    if (inv?.messages) config.callbacks = [inv.tokenHandler(name, step)];
+    if (inv?.messages) config.callbacks = [inv.tokenHandler(name, ctx.taskId)];
     if (inv) config[PARENT] = { inv, ns: [`${name}:${ctx.taskId}`] };
     return config;
   }
@@ -237,6 +236,9 @@ class GraphRunner {
 
   /** Two writes of one node to `key` (a Command's list of writes): its reducer's (a core messages channel's: both, in order), or the later. */
   #combine = (key, a, b) => { const reducer = this.#coreMessages.has(key) ? bothWrites : this.#channels.get(key)?.reducer; return reducer ? reducer(a, b) : b; };
+
+  /** This runner's side that its subgraph nodes (subgraph-node.js) and its ThreadState use. */
+  #side = { invocationOf: (taskId) => this.#invocationOf(taskId), view: this.#view, toUpdate: this.#coreUpdateOf, combine: this.#combine };
 
   /** How engineCommand() writes a Command of `node` (`made`: its update, if #toUpdate made it already); for the parent graph (`toParent`), keys this graph lacks stay (subgraph-node.js picks the parent's). */
   #commandParts(node, toParent, state, made) {
@@ -270,7 +272,7 @@ class GraphRunner {
     try {
       const result = await start({ runId, maxSteps: 1e9, onEvent: this.#eventsTo(inv, config.configurable?.thread_id) });
       // The child's interrupts, in its namespace first (ids as the parent's task has them), as LangGraph streams them.
-      const shown = result.status === 'PAUSED' ? shownInterrupts(result.interrupts).map(({ id, value }) => ({ id: `${base}/${id}`, value })) : [];
+      const shown = result.status === 'PAUSED' ? shownInterrupts(result.interrupts, `${base}/`) : [];
       if (shown.length) for (const mode of ['updates', 'values']) inv.push(mode, { __interrupt__: copyValue(shown) });
       return result;
     } finally {
@@ -318,7 +320,7 @@ class GraphRunner {
         const onThread = { ...EMPTY, ...options, threadId: thread.threadId };
         const latest = await this.#engine.getState(thread.threadId, thread.checkpointId);
         if (input === null || input === undefined || isCommand(input)) {
-          if (!latest) throw new EmptyInputError('Received no input for __start__');
+          if (!latest) throw new EmptyInputError();
           inv.initialValues = this.#view(latest.state);
           const answer = isCommand(input) ? engineCommand(input, this.#commandParts('resume', false, latest.state)) : undefined;
           if (answer?.goto !== undefined && latest.status !== 'PAUSED' && thread.checkpointId === undefined) {
@@ -333,7 +335,7 @@ class GraphRunner {
           result = await this.#engine.execute({ __start__: input }, onThread);
         }
       } else {
-        if (input === null || input === undefined) throw new EmptyInputError('Received no input for __start__');
+        if (input === null || input === undefined) throw new EmptyInputError();
         inv.initialValues = { ...this.#defaults };
         // No thread, nothing to recover: the input step reads the input from here
         // instead of the state, so it crosses into the core once, not twice.

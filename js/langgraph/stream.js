@@ -9,7 +9,7 @@ import { GraphRecursionError } from './errors.js';
 import { configOf } from './history.js';
 
 export { superstepOf };
-export { STREAM_MODES } from 'edgegraph';
+export { STREAM_MODES } from './edgegraph.js';
 
 /** One invoke()/stream() call: its supersteps, and its chunks of the modes asked for. */
 export class Invocation extends ModeStream {
@@ -37,18 +37,15 @@ export class Invocation extends ModeStream {
     this.view = view;
   }
 
-  /** A LangChain callback handler (by shape: plain methods) turning node `node`'s LLM tokens into 'messages' chunks. */
-  tokenHandler(node, step) {
+  /** A LangChain callback handler (by shape: plain methods) turning the LLM tokens of node `node`'s task `taskId` into 'messages' chunks. */
+  tokenHandler(node, taskId) {
     const inv = this;
     // No `name`: LangChain then wraps it as a handler of its own (fromMethods),
     // copying these flags: stream even from invoke(), and deliver tokens in order.
     return {
       lc_prefer_streaming: true,
       awaitHandlers: true,
-      handleLLMNewToken(token, _idx, runId) {
-        inv.streamed.add(`run-${runId}`);
-        inv.push('messages', [{ role: 'assistant', content: token, id: `run-${runId}` }, inv.meta(node, step)]);
-      },
+      handleLLMNewToken(token, _idx, runId) { inv.token(node, taskId, token, `run-${runId}`); },
     };
   }
 

@@ -17,8 +17,8 @@ import { updateOf } from './command.js';
 // holdPause): it needs no answer, and LangGraph shows none.
 const BREAKPOINT = '__breakpoint__';
 
-/** The interrupts a caller sees, as { id, value }: those of interrupt() calls, not a child's breakpoint. */
-export const shownInterrupts = (list = []) => list.filter((i) => !i.id.endsWith(`/${BREAKPOINT}`)).map(({ id, value }) => ({ id, value }));
+/** The interrupts a caller sees, as { id, value }: those of interrupt() calls, not a child's breakpoint; `prefix` goes before each id. */
+export const shownInterrupts = (list = [], prefix = '') => list.filter((i) => !i.id.endsWith(`/${BREAKPOINT}`)).map(({ id, value }) => ({ id: prefix + id, value }));
 
 /**
  * The engine's node spec for child runner `child` under the name `name`.

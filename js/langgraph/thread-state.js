@@ -11,21 +11,17 @@ import { removesMessages } from './messages-channel.js';
 export class ThreadState {
   #engine;
   #records;
-  #view;
-  #toUpdate;
-  #combine;
+  #runner;
   #children;
 
   /**
-   * `view` picks the channels of an engine state; `toUpdate(values, node)` and `combine(key, a, b)`
-   * are the runner's; `children` maps a subgraph node's name to its graph's ThreadState.
+   * `runner` is the runner's side (compiled.js): `view(state)` picks the channels of an engine state,
+   * `toUpdate(values, node)` and `combine(key, a, b)`; `children` maps a subgraph node's name to its graph's ThreadState.
    */
-  constructor({ engine, store, view, toUpdate, combine, children }) {
+  constructor(engine, store, runner, children) {
     this.#engine = engine;
     this.#records = store ? new Checkpointer(store) : null;
-    this.#view = view;
-    this.#toUpdate = toUpdate;
-    this.#combine = combine;
+    this.#runner = runner;
     this.#children = children;
   }
 
@@ -42,7 +38,7 @@ export class ThreadState {
     const history = await threadHistory(this.#engine, threadId);
     const record = wanted === undefined ? history[0] : history.find((r) => String(r.checkpointId) === String(wanted));
     if (!record) return { values: {}, next: [], tasks: [], config: { configurable: { thread_id: threadId } }, metadata: undefined };
-    const snapshot = snapshotOf(threadId, record, this.#view);
+    const snapshot = snapshotOf(threadId, record, this.#runner.view);
     if (record.status === 'PAUSED') {
       const loaded = await this.#records.load(threadId, record.checkpointId);
       this.#pausedTasks(snapshot.tasks, nodeTasks(loaded.meta.tasks), loaded.state, threadId, subgraphs);
@@ -92,7 +88,7 @@ export class ThreadState {
   #snapshotOfCheckpoint(checkpoint, threadId, ns) {
     const cp = parsed(checkpoint);
     const saved = nodeTasks(cp.tasks);
-    const snapshot = pendingOf(this.#view(cp.state), cp.status, saved.map((t) => t.node));
+    const snapshot = pendingOf(this.#runner.view(cp.state), cp.status, saved.map((t) => t.node));
     this.#pausedTasks(snapshot.tasks, saved, cp.state, threadId, true, ns);
     return { ...snapshot, config: { configurable: { thread_id: threadId, checkpoint_ns: ns } }, metadata: { source: 'loop', step: cp.superstep, parents: {} } };
   }
@@ -116,10 +112,10 @@ export class ThreadState {
       asNode = undefined;
     } else {
       // asNode END ends the thread (the core drops what it waited for, a pending interrupt too).
-      const byKey = updateOf(values, this.#combine);
+      const byKey = updateOf(values, this.#runner.combine);
       // A removal of messages is checked against the thread's messages (messages-channel.js): read them only then.
       const current = this.#records && Object.values(byKey ?? {}).some(removesMessages) ? (await this.#records.load(thread.threadId, thread.checkpointId))?.state : undefined;
-      update = { channels: this.#toUpdate(byKey, asNode ?? 'updateState', current) };
+      update = { channels: this.#runner.toUpdate(byKey, asNode ?? 'updateState', current) };
     }
     const { checkpointId } = await this.#engine.updateState(thread, update, asNode);
     const out = configOf(thread.threadId, checkpointId);
@@ -149,7 +145,7 @@ export class ThreadState {
       if (!edit) return undefined;
       update = { subgraphs: edit };
       asNode = undefined;
-    } else update = { channels: this.#toUpdate(updateOf(values, this.#combine), asNode ?? 'updateState') };
+    } else update = { channels: this.#runner.toUpdate(updateOf(values, this.#runner.combine), asNode ?? 'updateState') };
     return (await this.#engine.updateState(checkpoint, update, asNode)).checkpoint;
   }
 
@@ -161,7 +157,7 @@ export class ThreadState {
     const threadId = String(config?.configurable?.thread_id);
     const history = await threadHistory(this.#engine, threadId);
     const count = options.limit === undefined ? history.length : Math.min(options.limit, history.length);
-    for (let i = 0; i < count; i++) yield snapshotOf(threadId, history[i], this.#view);
+    for (let i = 0; i < count; i++) yield snapshotOf(threadId, history[i], this.#runner.view);
   }
 }
 

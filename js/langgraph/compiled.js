@@ -81,8 +81,7 @@ class GraphRunner {
     const definition = this.#definition();
     this.engine = this.#engine = new GraphEngine(definition, engineOptions);
     const children = new Map();
-    // (definition.nodes: the nodes as objects, which a graph with a subgraph node has.)
-    if (definition.nodes) for (const [name, n] of builder.nodes) { const child = runnerOf(n.subgraph); if (child) children.set(name, child.threads); }
+    for (const [name, n] of builder.nodes) { const child = runnerOf(n.subgraph); if (child) children.set(name, child.threads); }
     this.threads = new ThreadState(this.#engine, this.#store, this.#side, children);
   }
 
@@ -112,42 +111,37 @@ class GraphRunner {
     for (let i = 0; i < edges.length; i++) addTarget(fixed, edges[i][0], edges[i][1]);
     for (const [sources, target] of joins) for (const from of sources) { joined.set(target, [...joined.get(target) ?? [], from]); addTarget(fixed, from, target); }
     // The nodes and edges go to the engine as a list (definition.js's PREPARED, which writes their JSON text);
-    // with a subgraph node among them, the nodes as objects, in their order (the engine builds the child's handler).
-    let objects = null;
-    for (const n of nodes.values()) if (n.subgraph && runnerOf(n.subgraph)) { objects = {}; break; }
+    // a subgraph node as an object of `nodes` (the engine builds the child's handler).
+    const objects = {};
     const handlers = new Map(), routers = new Map(), entries = [];
     // (#node's parts as a list: as an object, their names cost the compat entry 34 bytes.)
     const at = [fixed, joined, branches, objects, this.#side, handlers, routers, entries];
     this.#node(START, null, at);
     for (const [name, node] of nodes) this.#node(name, node, at);
     const prepared = { entries, handlers, routers };
-    const definition = { entryPoint: START, state: { reducers, defaults: { channels: defaults } }, [PREPARED]: prepared };
-    if (objects) definition.nodes = objects;
-    return definition;
+    return { entryPoint: START, state: { reducers, defaults: { channels: defaults } }, nodes: objects, [PREPARED]: prepared };
   }
 
   /** Node `name` (`node`: its addNode record; null: START) into #definition's parts `at`. */
-  #node(name, node, [fixed, joined, branches, objects, parent, handlers, routers, entries]) {
+  #node(name, node, [fixed, joined, branches, objects, side, handlers, routers, entries]) {
     const { fn, options = {}, subgraph } = node ?? {};
     // LangGraph's edges from several nodes to one are not a join; addEdge([a, b], c) is.
     const sources = joined.get(name);
     const join = sources ? [...new Set(sources)] : false;
     const child = runnerOf(subgraph);
-    if (child && (options.cachePolicy || options.retryPolicy?.retryOn)) {
-      throw new EdgegraphError('INVALID_DEFINITION', `node '${name}' is a compiled graph: give cachePolicy and retryOn to its nodes`, { node: name });
-    }
     const spec = node === null ? { jumpTarget: true } : { jumpTarget: true, join };
     if (options.defer) spec.defer = true;
-    const handler = child ? null : node === null ? this.#startNode() : this.#wrap(name, withRetry(fn, options.retryPolicy), options.cachePolicy);
     if (child) {
-      objects[name] = Object.assign(subgraphNodeSpec(name, child, parent), spec);
+      if (options.cachePolicy || options.retryPolicy?.retryOn) {
+        throw new EdgegraphError('INVALID_DEFINITION', `node '${name}' is a compiled graph: give cachePolicy and retryOn to its nodes`, { node: name });
+      }
+      objects[name] = Object.assign(subgraphNodeSpec(name, child, side), spec);
       if (options.retryPolicy) objects[name].retry = engineRetry(options.retryPolicy);
-    } else if (objects) objects[name] = { handler, ...spec };
-    else handlers.set(name, handler);
+    } else handlers.set(name, node === null ? this.#startNode() : this.#wrap(name, withRetry(fn, options.retryPolicy), options.cachePolicy));
     let edge = edgeOf(fixed.get(name), branches.get(name), this.#view);
     if (typeof edge === 'function') { routers.set(name, edge); edge = null; }
-    // (null: a function node that is no join, a router named after its node)
-    entries.push(name, objects ? undefined : join || spec.defer || !node ? spec : null, edge);
+    // (spec null: a function node that is no join; undefined: a subgraph node, in `objects`; edge null: a router named after its node)
+    entries.push(name, child ? undefined : join || spec.defer || !node ? spec : null, edge);
   }
 
   /** The input step: the input goes through the reducers like any update. */

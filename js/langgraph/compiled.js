@@ -62,6 +62,8 @@ class GraphRunner {
   #store;
   #cache;
   #defaults = {};
+  /** A subgraph node's name -> its graph's ThreadState. */
+  #children = new Map();
   /** Channels whose reducer is LangGraph's message reducer, run by the core's `messages` (messages-channel.js). */
   #coreMessages;
 
@@ -80,9 +82,7 @@ class GraphRunner {
     for (const key of ['interruptBefore', 'interruptAfter']) if (options[key] !== undefined) engineOptions[key] = options[key] === '*' ? [...builder.nodes.keys()] : options[key];
     const definition = this.#definition();
     this.engine = this.#engine = new GraphEngine(definition, engineOptions);
-    const children = new Map();
-    for (const [name, n] of builder.nodes) { const child = runnerOf(n.subgraph); if (child) children.set(name, child.threads); }
-    this.threads = new ThreadState(this.#engine, this.#store, this.#side, children);
+    this.threads = new ThreadState(this.#engine, this.#store, this.#side, this.#children);
   }
 
   /** Only the declared channels, as LangGraph's state (channels never written are absent). */
@@ -136,6 +136,7 @@ class GraphRunner {
         throw new EdgegraphError('INVALID_DEFINITION', `node '${name}' is a compiled graph: give cachePolicy and retryOn to its nodes`, { node: name });
       }
       objects[name] = Object.assign(subgraphNodeSpec(name, child, side), spec);
+      this.#children.set(name, child.threads);
       if (options.retryPolicy) objects[name].retry = engineRetry(options.retryPolicy);
     } else handlers.set(name, node === null ? this.#startNode() : this.#wrap(name, withRetry(fn, options.retryPolicy), options.cachePolicy));
     let edge = edgeOf(fixed.get(name), branches.get(name), this.#view);

@@ -103,50 +103,42 @@ export class ThreadState {
   async updateState(config, values, asNode) {
     const { checkpoint_ns: ns = '', ...rest } = config?.configurable ?? {};
     const thread = threadRef(rest);
-    let update;
-    if (ns !== '') {
-      const loaded = await this.#records.load(thread.threadId, thread.checkpointId);
-      const edit = loaded?.status === 'PAUSED' ? await this.#editChild(nodeTasks(loaded.meta.tasks), loaded.state, ns.split('|'), values, asNode) : undefined;
-      if (!edit) throw noPausedChild('updateState', thread.threadId, ns);
-      update = { subgraphs: edit };
-      asNode = undefined;
-    } else {
-      // asNode END ends the thread (the core drops what it waited for, a pending interrupt too).
-      const byKey = updateOf(values, this.#runner.combine);
-      // A removal of messages is checked against the thread's messages (messages-channel.js): read them only then.
-      const current = this.#records && Object.values(byKey ?? {}).some(removesMessages) ? (await this.#records.load(thread.threadId, thread.checkpointId))?.state : undefined;
-      update = { channels: this.#runner.toUpdate(byKey, asNode ?? 'updateState', current) };
-    }
-    const { checkpointId } = await this.#engine.updateState(thread, update, asNode);
-    const out = configOf(thread.threadId, checkpointId);
+    // The thread's checkpoint, read only when the edit needs it (a child's, or the messages a removal is checked against).
+    const read = async () => { const loaded = await this.#records?.load(thread.threadId, thread.checkpointId); return loaded && { ...loaded, tasks: loaded.meta.tasks }; };
+    const written = await this.#write(thread, read, ns === '' ? [] : ns.split('|'), values, asNode);
+    if (!written) throw noPausedChild('updateState', thread.threadId, ns);
+    const out = configOf(thread.threadId, written.checkpointId);
     if (ns !== '') out.configurable.checkpoint_ns = ns;
     return out;
   }
 
-  /** The `subgraphs` write that edits the child at `parts` among a paused run's node tasks, or undefined. */
-  async #editChild(saved, state, [local, ...deeper], values, asNode) {
-    const own = saved.find((t) => t.keep && localOf(t) === local);
-    const child = own && this.#children.get(own.node);
-    if (!child) return undefined;
-    const checkpoint = await child.#editedCheckpoint(heldChild(own, state, local), deeper, values, asNode);
-    return checkpoint && { [local]: { checkpoint, replaces: own.keep.checkpoint } };
-  }
-
   /**
-   * A paused checkpoint of this graph (its text, or the object kept with a task) with `values`
-   * written (as `asNode`), or into its child at `parts`: the engine's updateState takes either
-   * form and gives back the edited checkpoint's text.
+   * Write `values` (as `asNode`) into `target`, a thread or a checkpoint of this graph (the engine's
+   * updateState takes either, and returns what it wrote), or into the paused child at namespace
+   * `parts` below it; `read()` gives target's checkpoint ({ status, state, tasks }). Undefined: no
+   * paused child is there.
    */
-  async #editedCheckpoint(checkpoint, parts, values, asNode) {
+  async #write(target, read, [local, ...deeper], values, asNode) {
     let update;
-    if (parts.length) {
-      const cp = parsed(checkpoint);   // an object kept with the task: read as it is, not through its text
-      const edit = await this.#editChild(nodeTasks(cp.tasks), cp.state, parts, values, asNode);
-      if (!edit) return undefined;
-      update = { subgraphs: edit };
+    if (local !== undefined) {
+      const cp = await read();
+      const own = cp?.status === 'PAUSED' && nodeTasks(cp.tasks).find((t) => t.keep && localOf(t) === local);
+      const child = own && this.#children.get(own.node);
+      if (!child) return undefined;
+      // The child's checkpoint: an object kept with the task is read as it is, not through its text.
+      const checkpoint = heldChild(own, cp.state, local);
+      const written = await child.#write(checkpoint, () => parsed(checkpoint), deeper, values, asNode);
+      if (!written) return undefined;
+      update = { subgraphs: { [local]: { checkpoint: written.checkpoint, replaces: own.keep.checkpoint } } };
       asNode = undefined;
-    } else update = { channels: this.#runner.toUpdate(updateOf(values, this.#runner.combine), asNode ?? 'updateState') };
-    return (await this.#engine.updateState(checkpoint, update, asNode)).checkpoint;
+    } else {
+      // asNode END ends the thread (the core drops what it waited for, a pending interrupt too).
+      const byKey = updateOf(values, this.#runner.combine);
+      // A removal of messages is checked against the messages there (messages-channel.js): read them only then.
+      const current = Object.values(byKey ?? {}).some(removesMessages) ? (await read())?.state : undefined;
+      update = { channels: this.#runner.toUpdate(byKey, asNode ?? 'updateState', current) };
+    }
+    return this.#engine.updateState(target, update, asNode);
   }
 
   /** The thread's checkpoints, newest first. */

@@ -11,7 +11,7 @@ import { plainMessages, plainMessageList } from './messages.js';
 import { EMPTY } from '../objects.js';   // copies that add keys spread it first (objects.js says why)
 import { coreMessageChannels, coreUpdate, bothWrites } from './messages-channel.js';
 import { GraphRecursionError, InvalidUpdateError, EmptyInputError } from './errors.js';
-import { Invocation, STREAM_MODES, superstepOf } from './stream.js';
+import { Invocation, STREAM_MODES, superstepOf, invocationIn } from './stream.js';
 import { copyValue } from '../langgraph-modes.js';
 import { storeOf } from './checkpoint.js';
 import { threadRef } from './history.js';
@@ -30,11 +30,6 @@ const AsyncFunction = (async () => {}).constructor;
 const FREED_WHEN_COLLECTED = Symbol.for('edgegraph.freedWhenCollected');
 // definition.js's PREPARED: the nodes and edges as a list, with their functions.
 const PREPARED = Symbol.for('edgegraph.preparedGraph');
-// Run ids: a prefix drawn on first use (the time and 52 random bits; not at import: workerd refuses
-// randomness in a module's global scope), then a counter.
-let runPrefix = '';
-let runCounter = 0;
-const newRunId = () => (runPrefix ||= `lg${Date.now().toString(36)}${Math.floor(Math.random() * 2 ** 52).toString(36)}`) + (++runCounter).toString(36);
 
 /** `to` added to the static targets of `from` in `map`: a name, or a list once a source has several (most have one). */
 function addTarget(map, from, to) {
@@ -58,7 +53,6 @@ class GraphRunner {
   #builder;
   #engine;
   #channels;
-  #invocations = new Map();
   #store;
   #cache;
   #defaults = {};
@@ -148,7 +142,7 @@ class GraphRunner {
   /** The input step: the input goes through the reducers like any update. */
   #startNode() {
     return (state, engine, ctx) => {
-      const inv = this.#invocationOf(ctx.taskId);
+      const inv = invocationIn(ctx);
       if (inv) inv.mirror = state;
       const update = this.#toUpdate(state.__start__ ?? inv?.input, START);
       inv?.ran();
@@ -163,7 +157,7 @@ class GraphRunner {
   #wrap(name, fn, cachePolicy) {
     const cache = withCache(name, fn, cachePolicy, this.#cache);
     const call = (state, engine, ctx) => {
-      const inv = this.#invocationOf(ctx.taskId);
+      const inv = invocationIn(ctx);
       const step = superstepOf(ctx.taskId);
       if (inv) { inv.mirror = state; inv.enterStep(step); }
       const input = ctx.arg !== undefined ? ctx.arg : this.#view(state);
@@ -206,7 +200,7 @@ class GraphRunner {
     // The call's other keys, copied after: a literal that spreads `base` first takes V8's slow path (~5 µs a node).
     for (const key in base) if (!(key in config)) config[key] = base[key];
     if (inv?.messages) config.callbacks = [inv.tokenHandler(name, ctx.taskId)];
-    if (inv) config[PARENT] = { inv, ns: [`${name}:${ctx.taskId}`] };
+    if (inv) config[PARENT] = { stream: inv, ns: [`${name}:${ctx.taskId}`] };
     return config;
   }
 
@@ -233,16 +227,12 @@ class GraphRunner {
   #combine = (key, a, b) => { const reducer = this.#coreMessages.has(key) ? bothWrites : this.#channels.get(key)?.reducer; return reducer ? reducer(a, b) : b; };
 
   /** This runner's side that its subgraph nodes (subgraph-node.js) and its ThreadState use. */
-  #side = { invocationOf: (taskId) => this.#invocationOf(taskId), view: this.#view, toUpdate: this.#coreUpdateOf, combine: this.#combine };
+  #side = { view: this.#view, toUpdate: this.#coreUpdateOf, combine: this.#combine };
 
   /** How engineCommand() writes a Command of `node` (`made`: its update, if #toUpdate made it already); for the parent graph (`toParent`), keys this graph lacks stay (subgraph-node.js picks the parent's). */
   #commandParts(node, toParent, state, made) {
     const toUpdate = toParent ? (u) => ({ channels: plainMessages(u ?? {}) }) : (u) => ({ channels: this.#forCore(made ?? this.#toUpdate(u, node), node, state) });
     return { toUpdate, combine: this.#combine, plain: plainMessages };
-  }
-
-  #invocationOf(taskId) {
-    return taskId ? this.#invocations.get(taskId.slice(0, taskId.lastIndexOf(':'))) : undefined;
   }
 
   /** The values a run of this graph returns (its output schema's keys). */
@@ -261,18 +251,12 @@ class GraphRunner {
   async runAsChild(start, parentInv, ns, base) {
     const config = parentInv?.config ?? {};
     // No modes of its own (so its `subgraphs` flag shapes nothing): its chunks go to the parent's stream.
-    const inv = this.#invocation(config, [], true, parentInv && { inv: parentInv, ns });
-    const runId = newRunId();
-    this.#invocations.set(runId, inv);
-    try {
-      const result = await start({ runId, maxSteps: 1e9, onEvent: this.#eventsTo(inv, config.configurable?.thread_id) });
-      // The child's interrupts, in its namespace first (ids as the parent's task has them), as LangGraph streams them.
-      const shown = result.status === 'PAUSED' ? shownInterrupts(result.interrupts, `${base}/`) : [];
-      if (shown.length) for (const mode of ['updates', 'values']) inv.push(mode, { __interrupt__: copyValue(shown) });
-      return result;
-    } finally {
-      this.#invocations.delete(runId);
-    }
+    const inv = this.#invocation(config, [], true, parentInv && { stream: parentInv, ns });
+    const result = await start(this.#runOptions(inv, config.configurable?.thread_id));
+    // The child's interrupts, in its namespace first (ids as the parent's task has them), as LangGraph streams them.
+    const shown = result.status === 'PAUSED' ? shownInterrupts(result.interrupts, `${base}/`) : [];
+    if (shown.length) for (const mode of ['updates', 'values']) inv.push(mode, { __interrupt__: copyValue(shown) });
+    return result;
   }
 
   /** The channel values, as LangGraph's invoke() returns them (`config`: an object, CompiledStateGraph's merge of its own and the call's). */
@@ -298,47 +282,40 @@ class GraphRunner {
 
   async #run(input, config, modes, inv = this.#invocation(config, modes, true)) {
     const threadId = config.configurable?.thread_id;
-    // (Checked before the run is registered: a refused call leaves no invocation behind.)
     if (this.#store && threadId === undefined && !config[PARENT]) {
       throw new EdgegraphError('INVALID_INPUT', 'this graph has a checkpointer: pass { configurable: { thread_id } }');
     }
-    const runId = newRunId();
-    this.#invocations.set(runId, inv);
-    const options = { runId, onEvent: this.#eventsTo(inv, threadId), maxSteps: 1e9 };
+    const options = this.#runOptions(inv, threadId);
     if (config.signal) options.signal = config.signal;
     if (config[STOP]) options[STOP] = config[STOP];
     let result;
-    try {
-      if (threadId !== undefined && this.#store) {
-        // { threadId, checkpointId? } as the engine takes them (a string, a number).
-        const thread = threadRef(config.configurable);
-        const onThread = { ...EMPTY, ...options, threadId: thread.threadId };
-        const latest = await this.#engine.getState(thread.threadId, thread.checkpointId);
-        if (input === null || input === undefined || isCommand(input)) {
-          if (!latest) throw new EmptyInputError();
-          inv.initialValues = this.#view(latest.state);
-          const answer = isCommand(input) ? engineCommand(input, this.#commandParts('resume', false, latest.state)) : undefined;
-          if (answer?.goto !== undefined && latest.status !== 'PAUSED' && thread.checkpointId === undefined) {
-            // Nothing to resume (the thread finished): a new run from the input step, which applies the update and goes to goto.
-            result = await this.#engine.execute({ __start__: input.update ?? {}, __goto__: gotoOf(input.goto, plainMessages) }, onThread);
-          } else if (!input && latest.status === 'FINISHED') {
-            result = { status: 'FINISHED', state: latest.state };   // nothing to continue: LangGraph returns the values
-          } else result = await this.#engine.resume(thread, answer, options);
-        } else {
-          // On a thread with state, execute continues it: the input step folds the input over it.
-          inv.initialValues = latest ? this.#view(latest.state) : { ...this.#defaults };
-          result = await this.#engine.execute({ __start__: input }, onThread);
-        }
+    if (threadId !== undefined && this.#store) {
+      // { threadId, checkpointId? } as the engine takes them (a string, a number).
+      const thread = threadRef(config.configurable);
+      const onThread = { ...EMPTY, ...options, threadId: thread.threadId };
+      const latest = await this.#engine.getState(thread.threadId, thread.checkpointId);
+      if (input === null || input === undefined || isCommand(input)) {
+        if (!latest) throw new EmptyInputError();
+        inv.initialValues = this.#view(latest.state);
+        const answer = isCommand(input) ? engineCommand(input, this.#commandParts('resume', false, latest.state)) : undefined;
+        if (answer?.goto !== undefined && latest.status !== 'PAUSED' && thread.checkpointId === undefined) {
+          // Nothing to resume (the thread finished): a new run from the input step, which applies the update and goes to goto.
+          result = await this.#engine.execute({ __start__: input.update ?? {}, __goto__: gotoOf(input.goto, plainMessages) }, onThread);
+        } else if (!input && latest.status === 'FINISHED') {
+          result = { status: 'FINISHED', state: latest.state };   // nothing to continue: LangGraph returns the values
+        } else result = await this.#engine.resume(thread, answer, options);
       } else {
-        if (input === null || input === undefined) throw new EmptyInputError();
-        inv.initialValues = { ...this.#defaults };
-        // No thread, nothing to recover: the input step reads the input from here
-        // instead of the state, so it crosses into the core once, not twice.
-        inv.input = input;
-        result = await this.#engine.execute({}, options);
+        // On a thread with state, execute continues it: the input step folds the input over it.
+        inv.initialValues = latest ? this.#view(latest.state) : { ...this.#defaults };
+        result = await this.#engine.execute({ __start__: input }, onThread);
       }
-    } finally {
-      this.#invocations.delete(runId);
+    } else {
+      if (input === null || input === undefined) throw new EmptyInputError();
+      inv.initialValues = { ...this.#defaults };
+      // No thread, nothing to recover: the input step reads the input from here
+      // instead of the state, so it crosses into the core once, not twice.
+      inv.input = input;
+      result = await this.#engine.execute({}, options);
     }
     if (result.status === 'ERROR') throw this.#errorOf(result.error);
     if (result.status === 'INTERRUPTED') throw result.error ?? new EdgegraphError('ABORTED', 'the run was interrupted');
@@ -366,12 +343,17 @@ class GraphRunner {
     return error;
   }
 
-  /** The engine's onEvent for a run of `inv` on thread `threadId` (made once a run: the engine calls it several times a step). */
-  #eventsTo(inv, threadId) {
+  /**
+   * The engine's options for a run of `inv` on thread `threadId`: its events go to `inv` (one
+   * function a run: the engine calls it several times a step), and `inv` is the run's
+   * `configurable`, which every node's context carries (invocationIn, stream.js): a node finds its
+   * call's invocation there, and a subgraph node's child run has its own.
+   */
+  #runOptions(inv, threadId) {
     inv.threadId = threadId;
     const onEvent = (event) => inv.onEvent(event);
     onEvent[PATCHLESS] = true;
-    return onEvent;
+    return { onEvent, maxSteps: 1e9, configurable: inv };
   }
 
   /** Forget the results the cache keeps for this graph's nodes. */
@@ -394,10 +376,7 @@ export class CompiledStateGraph {
 
   constructor(builder, options, runner = new GraphRunner(builder, options), config = {}) {
     this.builder = builder;
-    this.checkpointer = options.checkpointer;
-    this.cache = options.cache;
-    this.interruptBefore = options.interruptBefore;
-    this.interruptAfter = options.interruptAfter;
+    for (const key of ['checkpointer', 'cache', 'interruptBefore', 'interruptAfter']) this[key] = options[key];
     this.name = options.name ?? 'LangGraph';
     this.#runner = runner;
     this.#config = config;

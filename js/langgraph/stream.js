@@ -11,6 +11,13 @@ import { configOf } from './history.js';
 export { superstepOf };
 export { STREAM_MODES } from './edgegraph.js';
 
+/**
+ * The Invocation a node's task runs for: its run's `configurable` (compiled.js's #runOptions puts it
+ * there; the engine hands it to every node's context, and on to a subgraph node's child run unless
+ * that has its own); undefined in a run started on the engine itself.
+ */
+export const invocationIn = (ctx) => (ctx.configurable instanceof Invocation ? ctx.configurable : undefined);
+
 /** One invoke()/stream() call: its supersteps, and its chunks of the modes asked for. */
 export class Invocation extends ModeStream {
   // One made at load keeps the class's hidden class alive through a full GC between runs (see ../run.js's Run).
@@ -27,14 +34,15 @@ export class Invocation extends ModeStream {
 
   /**
    * @param {{ modes: string[], single: boolean, subgraphs: boolean, recursionLimit: number, config: object,
-   *           view: (state: object) => object, parent?: { inv: Invocation, ns: string[] } }} options
+   *           view: (state: object) => object, parent?: { stream: Invocation, ns: string[] } }} options
+   *   (ModeStream's options, and this call's)
    */
-  constructor({ modes, single, subgraphs, recursionLimit, config, view, parent }) {
-    super({ modes, single, subgraphs, parent: parent ? { stream: parent.inv, ns: parent.ns } : null, shape: null });
+  constructor(options) {
+    super(options);
     this.shape = this;
-    this.recursionLimit = recursionLimit;
-    this.config = config;
-    this.view = view;
+    this.recursionLimit = options.recursionLimit;
+    this.config = options.config;
+    this.view = options.view;
   }
 
   /** A LangChain callback handler (by shape: plain methods) turning the LLM tokens of node `node`'s task `taskId` into 'messages' chunks. */

@@ -10,7 +10,7 @@
 // node's update, and a child node's Command.PARENT adds its update to that
 // and routes the parent.
 
-import { superstepOf } from './stream.js';
+import { superstepOf, invocationIn } from './stream.js';
 import { updateOf } from './command.js';
 
 // The interrupt a child paused at a breakpoint leaves with its parent's task (js/subgraph.js's
@@ -22,8 +22,8 @@ export const shownInterrupts = (list = [], prefix = '') => list.filter((i) => !i
 
 /**
  * The engine's node spec for child runner `child` under the name `name`.
- * `parent` is the parent runner's side: { invocationOf(taskId), view(state),
- * toUpdate(values, node), combine(key, a, b) }.
+ * `parent` is the parent runner's side: { view(state), toUpdate(values, node),
+ * combine(key, a, b) }.
  */
 export function subgraphNodeSpec(name, child, parent) {
   const outputOf = (childState) => parent.toUpdate(child.output(childState), name);
@@ -36,7 +36,7 @@ export function subgraphNodeSpec(name, child, parent) {
     input: (state, ctx) => ({ __start__: ctx.arg !== undefined ? ctx.arg : parent.view(state) }),
     output: (childState) => ({ channels: outputOf(childState) }),
     around: async (start, ctx, state) => {
-      const inv = parent.invocationOf(ctx.taskId);
+      const inv = invocationIn(ctx);
       const step = superstepOf(ctx.taskId);
       if (inv) { inv.mirror = state; inv.enterStep(step); }
       inv?.started(ctx.taskId, name, step, ctx.arg !== undefined ? ctx.arg : parent.view(state));

@@ -158,10 +158,8 @@ class GraphRunner {
     const cache = withCache(name, fn, cachePolicy, this.#cache);
     const call = (state, engine, ctx) => {
       const inv = invocationIn(ctx);
-      const step = superstepOf(ctx.taskId);
-      if (inv) { inv.mirror = state; inv.enterStep(step); }
       const input = ctx.arg !== undefined ? ctx.arg : this.#view(state);
-      inv?.started(ctx.taskId, name, step, input);
+      const step = inv ? inv.enter(ctx.taskId, name, state, input) : superstepOf(ctx.taskId);
       const config = this.#nodeConfig(inv, ctx, name, step);
       if (cache) return cache(input, config).then((r) => this.#finish(r.out, inv, ctx, name, step, state, r.cached));
       const out = fn(input, config);

@@ -57,12 +57,19 @@ export class Invocation extends ModeStream {
     };
   }
 
-  /** A node of superstep `step` starts: count it, refuse past the limit. */
-  enterStep(step) {
-    if (step === this.#lastStep) return;
-    this.#lastStep = step;
-    this.steps++;
-    if (this.steps > this.recursionLimit) throw this.recursionError();
+  /**
+   * Task `taskId` of node `name` starts on the run's state `state` with `input`: a node of its
+   * superstep is counted (refused past the limit), and its task chunk goes out. Returns the superstep.
+   */
+  enter(taskId, name, state, input) {
+    const step = superstepOf(taskId);
+    this.mirror = state;
+    if (step !== this.#lastStep) {
+      this.#lastStep = step;
+      if (++this.steps > this.recursionLimit) throw this.recursionError();
+    }
+    this.started(taskId, name, step, input);
+    return step;
   }
 
   recursionError() {

@@ -144,6 +144,9 @@ for (const impl of implementations) {
     // With a path map, nothing leads to 'finish': the graph does not compile.
     const invalid = nodes(new StateGraph(channels())).addConditionalEdges({ source: 'prepare', path, pathMap: ['tool_two_slow', 'tool_two_fast'] }).addEdge('finish', END);
     assert.throws(() => invalid.compile(), /not reachable/);
+    // A branch without a path map reaches every node but its own source.
+    const selfOnly = nodes(new StateGraph(channels())).addConditionalEdges('finish', () => END).addEdge('prepare', 'tool_two_slow').addEdge('prepare', 'tool_two_fast');
+    assert.throws(() => selfOnly.compile(), /Node `finish` is not reachable/);
     const tool = nodes(new StateGraph(channels())).addConditionalEdges({ source: 'prepare', path })
       .addEdge('tool_two_fast', 'finish').addEdge('tool_two_slow', 'finish').addEdge('finish', END).compile();
     assert.deepEqual(await tool.invoke({ my_key: 'value', market: 'DE' }), { my_key: 'value prepared slow finished', market: 'DE' });

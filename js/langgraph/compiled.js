@@ -176,7 +176,7 @@ class GraphRunner {
     const command = resultCommand(out);
     const update = this.#toUpdate(command ? updateOf(command.update, this.#combine) : out, name);
     inv?.finished(ctx.taskId, name, step, update, cached);
-    return command ? engineCommand(command, this.#commandParts(name, toParent(command), state, update)) : { channels: this.#forCore(update, name, state) };
+    return command ? this.#engineCommand(command, name, state, update) : { channels: this.#forCore(update, name, state) };
   }
 
   /** What a node's second argument holds. */
@@ -227,10 +227,10 @@ class GraphRunner {
   /** This runner's side that its subgraph nodes (subgraph-node.js) and its ThreadState use. */
   #side = { view: this.#view, toUpdate: this.#coreUpdateOf, combine: this.#combine };
 
-  /** How engineCommand() writes a Command of `node` (`made`: its update, if #toUpdate made it already); for the parent graph (`toParent`), keys this graph lacks stay (subgraph-node.js picks the parent's). */
-  #commandParts(node, toParent, state, made) {
-    const toUpdate = toParent ? (u) => ({ channels: plainMessages(u ?? {}) }) : (u) => ({ channels: this.#forCore(made ?? this.#toUpdate(u, node), node, state) });
-    return { toUpdate, combine: this.#combine, plain: plainMessages };
+  /** The engine's Command for `command` of `node` (`made`: its update, if #toUpdate made it already); for the parent graph, keys this graph lacks stay (subgraph-node.js picks the parent's). */
+  #engineCommand(command, node, state, made) {
+    const toUpdate = toParent(command) ? (u) => ({ channels: plainMessages(u ?? {}) }) : (u) => ({ channels: this.#forCore(made ?? this.#toUpdate(u, node), node, state) });
+    return engineCommand(command, toUpdate, this.#combine);
   }
 
   /** The values a run of this graph returns (its output schema's keys). */
@@ -258,10 +258,7 @@ class GraphRunner {
   }
 
   /** The channel values, as LangGraph's invoke() returns them (`config`: an object, CompiledStateGraph's merge of its own and the call's). */
-  async invoke(input, config) {
-    const { values } = await this.#run(input, config, []);
-    return values;
-  }
+  invoke(input, config) { return this.#run(input, config, []); }
 
   /** The run as chunks of `config.streamMode` ('updates' by default). */
   async stream(input, config) {
@@ -295,10 +292,10 @@ class GraphRunner {
       if (input === null || input === undefined || isCommand(input)) {
         if (!latest) throw new EmptyInputError();
         inv.initialValues = this.#view(latest.state);
-        const answer = isCommand(input) ? engineCommand(input, this.#commandParts('resume', false, latest.state)) : undefined;
+        const answer = isCommand(input) ? this.#engineCommand(input, 'resume', latest.state) : undefined;
         if (answer?.goto !== undefined && latest.status !== 'PAUSED' && thread.checkpointId === undefined) {
           // Nothing to resume (the thread finished): a new run from the input step, which applies the update and goes to goto.
-          result = await this.#engine.execute({ __start__: input.update ?? {}, __goto__: gotoOf(input.goto, plainMessages) }, onThread);
+          result = await this.#engine.execute({ __start__: input.update ?? {}, __goto__: gotoOf(input.goto) }, onThread);
         } else if (!input && latest.status === 'FINISHED') {
           result = { status: 'FINISHED', state: latest.state };   // nothing to continue: LangGraph returns the values
         } else result = await this.#engine.resume(thread, answer, options);
@@ -327,7 +324,7 @@ class GraphRunner {
       values.__interrupt__ = shownInterrupts(result.interrupts);
       inv.paused(values.__interrupt__);
     }
-    return { values, result };
+    return values;
   }
 
   /** LangGraph raises what the node threw; edgegraph's codes keep their meaning. */

@@ -7,8 +7,8 @@ import { GraphValidationError } from './errors.js';
 
 /** One channel: `Annotation()` (last value) or `Annotation({ reducer, default })`. */
 export function Annotation(spec = {}) {
-  const reducer = spec.reducer ?? spec.value;
-  return { reducer: typeof reducer === 'function' ? reducer : undefined, default: spec.default };
+  // (channelsOf keeps a reducer and a default only if they are functions.)
+  return { reducer: spec.reducer ?? spec.value, default: spec.default };
 }
 
 /** A state of channels: `Annotation.Root({ key: Annotation(...) })` (its State, Update and Node are types only, as in LangGraph). */

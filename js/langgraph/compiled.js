@@ -123,7 +123,8 @@ class GraphRunner {
     const sources = joined.get(name);
     const join = sources ? [...new Set(sources)] : false;
     const child = runnerOf(subgraph);
-    const spec = node === null ? { jumpTarget: true } : { jumpTarget: true, join };
+    // (The spec of most nodes is PLAIN_NODE's, which entries say with null: no object made for them.)
+    const spec = node === null ? { jumpTarget: true } : join || options.defer || child ? { jumpTarget: true, join } : null;
     if (options.defer) spec.defer = true;
     if (child) {
       if (options.cachePolicy || options.retryPolicy?.retryOn) {
@@ -136,7 +137,7 @@ class GraphRunner {
     let edge = edgeOf(fixed.get(name), branches.get(name), this.#view);
     if (typeof edge === 'function') { routers.set(name, edge); edge = null; }
     // (spec null: a function node that is no join; undefined: a subgraph node, in `objects`; edge null: a router named after its node)
-    entries.push(name, child ? undefined : join || spec.defer || !node ? spec : null, edge);
+    entries.push(name, child ? undefined : spec, edge);
   }
 
   /** The input step: the input goes through the reducers like any update. */

@@ -47,7 +47,7 @@ export class StateGraph {
     }
     if (typeof name !== 'string' || !name) throw new GraphValidationError('a node needs a name');
     if (name === START || name === END) throw new GraphValidationError(`Node \`${name}\` is reserved.`);
-    if (/[|:]/.test(name)) throw new GraphValidationError(`'${name}' is not a valid node name: '|' and ':' are reserved`);
+    if (name.includes('|') || name.includes(':')) throw new GraphValidationError(`'${name}' is not a valid node name: '|' and ':' are reserved`);
     if (this.nodes.has(name)) throw new GraphValidationError(`Node \`${name}\` already present.`, { code: 'DUPLICATE_NODE', node: name });
     if (this.channels.has(name)) throw new GraphValidationError(`'${name}' is already being used as a state key`, { node: name });
     // A compiled graph of this entry runs as a subgraph node (subgraph-node.js); another

@@ -258,9 +258,6 @@ class GraphRunner {
     return result;
   }
 
-  /** The channel values, as LangGraph's invoke() returns them (`config`: an object, CompiledStateGraph's merge of its own and the call's). */
-  invoke(input, config) { return this.#run(input, config, []); }
-
   /** The run as chunks of `config.streamMode` ('updates' by default). */
   async stream(input, config) {
     const mode = config.streamMode ?? 'updates';
@@ -268,7 +265,7 @@ class GraphRunner {
     for (const m of modes) if (!STREAM_MODES.includes(m)) throw new EdgegraphError('INVALID_OPTIONS', `unknown streamMode '${m}' (expected ${STREAM_MODES.join(', ')})`);
     const stop = { reason: undefined, onStop: null };
     const inv = this.#invocation(config, modes, !Array.isArray(mode));
-    this.#run(input, { ...EMPTY, ...config, [STOP]: stop }, modes, inv).then(() => inv.end(), (e) => inv.end(e));
+    this.invoke(input, { ...EMPTY, ...config, [STOP]: stop }, modes, inv).then(() => inv.end(), (e) => inv.end(e));
     return inv.iterate(() => { stop.reason ??= new EdgegraphError('ABORTED', 'the stream was closed by its consumer'); stop.onStop?.(); });
   }
 
@@ -276,7 +273,11 @@ class GraphRunner {
     return new Invocation({ modes, single, subgraphs: config.subgraphs === true, recursionLimit: config.recursionLimit ?? 25, config, view: this.#view, parent });
   }
 
-  async #run(input, config, modes, inv = this.#invocation(config, modes, true)) {
+  /**
+   * The channel values, as LangGraph's invoke() returns them (`config`: an object, CompiledStateGraph's
+   * merge of its own and the call's); stream() passes the modes and the invocation its chunks come from.
+   */
+  async invoke(input, config, modes = [], inv = this.#invocation(config, modes, true)) {
     const threadId = config.configurable?.thread_id;
     if (this.#store && threadId === undefined && !config[PARENT]) {
       throw new EdgegraphError('INVALID_INPUT', 'this graph has a checkpointer: pass { configurable: { thread_id } }');
@@ -352,11 +353,6 @@ class GraphRunner {
     return { onEvent, maxSteps: 1e9, configurable: inv };
   }
 
-  /** Forget the results the cache keeps for this graph's nodes. */
-  clearCache() { return clearCache(this.#cache, [...this.#builder.nodes.keys()]); }
-
-  /** The graph as data (LangGraph's getGraph() is far richer; this is the Mermaid text). */
-  getGraph() { return { drawMermaid: () => this.#engine.toMermaid() }; }
 
 }
 
@@ -383,8 +379,10 @@ export class CompiledStateGraph {
   getState(config, options) { return this.#runner.threads.getState(config, options); }
   getStateHistory(config, options) { return this.#runner.threads.getStateHistory(config, options); }
   updateState(config, values, asNode) { return this.#runner.threads.updateState(config, values, asNode); }
-  getGraph() { return this.#runner.getGraph(); }
-  clearCache() { return this.#runner.clearCache(); }
+  /** The graph as data (LangGraph's getGraph() is far richer; this is the Mermaid text). */
+  getGraph() { const { engine } = this.#runner; return { drawMermaid: () => engine.toMermaid() }; }
+  /** Forget the results the cache keeps for this graph's nodes. */
+  clearCache() { return clearCache(cacheOf(this.cache), [...this.builder.nodes.keys()]); }
 
   /** The same graph with `config` as every call's defaults (recursionLimit, configurable, ...). */
   withConfig(config) {

@@ -251,3 +251,19 @@ for (const impl of implementations) {
     assert.deepEqual((await graph.invoke({ input: 2 })).output, [3, 3]);
   });
 }
+
+for (const impl of implementations) {
+  const { StateGraph, Annotation, START, END } = impl;
+  test(named(impl, 'getGraph().drawMermaid() draws the nodes and edges, also through withConfig()'), () => {
+    const graph = new StateGraph(Annotation.Root({ v: Annotation() }))
+      .addNode('draft', () => ({})).addNode('review', () => ({}))
+      .addEdge(START, 'draft').addEdge('draft', 'review').addEdge('review', END).compile();
+    for (const g of [graph, graph.withConfig({ recursionLimit: 5 })]) {
+      const text = g.getGraph().drawMermaid();
+      // (Each draws its own ids: the labels and the arrows are what both have.)
+      assert.match(text, /draft/);
+      assert.match(text, /review/);
+      assert.ok(text.match(/-->/g).length >= 3, text);
+    }
+  });
+}

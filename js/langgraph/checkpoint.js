@@ -52,7 +52,7 @@ export class BaseCheckpointSaver {
   }
 
   /** Writing is the engine's: a saver here is read through LangGraph's API, written by runs. */
-  async put() { throw new EdgegraphError('INVALID_OPTIONS', 'put(): the savers of edgegraph/langgraph are written by runs'); }
+  async put() { throw new EdgegraphError('INVALID_OPTIONS', 'put(): runs write the savers of edgegraph/langgraph'); }
   async putWrites() { return this.put(); }
 }
 
@@ -66,5 +66,5 @@ export function storeOf(checkpointer) {
   if (checkpointer === undefined || checkpointer === null || checkpointer === false) return null;
   if (checkpointer instanceof BaseCheckpointSaver) return checkpointer.store;
   if (isStore(checkpointer) && typeof checkpointer.list === 'function' && typeof checkpointer.getTuple !== 'function') return checkpointer;
-  throw new EdgegraphError('INVALID_OPTIONS', 'compile({ checkpointer }): a saver of edgegraph/langgraph or an edgegraph store, not of @langchain/langgraph');
+  throw new EdgegraphError('INVALID_OPTIONS', 'compile({ checkpointer }) takes a saver of edgegraph/langgraph (not @langchain/langgraph) or an edgegraph store');
 }

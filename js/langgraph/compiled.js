@@ -128,7 +128,7 @@ class GraphRunner {
     if (options.defer) spec.defer = true;
     if (child) {
       if (options.cachePolicy || options.retryPolicy?.retryOn) {
-        throw new EdgegraphError('INVALID_DEFINITION', `node '${name}' is a compiled graph: give cachePolicy and retryOn to its nodes`, { node: name });
+        throw new EdgegraphError('INVALID_DEFINITION', `node '${name}' is a compiled graph: give its nodes cachePolicy and retryOn`, { node: name });
       }
       objects[name] = Object.assign(subgraphNodeSpec(name, child, side), spec);
       this.#children.set(name, child.threads);

@@ -12,7 +12,6 @@ import { EMPTY } from '../objects.js';   // copies that add keys spread it first
 import { coreMessageChannels, coreUpdate, bothWrites } from './messages-channel.js';
 import { GraphRecursionError, InvalidUpdateError, EmptyInputError } from './errors.js';
 import { Invocation, STREAM_MODES, superstepOf, invocationIn } from './stream.js';
-import { copyValue } from '../langgraph-modes.js';
 import { storeOf } from './checkpoint.js';
 import { threadRef } from './history.js';
 import { isCommand, engineCommand, updateOf, gotoOf, toParent, resultCommand } from './command.js';
@@ -254,7 +253,7 @@ class GraphRunner {
     const result = await start(this.#runOptions(inv, config.configurable?.thread_id));
     // The child's interrupts, in its namespace first (ids as the parent's task has them), as LangGraph streams them.
     const shown = result.status === 'PAUSED' ? shownInterrupts(result.interrupts, `${base}/`) : [];
-    if (shown.length) for (const mode of ['updates', 'values']) inv.push(mode, { __interrupt__: copyValue(shown) });
+    if (shown.length) inv.paused(shown, true);
     return result;
   }
 

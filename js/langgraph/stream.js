@@ -76,10 +76,13 @@ export class Invocation extends ModeStream {
     return new GraphRecursionError(`Recursion limit of ${this.recursionLimit} reached without hitting a stop condition. You can increase the limit by setting the "recursionLimit" config key.`);
   }
 
-  /** As LangGraph: the { __interrupt__ } chunk in the values mode too, for the modes this call asked for (runAsChild streams a child's). */
-  paused(interrupts) {
+  /**
+   * As LangGraph: the { __interrupt__ } chunk in the values mode too, for the modes this call asked
+   * for; `up`: for those asked for above it too (a child's, which runAsChild streams in its namespace).
+   */
+  paused(interrupts, up = false) {
     // Each chunk its own copy: the modes, the invoke() result and a subgraph's chunks would share them.
-    for (const mode of ['updates', 'values']) if (this.own.has(mode)) this.push(mode, { __interrupt__: copy(interrupts) });
+    for (const mode of ['updates', 'values']) if (up || this.own.has(mode)) this.push(mode, { __interrupt__: copy(interrupts) });
   }
 
   /** An edgegraph run event. */

@@ -147,9 +147,7 @@ export class ThreadState {
     const ns = nsOf(config);
     if (ns !== undefined) throw new EdgegraphError('INVALID_INPUT', `getStateHistory() takes no subgraph's checkpoint_ns ('${ns}')`);
     const threadId = String(config?.configurable?.thread_id);
-    const history = await threadHistory(this.#engine, threadId);
-    const count = options.limit === undefined ? history.length : Math.min(options.limit, history.length);
-    for (let i = 0; i < count; i++) yield snapshotOf(threadId, history[i], this.#runner.view);
+    for (const record of (await threadHistory(this.#engine, threadId)).slice(0, options.limit)) yield snapshotOf(threadId, record, this.#runner.view);
   }
 }
 

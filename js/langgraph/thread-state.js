@@ -46,22 +46,29 @@ export class ThreadState {
     return snapshot;
   }
 
-  /** A paused subgraph's state by its namespace (a task's `state` config): found in the parent's snapshot. */
+  /** A paused subgraph's state by its namespace (a task's `state` config): the thread's checkpoint, then each child's down the namespace. */
   async #childState(config, ns, subgraphs) {
-    const { checkpoint_ns: _, ...parent } = config.configurable;
-    const find = (snapshot) => {
-      for (const task of snapshot?.tasks ?? []) {
-        if (task.state?.config?.configurable.checkpoint_ns === ns) return task.state;
-        const deeper = find(task.state);
-        if (deeper) return deeper;
-      }
-      return undefined;
-    };
-    const found = find(await this.getState({ configurable: parent }, { subgraphs: true }));
-    if (!found) throw noPausedChild('getState', parent.thread_id, ns);
-    // Without subgraphs: true, a paused grandchild shows as its namespace, as at the top.
-    if (!subgraphs) for (const task of found.tasks) if (task.state) task.state = { configurable: task.state.config.configurable };
-    return found;
+    const thread = threadRef(config.configurable);
+    let cp = await this.#load(thread), at = this, checkpoint;
+    for (const local of ns.split('|')) {
+      [at, checkpoint] = at.#childAt(cp, local) ?? [];
+      if (!at) throw noPausedChild('getState', thread.threadId, ns);
+      cp = parsed(checkpoint);   // an object kept with the task: read as it is, not through its text
+    }
+    return at.#snapshotOfCheckpoint(checkpoint, thread.threadId, ns, subgraphs);
+  }
+
+  /** A thread's checkpoint (`thread`: { threadId, checkpointId? }) as { status, state, tasks }, or undefined. */
+  async #load(thread) {
+    const loaded = await this.#records?.load(thread.threadId, thread.checkpointId);
+    return loaded && { ...loaded, tasks: loaded.meta.tasks };
+  }
+
+  /** The paused child at namespace part `local` of checkpoint `cp` ({ status, state, tasks }): [its graph's ThreadState, its checkpoint, its task], or undefined. */
+  #childAt(cp, local) {
+    const own = cp?.status === 'PAUSED' && nodeTasks(cp.tasks).find((t) => t.keep && localOf(t) === local);
+    const child = own && this.#children.get(own.node);
+    return child && [child, heldChild(own, cp.state, local), own];
   }
 
   /**
@@ -80,16 +87,16 @@ export class ThreadState {
       const local = localOf(own) ?? task.name;
       const checkpoint = own && heldChild(own, state, local);
       const ns = prefix ? `${prefix}|${local}` : local;
-      task.state = subgraphs && checkpoint ? child.#snapshotOfCheckpoint(checkpoint, threadId, ns) : { configurable: { thread_id: threadId, checkpoint_ns: ns } };
+      task.state = subgraphs && checkpoint ? child.#snapshotOfCheckpoint(checkpoint, threadId, ns, true) : { configurable: { thread_id: threadId, checkpoint_ns: ns } };
     }
   }
 
-  /** A child's paused checkpoint (a subgraph node's) as a snapshot in namespace `ns`. */
-  #snapshotOfCheckpoint(checkpoint, threadId, ns) {
+  /** A child's paused checkpoint (a subgraph node's) as a snapshot in namespace `ns` (with `subgraphs`: its paused children's too, else their namespaces). */
+  #snapshotOfCheckpoint(checkpoint, threadId, ns, subgraphs) {
     const cp = parsed(checkpoint);
     const saved = nodeTasks(cp.tasks);
     const snapshot = pendingOf(this.#runner.view(cp.state), cp.status, saved.map((t) => t.node));
-    this.#pausedTasks(snapshot.tasks, saved, cp.state, threadId, true, ns);
+    this.#pausedTasks(snapshot.tasks, saved, cp.state, threadId, subgraphs, ns);
     return { ...snapshot, config: { configurable: { thread_id: threadId, checkpoint_ns: ns } }, metadata: { source: 'loop', step: cp.superstep, parents: {} } };
   }
 
@@ -103,9 +110,8 @@ export class ThreadState {
   async updateState(config, values, asNode) {
     const { checkpoint_ns: ns = '', ...rest } = config?.configurable ?? {};
     const thread = threadRef(rest);
-    // The thread's checkpoint, read only when the edit needs it (a child's, or the messages a removal is checked against).
-    const read = async () => { const loaded = await this.#records?.load(thread.threadId, thread.checkpointId); return loaded && { ...loaded, tasks: loaded.meta.tasks }; };
-    const written = await this.#write(thread, read, ns === '' ? [] : ns.split('|'), values, asNode);
+    // (The thread's checkpoint is read only when the edit needs it: a child's, or the messages a removal is checked against.)
+    const written = await this.#write(thread, () => this.#load(thread), ns === '' ? [] : ns.split('|'), values, asNode);
     if (!written) throw noPausedChild('updateState', thread.threadId, ns);
     const out = configOf(thread.threadId, written.checkpointId);
     if (ns !== '') out.configurable.checkpoint_ns = ns;
@@ -121,12 +127,9 @@ export class ThreadState {
   async #write(target, read, [local, ...deeper], values, asNode) {
     let update;
     if (local !== undefined) {
-      const cp = await read();
-      const own = cp?.status === 'PAUSED' && nodeTasks(cp.tasks).find((t) => t.keep && localOf(t) === local);
-      const child = own && this.#children.get(own.node);
+      const [child, checkpoint, own] = this.#childAt(await read(), local) ?? [];
       if (!child) return undefined;
-      // The child's checkpoint: an object kept with the task is read as it is, not through its text.
-      const checkpoint = heldChild(own, cp.state, local);
+      // (The child's checkpoint: an object kept with the task is read as it is, not through its text.)
       const written = await child.#write(checkpoint, () => parsed(checkpoint), deeper, values, asNode);
       if (!written) return undefined;
       update = { subgraphs: { [local]: { checkpoint: written.checkpoint, replaces: own.keep.checkpoint } } };

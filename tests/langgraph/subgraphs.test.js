@@ -487,6 +487,10 @@ for (const impl of implementations) {
     const low = (await graph.getState(config, { subgraphs: true })).tasks[0].state.tasks[0].state;
     assert.match(low.config.configurable.checkpoint_ns, /^outer:[^|]+\|inner:/);
     assert.deepEqual(low.values, { city: 'Rome', log: [] });
+    // By the child's namespace, without subgraphs: the grandchild shows as its namespace.
+    const mid = await graph.getState({ configurable: { thread_id: 'nested-edit', checkpoint_ns: low.config.configurable.checkpoint_ns.split('|')[0] } });
+    assert.deepEqual(mid.next, ['inner']);
+    assert.equal(mid.tasks[0].state.configurable.checkpoint_ns, low.config.configurable.checkpoint_ns);
     await graph.updateState(low.config, { city: 'Oslo' });
     assert.deepEqual(await graph.invoke(new Command({ resume: 'here' }), config), { city: 'Oslo', log: ['ask here Oslo'] });
   });

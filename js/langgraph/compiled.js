@@ -37,9 +37,10 @@ function addTarget(map, from, to) {
   else map.set(from, had === undefined ? to : [had, to]);
 }
 
-/** A node config's signal (#nodeConfig): its node context's. */
+/** A node config's signal and interrupt (#nodeConfig): its node context's, read when the node reads them. */
 const CONTEXT = Symbol('context');
-const SIGNAL = { get() { return this[CONTEXT].signal; }, enumerable: true, configurable: true };
+const fromContext = (key) => ({ get() { return this[CONTEXT][key]; }, enumerable: true, configurable: true });
+const FROM_CONTEXT = { signal: fromContext('signal'), interrupt: fromContext('interrupt') };
 
 /** The engine and everything a run needs; CompiledStateGraph (below) is its face. */
 class GraphRunner {
@@ -186,15 +187,14 @@ class GraphRunner {
       configurable: { ...base.configurable },
       metadata: { ...EMPTY, ...base.metadata, langgraph_node: name, langgraph_step: step, langgraph_task_id: ctx.taskId },
       writer: (chunk) => inv?.push('custom', chunk),
-      // interrupt() that works after any await, in every runtime (the global one needs AsyncLocalStorage there);
-      // the context's is made on first read (its id text, answers, closure): here, when a node calls it.
-      interrupt: (value) => ctx.interrupt(value),
       [CONTEXT]: ctx,
     };
-    // Read on demand: ctx.signal is made on first read (an AbortController per step otherwise). One
-    // getter for every config: V8 keeps an accessor's function with the object's shape, and a getter
-    // made per call (with the context it reached, so the whole run) survived minor GCs.
-    Object.defineProperty(config, 'signal', SIGNAL);
+    // Read on demand: the context makes its signal (an AbortController per step otherwise) and its
+    // interrupt() (its id text, answers, closure; one that works after any await, in every runtime:
+    // the global one needs AsyncLocalStorage there) on first read. One getter each for every config:
+    // V8 keeps an accessor's function with the object's shape, and a getter made per call (with the
+    // context it reached, so the whole run) survived minor GCs.
+    Object.defineProperties(config, FROM_CONTEXT);
     // The call's other keys, copied after: a literal that spreads `base` first takes V8's slow path (~5 µs a node).
     for (const key in base) if (!(key in config)) config[key] = base[key];
     if (inv?.messages) config.callbacks = [inv.tokenHandler(name, ctx.taskId)];

@@ -5,6 +5,7 @@
 import { channelsOf } from './annotation.js';
 import { GraphValidationError } from './errors.js';
 import { CompiledStateGraph } from './compiled.js';
+import { EMPTY } from '../objects.js';
 
 export const START = '__start__';
 export const END = '__end__';
@@ -40,7 +41,7 @@ export class StateGraph {
   }
 
   /** addNode(name, fn, options?) or addNode({ name: fn, ... }). */
-  addNode(name, fn, options = {}) {
+  addNode(name, fn, options = EMPTY) {
     if (typeof name === 'object' && name !== null && !Array.isArray(name)) {
       for (const [n, f] of Object.entries(name)) this.addNode(n, f);
       return this;
@@ -55,7 +56,7 @@ export class StateGraph {
     const subgraph = typeof fn?.invoke === 'function' ? fn : null;
     const run = typeof fn === 'function' ? fn : subgraph && invokerOf(subgraph);
     if (!run) throw new GraphValidationError(`node '${name}' needs a function or a compiled graph`, { node: name });
-    this.nodes.set(name, { fn: run, options: options ?? {}, subgraph });
+    this.nodes.set(name, { fn: run, options: options ?? EMPTY, subgraph });   // (EMPTY: no object made a node without options)
     return this;
   }
 

@@ -257,14 +257,14 @@ class GraphRunner {
     return result;
   }
 
-  /** The run as chunks of `config.streamMode` ('updates' by default). */
+  /** The run as chunks of `config.streamMode` ('updates' by default); `config` is CompiledStateGraph's own copy (its stop is added to it). */
   async stream(input, config) {
     const mode = config.streamMode ?? 'updates';
     const modes = Array.isArray(mode) ? mode : [mode];
     for (const m of modes) if (!STREAM_MODES.includes(m)) throw new EdgegraphError('INVALID_OPTIONS', `unknown streamMode '${m}' (expected ${STREAM_MODES.join(', ')})`);
-    const stop = { reason: undefined, onStop: null };
+    const stop = config[STOP] = { reason: undefined, onStop: null };
     const inv = this.#invocation(config, modes, !Array.isArray(mode));
-    this.invoke(input, { ...EMPTY, ...config, [STOP]: stop }, modes, inv).then(() => inv.end(), (e) => inv.end(e));
+    this.invoke(input, config, modes, inv).then(() => inv.end(), (e) => inv.end(e));
     return inv.iterate(() => { stop.reason ??= new EdgegraphError('ABORTED', 'the stream was closed by its consumer'); stop.onStop?.(); });
   }
 

@@ -286,9 +286,9 @@ class GraphRunner {
     if (config[STOP]) options[STOP] = config[STOP];
     let result;
     if (threadId !== undefined && this.#store) {
-      // { threadId, checkpointId? } as the engine takes them (a string, a number).
+      // { threadId, checkpointId? } as the engine takes them (a string, a number); resume() reads the thread's from `thread`.
       const thread = threadRef(config.configurable);
-      const onThread = { ...EMPTY, ...options, threadId: thread.threadId };
+      options.threadId = thread.threadId;
       const latest = await this.#engine.getState(thread.threadId, thread.checkpointId);
       if (input === null || input === undefined || isCommand(input)) {
         if (!latest) throw new EmptyInputError();
@@ -296,14 +296,14 @@ class GraphRunner {
         const answer = isCommand(input) ? this.#engineCommand(input, 'resume', latest.state) : undefined;
         if (answer?.goto !== undefined && latest.status !== 'PAUSED' && thread.checkpointId === undefined) {
           // Nothing to resume (the thread finished): a new run from the input step, which applies the update and goes to goto.
-          result = await this.#engine.execute({ __start__: input.update ?? {}, __goto__: gotoOf(input.goto) }, onThread);
+          result = await this.#engine.execute({ __start__: input.update ?? {}, __goto__: gotoOf(input.goto) }, options);
         } else if (!input && latest.status === 'FINISHED') {
           result = { status: 'FINISHED', state: latest.state };   // nothing to continue: LangGraph returns the values
         } else result = await this.#engine.resume(thread, answer, options);
       } else {
         // On a thread with state, execute continues it: the input step folds the input over it.
         inv.initialValues = latest ? this.#view(latest.state) : { ...this.#defaults };
-        result = await this.#engine.execute({ __start__: input }, onThread);
+        result = await this.#engine.execute({ __start__: input }, options);
       }
     } else {
       if (input === null || input === undefined) throw new EmptyInputError();

@@ -290,9 +290,10 @@ class GraphRunner {
       const thread = threadRef(config.configurable);
       options.threadId = thread.threadId;
       const latest = await this.#engine.getState(thread.threadId, thread.checkpointId);
+      // On a thread with state, the run starts from it (an input step folds the input over it).
+      inv.initialValues = latest ? this.#view(latest.state) : { ...this.#defaults };
       if (input === null || input === undefined || isCommand(input)) {
         if (!latest) throw new EmptyInputError();
-        inv.initialValues = this.#view(latest.state);
         const answer = isCommand(input) ? this.#engineCommand(input, 'resume', latest.state) : undefined;
         if (answer?.goto !== undefined && latest.status !== 'PAUSED' && thread.checkpointId === undefined) {
           // Nothing to resume (the thread finished): a new run from the input step, which applies the update and goes to goto.
@@ -301,8 +302,6 @@ class GraphRunner {
           result = { status: 'FINISHED', state: latest.state };   // nothing to continue: LangGraph returns the values
         } else result = await this.#engine.resume(thread, answer, options);
       } else {
-        // On a thread with state, execute continues it: the input step folds the input over it.
-        inv.initialValues = latest ? this.#view(latest.state) : { ...this.#defaults };
         result = await this.#engine.execute({ __start__: input }, options);
       }
     } else {

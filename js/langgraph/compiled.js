@@ -37,10 +37,18 @@ function addTarget(map, from, to) {
   else map.set(from, had === undefined ? to : [had, to]);
 }
 
-/** A node config's signal and interrupt (#nodeConfig): its node context's, read when the node reads them. */
+/**
+ * A node config's signal and interrupt (#nodeConfig): its node context's, read when the node reads
+ * them; and its PARENT (what a graph the node invokes with it streams into): its call's invocation,
+ * under the node's task.
+ */
 const CONTEXT = Symbol('context');
-const fromContext = (key) => ({ get() { return this[CONTEXT][key]; }, enumerable: true, configurable: true });
-const FROM_CONTEXT = { signal: fromContext('signal'), interrupt: fromContext('interrupt') };
+const onRead = (get) => ({ get, enumerable: true, configurable: true });
+const FROM_CONTEXT = {
+  signal: onRead(function () { return this[CONTEXT].signal; }),
+  interrupt: onRead(function () { return this[CONTEXT].interrupt; }),
+  [PARENT]: onRead(function () { const ctx = this[CONTEXT], stream = invocationIn(ctx); return stream && { stream, ns: [`${ctx.node}:${ctx.taskId}`] }; }),
+};
 
 /** The engine and everything a run needs; CompiledStateGraph (below) is its face. */
 class GraphRunner {
@@ -198,7 +206,6 @@ class GraphRunner {
     // The call's other keys, copied after: a literal that spreads `base` first takes V8's slow path (~5 µs a node).
     for (const key in base) if (!(key in config)) config[key] = base[key];
     if (inv?.messages) config.callbacks = [inv.tokenHandler(name, ctx.taskId)];
-    if (inv) config[PARENT] = { stream: inv, ns: [`${name}:${ctx.taskId}`] };
     return config;
   }
 

@@ -239,3 +239,19 @@ for (const impl of implementations) {
     assert.deepEqual(questions.map((q) => q.question), ['go?!', 'go?!', 'go?!', 'go?!']);
   });
 }
+
+for (const impl of implementations) {
+  const { StateGraph, Annotation, START, END } = impl;
+  test(named(impl, 'a graph a node invokes with its config streams into the caller\'s stream, under the node\'s namespace'), async () => {
+    const S = Annotation.Root({ count: Annotation() });
+    const inner = new StateGraph(S).addNode('inner_step', (s) => ({ count: s.count + 100 })).addEdge(START, 'inner_step').addEdge('inner_step', END).compile();
+    const outer = new StateGraph(S).addNode('call_inner', async (s, config) => ({ count: (await inner.invoke({ count: s.count }, { ...config })).count }))
+      .addEdge(START, 'call_inner').addEdge('call_inner', END).compile();
+    const chunks = await collect(outer.stream({ count: 1 }, { subgraphs: true, streamMode: 'updates' }));
+    assert.equal(chunks.length, 2);
+    assert.equal(chunks[0][0].length, 1);
+    assert.match(chunks[0][0][0], /^call_inner:/);
+    assert.deepEqual(chunks[0][1], { inner_step: { count: 101 } });
+    assert.deepEqual(chunks[1], [[], { call_inner: { count: 101 } }]);
+  });
+}

@@ -54,9 +54,7 @@ export function channelsOf(schema) {
     return Object.keys(spec);
   };
   const parts = schema && !schema.spec && !isZodObject(schema) && (schema.stateSchema || schema.state || schema.input || schema.output);
-  if (!parts) { add(schema); return { channels, output: null }; }
-  add(schema.stateSchema ?? schema.state);
-  add(schema.input);
-  const outputKeys = add(schema.output);
-  return { channels, output: schema.output ? new Set(outputKeys) : null };
+  // (The output schema's keys: add's last answer.)
+  const outputKeys = parts ? (add(schema.stateSchema ?? schema.state), add(schema.input), add(schema.output)) : add(schema);
+  return { channels, output: parts && schema.output ? new Set(outputKeys) : null };
 }

@@ -109,12 +109,27 @@ export class Core {
     return out;
   }
 
-  /** write() of one string (a node's result, every step): its pointer, and its length in `wrote`. */
-  writeOne(raw) {
-    const view = this.area(raw.length * 3 + 1);
-    const { written } = encoder.encodeInto(knownWellFormed(raw) ? raw : wellFormed(raw), view);
-    view[written] = 0;
-    this.wrote = written;
+  /**
+   * Write a node's result (resultText: a text, or parts [text, string, ...,
+   * text]): each text as it is, each string between them as a raw segment
+   * (eg_run_submit: 0xFF, its length in four bytes, least significant first,
+   * its UTF-8 bytes). Returns its pointer; its length is in `wrote`.
+   */
+  writeOne(result) {
+    const fine = knownWellFormed(result), parts = typeof result === 'string' ? [result] : result;
+    let need = 1, at = 0;
+    for (const p of parts) need += p.length * 3 + 5;
+    const view = this.area(need);
+    for (let i = 0; i < parts.length; i++) {
+      const raw = i & 1, { written } = encoder.encodeInto(raw || fine ? parts[i] : wellFormed(parts[i]), at || raw ? view.subarray(at + raw * 5) : view);
+      if (raw) {
+        view[at] = 0xFF;
+        for (let k = 1; k < 5; k++) view[at + k] = written >>> (8 * k - 8);
+      }
+      at += raw * 5 + written;
+    }
+    view[at] = 0;
+    this.wrote = at;
     return this.scratch;
   }
 
@@ -197,8 +212,9 @@ export class Core {
   runStep(r) { return JSON.parse(this.lent(this.x.eg_run_next_flat(r, this.outPtr, this.lenPtr, this.errPtr))); }
   /** The run's graph's nodes as runStep numbers them: [[name, handler, router], ...]. */
   runGraphNodes(r) { return JSON.parse(this.lent(this.x.eg_run_graph_nodes(r, this.outPtr, this.lenPtr, this.errPtr))); }
-  runSubmit(r, index, json) {
-    const p = this.writeOne(json);
+  /** Hand over a node's result (result-json.js resultText: its JSON text, or that text in parts). */
+  runSubmit(r, index, result) {
+    const p = this.writeOne(result);
     this.check(this.x.eg_run_submit(r, index, p, this.wrote, this.errPtr));
   }
   runFail(r, index, json) {

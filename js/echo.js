@@ -8,7 +8,7 @@
 
 import { hasOwn, isPlainRecord } from './objects.js';
 import { assign } from './patch.js';
-import { knownWellFormed } from './result-json.js';
+import { jsonOf, knownWellFormed } from './result-json.js';
 
 const GIVE_UP = {};   // (a value that needs JSON's own conversions: the text has it)
 
@@ -53,13 +53,14 @@ function copy(v, strict, clean) {
 }
 
 /**
- * What a task submitted, for its echoes: [its text, then copies of its values
+ * What a task submitted, for its echoes: [its text or resultText's parts, then copies of its values
  * at the paths echoed before (`paths`, learned per graph)].
  */
 export function keep(paths, value, json) {
   const kept = [json];
-  // No string of it holds a NUL (JSON writes \u0000) or a lone surrogate (result-json.js knows): none to change.
-  const clean = knownWellFormed(json) && !json.includes('\\u0000');
+  // No string of it holds a NUL (JSON writes \u0000; a part cut out raw holds it as it is) or a lone
+  // surrogate (result-json.js knows): none to change.
+  const clean = knownWellFormed(json) && (typeof json === 'string' ? [json] : json).every((p, i) => !p.includes(i & 1 ? '\0' : '\\u0000'));
   for (const path of paths) {
     let v = value;
     // (A getter that throws now: the text has what the core got.)
@@ -85,8 +86,8 @@ export function echoed(echo, segs, from, depth, task, at) {
   let v = kept[i + 1];
   if (i < 0 || v === undefined || v === GIVE_UP) {
     if (i < 0) paths.push(segs.slice(from, from + depth));   // copied from the next result on
-    // The text, parsed once for the task's echoes (copy then makes it as the core holds it).
-    v = typeof kept[0] === 'string' ? (kept[0] = JSON.parse(kept[0])) : kept[0];
+    // The text (or resultText's parts), parsed once for the task's echoes (copy then makes it as the core holds it).
+    v = kept.parsed ??= JSON.parse(jsonOf(kept[0]));
     for (i = 0; i < depth; i++) v = v[segs[from + i]];
     return at === -2 ? copy(v, false) : [copy(at === -1 ? v : v[at], false)];
   }

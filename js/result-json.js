@@ -8,6 +8,13 @@
 // object property set to undefined is left out; undefined in an array (it
 // would become null) is refused. Symbol-keyed and non-enumerable properties
 // are not data, to JSON and here.
+//
+// A result holding long strings (RAW_MIN characters and more) crosses in
+// parts instead (resultText): its JSON text cut where each long string stands,
+// the strings going to the core as their UTF-8 bytes (core.js writeOne,
+// eg_run_submit's raw segments). JSON.stringify costs 1.5-3.6 ns a character
+// of a long string to escape, and the core more to unescape; encodeInto and
+// a copy cost a fraction of that.
 
 import { EdgegraphError } from './errors.js';
 import { isPlainRecord } from './objects.js';
@@ -19,12 +26,21 @@ const isBoxed = (v) => v instanceof Number || v instanceof String || v instanceo
 // common one-byte string (and missing on old runtimes: then always maybe).
 const maybeLone = typeof ''.isWellFormed === 'function' ? (s) => !s.isWellFormed() : () => true;
 let lone = false;   // keeps() met a string or key that maybe holds one
-// The last text resultJSON returned whose every string and key is well-formed.
+// Strings this long cross raw. Crossing one raw costs ~0.5 us of its own (the
+// walk that cuts it out, an encodeInto call) and saves JSON.stringify's escaping
+// and the core's unescaping: ~2 ns a character of plain ASCII, ~9 of text with
+// a quote or newline every few characters. At 256 characters plain text breaks
+// even and escaped text saves ~2 us a result (Node 20, one core, both ways
+// interleaved in one process).
+const RAW_MIN = 256;
+let longs = 0;              // keeps() met strings that long
+const holders = new Set();  // the lists and records keeps() found long strings in, at any depth
+// The last result resultText returned whose every string and key is well-formed.
 // JSON.stringify writes a surrogate escape (\ud800) only for a lone surrogate,
-// so this text has none: core.js skips its scan for them (a search for "\u"
+// so its text has none: core.js skips its scan for them (a search for "\u"
 // stops at every backslash of a state's JSON text kept in a string).
 let wellFormedText = null;
-/** Whether `text` is a result's JSON text known to hold no lone surrogate escape. */
+/** Whether `text` is a result (resultText's) known to hold no lone surrogate, nor an escape of one. */
 export const knownWellFormed = (text) => text === wellFormedText;
 
 /**
@@ -34,22 +50,27 @@ export const knownWellFormed = (text) => text === wellFormedText;
  */
 function keeps(v) {
   switch (typeof v) {
-    case 'string': if (maybeLone(v)) lone = true; return true;
+    case 'string':
+      if (maybeLone(v)) lone = true;
+      if (v.length >= RAW_MIN) longs++;
+      return true;
     case 'boolean': return true;
     case 'number': return Number.isFinite(v);
     case 'object': {
       if (v === null) return true;
+      const before = longs;
       if (Array.isArray(v)) {
         for (let i = 0; i < v.length; i++) if (v[i] === undefined || !keeps(v[i])) return false;
-        return true;
+      } else {
+        if (typeof v.toJSON === 'function') return keeps(v.toJSON());
+        if (!isPlainRecord(v)) return isBoxed(v) && keeps(v.valueOf());
+        for (const key in v) {
+          if (v[key] === undefined) continue;
+          if (maybeLone(key)) lone = true;
+          if (!keeps(v[key])) return false;
+        }
       }
-      if (typeof v.toJSON === 'function') return keeps(v.toJSON());
-      if (!isPlainRecord(v)) return isBoxed(v) && keeps(v.valueOf());
-      for (const key in v) {
-        if (v[key] === undefined) continue;
-        if (maybeLone(key)) lone = true;
-        if (!keeps(v[key])) return false;
-      }
+      if (longs !== before) holders.add(v);
       return true;
     }
     default: return false;
@@ -98,29 +119,13 @@ function locate(value, path, inArray, open) {
 }
 
 /**
- * The JSON text of a node's (or router's) result.
+ * Why `value` is refused: JSON.stringify's error, or the first value JSON
+ * would not keep (the slow path, once the fast one refused).
  * @throws {EdgegraphError} INVALID_RESULT naming the node and the path
  */
-export function resultJSON(value, node) {
-  let json, thrown;
-  try {
-    json = JSON.stringify(value);
-  } catch (e) {
-    thrown = e;   // a cycle, a BigInt, or too deep: located below
-  }
-  let deep = false;
-  if (!thrown) {
-    try {
-      lone = false;
-      if (keeps(value)) {
-        wellFormedText = lone ? null : json;
-        return json;
-      }
-    } catch {
-      deep = true;   // nested deeper than the walk's stack
-    }
-  }
-  let hit = null;
+function refuse(value, node) {
+  let thrown, hit = null, deep = false;
+  try { JSON.stringify(value); } catch (e) { thrown = e; }   // a cycle, a BigInt, a toJSON that throws, or too deep
   try { hit = locate(value, '', false, new Set()); } catch { deep = true; }
   if (!hit) {
     const why = thrown ? `cannot be written as JSON (${thrown.message})` : deep ? 'is nested too deeply to check' : 'JSON would not keep as it is';
@@ -130,3 +135,77 @@ export function resultJSON(value, node) {
   const verdict = thrown ? 'JSON cannot write' : 'JSON would not keep as it is';
   throw new EdgegraphError('INVALID_RESULT', `node '${node}' returned ${hit.what}${where}, which ${verdict}; return plain data (objects, lists, strings, finite numbers, booleans, null)`, { node });
 }
+
+/** A result's JSON text (JSON.stringify's), also of one in parts (resultText): for whoever else reads it. */
+export const jsonOf = (result) => (typeof result === 'string' ? result : result.map((p, i) => (i & 1 ? JSON.stringify(p) : p)).join(''));
+
+let text = '', parts = null;
+
+/**
+ * Append `v` (the value of property `key`) as JSON.stringify writes it, its
+ * long strings as parts of their own. Only the lists and records holding a
+ * long string are walked here; every other value is JSON.stringify's own text
+ * (one with toJSON written as a property, so toJSON gets its key).
+ */
+function put(v, key) {
+  if (typeof v === 'string' && v.length >= RAW_MIN) {
+    parts.push(text, v);
+    text = '';
+  } else if (!holders.has(v)) {
+    if (typeof v?.toJSON === 'function') {
+      const k = JSON.stringify(String(key)).length + 2, whole = JSON.stringify({ [key]: v });
+      if (whole.length <= k) throw 0;   // an impure toJSON, now without a value: the text's way
+      text += whole.slice(k, -1);
+    } else text += JSON.stringify(v);
+  } else if (Array.isArray(v)) {
+    text += '[';
+    for (let i = 0; i < v.length; i++) { if (i) text += ','; put(v[i], i); }
+    text += ']';
+  } else {
+    let sep = '{';
+    for (const k of Object.keys(v)) {
+      if (v[k] === undefined) continue;
+      text += `${sep}${JSON.stringify(k)}:`;
+      sep = ',';
+      put(v[k], k);
+    }
+    text += sep === '{' ? '{}' : '}';
+  }
+}
+
+/**
+ * A node's (or router's) result for the core: its JSON text, or when it holds
+ * long strings, all well-formed, that text in parts: [text, string, text, ...,
+ * text], each long string cut out (core.js writes it raw). A lone surrogate
+ * takes the text's way, where core.js makes it U+FFFD as TextEncoder would.
+ * @throws {EdgegraphError} INVALID_RESULT naming the node and the path
+ */
+export function resultText(value, node) {
+  lone = false;
+  longs = 0;
+  let out;
+  try {
+    if (keeps(value)) {
+      if (longs && !lone) {
+        try {
+          parts = [];
+          put(value, '');
+          (out = parts).push(text);
+        } catch { /* a value that changed between the walks */ }
+      }
+      out ??= JSON.stringify(value);
+    }
+  } catch {
+    // Too deep, a cycle, a toJSON that throws: refuse() names it.
+  } finally {
+    holders.clear();
+    text = '';
+    parts = null;
+  }
+  if (out === undefined) refuse(value, node);
+  wellFormedText = lone ? null : out;
+  return out;
+}
+
+/** The JSON text of a node's result (resultText's, whole). */
+export const resultJSON = (value, node) => jsonOf(resultText(value, node));

@@ -9,7 +9,7 @@ import { readStep } from './step.js';
 import { now, STREAM, STOP, PATCHLESS } from './events.js';
 import { usageOf } from './usage.js';
 import { deepFreeze } from './objects.js';
-import { resultJSON } from './result-json.js';
+import { jsonOf, resultJSON, resultText } from './result-json.js';
 import { anySignal, eachLimited } from './timing.js';
 import { withPolicy } from './node-policy.js';
 import { inNode, isGraphInterrupt } from './interrupt.js';
@@ -325,7 +325,7 @@ export class Run {
     if (!this.#open || this.#aborted) return;
     let json;
     try {
-      json = value === undefined ? '{}' : resultJSON(value, task.node);
+      json = value === undefined ? '{}' : resultText(value, task.node);
     } catch (e) {
       this.#fail(task, e, started);
       return;
@@ -334,7 +334,7 @@ export class Run {
     naming(task, 'hand the result of', core, 'runSubmit', this.#handle, json ?? 'null');
     // Copied now: the node may change its object before the step is read.
     if (task.kind !== 'route') this.#echo.kept[task.index] = keep(this.#echo.paths, value, json ?? 'null');
-    if (this.#tap && task.kind !== 'route') this.#tap.result(task.node, this.#taskId(task), json ?? 'null');
+    if (this.#tap && task.kind !== 'route') this.#tap.result(task.node, this.#taskId(task), jsonOf(json ?? 'null'));
     if (this.#emit) {
       if (task.kind === 'route') this.#emit({ type: 'route', node: task.node, target: value });
       else this.#emit({ type: 'node_end', node: task.node, taskId: this.#taskId(task), durationMs: now() - started });

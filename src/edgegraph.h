@@ -58,7 +58,7 @@ typedef enum eg_status {
 #undef EG_STATUS
 
 /* Checkpoint format version this build writes and reads. */
-#define EG_CHECKPOINT_VERSION 2
+#define EG_CHECKPOINT_VERSION 3
 
 /* An error: a code and a human message. Names quoted in a message are cut to
  * a readable length; the text a node failed with is kept up to the buffer's
@@ -196,7 +196,14 @@ eg_code eg_run_next_flat(eg_run *run, const char **json, size_t *len, eg_error *
 eg_code eg_run_graph_nodes(eg_run *run, const char **json, size_t *len, eg_error *err);
 
 /* Hand back the result of task `index` of the current step (a JSON object for
- * nodes, a JSON string for routes). A result that is not acceptable (not an
+ * nodes, a JSON string for routes). A long string may stand in it as a raw
+ * segment, where a value may: the byte 0xFF (never in UTF-8, so never in JSON
+ * text), the string's length in bytes as four bytes, least significant first,
+ * then its UTF-8 bytes as they are, without quotes or escapes. The JS layer
+ * hands long strings over this way: escaping them for JSON and reading the
+ * escapes back cost more than the step. maxResultBytes counts the result as
+ * JSON text (each segment escaped as JSON.stringify escapes it).
+ * A result that is not acceptable (not an
  * object, a bad control field) ends the run in ERROR with the node named; the
  * call itself still returns EG_OK.
  * Returns EG_OK, EG_E_NOMEM, EG_E_DISPOSED, EG_E_BAD_STATE (not RUNNING) or

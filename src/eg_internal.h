@@ -51,6 +51,9 @@ cJSON *eg_parse(const char *json, size_t len);
 cJSON *eg_parse_ex(const char *json, size_t len, bool *nomem);
 /* For graph definitions: duplicate node names must be seen, to be reported. */
 cJSON *eg_parse_keep_duplicates(const char *json, size_t len, bool *nomem);
+/* eg_parse_ex of a text that may hold raw segments; *json_len: its length as JSON, or a bound over it (eg_json_read.h). */
+cJSON *eg_parse_raw(const char *text, size_t len, bool *nomem, size_t *json_len);
+#define EG_JSON_LEN_EXACT ((size_t)1)   /* *json_len on the call: the length exactly, not a bound */
 /* Parse any JSON value: EG_OK; OUT_OF_MEMORY; or `code` with "<what> is not
  * valid JSON". *out is NULL unless EG_OK. */
 eg_code eg_parse_value(const char *json, size_t len, eg_code code, const char *what, cJSON **out, eg_error *err);
@@ -294,6 +297,8 @@ typedef struct eg_patch {
 /* (eg_sum.c) The state's checksum as a sum over its paths, kept up to date by
  * every write that records a patch op (a NULL or unsummed patch: nothing). */
 uint64_t eg_sum_state(const cJSON *state);
+/* The same sum as format 2 checkpoints made it (FNV-1a over string values). */
+uint64_t eg_sum_state_format2(const cJSON *state);
 uint64_t eg_sum_checksum(uint64_t meta_hash, uint64_t state_sum);
 /* path+key (or +index) changes from `old` to `now` (either may be NULL); call before `old` is freed. */
 void eg_sum_replace(eg_patch *patch, const eg_path *path, const char *key, int index, const cJSON *old, const cJSON *now);

@@ -151,13 +151,15 @@ bool eg_json_dedupe(cJSON *item) {
 
 /* ---- parsing: exactly len bytes, duplicate keys resolved as JSON.parse does ---- */
 
-static cJSON *parse(const char *json, size_t len, bool *nomem, bool dedupe, eg_arena *arena);
+static cJSON *parse(const char *json, size_t len, bool *nomem, bool dedupe, eg_arena *arena, size_t *raw_len);
 
-cJSON *eg_parse_ex(const char *json, size_t len, bool *nomem) { return parse(json, len, nomem, true, NULL); }
-cJSON *eg_parse_keep_duplicates(const char *json, size_t len, bool *nomem) { return parse(json, len, nomem, false, NULL); }
-cJSON *eg_parse_in_arena(const char *json, size_t len, bool *nomem, eg_arena *arena) { return parse(json, len, nomem, false, arena); }
+cJSON *eg_parse_ex(const char *json, size_t len, bool *nomem) { return parse(json, len, nomem, true, NULL, NULL); }
+cJSON *eg_parse_keep_duplicates(const char *json, size_t len, bool *nomem) { return parse(json, len, nomem, false, NULL, NULL); }
+cJSON *eg_parse_in_arena(const char *json, size_t len, bool *nomem, eg_arena *arena) { return parse(json, len, nomem, false, arena, NULL); }
+cJSON *eg_parse_raw(const char *text, size_t len, bool *nomem, size_t *json_len) { return parse(text, len, nomem, true, NULL, json_len); }
 
-static cJSON *parse(const char *json, size_t len, bool *nomem, bool dedupe, eg_arena *arena) {
+/* raw_len: NULL, or the text may hold raw segments and its length as JSON goes there (eg_json_read). */
+static cJSON *parse(const char *json, size_t len, bool *nomem, bool dedupe, eg_arena *arena, size_t *raw_len) {
     eg_init_json();
     eg_alloc_clear_failed();
     if (nomem) *nomem = false;
@@ -165,7 +167,7 @@ static cJSON *parse(const char *json, size_t len, bool *nomem, bool dedupe, eg_a
     /* Reads exactly len bytes: the text need not be NUL-terminated. Anything
      * but whitespace after the value makes the whole input invalid. */
     const char *end = NULL;
-    cJSON *item = eg_json_read(json, len, &end, arena);
+    cJSON *item = eg_json_read(json, len, &end, arena, raw_len);
     if (!item) { if (nomem) *nomem = eg_alloc_failed(); return NULL; }
     for (const char *p = end; p < json + len; p++) {
         if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r') { if (!arena) cJSON_Delete(item); return NULL; }

@@ -6,7 +6,10 @@
  * to be dropped at once (a graph definition: 1,000 nodes are ~11,000 items
  * and keys) can live in an arena, one allocation per block instead of two
  * per item and a walk to free them. One difference: an escape \u with a
- * character that is not hex is an error here (cJSON read it as U+0000). */
+ * character that is not hex is an error here (cJSON read it as U+0000).
+ * eg_json_read with raw_len also reads raw segments (a string's bytes as they are,
+ * with their length before them: the JS layer's long strings, which cost
+ * JSON.stringify a few ns a character to escape and this reader to unescape). */
 #include "eg_internal.h"
 #include "eg_json_read.h"
 
@@ -55,6 +58,10 @@ typedef struct reader {
     int depth;
     unsigned char *scratch;   /* where a string with escapes is unescaped (heap, freed with the reader) */
     size_t scratch_cap;
+    size_t *raw;       /* not NULL: raw segments may stand for strings */
+    bool exact;        /* escapes counted (else 5 a byte, the most one can add) */
+    size_t escapes;    /* the bytes JSON's escapes would add to the raw segments read */
+    size_t segments;   /* how many were read */
 } reader;
 
 HOT void *take(reader *r, size_t n) { return r->arena ? arena_take(r->arena, n) : eg_malloc(n); }
@@ -142,19 +149,25 @@ static const unsigned char *plain_run(const unsigned char *q, const unsigned cha
     return q;
 }
 
+/* n bytes at `from` as a new NUL-terminated text; the reader goes on at `next`. */
+static char *copy_out(reader *r, const unsigned char *from, size_t n, const unsigned char *next) {
+    char *out = take(r, n + 1);
+    if (!out) return NULL;
+    memcpy(out, from, n);
+    out[n] = '\0';
+    r->p = next;
+    return out;
+}
+
 /* The string at r->p (its opening quote) as a new NUL-terminated text. One
  * pass: a string without escapes is found and copied at once; one with
  * escapes is unescaped into the reader's scratch as it is read (a state's
  * JSON kept as a string has one every few bytes), then copied at its length. */
 static char *read_string(reader *r) {
-    const unsigned char *s = r->p + 1, *q = plain_run(s, r->end);
+    const unsigned char *s = r->p + 1, *q = plain_run(s, r->end), *from = s;
     if (q >= r->end) return NULL;   /* no closing quote */
     size_t used = (size_t)(q - s);
-    unsigned char *out;
-    if (*q == '"') {
-        if (!(out = take(r, used + 1))) return NULL;
-        memcpy(out, s, used);
-    } else {
+    if (*q != '"') {
         /* Room for what is left of the text (up to 64 KB) at once: no growth, one copy per string, for the common sizes. */
         size_t left = (size_t)(r->end - s), first = left < 65536 ? left : 65536;
         if (!scratch_room(r, 0, (used + 4 > first ? used + 4 : first))) return NULL;
@@ -183,12 +196,35 @@ static char *read_string(reader *r) {
             memcpy(r->scratch + used, run, (size_t)(q - run));
             used += (size_t)(q - run);
         }
-        if (!(out = take(r, used + 1))) return NULL;
-        memcpy(out, r->scratch, used);
+        from = r->scratch;
     }
-    out[used] = '\0';
-    r->p = q + 1;
-    return (char *)out;
+    return copy_out(r, from, used, q + 1);
+}
+
+/* The bytes JSON.stringify's escapes add to n bytes of UTF-8 at s: one for
+ * '"', '\\' and \b \t \n \f \r, five for another control character (\u0001).
+ * A byte at a time (~0.5-0.8 ns a byte in the .wasm, as much as the rest of
+ * a tool result's step in the core): only when a bound will not do. */
+static size_t escape_bytes(const unsigned char *s, size_t n) {
+    size_t extra = 0;
+    for (const unsigned char *e = s + n; s < e; s++) extra += *s >= 0x20 ? (*s == '"' || *s == '\\') : (0x3700 >> *s) & 1 ? 1 : 5;   /* 0x3700: \b \t \n \f \r */
+    return extra;
+}
+
+/* A raw segment at r->p (eg_json_read with raw_len): the byte 0xFF, the string's length
+ * as four bytes, least significant first, then its bytes, copied as they are. */
+static char *read_raw(reader *r) {
+    if (!r->raw || r->end - r->p < 5) return NULL;
+    const unsigned char *s = r->p + 5;
+    uint32_t n;
+    memcpy(&n, r->p + 1, 4);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    n = __builtin_bswap32(n);
+#endif
+    if (n > (size_t)(r->end - s)) return NULL;
+    r->escapes += r->exact ? escape_bytes(s, n) : 5 * (size_t)n;
+    r->segments++;
+    return copy_out(r, s, n, s + n);
 }
 
 /* cJSON's number: the longest run of number characters, read by strtod (eg_number.c's in the .wasm). */
@@ -262,6 +298,7 @@ static bool literal(reader *r, const char *word, size_t n) {
 
 static bool read_value(reader *r, cJSON *item) {
     if (r->p >= r->end) return false;
+    if (*r->p == 0xFF) { item->type = cJSON_String; return (item->valuestring = read_raw(r)) != NULL; }   /* (not a case: the switch's table would reach 0xFF) */
     switch (*r->p) {
     case 'n': item->type = cJSON_NULL; return literal(r, "null", 4);
     case 'f': item->type = cJSON_False; return literal(r, "false", 5);
@@ -273,9 +310,9 @@ static bool read_value(reader *r, cJSON *item) {
     }
 }
 
-cJSON *eg_json_read(const char *json, size_t len, const char **end, eg_arena *arena) {
+cJSON *eg_json_read(const char *json, size_t len, const char **end, eg_arena *arena, size_t *raw_len) {
     if (!json || !len) return NULL;
-    reader r = { (const unsigned char *)json, (const unsigned char *)json + len, arena, 0, NULL, 0 };
+    reader r = { (const unsigned char *)json, (const unsigned char *)json + len, arena, 0, NULL, 0, raw_len, raw_len && *raw_len == EG_JSON_LEN_EXACT, 0, 0 };
     if (len > 4 && memcmp(json, "\xEF\xBB\xBF", 3) == 0) r.p += 3;
     skip_space(&r);
     cJSON *item = new_item(&r);
@@ -288,5 +325,6 @@ cJSON *eg_json_read(const char *json, size_t len, const char **end, eg_arena *ar
         return NULL;
     }
     if (end) *end = (const char *)r.p;
+    if (raw_len) *raw_len = len + r.escapes - 3 * r.segments;   /* each segment's 5-byte head is 2 quotes in JSON */
     return item;
 }

@@ -24,8 +24,17 @@ void eg_arena_free(eg_arena *a);
  * UTF-8 byte order mark), as cJSON_ParseWithLengthOpts reads it, into items
  * allocated from `arena`, or one by one with eg_malloc when it is NULL (then
  * cJSON_Delete frees the tree). *end: where the value ends. NULL: not JSON,
- * or out of memory (eg_alloc_failed() tells). */
-cJSON *eg_json_read(const char *json, size_t len, const char **end, eg_arena *arena);
+ * or out of memory (eg_alloc_failed() tells).
+ * With raw_len, a string may also stand as a raw segment where a value may:
+ * the byte 0xFF (which UTF-8, and so JSON text, never holds; a control byte
+ * would not do: the reader, as cJSON, skips any byte up to ' ' as space), the
+ * string's length in bytes as four bytes, least significant first, then its
+ * bytes as they are. A NUL among them ends the string, as an escaped \u0000
+ * does. *raw_len: the length of all len bytes as JSON text (each segment a
+ * JSON string, escaped as JSON.stringify escapes it): exactly if *raw_len is
+ * EG_JSON_LEN_EXACT (eg_internal.h) on the call; else a bound over it that costs no pass over
+ * the segments' bytes (each as six bytes: an escape's most). */
+cJSON *eg_json_read(const char *json, size_t len, const char **end, eg_arena *arena, size_t *raw_len);
 
 /* eg_parse_keep_duplicates (eg_json.c) into `arena`: for a tree dropped at once. */
 cJSON *eg_parse_in_arena(const char *json, size_t len, bool *nomem, eg_arena *arena);

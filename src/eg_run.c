@@ -243,13 +243,21 @@ eg_code eg_run_submit(eg_run *run, uint32_t index, const char *result, size_t le
     eg_task *t;
     eg_code rc = task_at(run, index, "submit", &t, err);
     if (rc) return rc;
+    bool nomem;
+    size_t json_len = 0;   /* a bound over its length as JSON; exactly when near the limit */
+    cJSON *r = eg_parse_raw(result, len, &nomem, &json_len);
+    if (r && json_len > run->max_result_bytes) {
+        cJSON_Delete(r);
+        json_len = EG_JSON_LEN_EXACT;
+        r = eg_parse_raw(result, len, &nomem, &json_len);
+    }
+    if (r) len = json_len;
     if (len > run->max_result_bytes) {
+        cJSON_Delete(r);
         eg_run_stop_(run, t->node, EG_E_LIMIT, "%s '%s' returned %zu bytes, more than maxResultBytes (%zu)",
              t->kind == TASK_ROUTE ? "the router of" : "node", eg_run_node_name_(run, t->node), len, run->max_result_bytes);
         return EG_OK;
     }
-    bool nomem;
-    cJSON *r = eg_parse_ex(result, len, &nomem);
     if (!r) {
         if (nomem) return eg_nomem(err);
         eg_run_stop_(run, t->node, EG_E_INVALID_RESULT, "%s '%s' returned a value that is not valid JSON",

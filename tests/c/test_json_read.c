@@ -14,6 +14,8 @@
 static void same_as_cjson(const char *text, size_t len) {
     const char *diff = json_read_diff(text, len);
     CHECK_STR(diff ? diff : "same", "same");
+    diff = raw_read_diff(text, len);   /* and its raw segments read as the strings they stand for */
+    CHECK_STR(diff ? diff : "same", "same");
 }
 
 #define SAME(lit) same_as_cjson(lit, sizeof lit - 1)
@@ -101,7 +103,7 @@ TEST(json_read_arena_frees_everything) {
     eg_arena arena = { 0 };
     static const char text[] = "{\"a\":[\"x\",\"y\",{\"b\":\"\\u00e9\"}],\"c\":1}";
     for (int i = 0; i < 3000; i++) {   /* more than one block */
-        cJSON *tree = eg_json_read(text, sizeof text - 1, NULL, &arena);
+        cJSON *tree = eg_json_read(text, sizeof text - 1, NULL, &arena, NULL);
         CHECK(tree && cJSON_IsObject(tree));
     }
     CHECK(arena.blocks != NULL);
@@ -130,7 +132,7 @@ TEST(long_escaped_strings_read_and_print_like_cjson) {
             }
             text[len++] = '"';
             same_as_cjson(text, len);
-            cJSON *s = eg_json_read(text, len, NULL, NULL);
+            cJSON *s = eg_json_read(text, len, NULL, NULL, NULL);
             CHECK(cJSON_IsString(s));
             if (!cJSON_IsString(s)) continue;
             char *want = cJSON_PrintUnformatted(s);
@@ -161,7 +163,7 @@ TEST(escaped_string_past_the_first_scratch_reads_like_cjson) {
     }
     text[len++] = '"';
     same_as_cjson(text, len);
-    cJSON *s = eg_json_read(text, len, NULL, NULL);
+    cJSON *s = eg_json_read(text, len, NULL, NULL, NULL);
     CHECK(cJSON_IsString(s) && strlen(s->valuestring) > 100000 && memcmp(s->valuestring, "ab\n\"\xC3\xA9" "ab\n\"", 10) == 0);
     cJSON_Delete(s);
     free(text);

@@ -2,7 +2,10 @@
  * reducer, in parallel steps. The input is split at NUL bytes: the first
  * part is the initial state, the rest are results in turn. A part that
  * starts with '!' is an interrupt instead of a result; while the run is
- * paused, one that starts with '?' answers (then resume) and '>' is a goto. */
+ * paused, one that starts with '?' answers (then resume) and '>' is a goto.
+ * One that starts with '$' is submitted with its strings as raw segments
+ * (as the JS layer hands long strings over), when it is JSON. */
+#include "../c/json_read_diff.h"
 #include "edgegraph.h"
 #include <stdint.h>
 #include <stddef.h>
@@ -13,6 +16,15 @@ static const char graph_json[] =
     "\"edges\":{\"a\":[\"b\",\"c\"],\"b\":\"j\",\"c\":{\"router\":\"r\"},\"j\":{\"path\":\"data.more\",\"cases\":{\"true\":\"a\"},\"default\":\"__end__\"}},"
     "\"entryPoint\":\"a\",\"maxSteps\":20,\"state\":{\"shape\":\"frame\",\"reducers\":{\"l\":\"concat\",\"u\":\"appendUnique\",\"m\":\"merge\","
     "\"dm\":\"deepMerge\",\"n\":\"sum\",\"mx\":\"max\",\"mn\":\"min\",\"f\":\"first\",\"lg\":\"longest\",\"msg\":\"messages\",\"ro\":\"readonly\",\"av\":\"avg\",\"x.y.z\":\"sum\"}}}";
+
+static void submit_with_segments(eg_run *r, uint32_t i, const char *text, size_t n, eg_error *e) {
+    cJSON *tree = eg_parse(text, n);
+    eg_buf b = { 0 };
+    if (tree && put_with_segments(&b, tree)) eg_run_submit(r, i, b.data, b.len, e);
+    else eg_run_submit(r, i, text, n, e);
+    eg_buf_free(&b);
+    cJSON_Delete(tree);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static eg_graph *g;
@@ -48,6 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             const char *q = p < end ? memchr(p, 0, (size_t)(end - p)) : NULL;
             size_t n = p < end ? (q ? (size_t)(q - p) : (size_t)(end - p)) : 0;
             if (n && *p == '!') eg_run_interrupt_task(r, i, p + 1, n - 1, &e);
+            else if (n && *p == '$') submit_with_segments(r, i, p + 1, n - 1, &e);
             else if (n) eg_run_submit(r, i, p, n, &e);
             else eg_run_submit(r, i, "{}", 2, &e);
             p = q ? q + 1 : end;

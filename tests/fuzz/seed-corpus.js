@@ -22,6 +22,8 @@ put('json', 'escapes', '["\\u00e9\\ud83d\\ude00\\ud83d\\n\\"\\/\\\\", -0.0e+5, 1
 // fuzz_submit's interrupts: '!' interrupts a task, '?' answers, '>' goes elsewhere (see its comment).
 put('submit', 'interrupts', ['{}', '{}', '!{"interrupts":[{"id":"b:2.0:0","value":1}],"keep":{"k":[1]}}', '!{"interrupts":[{"id":"c:2.1:0","value":2}]}', '?{"resume":{"b:2.0:0":"x","c:2.1:0":true}}', '{"l":[1]}', '"j"'].join('\0'));
 put('submit', 'goto', ['{}', '{"shouldPause":true}', '>["j",{"node":"b","arg":3}]', '{}', '{}'].join('\0'));
+// '$': a result submitted with its strings as raw segments (long strings from the JS layer), through the reducers.
+put('submit', 'segments', ['{"messages":[{"role":"user","content":"hi"}]}', '${"messages":[{"role":"tool","tool_call_id":"c\\"1","content":"say \\"hi\\"\\n"}],"l":["a\\u0000b"],"m":{"k":"v"}}', '${"u":["x","x"],"lg":"longer \\u00e9","data":{"more":true}}', '"r"', '${"f":"first","msg":[{"role":"assistant","content":"ok","id":"m1"}]}'].join('\0'));
 put('history', 'tools.json', JSON.stringify([
   { role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' },
   { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }] },

@@ -76,11 +76,13 @@ test('values JSON converts reach the mirror as the core holds them: toJSON, boxe
     return m;
   };
   // What a copy made at submit handles itself (no toJSON, no boxed value, no key the core changes).
-  const plain = () => Object.assign(JSON.parse('{"__proto__": {"polluted": true}}'), { role: 'plain', z: 1, 1: 'one', u: undefined, n: -0, lone: '\udfffz', nul: 'a\u0000b' });
+  const plain = () => Object.assign(JSON.parse('{"__proto__": {"polluted": true}}'), { role: 'plain', z: 1, 1: 'one', u: undefined, n: -0, lone: '\udfffz', nul: 'a\u0000b', long: `${'x'.repeat(300)}\u0000tail` });
+  // Long strings cross raw (result-json.js resultText's parts): with a NUL, and without.
+  const long = () => ({ role: 'long', content: 'y'.repeat(400), nul: `${'z'.repeat(300)}\u0000cut` });
   const messages = [];
   for (const [name, state] of [['concat', undefined], ['messages', { reducers: { messages: 'messages' }, defaults: { messages: [] } }]]) {
     const engine = new GraphEngine({
-      nodes: { a: () => ({ messages: [weird(), plain()] }), b: () => ({ messages: plain(), shouldPause: true }) },
+      nodes: { a: () => ({ messages: [weird(), plain(), long()] }), b: () => ({ messages: plain(), shouldPause: true }) },
       edges: { a: 'b', b: '__end__' },
       entryPoint: 'a',
       ...(state ? { state } : {}),
@@ -107,8 +109,10 @@ test('values JSON converts reach the mirror as the core holds them: toJSON, boxe
   assert.equal(m.pair, '\ud83d\ude00');
   assert.equal(m.nul, 'before');
   assert.deepStrictEqual(Object.keys(m).slice(0, 2), ['1', '2']);
-  for (const p of [messages[0][1], messages[0][2]]) {
-    assert.deepStrictEqual(Object.keys(p), ['1', '__proto__', 'role', 'z', 'n', 'lone', 'nul']);
+  assert.deepStrictEqual(messages[0][2], { role: 'long', content: 'y'.repeat(400), nul: 'z'.repeat(300) });
+  for (const p of [messages[0][1], messages[0][3]]) {
+    assert.deepStrictEqual(Object.keys(p), ['1', '__proto__', 'role', 'z', 'n', 'lone', 'nul', 'long']);
+    assert.equal(p.long, 'x'.repeat(300));
     assert.ok(Object.is(p.n, 0));
     assert.equal(p.lone, '\ufffdz');
     assert.equal(p.nul, 'a');
@@ -211,6 +215,19 @@ test('a message whose getter throws once the result is written as JSON: the mirr
     const r = await engine.execute({ messages: [] });
     assert.equal(r.status, 'PAUSED');
     assert.deepStrictEqual(r.state.messages, [{ role: 'assistant', content: 'first' }]);
+    sameAsCore(r, 'messages');
+  }
+});
+
+test('long strings that cross raw: one with a NUL is cut there, as the core holds it', async () => {
+  const engine = new GraphEngine({
+    nodes: { a: () => ({ messages: [{ role: 'long', content: 'y'.repeat(400), nul: `${'z'.repeat(300)}\u0000cut` }] }), b: () => ({ shouldPause: true }) },
+    edges: { a: 'b', b: '__end__' },
+    entryPoint: 'a',
+  });
+  for (let round = 0; round < 2; round++) {   // the first run reads the text, the second copies at submit
+    const r = await engine.execute({ messages: [] });
+    assert.deepStrictEqual(r.state.messages, [{ role: 'long', content: 'y'.repeat(400), nul: 'z'.repeat(300) }]);
     sameAsCore(r, 'messages');
   }
 });

@@ -9,10 +9,8 @@
 // one array with the ops' strings, and the ops go straight into the mirror.
 
 import { applyOp, copyJSON, same } from './patch.js';
-import { echoed } from './echo.js';
 
-// ("e", an echo, pushes what a task's result held: echo.js.)
-const OPS = { s: 'set', p: 'push', d: 'del', e: 'push' };
+const OPS = { s: 'set', p: 'push', d: 'del' };
 const ROOT = [];
 
 /**
@@ -21,20 +19,19 @@ const ROOT = [];
  * (eg_run_next's shape) and the mirror takes copies of their values; without,
  * `patch` is null and the mirror takes the values as they are (`ops`: how
  * many there were). `nodes`: the
- * graph's [name, handler, router] by number; `statuses`: status names by number;
- * `echo`: the results the step's tasks submitted (echo.js), which echo ops push.
+ * graph's [name, handler, router] by number; `statuses`: status names by number.
  * `messagesReshaped`: an op did something to state.messages other than append.
  * @returns {{ status: string, patch: any[] | null, ops: number, tasks: any[], messagesReshaped: boolean, interrupts?: any[], error?: any }}
  */
-export function readStep(flat, mirror, keepOps, nodes, statuses, echo) {
+export function readStep(flat, mirror, keepOps, nodes, statuses) {
   const n = flat[1];
   const patch = keepOps ? [] : null;
   const take = keepOps ? copyJSON : same;
   let at = 2, messagesReshaped = false;
   for (let i = 0; i < n; i++) {
-    const op = OPS[flat[at]], depth = flat[at + 1], from = at + 2, echoes = flat[at] === 'e';
+    const op = OPS[flat[at]], depth = flat[at + 1], from = at + 2;
     at = from + depth;
-    const value = echoes ? echoed(echo, flat, from, depth, flat[at++], flat[at++]) : op === 'del' ? undefined : flat[at++];
+    const value = op === 'del' ? undefined : flat[at++];
     if (depth === 0) applyOp(mirror, op, ROOT, 0, 0, value, take);
     else applyOp(mirror, op, flat, from, depth, value, take);
     if (depth > 0 && flat[from] === 'messages' && (op !== 'push' || depth !== 1)) messagesReshaped = true;

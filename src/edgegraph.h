@@ -180,14 +180,7 @@ eg_code eg_run_next(eg_run *run, const char **json, size_t *len, eg_error *err);
  * "<superstep>.<index>", "<superstep>.r<index>" for a route), its kind (0 node,
  * 1 route), its node's index in eg_run_graph_nodes, then an object of its
  * optional fields (arg, answers, keep) or 0; outcome: {"interrupts":[...]}
- * (PAUSED), {"error":{...}} (ERROR) or 0. A push of what a task's result
- * (submitted in this step) held as it was, through the messages or concat
- * reducer, is an "e" op (echo) instead of "p": the path's length, its
- * elements, the task's index and where in the result at that path the items
- * are: k (its element k), -1 (the value itself, as a list of one) or -2 (the
- * list whole); the host pushes its own copy of them. Returns what eg_run_next returns;
- * after EG_E_NOMEM, read the step again with eg_run_next_flat (eg_run_next
- * refuses it, INVALID_RUN_STATE: its patch may hold no values for the echoes). */
+ * (PAUSED), {"error":{...}} (ERROR) or 0. Returns what eg_run_next returns. */
 eg_code eg_run_next_flat(eg_run *run, const char **json, size_t *len, eg_error *err);
 
 /* The nodes of the run's graph, in the order eg_run_next_flat numbers them:

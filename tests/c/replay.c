@@ -45,7 +45,6 @@ static const cJSON *script_next(const cJSON *fixture, cJSON *counters, const cha
 }
 
 bool replay_flat = false;
-int replay_echoes = 0;
 
 static cJSON *item(const cJSON *a, int i) { return cJSON_GetArrayItem(a, i); }
 
@@ -64,18 +63,6 @@ static cJSON *unflatten_task(const cJSON *a, int at, const cJSON *nodes) {
     cJSON_AddItemToObject(t, route ? "router" : "handler", cJSON_Duplicate(item(node, route ? 2 : 1), true));
     for (const cJSON *f = item(a, at + 4)->child; f; f = f->next) cJSON_AddItemToObject(t, f->string, cJSON_Duplicate(f, true));
     return t;
-}
-
-/* An "e" op's items: where they are in the result task `task` was handed (`sent`: the step's results by task index). */
-static cJSON *echoed(const cJSON *a, int at, int depth, cJSON *const *sent, int n_sent) {
-    int task = (int)item(a, at + depth)->valuedouble, where = (int)item(a, at + depth + 1)->valuedouble;
-    const cJSON *v = task >= 0 && task < n_sent ? sent[task] : NULL;
-    for (int k = 0; k < depth && v; k++) v = cJSON_GetObjectItemCaseSensitive(v, item(a, at + k)->valuestring);
-    if (!v) return NULL;
-    if (where == -2) return cJSON_Duplicate(v, true);
-    cJSON *list = cJSON_CreateArray();
-    cJSON_AddItemToArray(list, cJSON_Duplicate(where == -1 ? v : item(v, where), true));
-    return list;
 }
 
 /* Apply eg_run_next's patch ops to `mirror`, as a host does (js/patch.js). */
@@ -109,7 +96,7 @@ static void apply_patch(cJSON *mirror, const cJSON *patch) {
 }
 
 /* eg_run_next_flat's array as eg_run_next's object (edgegraph.h). */
-static cJSON *unflatten(eg_run *run, const char *text, size_t len, cJSON *const *sent, int n_sent) {
+static cJSON *unflatten(eg_run *run, const char *text, size_t len) {
     cJSON *a = cJSON_ParseWithLength(text, len);
     const char *nodes_text;
     size_t nodes_len;
@@ -123,12 +110,11 @@ static cJSON *unflatten(eg_run *run, const char *text, size_t len, cJSON *const 
         const char *op = item(a, at)->valuestring;
         int depth = (int)item(a, at + 1)->valuedouble;
         cJSON *o = cJSON_CreateArray(), *path = cJSON_CreateArray();
-        cJSON_AddItemToArray(o, cJSON_CreateString(op[0] == 's' ? "set" : op[0] == 'd' ? "del" : "push"));
+        cJSON_AddItemToArray(o, cJSON_CreateString(op[0] == 's' ? "set" : op[0] == 'p' ? "push" : "del"));
         for (int k = 0; k < depth; k++) cJSON_AddItemToArray(path, cJSON_Duplicate(item(a, at + 2 + k), true));
         cJSON_AddItemToArray(o, path);
         at += 2 + depth;
-        if (op[0] == 'e') { cJSON_AddItemToArray(o, echoed(a, at - depth, depth, sent, n_sent)); at += 2; replay_echoes++; }
-        else if (op[0] != 'd') cJSON_AddItemToArray(o, cJSON_Duplicate(item(a, at++), true));
+        if (op[0] != 'd') cJSON_AddItemToArray(o, cJSON_Duplicate(item(a, at++), true));
         cJSON_AddItemToArray(patch, o);
     }
     if (strcmp(status, "RUNNING") == 0) {
@@ -181,7 +167,6 @@ bool replay_run(cJSON *fixture, bool restore_each_step, replay *r) {
     eg_error err;
     eg_graph *g = NULL;
     eg_run *run = NULL;
-    cJSON *sent[64] = { 0 };   /* the results handed to the current step's tasks, for its echo ops */
     if (!r->trace || !counters || !graph || !input) { r->api_error = EG_E_NOMEM; goto out; }
     r->api_error = CORE(eg_graph_new(graph, strlen(graph), &g, &err)); DONE();
     if (r->api_error) goto out;
@@ -194,8 +179,7 @@ bool replay_run(cJSON *fixture, bool restore_each_step, replay *r) {
         const char *text;
         r->api_error = CORE((replay_flat ? eg_run_next_flat : eg_run_next)(run, &text, &len, &err)); DONE();
         if (r->api_error) goto out;
-        cJSON *out = replay_flat ? unflatten(run, text, len, sent, 64) : cJSON_ParseWithLength(text, len);
-        for (int k = 0; k < 64; k++) { cJSON_Delete(sent[k]); sent[k] = NULL; }
+        cJSON *out = replay_flat ? unflatten(run, text, len) : cJSON_ParseWithLength(text, len);
         if (r->mirror) apply_patch(r->mirror, cJSON_GetObjectItemCaseSensitive(out, "patch"));
         if (!out) { r->api_error = EG_E_NOMEM; goto out; }
         const char *status = cJSON_GetObjectItemCaseSensitive(out, "status")->valuestring;
@@ -239,7 +223,6 @@ bool replay_run(cJSON *fixture, bool restore_each_step, replay *r) {
                 char *res = answer ? print(answer) : NULL;
                 const char *send = res ? res : "{}";
                 rc = (answer && !res) ? EG_E_NOMEM : CORE(eg_run_submit(run, index, send, strlen(send), &err)); DONE();
-                if (index < 64 && answer) sent[index] = cJSON_Duplicate(answer, true);
                 cJSON_free(res);
             }
             if (rc) { r->api_error = rc; cJSON_Delete(out); goto out; }
@@ -254,7 +237,6 @@ bool replay_run(cJSON *fixture, bool restore_each_step, replay *r) {
     r->status = eg_status_name(eg_run_status(run));
     if (!r->state) r->api_error = EG_E_NOMEM;
 out:
-    for (int k = 0; k < 64; k++) cJSON_Delete(sent[k]);
     eg_run_free(run);
     eg_graph_free(g);
     cJSON_free(graph);
@@ -295,7 +277,7 @@ bool replay_matches(const replay *r) {
     const cJSON *error = cJSON_GetObjectItemCaseSensitive(expect, "error");
     for (const cJSON *k = error ? error->child : NULL; k; k = k->next)
         ok &= same(k->string, k, cJSON_GetObjectItemCaseSensitive(r->error, k->string));
-    /* The host's mirror, patched step by step (echo ops resolved from the results it sent), is the run's state. */
+    /* The host's mirror, patched step by step, is the run's state. */
     if (r->mirror) ok &= same("mirror", r->state, r->mirror);
     const cJSON *absent = cJSON_GetObjectItemCaseSensitive(expect, "absent");
     for (const cJSON *k = absent ? absent->child : NULL; k; k = k->next)

@@ -19,8 +19,6 @@ typedef struct replay {
 /* When true, replay_run reads each step with eg_run_next_flat, turned back
  * into eg_run_next's object form. */
 extern bool replay_flat;
-/* How many echo ops ("e": a push of a task's own result) the flat steps held. */
-extern int replay_echoes;
 
 /* Load a fixture file; NULL on error (printed). */
 cJSON *replay_load(const char *path);

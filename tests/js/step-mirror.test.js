@@ -1,7 +1,7 @@
-// Echo ops: a push of what a node returned reaches the mirror as the copy the
-// run made when the node returned (js/echo.js), not as the core's text of it.
-// Each test holds the mirror equal to the core's own state (a paused run's
-// checkpoint holds it), whatever the node did with its object afterwards.
+// The mirror a run keeps is the core's state: each test holds it equal to the
+// state a paused run's checkpoint holds, whatever the node did with its
+// returned object afterwards and whatever JSON made of it (a value it converts,
+// a NUL, a lone surrogate, a long string that crosses raw).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -51,7 +51,7 @@ function mutatingBranches(state = undefined) {
 for (const [reducer, state] of [['concat (the frame state)', undefined], ['messages', { reducers: { messages: 'messages' }, defaults: { messages: [] } }]]) {
   test(`${reducer}: a node changing its returned messages while a sibling task runs changes neither the mirror nor the core`, async () => {
     const engine = mutatingBranches(state);
-    for (let round = 0; round < 3; round++) {   // the first run learns the path, the others copy at submit
+    for (let round = 0; round < 3; round++) {   // (an engine's later runs too)
       const r = await engine.execute({ messages: [] });
       assert.equal(r.status, 'PAUSED');
       assert.deepStrictEqual(r.state.messages, [
@@ -75,7 +75,6 @@ test('values JSON converts reach the mirror as the core holds them: toJSON, boxe
     });
     return m;
   };
-  // What a copy made at submit handles itself (no toJSON, no boxed value, no key the core changes).
   const plain = () => Object.assign(JSON.parse('{"__proto__": {"polluted": true}}'), { role: 'plain', z: 1, 1: 'one', u: undefined, n: -0, lone: '\udfffz', nul: 'a\u0000b', long: `${'x'.repeat(300)}\u0000tail` });
   // Long strings cross raw (result-json.js resultText's parts): with a NUL, and without.
   const long = () => ({ role: 'long', content: 'y'.repeat(400), nul: `${'z'.repeat(300)}\u0000cut` });
@@ -87,7 +86,7 @@ test('values JSON converts reach the mirror as the core holds them: toJSON, boxe
       entryPoint: 'a',
       ...(state ? { state } : {}),
     });
-    for (let round = 0; round < 2; round++) {   // the first run reads the text, the second copies at submit
+    for (let round = 0; round < 2; round++) {
       const r = await engine.execute({ messages: [] });
       assert.equal(r.status, 'PAUSED', name);
       sameAsCore(r, 'messages');
@@ -225,7 +224,7 @@ test('long strings that cross raw: one with a NUL is cut there, as the core hold
     edges: { a: 'b', b: '__end__' },
     entryPoint: 'a',
   });
-  for (let round = 0; round < 2; round++) {   // the first run reads the text, the second copies at submit
+  for (let round = 0; round < 2; round++) {
     const r = await engine.execute({ messages: [] });
     assert.deepStrictEqual(r.state.messages, [{ role: 'long', content: 'y'.repeat(400), nul: 'z'.repeat(300) }]);
     sameAsCore(r, 'messages');

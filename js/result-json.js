@@ -148,10 +148,14 @@ let text = '', parts = null;
  * (one with toJSON written as a property, so toJSON gets its key).
  */
 function put(v, key) {
-  if (typeof v === 'string' && v.length >= RAW_MIN) {
-    parts.push(text, v);
-    text = '';
-  } else if (!holders.has(v)) {
+  if (typeof v === 'string') {
+    if (v.length < RAW_MIN) text += JSON.stringify(v);
+    else {
+      parts.push(text, v);
+      text = '';
+    }
+  } else if (v === null || typeof v !== 'object') text += String(v);   // (finite numbers and booleans: as JSON writes them)
+  else if (!holders.has(v)) {
     if (typeof v?.toJSON === 'function') {
       const k = JSON.stringify(String(key)).length + 2, whole = JSON.stringify({ [key]: v });
       if (whole.length <= k) throw 0;   // an impure toJSON, now without a value: the text's way

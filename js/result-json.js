@@ -79,19 +79,12 @@ function keeps(v) {
 
 /** What is wrong with `v` itself (after toJSON and unboxing), or '' when JSON keeps it. */
 function problem(v, inArray) {
-  switch (typeof v) {
-    case 'string': case 'boolean': return '';
-    case 'number': return Number.isFinite(v) ? '' : String(v);
-    case 'undefined': return inArray ? 'undefined in a list' : '';
-    case 'function': return 'a function';
-    case 'symbol': return 'a symbol';
-    case 'bigint': return 'a BigInt';
-    default: {
-      if (v === null || Array.isArray(v)) return '';
-      if (isPlainRecord(v)) return '';
-      return `a ${v.constructor?.name || 'class instance'} without toJSON`;
-    }
-  }
+  const type = typeof v;
+  if (type === 'number') return Number.isFinite(v) ? '' : String(v);
+  if (type === 'undefined') return inArray ? 'undefined in a list' : '';
+  if (type === 'function' || type === 'symbol') return `a ${type}`;
+  if (type === 'bigint') return 'a BigInt';
+  return type !== 'object' || v === null || Array.isArray(v) || isPlainRecord(v) ? '' : `a ${v.constructor?.name || 'class instance'} without toJSON`;
 }
 
 /**
@@ -127,13 +120,10 @@ function refuse(value, node) {
   let thrown, hit = null, deep = false;
   try { JSON.stringify(value); } catch (e) { thrown = e; }   // a cycle, a BigInt, a toJSON that throws, or too deep
   try { hit = locate(value, '', false, new Set()); } catch { deep = true; }
-  if (!hit) {
-    const why = thrown ? `cannot be written as JSON (${thrown.message})` : deep ? 'is nested too deeply to check' : 'JSON would not keep as it is';
-    throw new EdgegraphError('INVALID_RESULT', `node '${node}' returned a value that ${why}`, { node });
-  }
-  const where = hit.path ? ` at '${hit.path}'` : '';
-  const verdict = thrown ? 'JSON cannot write' : 'JSON would not keep as it is';
-  throw new EdgegraphError('INVALID_RESULT', `node '${node}' returned ${hit.what}${where}, which ${verdict}; return plain data (objects, lists, strings, finite numbers, booleans, null)`, { node });
+  const what = hit
+    ? `${hit.what}${hit.path ? ` at '${hit.path}'` : ''}, which ${thrown ? 'JSON cannot write' : 'JSON would not keep as it is'}; return plain data (objects, lists, strings, finite numbers, booleans, null)`
+    : `a value that ${thrown ? `cannot be written as JSON (${thrown.message})` : deep ? 'is nested too deeply to check' : 'JSON would not keep as it is'}`;
+  throw new EdgegraphError('INVALID_RESULT', `node '${node}' returned ${what}`, { node });
 }
 
 /** A result's JSON text (JSON.stringify's), also of one in parts (resultText): for whoever else reads it. */

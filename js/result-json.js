@@ -26,13 +26,14 @@ const isBoxed = (v) => v instanceof Number || v instanceof String || v instanceo
 // common one-byte string (and missing on old runtimes: then always maybe).
 const maybeLone = typeof ''.isWellFormed === 'function' ? (s) => !s.isWellFormed() : () => true;
 let lone = false;   // keeps() met a string or key that maybe holds one
-// Strings this long cross raw. Crossing one raw costs ~0.5 us of its own (the
-// walk that cuts it out, an encodeInto call) and saves JSON.stringify's escaping
-// and the core's unescaping: ~2 ns a character of plain ASCII, ~9 of text with
-// a quote or newline every few characters. At 256 characters plain text breaks
-// even and escaped text saves ~2 us a result (Node 20, one core, both ways
-// interleaved in one process).
-const RAW_MIN = 256;
+// Strings this long cross raw. Crossing one raw costs ~0.5-1.5 us of its own
+// (the walk that cuts it out of the lists and records holding it, more the
+// deeper it sits; an encodeInto call) and saves JSON.stringify's escaping and
+// the core's unescaping: ~2 ns a character of plain ASCII, ~9 of text with a
+// quote or newline every few characters. Plain text breaks even at ~256
+// characters in a tool message, ~400 in a tool call's arguments; escaped text
+// well below (Node 20, both ways interleaved in one process).
+const RAW_MIN = 384;
 let longs = 0;              // keeps() met strings that long
 const holders = new Set();  // the lists and records keeps() found long strings in, at any depth
 // The last result resultText returned whose every string and key is well-formed.
@@ -146,11 +147,10 @@ function put(v, key) {
     }
   } else if (v === null || typeof v !== 'object') text += String(v);   // (finite numbers and booleans: as JSON writes them)
   else if (!holders.has(v)) {
-    if (typeof v?.toJSON === 'function') {
-      const k = JSON.stringify(String(key)).length + 2, whole = JSON.stringify({ [key]: v });
-      if (whole.length <= k) throw 0;   // an impure toJSON, now without a value: the text's way
-      text += whole.slice(k, -1);
-    } else text += JSON.stringify(v);
+    // As a property, so a toJSON gets its key (nothing left: a toJSON that changed its mind; the text's way).
+    const k = JSON.stringify(String(key)).length + 2, whole = JSON.stringify({ [key]: v });
+    if (whole.length <= k) throw 0;
+    text += whole.slice(k, -1);
   } else if (Array.isArray(v)) {
     text += '[';
     for (let i = 0; i < v.length; i++) { if (i) text += ','; put(v[i], i); }

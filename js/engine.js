@@ -100,7 +100,8 @@ export class GraphEngine extends CoreObject {
     }, owned);
     const partitioned = json.state === 'partitioned' || json.state?.shape === 'partitioned';
     // nodeTable: the core's node numbering, read by the first run (step.js) unless the definition had it.
-    this.#parts = { core, handlers, routers, policies, errorEdges, partitioned, history: this.#history, hostReducers, nodeTable };
+    // echoPaths: where its runs pushed a result's own values (echo.js), learned as they run.
+    this.#parts = { core, handlers, routers, policies, errorEdges, partitioned, history: this.#history, hostReducers, nodeTable, echoPaths: [] };
     if (options.tracer !== undefined && typeof options.tracer?.startSpan !== 'function') throw new EdgegraphError('INVALID_OPTIONS', 'options.tracer must be an OpenTelemetry Tracer (with startSpan)');
     this.#tracing = options.tracer ? { tracer: options.tracer, content: options.traceContent === true } : null;
   }

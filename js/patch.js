@@ -17,7 +17,7 @@ function child(parent, key) {
   return hasOwn(parent, key) ? parent[key] : undefined;
 }
 
-function assign(parent, key, value) {
+export function assign(parent, key, value) {
   if (key === '__proto__') Object.defineProperty(parent, key, { value, writable: true, enumerable: true, configurable: true });
   else parent[key] = value;
 }

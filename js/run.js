@@ -16,6 +16,7 @@ import { inNode, isGraphInterrupt } from './interrupt.js';
 import { nodeContext } from './context.js';
 import { Command, commandResult, isCommand } from './command.js';
 import { foldWrites, writesHostPath } from './host-reducers.js';
+import { keep } from './echo.js';
 
 export class Run {
   #engine;
@@ -52,6 +53,8 @@ export class Run {
   #tap;
   /** What every node's context shares (context.js). */
   #shared;
+  /** The step's submitted results by task, for the core's echo ops (echo.js); `paths`: where the graph echoed. */
+  #echo;
 
   /**
    * @param {object} engine the GraphEngine (nodes and routers get it as their second argument)
@@ -77,6 +80,7 @@ export class Run {
     this.#tracing = options.tracing;
     this.#tap = options[STREAM];
     this.#shared = { emit: this.#emit, usage: this.#usage, configurable: this.#configurable, tracing: this.#tracing, tap: this.#tap };
+    this.#echo = { paths: graph.echoPaths ?? [], kept: [] };
     // The core's checkpoint meta (superstep, tasks) is read only for the checkpoints mode, and never once the run is freed.
     this.#tap?.attach(mirror, () => (this.#open ? graph.core.runCheckpointMeta(handle) : null));
     // The core keeps each step's patch for the thread's next record, from the first step on.
@@ -121,7 +125,8 @@ export class Run {
         // The ops go into the mirror as they are read: with a listener, the event
         // gets them and the mirror copies (the caller may change what an event carries).
         // (A listener marked PATCHLESS, the stream modes' own, reads no patch: its state_update has none, and nothing is copied.)
-        const out = readStep(core.runStep(this.#handle), this.#mirror, Boolean(emit) && !emit[PATCHLESS], this.#graph.nodeTable ??= core.runGraphNodes(this.#handle), core.statusNames);
+        const out = readStep(core.runStep(this.#handle), this.#mirror, Boolean(emit) && !emit[PATCHLESS], this.#graph.nodeTable ??= core.runGraphNodes(this.#handle), core.statusNames, this.#echo);
+        this.#echo.kept.length = 0;
         if (out.messagesReshaped) this.#graph.history.sawReshape();
         if (emit && out.ops) emit({ type: 'state_update', patch: out.patch });
         // The read-only input partition is frozen for nodes, as in seed 002.
@@ -327,6 +332,8 @@ export class Run {
     }
     const { core } = this.#graph;
     naming(task, 'hand the result of', core, 'runSubmit', this.#handle, json ?? 'null');
+    // Copied now: the node may change its object before the step is read.
+    if (task.kind !== 'route') this.#echo.kept[task.index] = keep(this.#echo.paths, value, json ?? 'null');
     if (this.#tap && task.kind !== 'route') this.#tap.result(task.node, this.#taskId(task), jsonOf(json ?? 'null'));
     if (this.#emit) {
       if (task.kind === 'route') this.#emit({ type: 'route', node: task.node, target: value });

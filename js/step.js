@@ -9,8 +9,10 @@
 // one array with the ops' strings, and the ops go straight into the mirror.
 
 import { applyOp, copyJSON, same } from './patch.js';
+import { echoed } from './echo.js';
 
-const OPS = { s: 'set', p: 'push', d: 'del' };
+// ("e", an echo, pushes what a task's result held: echo.js.)
+const OPS = { s: 'set', p: 'push', d: 'del', e: 'push' };
 const ROOT = [];
 
 /**
@@ -19,19 +21,20 @@ const ROOT = [];
  * (eg_run_next's shape) and the mirror takes copies of their values; without,
  * `patch` is null and the mirror takes the values as they are (`ops`: how
  * many there were). `nodes`: the
- * graph's [name, handler, router] by number; `statuses`: status names by number.
+ * graph's [name, handler, router] by number; `statuses`: status names by number;
+ * `echo`: the results the step's tasks submitted (echo.js), which echo ops push.
  * `messagesReshaped`: an op did something to state.messages other than append.
  * @returns {{ status: string, patch: any[] | null, ops: number, tasks: any[], messagesReshaped: boolean, interrupts?: any[], error?: any }}
  */
-export function readStep(flat, mirror, keepOps, nodes, statuses) {
+export function readStep(flat, mirror, keepOps, nodes, statuses, echo) {
   const n = flat[1];
   const patch = keepOps ? [] : null;
   const take = keepOps ? copyJSON : same;
   let at = 2, messagesReshaped = false;
   for (let i = 0; i < n; i++) {
-    const op = OPS[flat[at]], depth = flat[at + 1], from = at + 2;
+    const op = OPS[flat[at]], depth = flat[at + 1], from = at + 2, echoes = flat[at] === 'e';
     at = from + depth;
-    const value = op === 'del' ? undefined : flat[at++];
+    const value = echoes ? echoed(echo, flat, from, depth, flat[at++], flat[at++]) : op === 'del' ? undefined : flat[at++];
     if (depth === 0) applyOp(mirror, op, ROOT, 0, 0, value, take);
     else applyOp(mirror, op, flat, from, depth, value, take);
     if (depth > 0 && flat[from] === 'messages' && (op !== 'push' || depth !== 1)) messagesReshaped = true;

@@ -58,7 +58,7 @@ typedef enum eg_status {
 #undef EG_STATUS
 
 /* Checkpoint format version this build writes and reads. */
-#define EG_CHECKPOINT_VERSION 2
+#define EG_CHECKPOINT_VERSION 3
 
 /* An error: a code and a human message. Names quoted in a message are cut to
  * a readable length; the text a node failed with is kept up to the buffer's
@@ -180,7 +180,14 @@ eg_code eg_run_next(eg_run *run, const char **json, size_t *len, eg_error *err);
  * "<superstep>.<index>", "<superstep>.r<index>" for a route), its kind (0 node,
  * 1 route), its node's index in eg_run_graph_nodes, then an object of its
  * optional fields (arg, answers, keep) or 0; outcome: {"interrupts":[...]}
- * (PAUSED), {"error":{...}} (ERROR) or 0. Returns what eg_run_next returns. */
+ * (PAUSED), {"error":{...}} (ERROR) or 0. A push of what a task's result
+ * (submitted in this step) held as it was, through the messages or concat
+ * reducer, is an "e" op (echo) instead of "p": the path's length, its
+ * elements, the task's index and where in the result at that path the items
+ * are: k (its element k), -1 (the value itself, as a list of one) or -2 (the
+ * list whole); the host pushes its own copy of them. Returns what eg_run_next returns;
+ * after EG_E_NOMEM, read the step again with eg_run_next_flat (eg_run_next
+ * refuses it, INVALID_RUN_STATE: its patch may hold no values for the echoes). */
 eg_code eg_run_next_flat(eg_run *run, const char **json, size_t *len, eg_error *err);
 
 /* The nodes of the run's graph, in the order eg_run_next_flat numbers them:

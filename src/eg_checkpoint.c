@@ -1,16 +1,16 @@
 /* eg_checkpoint.c: a run back from its checkpoint (eg_checkpoint_write.c writes it).
  *
- * {"format":"edgegraph-checkpoint","version":2,"graph":"<hash>","graphVersion":0,"runId":...,
+ * {"format":"edgegraph-checkpoint","version":3,"graph":"<hash>","graphVersion":0,"runId":...,
  *  "status":"PAUSED","phase":"nodes"|"routes","superstep":3,"stepsThisCall":2,
  *  "error":{...}?, "tasks":[{"node":"a","kind":"node","state":"done","result":{...}}, ...],
  *  "checksum":"<hash of everything else>", "state":{...}}
  *
  * The checksum is over the parsed values, not over the bytes, so a checkpoint
  * may be re-serialized by any JSON library (whitespace, key order, number
- * spelling) and still restore; a changed value does not. Format 2 combines
+ * spelling) and still restore; a changed value does not. Format 3 combines
  * eg_json_hash of the fields with the state's path sum (eg_sum.c), which the
- * run keeps up to date as it writes; format 1 (eg_json_hash of the whole) is
- * still read.
+ * run keeps up to date as it writes; format 2 (the same sum with a slower
+ * string hash) and format 1 (eg_json_hash of the whole) are still read.
  * Restore is pure data: nothing in a checkpoint names code to run except node
  * names, and those are looked up in the graph the host supplies: another
  * graph than the one it was taken on will do when it has every node the
@@ -98,8 +98,8 @@ static int check_current_node(eg_run *run, const cJSON *state, missing *m, bool 
     return cJSON_IsString(cur) ? find_node(run->graph, cur, &node, m, nomem) : 0;
 }
 
-/* Format 2 sums the state over its paths (eg_sum.c); format 1 hashed the
- * whole value. Both read: threads stored before an upgrade still resume. */
+/* Formats 2 and 3 sum the state over their paths (eg_sum.c); format 1 hashed
+ * the whole value. All read: threads stored before an upgrade still resume. */
 static bool intact(eg_run *run, cJSON *cp, int format) {
     cJSON *sum = cJSON_DetachItemFromObjectCaseSensitive(cp, "checksum");
     char expect[17];
@@ -107,9 +107,11 @@ static bool intact(eg_run *run, cJSON *cp, int format) {
         eg_hex64(eg_json_hash(cp), expect);
     } else {
         cJSON *state = cJSON_DetachItemFromObjectCaseSensitive(cp, "state");
-        run->patch.sum = eg_sum_state(state);
-        run->patch.summed = cJSON_IsObject(state);
-        eg_hex64(eg_sum_checksum(eg_json_hash(cp), run->patch.sum), expect);
+        uint64_t total = format == 2 ? eg_sum_state_format2(state) : eg_sum_state(state);
+        /* A format 2 sum is not this build's: added up afresh at the next checkpoint. */
+        run->patch.sum = total;
+        run->patch.summed = format == 3 && cJSON_IsObject(state);
+        eg_hex64(eg_sum_checksum(eg_json_hash(cp), total), expect);
         if (state) cJSON_AddItemToArray(cp, state);  /* back, keeping its name: no allocation */
     }
     bool ok = cJSON_IsString(sum) && strcmp(sum->valuestring, expect) == 0;
@@ -163,7 +165,8 @@ static eg_code load(eg_run *run, cJSON *cp, missing *m, eg_error *err) {
     if (!cJSON_IsObject(cp) || !cJSON_IsString(eg_get(cp, "format")) || strcmp(eg_get(cp, "format")->valuestring, FORMAT) != 0)
         return bad(err, "not an edgegraph checkpoint (no \"format\": \"" FORMAT "\")");
     const cJSON *version = eg_get(cp, "version");
-    int format = cJSON_IsNumber(version) && version->valuedouble == 1 ? 1 : cJSON_IsNumber(version) && version->valuedouble == 2 ? 2 : 0;
+    double number = cJSON_IsNumber(version) ? version->valuedouble : 0;
+    int format = number == 1 || number == 2 || number == 3 ? (int)number : 0;
     if (!format) {
         /* Formatted as text: casting an arbitrary double to int is undefined. */
         char v[32];

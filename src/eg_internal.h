@@ -279,6 +279,7 @@ typedef struct eg_patch_mark {
     size_t value, end;       /* the value's text (value == end: none) */
     size_t depth;            /* the path's elements */
     char op;                 /* 's', 'p' or 'd' */
+    int echo, at;            /* a push of a task's submitted value: 1 + the task, and where (eg_run_next_flat's "e"); else 0 */
 } eg_patch_mark;
 
 typedef struct eg_patch {
@@ -288,11 +289,15 @@ typedef struct eg_patch {
     size_t marks_cap;
     uint64_t sum;   /* when `summed`: eg_sum_state of the state the patch describes */
     bool summed;
+    int echo;       /* 1 + the task whose submitted result is being applied, or 0 */
+    bool lean;      /* only the flat form reads the text (no record): an echo's items are not printed */
 } eg_patch;
 
 /* (eg_sum.c) The state's checksum as a sum over its paths, kept up to date by
  * every write that records a patch op (a NULL or unsummed patch: nothing). */
 uint64_t eg_sum_state(const cJSON *state);
+/* The same sum as format 2 checkpoints made it (FNV-1a over string values). */
+uint64_t eg_sum_state_format2(const cJSON *state);
 uint64_t eg_sum_checksum(uint64_t meta_hash, uint64_t state_sum);
 /* path+key (or +index) changes from `old` to `now` (either may be NULL); call before `old` is freed. */
 void eg_sum_replace(eg_patch *patch, const eg_path *path, const char *key, int index, const cJSON *old, const cJSON *now);
@@ -345,8 +350,11 @@ int eg_check_conflicts(const eg_reducers *rs, cJSON *const *results, const char 
  * NULL, `index` negative for none, `value` NULL for none (it is copied). */
 bool eg_patch_op(eg_patch *patch, const char *op, const eg_path *path,
                  const char *key, int index, const cJSON *value);
-/* A "push" of one item at `path`, its value [item]: the item printed where it is, not copied into a list. */
-bool eg_patch_push_one(eg_patch *patch, const eg_path *path, const cJSON *item);
+/* A "push" at path+key of `items` (`one`: of the item itself, as [item], printed where it is) that a
+ * task's result held as it was: element `at` of its value at that path (-1: the value; -2: the list
+ * whole; EG_NO_ECHO: not as they were). The flat form refers to it when patch->echo names the task. */
+#define EG_NO_ECHO (-3)
+bool eg_patch_push_echo(eg_patch *patch, const eg_path *path, const char *key, const cJSON *items, bool one, int at);
 /* obj[key] = value (taken, also on failure), recorded as a "set" op at
  * `path`: both or neither. Not through any reducer. False: out of memory. */
 bool eg_patch_put(eg_patch *patch, cJSON *obj, const eg_path *path, const char *key, cJSON *value);
@@ -355,8 +363,9 @@ bool eg_patch_put(eg_patch *patch, cJSON *obj, const eg_path *path, const char *
  * allocation for a number); both or neither. False: out of memory. */
 bool eg_patch_put_scalar(eg_patch *patch, cJSON *obj, const eg_path *path, const char *key, const cJSON *value);
 /* The patch's ops flat, for eg_run_next_flat: "s"|"p"|"d", the path's length,
- * its elements, then the value (none for "d"); comma-separated, each op's
- * parts copied from its text. False: out of memory. */
+ * its elements, then the value (none for "d"), or "e", the path and the
+ * task's index and place (an echo); comma-separated, each op's parts copied
+ * from its text. False: out of memory. */
 bool eg_patch_flat(const eg_patch *patch, eg_buf *b);
 void eg_patch_free(eg_patch *patch);
 

@@ -54,8 +54,15 @@ bool eg_patch_op(eg_patch *patch, const char *op, const eg_path *path,
     return put_op(patch, op, path, key, index, value, false);
 }
 
-bool eg_patch_push_one(eg_patch *patch, const eg_path *path, const cJSON *item) {
-    return put_op(patch, "push", path, NULL, -1, item, true);
+bool eg_patch_push_echo(eg_patch *patch, const eg_path *path, const char *key, const cJSON *items, bool one, int at) {
+    bool echo = patch && patch->echo && at != EG_NO_ECHO;
+    /* The flat form refers to the items instead: with no record to keep them, they are not printed. */
+    if (!put_op(patch, "push", path, key, -1, echo && patch->lean ? NULL : items, one)) return false;
+    if (echo) {
+        patch->marks[patch->count - 1].echo = patch->echo;
+        patch->marks[patch->count - 1].at = at;
+    }
+    return true;
 }
 
 bool eg_patch_put_scalar(eg_patch *patch, cJSON *obj, const eg_path *path, const char *key, const cJSON *value) {
@@ -78,10 +85,12 @@ bool eg_patch_flat(const eg_patch *patch, eg_buf *b) {
     for (size_t i = 0; ok && i < patch->count; i++) {
         const eg_patch_mark *m = &patch->marks[i];
         char head[] = ",\"s\",";
-        head[2] = m->op;
+        head[2] = m->echo ? 'e' : m->op;
         ok = eg_buf_put(b, i ? head : head + 1, i ? sizeof head - 1 : sizeof head - 2) && eg_buf_int(b, (long long)m->depth)
-             && (m->depth == 0 || (eg_buf_lit(b, ",") && eg_buf_put(b, t + m->path, m->path_end - m->path)))
-             && (m->value == m->end || (eg_buf_lit(b, ",") && eg_buf_put(b, t + m->value, m->end - m->value)));
+             && (m->depth == 0 || (eg_buf_lit(b, ",") && eg_buf_put(b, t + m->path, m->path_end - m->path)));
+        /* An echo: where the host finds the items, instead of them. */
+        if (m->echo) ok = ok && eg_buf_lit(b, ",") && eg_buf_int(b, m->echo - 1) && eg_buf_lit(b, ",") && eg_buf_int(b, m->at);
+        else ok = ok && (m->value == m->end || (eg_buf_lit(b, ",") && eg_buf_put(b, t + m->value, m->end - m->value)));
     }
     return ok;
 }

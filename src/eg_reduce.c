@@ -157,7 +157,8 @@ static eg_code append(cJSON *existing, eg_path *path, cJSON *item, bool unique, 
     if (!fresh) { cJSON_free(key); cJSON_Delete(item); return eg_nomem(err); }
     /* Collect the new elements in `fresh` first: nothing touches the state
      * until the patch entry exists, so a failed allocation changes nothing. */
-    if (cJSON_IsArray(item)) {
+    bool listed = cJSON_IsArray(item);
+    if (listed) {
         while (item->child) {
             cJSON *c = cJSON_DetachItemViaPointer(item, item->child);
             if (unique && (contains(existing, c) || contains(fresh, c))) { cJSON_Delete(c); continue; }
@@ -171,7 +172,8 @@ static eg_code append(cJSON *existing, eg_path *path, cJSON *item, bool unique, 
     }
     eg_code rc = EG_OK;
     const cJSON *first = fresh->child;
-    if (fresh->child && !eg_patch_op(patch, "push", path, key, -1, fresh)) rc = eg_nomem(err);
+    /* concat pushes the result's list whole (-2) or its value (-1) as they were: an echo (appendUnique may drop some). */
+    if (fresh->child && !eg_patch_push_echo(patch, path, key, fresh, false, unique ? EG_NO_ECHO : listed ? -2 : -1)) rc = eg_nomem(err);
     else while (fresh->child) cJSON_AddItemToArray(existing, cJSON_DetachItemViaPointer(fresh, fresh->child));
     if (!rc) eg_sum_appended(patch, path, key, existing, first);
     cJSON_Delete(fresh);

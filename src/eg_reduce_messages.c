@@ -41,12 +41,14 @@ static cJSON *find_by_id(cJSON *list, const char *id, int tag, int *index) {
 int eg_reduce_messages_(cJSON *existing, eg_path *path, cJSON *item, eg_patch *patch, const char *who, eg_error *err) {
     char *key = item->string;
     item->string = NULL;
+    /* Where each message was in the result: its index in the list, or -1 (one message, no list). */
+    int at = cJSON_IsArray(item) ? 0 : -1;
     cJSON *items = eg_reducer_items_(item);
     if (!items) { cJSON_free(key); cJSON_Delete(item); return eg_nomem(err); }
     /* eg_reduce_into guarantees room: merge_object stops two levels early. */
     path->seg[path->n++] = key;  /* the array's own path, for patch entries */
     eg_code rc = EG_OK;
-    while (items->child && !rc) {
+    for (; items->child && !rc; at += at >= 0) {
         cJSON *m = cJSON_DetachItemViaPointer(items, items->child);
         if (!cJSON_IsObject(m)) {
             path->n--;
@@ -76,7 +78,7 @@ int eg_reduce_messages_(cJSON *existing, eg_path *path, cJSON *item, eg_patch *p
             if (!eg_patch_op(patch, "set", path, NULL, index, m)) { rc = eg_nomem(err); cJSON_Delete(m); }
             else { eg_sum_replace(patch, path, NULL, index, found, m); cJSON_ReplaceItemViaPointer(existing, found, m); }
         } else {
-            if (!eg_patch_push_one(patch, path, m)) { rc = eg_nomem(err); cJSON_Delete(m); }
+            if (!eg_patch_push_echo(patch, path, NULL, m, true, at)) { rc = eg_nomem(err); cJSON_Delete(m); }
             else {
                 cJSON_AddItemToArray(existing, m);
                 /* find_by_id counted the list: no second walk to find m's index. */

@@ -269,6 +269,7 @@ eg_code eg_run_submit(eg_run *run, uint32_t index, const char *result, size_t le
     }
     t->result = r;
     t->state = T_DONE;
+    t->submitted = true;
     run->state_bytes_bound += len;
     return EG_OK;
 }

@@ -84,6 +84,11 @@ static eg_buf *advance(eg_run *run, eg_error *err) {
 }
 
 eg_code eg_run_next(eg_run *run, const char **json, size_t *len, eg_error *err) {
+    /* A patch eg_run_next_flat failed to hand out may refer to results instead of holding them. */
+    for (size_t i = 0; run && i < run->patch.count; i++)
+        if (run->patch.marks[i].echo && run->patch.marks[i].value == run->patch.marks[i].end)
+            return eg_fail(err, EG_E_BAD_STATE, "read this step with eg_run_next_flat");
+    if (run) run->patch.lean = false;
     eg_buf *b = advance(run, err);
     if (!b) return eg_disposed(err, "run");
     bool ok = eg_buf_lit(b, "{\"status\":") && eg_buf_string(b, eg_status_name(run->status))
@@ -96,6 +101,7 @@ eg_code eg_run_next(eg_run *run, const char **json, size_t *len, eg_error *err) 
 }
 
 eg_code eg_run_next_flat(eg_run *run, const char **json, size_t *len, eg_error *err) {
+    if (run) run->patch.lean = !run->recording;
     eg_buf *b = advance(run, err);
     if (!b) return eg_disposed(err, "run");
     bool ok = eg_buf_lit(b, "[") && eg_buf_int(b, run->status) && eg_buf_lit(b, ",")

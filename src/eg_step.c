@@ -188,7 +188,10 @@ static bool apply_results(eg_run *run, step_outcome *o) {
                 if (strcmp(k, EG_KEY_PENDING_ASK_USER) == 0) o->pause |= !cJSON_IsNull(f);
                 if (strcmp(k, "messages") == 0) o->wrote_messages = t->node;
                 eg_error e;
+                /* A push of the result's own value refers to it (the host kept what it submitted). */
+                run->patch.echo = t->submitted ? (int)i + 1 : 0;
                 eg_code rc = eg_reduce_into(&run->graph->reducers, run->state, &eg_run_root_, f, &run->patch, name, &e);
+                run->patch.echo = 0;
                 if (rc) { eg_run_stop_with_error_(run, t->node, &e); return false; }
             }
         }

@@ -7,8 +7,8 @@ import { GraphValidationError } from './errors.js';
 
 /** One channel: `Annotation()` (last value) or `Annotation({ reducer, default })`. */
 export function Annotation(spec = {}) {
-  const reducer = spec.reducer ?? spec.value;
-  return { reducer: typeof reducer === 'function' ? reducer : undefined, default: spec.default };
+  // (channelsOf keeps a reducer and a default only if they are functions.)
+  return { reducer: spec.reducer ?? spec.value, default: spec.default };
 }
 
 /** A state of channels: `Annotation.Root({ key: Annotation(...) })` (its State, Update and Node are types only, as in LangGraph). */
@@ -54,9 +54,7 @@ export function channelsOf(schema) {
     return Object.keys(spec);
   };
   const parts = schema && !schema.spec && !isZodObject(schema) && (schema.stateSchema || schema.state || schema.input || schema.output);
-  if (!parts) { add(schema); return { channels, output: null }; }
-  add(schema.stateSchema ?? schema.state);
-  add(schema.input);
-  const outputKeys = add(schema.output);
-  return { channels, output: schema.output ? new Set(outputKeys) : null };
+  // (The output schema's keys: add's last answer.)
+  const outputKeys = parts ? (add(schema.stateSchema ?? schema.state), add(schema.input), add(schema.output)) : add(schema);
+  return { channels, output: parts && schema.output ? new Set(outputKeys) : null };
 }

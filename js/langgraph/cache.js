@@ -2,7 +2,6 @@
 // compile({ cache })) over edgegraph's node cache (js/node-cache.js).
 
 import { cachedCall, clearNodeCache, InMemoryCache, EdgegraphError } from './edgegraph.js';
-import { plainMessages } from './messages.js';
 import { isCommand, Command } from './command.js';
 
 export { InMemoryCache };
@@ -33,10 +32,9 @@ export function withCache(name, fn, policy, cache) {
 /** Forget the kept results of these nodes (LangGraph's clearCache()). */
 export const clearCache = (cache, nodes) => (cache ? clearNodeCache(cache, nodes) : Promise.resolve());
 
-/** A node's result as JSON keeps it: LangChain messages made plain, in updates and Commands. */
-function storable(out) {
-  if (Array.isArray(out)) return out.map(storable);
-  if (out === null || typeof out !== 'object') return out;
-  const plain = (u) => (Array.isArray(u) ? u.map(([k, v]) => [k, plainMessages(v)]) : Object.fromEntries(plain(Object.entries(u ?? {}))));
-  return isCommand(out) ? new Command({ ...out, update: out.update === undefined ? undefined : plain(out.update) }) : plain(out);
-}
+/**
+ * A node's result as JSON keeps it (the cache stores its JSON): a Command as this entry's (whose
+ * JSON is one: an edgegraph Command's brand is a symbol, which JSON drops). A LangChain message's
+ * JSON is its serialized form ({ lc: 1, ... }), which messages.js reads as the message itself.
+ */
+const storable = (out) => (Array.isArray(out) ? out.map(storable) : isCommand(out) ? new Command({ ...out }) : out);

@@ -6,11 +6,14 @@
 import { MemoryStore, EdgegraphError, Checkpointer } from './edgegraph.js';
 import { configOf, threadRef } from './history.js';
 
+/** Whether `store` has an edgegraph store's get and put. */
+const isStore = (store) => typeof store?.get === 'function' && typeof store.put === 'function';
+
 /** Checkpoints over any edgegraph store (LangGraph's BaseCheckpointSaver's place). */
 export class BaseCheckpointSaver {
   /** @param {{ get: Function, put: Function, delete: Function, list: Function }} store */
   constructor(store) {
-    if (!store || typeof store.get !== 'function' || typeof store.put !== 'function') {
+    if (!isStore(store)) {
       throw new EdgegraphError('INVALID_OPTIONS', 'BaseCheckpointSaver needs an edgegraph store');
     }
     this.store = store;
@@ -49,7 +52,7 @@ export class BaseCheckpointSaver {
   }
 
   /** Writing is the engine's: a saver here is read through LangGraph's API, written by runs. */
-  async put() { throw new EdgegraphError('INVALID_OPTIONS', 'put(): the savers of edgegraph/langgraph are written by runs'); }
+  async put() { throw new EdgegraphError('INVALID_OPTIONS', 'put(): runs write the savers of edgegraph/langgraph'); }
   async putWrites() { return this.put(); }
 }
 
@@ -62,6 +65,6 @@ export class MemorySaver extends BaseCheckpointSaver {
 export function storeOf(checkpointer) {
   if (checkpointer === undefined || checkpointer === null || checkpointer === false) return null;
   if (checkpointer instanceof BaseCheckpointSaver) return checkpointer.store;
-  if (typeof checkpointer.get === 'function' && typeof checkpointer.put === 'function' && typeof checkpointer.list === 'function' && typeof checkpointer.getTuple !== 'function') return checkpointer;
-  throw new EdgegraphError('INVALID_OPTIONS', 'compile({ checkpointer }): a saver of edgegraph/langgraph or an edgegraph store, not of @langchain/langgraph');
+  if (isStore(checkpointer) && typeof checkpointer.list === 'function' && typeof checkpointer.getTuple !== 'function') return checkpointer;
+  throw new EdgegraphError('INVALID_OPTIONS', 'compile({ checkpointer }) takes a saver of edgegraph/langgraph (not @langchain/langgraph) or an edgegraph store');
 }

@@ -4,7 +4,7 @@
 // [key, value] writes, `goto` names, Sends or END, `graph: Command.PARENT`.
 
 import { EngineCommand } from './edgegraph.js';
-import { Send } from './graph.js';
+import { plainMessages } from './messages.js';
 
 // Pausing from inside a node is edgegraph's own interrupt() (during the node's synchronous
 // call in every runtime, after an await where AsyncLocalStorage exists; `config.interrupt`
@@ -23,7 +23,7 @@ export class Command {
 
 /** A Command of this entry, of @langchain/langgraph (by shape), or of edgegraph. */
 export function isCommand(v) {
-  return v !== null && typeof v === 'object' && (v instanceof Command || v.lg_name === 'Command' || v[Symbol.for('edgegraph.command')] === true);
+  return v !== null && typeof v === 'object' && (v.lg_name === 'Command' || v[Symbol.for('edgegraph.command')] === true);
 }
 
 /** Whether a Command is for the parent graph (LangGraph takes Command.PARENT and 'PARENT'). */
@@ -31,11 +31,11 @@ export function toParent(command) {
   return command.graph === Command.PARENT || command.graph === 'PARENT';
 }
 
+/** A target as edgegraph takes it: a name, or a Send (this entry's or LangGraph's: both have lg_name) as { node, arg } with its messages made plain. */
+export const targetOf = (t) => (t?.lg_name === 'Send' ? { node: t.node, arg: plainMessages(t.args) } : t);
+
 /** goto as edgegraph takes it: names, and Sends as { node, arg }. */
-export function gotoOf(goto, plain) {
-  const one = (t) => (t instanceof Send || t?.lg_name === 'Send' ? { node: t.node, arg: plain(t.args) } : t);
-  return Array.isArray(goto) ? goto.map(one) : one(goto);
-}
+export const gotoOf = (goto) => (Array.isArray(goto) ? goto.map(targetOf) : targetOf(goto));
 
 /**
  * An update as one object: a list of [key, value] writes becomes one write a
@@ -51,13 +51,12 @@ export function updateOf(update, combine) {
 
 /**
  * The engine's Command for a LangGraph one. `toUpdate` turns an update object
- * into what the engine writes ({ channels: ... }); `plain` makes Send
- * arguments JSON (messages included).
+ * into what the engine writes ({ channels: ... }); `combine` is updateOf's.
  */
-export function engineCommand(command, { toUpdate, combine, plain }) {
+export function engineCommand(command, toUpdate, combine) {
   const fields = {};
   if (command.update !== undefined) fields.update = toUpdate(updateOf(command.update, combine));
-  if (command.goto !== undefined) fields.goto = gotoOf(command.goto, plain);
+  if (command.goto !== undefined) fields.goto = gotoOf(command.goto);
   if (command.resume !== undefined) fields.resume = command.resume;
   if (toParent(command)) fields.graph = EngineCommand.PARENT;
   return new EngineCommand(fields);

@@ -4,15 +4,14 @@
 // applies the input through the reducers, as LangGraph's input step does, so
 // supersteps line up with LangGraph's and recursionLimit counts the same.
 
-import { GraphEngine, EdgegraphError } from 'edgegraph';
+import { GraphEngine, EdgegraphError } from './edgegraph.js';
 import { START } from './graph.js';
 import { edgeOf } from './edges.js';
 import { plainMessages, plainMessageList } from './messages.js';
 import { EMPTY } from '../objects.js';   // copies that add keys spread it first (objects.js says why)
 import { coreMessageChannels, coreUpdate, bothWrites } from './messages-channel.js';
 import { GraphRecursionError, InvalidUpdateError, EmptyInputError } from './errors.js';
-import { Invocation, STREAM_MODES, superstepOf } from './stream.js';
-import { copyValue } from '../langgraph-modes.js';
+import { Invocation, STREAM_MODES, superstepOf, invocationIn } from './stream.js';
 import { storeOf } from './checkpoint.js';
 import { threadRef } from './history.js';
 import { isCommand, engineCommand, updateOf, gotoOf, toParent, resultCommand } from './command.js';
@@ -30,11 +29,6 @@ const AsyncFunction = (async () => {}).constructor;
 const FREED_WHEN_COLLECTED = Symbol.for('edgegraph.freedWhenCollected');
 // definition.js's PREPARED: the nodes and edges as a list, with their functions.
 const PREPARED = Symbol.for('edgegraph.preparedGraph');
-// Run ids: a prefix drawn on first use (the time and 52 random bits; not at import: workerd refuses
-// randomness in a module's global scope), then a counter.
-let runPrefix = '';
-let runCounter = 0;
-const newRunId = () => (runPrefix ||= `lg${Date.now().toString(36)}${Math.floor(Math.random() * 2 ** 52).toString(36)}`) + (++runCounter).toString(36);
 
 /** `to` added to the static targets of `from` in `map`: a name, or a list once a source has several (most have one). */
 function addTarget(map, from, to) {
@@ -58,10 +52,11 @@ class GraphRunner {
   #builder;
   #engine;
   #channels;
-  #invocations = new Map();
   #store;
   #cache;
   #defaults = {};
+  /** A subgraph node's name -> its graph's ThreadState. */
+  #children = new Map();
   /** Channels whose reducer is LangGraph's message reducer, run by the core's `messages` (messages-channel.js). */
   #coreMessages;
 
@@ -80,10 +75,7 @@ class GraphRunner {
     for (const key of ['interruptBefore', 'interruptAfter']) if (options[key] !== undefined) engineOptions[key] = options[key] === '*' ? [...builder.nodes.keys()] : options[key];
     const definition = this.#definition();
     this.engine = this.#engine = new GraphEngine(definition, engineOptions);
-    const children = new Map();
-    // (definition.nodes: the nodes as objects, which a graph with a subgraph node has.)
-    if (definition.nodes) for (const [name, n] of builder.nodes) { const child = runnerOf(n.subgraph); if (child) children.set(name, child.threads); }
-    this.threads = new ThreadState({ engine: this.#engine, store: this.#store, view: this.#view, toUpdate: this.#coreUpdateOf, combine: this.#combine, children });
+    this.threads = new ThreadState(this.#engine, this.#store, this.#side, this.#children);
   }
 
   /** Only the declared channels, as LangGraph's state (channels never written are absent). */
@@ -104,7 +96,6 @@ class GraphRunner {
       if (c.default) defaults[key] = core ? plainMessageList(c.default()) : plainMessages(c.default());
     }
     this.#defaults = defaults;
-    const parent = { invocationOf: (taskId) => this.#invocationOf(taskId), view: this.#view, toUpdate: this.#coreUpdateOf, combine: this.#combine };
     // Static targets by source and join sources by target, once: a 1,000-node graph compiles in one pass.
     // (The work of each edge and node in module functions and methods, not closures made per compile:
     // V8 dropped a closure's optimized code at a full GC, and a compile after one ran it unoptimized, 2-3x slower.)
@@ -113,48 +104,45 @@ class GraphRunner {
     for (let i = 0; i < edges.length; i++) addTarget(fixed, edges[i][0], edges[i][1]);
     for (const [sources, target] of joins) for (const from of sources) { joined.set(target, [...joined.get(target) ?? [], from]); addTarget(fixed, from, target); }
     // The nodes and edges go to the engine as a list (definition.js's PREPARED, which writes their JSON text);
-    // with a subgraph node among them, the nodes as objects, in their order (the engine builds the child's handler).
-    let objects = null;
-    for (const n of nodes.values()) if (n.subgraph && runnerOf(n.subgraph)) { objects = {}; break; }
+    // a subgraph node as an object of `nodes` (the engine builds the child's handler).
+    const objects = {};
     const handlers = new Map(), routers = new Map(), entries = [];
     // (#node's parts as a list: as an object, their names cost the compat entry 34 bytes.)
-    const at = [fixed, joined, branches, objects, parent, handlers, routers, entries];
+    const at = [fixed, joined, branches, objects, this.#side, handlers, routers, entries];
     this.#node(START, null, at);
     for (const [name, node] of nodes) this.#node(name, node, at);
     const prepared = { entries, handlers, routers };
-    const definition = { entryPoint: START, state: { reducers, defaults: { channels: defaults } }, [PREPARED]: prepared };
-    if (objects) definition.nodes = objects;
-    return definition;
+    return { entryPoint: START, state: { reducers, defaults: { channels: defaults } }, nodes: objects, [PREPARED]: prepared };
   }
 
   /** Node `name` (`node`: its addNode record; null: START) into #definition's parts `at`. */
-  #node(name, node, [fixed, joined, branches, objects, parent, handlers, routers, entries]) {
+  #node(name, node, [fixed, joined, branches, objects, side, handlers, routers, entries]) {
     const { fn, options = {}, subgraph } = node ?? {};
     // LangGraph's edges from several nodes to one are not a join; addEdge([a, b], c) is.
     const sources = joined.get(name);
     const join = sources ? [...new Set(sources)] : false;
     const child = runnerOf(subgraph);
-    if (child && (options.cachePolicy || options.retryPolicy?.retryOn)) {
-      throw new EdgegraphError('INVALID_DEFINITION', `node '${name}' is a compiled graph: give cachePolicy and retryOn to its nodes`, { node: name });
-    }
-    const spec = node === null ? { jumpTarget: true } : { jumpTarget: true, join };
+    // (The spec of most nodes is PLAIN_NODE's, which entries say with null: no object made for them.)
+    const spec = node === null ? { jumpTarget: true } : join || options.defer || child ? { jumpTarget: true, join } : null;
     if (options.defer) spec.defer = true;
-    const handler = child ? null : node === null ? this.#startNode() : this.#wrap(name, withRetry(fn, options.retryPolicy), options.cachePolicy);
     if (child) {
-      objects[name] = Object.assign(subgraphNodeSpec(name, child, parent), spec);
+      if (options.cachePolicy || options.retryPolicy?.retryOn) {
+        throw new EdgegraphError('INVALID_DEFINITION', `node '${name}' is a compiled graph: give its nodes cachePolicy and retryOn`, { node: name });
+      }
+      objects[name] = Object.assign(subgraphNodeSpec(name, child, side), spec);
+      this.#children.set(name, child.threads);
       if (options.retryPolicy) objects[name].retry = engineRetry(options.retryPolicy);
-    } else if (objects) objects[name] = { handler, ...spec };
-    else handlers.set(name, handler);
+    } else handlers.set(name, node === null ? this.#startNode() : this.#wrap(name, withRetry(fn, options.retryPolicy), options.cachePolicy));
     let edge = edgeOf(fixed.get(name), branches.get(name), this.#view);
     if (typeof edge === 'function') { routers.set(name, edge); edge = null; }
-    // (null: a function node that is no join, a router named after its node)
-    entries.push(name, objects ? undefined : join || spec.defer || !node ? spec : null, edge);
+    // (spec null: a function node that is no join; undefined: a subgraph node, in `objects`; edge null: a router named after its node)
+    entries.push(name, child ? undefined : spec, edge);
   }
 
   /** The input step: the input goes through the reducers like any update. */
   #startNode() {
     return (state, engine, ctx) => {
-      const inv = this.#invocationOf(ctx.taskId);
+      const inv = invocationIn(ctx);
       if (inv) inv.mirror = state;
       const update = this.#toUpdate(state.__start__ ?? inv?.input, START);
       inv?.ran();
@@ -169,11 +157,9 @@ class GraphRunner {
   #wrap(name, fn, cachePolicy) {
     const cache = withCache(name, fn, cachePolicy, this.#cache);
     const call = (state, engine, ctx) => {
-      const inv = this.#invocationOf(ctx.taskId);
-      const step = superstepOf(ctx.taskId);
-      if (inv) { inv.mirror = state; inv.enterStep(step); }
+      const inv = invocationIn(ctx);
       const input = ctx.arg !== undefined ? ctx.arg : this.#view(state);
-      inv?.started(ctx.taskId, name, step, input);
+      const step = inv ? inv.enter(ctx.taskId, name, state, input) : superstepOf(ctx.taskId);
       const config = this.#nodeConfig(inv, ctx, name, step);
       if (cache) return cache(input, config).then((r) => this.#finish(r.out, inv, ctx, name, step, state, r.cached));
       const out = fn(input, config);
@@ -190,7 +176,7 @@ class GraphRunner {
     const command = resultCommand(out);
     const update = this.#toUpdate(command ? updateOf(command.update, this.#combine) : out, name);
     inv?.finished(ctx.taskId, name, step, update, cached);
-    return command ? engineCommand(command, this.#commandParts(name, toParent(command), state, update)) : { channels: this.#forCore(update, name, state) };
+    return command ? this.#engineCommand(command, name, state, update) : { channels: this.#forCore(update, name, state) };
   }
 
   /** What a node's second argument holds. */
@@ -207,12 +193,13 @@ class GraphRunner {
     };
     // Read on demand: ctx.signal is made on first read (an AbortController per step otherwise). One
     // getter for every config: V8 keeps an accessor's function with the object's shape, and a getter
-    // made per call (with the context it reached, so the whole run) survived minor GCs.
+    // made per call (with the context it reached, so the whole run) survived minor GCs. (Only this one:
+    // interrupt and PARENT as getters too, defineProperties made a config ~3x as costly as these closures.)
     Object.defineProperty(config, 'signal', SIGNAL);
     // The call's other keys, copied after: a literal that spreads `base` first takes V8's slow path (~5 µs a node).
     for (const key in base) if (!(key in config)) config[key] = base[key];
-    if (inv?.messages) config.callbacks = [inv.tokenHandler(name, step)];
-    if (inv) config[PARENT] = { inv, ns: [`${name}:${ctx.taskId}`] };
+    if (inv?.messages) config.callbacks = [inv.tokenHandler(name, ctx.taskId)];
+    if (inv) config[PARENT] = { stream: inv, ns: [`${name}:${ctx.taskId}`] };
     return config;
   }
 
@@ -238,14 +225,13 @@ class GraphRunner {
   /** Two writes of one node to `key` (a Command's list of writes): its reducer's (a core messages channel's: both, in order), or the later. */
   #combine = (key, a, b) => { const reducer = this.#coreMessages.has(key) ? bothWrites : this.#channels.get(key)?.reducer; return reducer ? reducer(a, b) : b; };
 
-  /** How engineCommand() writes a Command of `node` (`made`: its update, if #toUpdate made it already); for the parent graph (`toParent`), keys this graph lacks stay (subgraph-node.js picks the parent's). */
-  #commandParts(node, toParent, state, made) {
-    const toUpdate = toParent ? (u) => ({ channels: plainMessages(u ?? {}) }) : (u) => ({ channels: this.#forCore(made ?? this.#toUpdate(u, node), node, state) });
-    return { toUpdate, combine: this.#combine, plain: plainMessages };
-  }
+  /** This runner's side that its subgraph nodes (subgraph-node.js) and its ThreadState use. */
+  #side = { view: this.#view, toUpdate: this.#coreUpdateOf, combine: this.#combine };
 
-  #invocationOf(taskId) {
-    return taskId ? this.#invocations.get(taskId.slice(0, taskId.lastIndexOf(':'))) : undefined;
+  /** The engine's Command for `command` of `node` (`made`: its update, if #toUpdate made it already); for the parent graph, keys this graph lacks stay (subgraph-node.js picks the parent's). */
+  #engineCommand(command, node, state, made) {
+    const toUpdate = toParent(command) ? (u) => ({ channels: plainMessages(u ?? {}) }) : (u) => ({ channels: this.#forCore(made ?? this.#toUpdate(u, node), node, state) });
+    return engineCommand(command, toUpdate, this.#combine);
   }
 
   /** The values a run of this graph returns (its output schema's keys). */
@@ -264,34 +250,22 @@ class GraphRunner {
   async runAsChild(start, parentInv, ns, base) {
     const config = parentInv?.config ?? {};
     // No modes of its own (so its `subgraphs` flag shapes nothing): its chunks go to the parent's stream.
-    const inv = this.#invocation(config, [], true, parentInv && { inv: parentInv, ns });
-    const runId = newRunId();
-    this.#invocations.set(runId, inv);
-    try {
-      const result = await start({ runId, maxSteps: 1e9, onEvent: this.#eventsTo(inv, config.configurable?.thread_id) });
-      // The child's interrupts, in its namespace first (ids as the parent's task has them), as LangGraph streams them.
-      const shown = result.status === 'PAUSED' ? shownInterrupts(result.interrupts).map(({ id, value }) => ({ id: `${base}/${id}`, value })) : [];
-      if (shown.length) for (const mode of ['updates', 'values']) inv.push(mode, { __interrupt__: copyValue(shown) });
-      return result;
-    } finally {
-      this.#invocations.delete(runId);
-    }
+    const inv = this.#invocation(config, [], true, parentInv && { stream: parentInv, ns });
+    const result = await start(this.#runOptions(inv, config.configurable?.thread_id));
+    // The child's interrupts, in its namespace first (ids as the parent's task has them), as LangGraph streams them.
+    const shown = result.status === 'PAUSED' ? shownInterrupts(result.interrupts, `${base}/`) : [];
+    if (shown.length) inv.paused(shown, true);
+    return result;
   }
 
-  /** The channel values, as LangGraph's invoke() returns them (`config`: an object, CompiledStateGraph's merge of its own and the call's). */
-  async invoke(input, config) {
-    const { values } = await this.#run(input, config, []);
-    return values;
-  }
-
-  /** The run as chunks of `config.streamMode` ('updates' by default). */
+  /** The run as chunks of `config.streamMode` ('updates' by default); `config` is CompiledStateGraph's own copy (its stop is added to it). */
   async stream(input, config) {
     const mode = config.streamMode ?? 'updates';
     const modes = Array.isArray(mode) ? mode : [mode];
     for (const m of modes) if (!STREAM_MODES.includes(m)) throw new EdgegraphError('INVALID_OPTIONS', `unknown streamMode '${m}' (expected ${STREAM_MODES.join(', ')})`);
-    const stop = { reason: undefined, onStop: null };
+    const stop = config[STOP] = { reason: undefined, onStop: null };
     const inv = this.#invocation(config, modes, !Array.isArray(mode));
-    this.#run(input, { ...EMPTY, ...config, [STOP]: stop }, modes, inv).then(() => inv.end(), (e) => inv.end(e));
+    this.invoke(input, config, modes, inv).then(() => inv.end(), (e) => inv.end(e));
     return inv.iterate(() => { stop.reason ??= new EdgegraphError('ABORTED', 'the stream was closed by its consumer'); stop.onStop?.(); });
   }
 
@@ -299,49 +273,45 @@ class GraphRunner {
     return new Invocation({ modes, single, subgraphs: config.subgraphs === true, recursionLimit: config.recursionLimit ?? 25, config, view: this.#view, parent });
   }
 
-  async #run(input, config, modes, inv = this.#invocation(config, modes, true)) {
+  /**
+   * The channel values, as LangGraph's invoke() returns them (`config`: an object, CompiledStateGraph's
+   * merge of its own and the call's); stream() passes the modes and the invocation its chunks come from.
+   */
+  async invoke(input, config, modes = [], inv = this.#invocation(config, modes, true)) {
     const threadId = config.configurable?.thread_id;
-    // (Checked before the run is registered: a refused call leaves no invocation behind.)
     if (this.#store && threadId === undefined && !config[PARENT]) {
       throw new EdgegraphError('INVALID_INPUT', 'this graph has a checkpointer: pass { configurable: { thread_id } }');
     }
-    const runId = newRunId();
-    this.#invocations.set(runId, inv);
-    const options = { runId, onEvent: this.#eventsTo(inv, threadId), maxSteps: 1e9 };
+    const options = this.#runOptions(inv, threadId);
     if (config.signal) options.signal = config.signal;
     if (config[STOP]) options[STOP] = config[STOP];
     let result;
-    try {
-      if (threadId !== undefined && this.#store) {
-        // { threadId, checkpointId? } as the engine takes them (a string, a number).
-        const thread = threadRef(config.configurable);
-        const onThread = { ...EMPTY, ...options, threadId: thread.threadId };
-        const latest = await this.#engine.getState(thread.threadId, thread.checkpointId);
-        if (input === null || input === undefined || isCommand(input)) {
-          if (!latest) throw new EmptyInputError('Received no input for __start__');
-          inv.initialValues = this.#view(latest.state);
-          const answer = isCommand(input) ? engineCommand(input, this.#commandParts('resume', false, latest.state)) : undefined;
-          if (answer?.goto !== undefined && latest.status !== 'PAUSED' && thread.checkpointId === undefined) {
-            // Nothing to resume (the thread finished): a new run from the input step, which applies the update and goes to goto.
-            result = await this.#engine.execute({ __start__: input.update ?? {}, __goto__: gotoOf(input.goto, plainMessages) }, onThread);
-          } else if (!input && latest.status === 'FINISHED') {
-            result = { status: 'FINISHED', state: latest.state };   // nothing to continue: LangGraph returns the values
-          } else result = await this.#engine.resume(thread, answer, options);
-        } else {
-          // On a thread with state, execute continues it: the input step folds the input over it.
-          inv.initialValues = latest ? this.#view(latest.state) : { ...this.#defaults };
-          result = await this.#engine.execute({ __start__: input }, onThread);
-        }
+    if (threadId !== undefined && this.#store) {
+      // { threadId, checkpointId? } as the engine takes them (a string, a number); resume() reads the thread's from `thread`.
+      const thread = threadRef(config.configurable);
+      options.threadId = thread.threadId;
+      const latest = await this.#engine.getState(thread.threadId, thread.checkpointId);
+      // On a thread with state, the run starts from it (an input step folds the input over it).
+      inv.initialValues = latest ? this.#view(latest.state) : { ...this.#defaults };
+      if (input === null || input === undefined || isCommand(input)) {
+        if (!latest) throw new EmptyInputError();
+        const answer = isCommand(input) ? this.#engineCommand(input, 'resume', latest.state) : undefined;
+        if (answer?.goto !== undefined && latest.status !== 'PAUSED' && thread.checkpointId === undefined) {
+          // Nothing to resume (the thread finished): a new run from the input step, which applies the update and goes to goto.
+          result = await this.#engine.execute({ __start__: input.update ?? {}, __goto__: gotoOf(input.goto) }, options);
+        } else if (!input && latest.status === 'FINISHED') {
+          result = { status: 'FINISHED', state: latest.state };   // nothing to continue: LangGraph returns the values
+        } else result = await this.#engine.resume(thread, answer, options);
       } else {
-        if (input === null || input === undefined) throw new EmptyInputError('Received no input for __start__');
-        inv.initialValues = { ...this.#defaults };
-        // No thread, nothing to recover: the input step reads the input from here
-        // instead of the state, so it crosses into the core once, not twice.
-        inv.input = input;
-        result = await this.#engine.execute({}, options);
+        result = await this.#engine.execute({ __start__: input }, options);
       }
-    } finally {
-      this.#invocations.delete(runId);
+    } else {
+      if (input === null || input === undefined) throw new EmptyInputError();
+      inv.initialValues = { ...this.#defaults };
+      // No thread, nothing to recover: the input step reads the input from here
+      // instead of the state, so it crosses into the core once, not twice.
+      inv.input = input;
+      result = await this.#engine.execute({}, options);
     }
     if (result.status === 'ERROR') throw this.#errorOf(result.error);
     if (result.status === 'INTERRUPTED') throw result.error ?? new EdgegraphError('ABORTED', 'the run was interrupted');
@@ -355,7 +325,7 @@ class GraphRunner {
       values.__interrupt__ = shownInterrupts(result.interrupts);
       inv.paused(values.__interrupt__);
     }
-    return { values, result };
+    return values;
   }
 
   /** LangGraph raises what the node threw; edgegraph's codes keep their meaning. */
@@ -369,19 +339,19 @@ class GraphRunner {
     return error;
   }
 
-  /** The engine's onEvent for a run of `inv` on thread `threadId` (made once a run: the engine calls it several times a step). */
-  #eventsTo(inv, threadId) {
+  /**
+   * The engine's options for a run of `inv` on thread `threadId`: its events go to `inv` (one
+   * function a run: the engine calls it several times a step), and `inv` is the run's
+   * `configurable`, which every node's context carries (invocationIn, stream.js): a node finds its
+   * call's invocation there, and a subgraph node's child run has its own.
+   */
+  #runOptions(inv, threadId) {
     inv.threadId = threadId;
     const onEvent = (event) => inv.onEvent(event);
     onEvent[PATCHLESS] = true;
-    return onEvent;
+    return { onEvent, maxSteps: 1e9, configurable: inv };
   }
 
-  /** Forget the results the cache keeps for this graph's nodes. */
-  clearCache() { return clearCache(this.#cache, [...this.#builder.nodes.keys()]); }
-
-  /** The graph as data (LangGraph's getGraph() is far richer; this is the Mermaid text). */
-  getGraph() { return { drawMermaid: () => this.#engine.toMermaid() }; }
 
 }
 
@@ -397,10 +367,7 @@ export class CompiledStateGraph {
 
   constructor(builder, options, runner = new GraphRunner(builder, options), config = {}) {
     this.builder = builder;
-    this.checkpointer = options.checkpointer;
-    this.cache = options.cache;
-    this.interruptBefore = options.interruptBefore;
-    this.interruptAfter = options.interruptAfter;
+    for (const key of ['checkpointer', 'cache', 'interruptBefore', 'interruptAfter']) this[key] = options[key];
     this.name = options.name ?? 'LangGraph';
     this.#runner = runner;
     this.#config = config;
@@ -411,8 +378,10 @@ export class CompiledStateGraph {
   getState(config, options) { return this.#runner.threads.getState(config, options); }
   getStateHistory(config, options) { return this.#runner.threads.getStateHistory(config, options); }
   updateState(config, values, asNode) { return this.#runner.threads.updateState(config, values, asNode); }
-  getGraph() { return this.#runner.getGraph(); }
-  clearCache() { return this.#runner.clearCache(); }
+  /** The graph as data (LangGraph's getGraph() is far richer; this is the Mermaid text). */
+  getGraph() { const { engine } = this.#runner; return { drawMermaid: () => engine.toMermaid() }; }
+  /** Forget the results the cache keeps for this graph's nodes. */
+  clearCache() { return clearCache(cacheOf(this.cache), [...this.builder.nodes.keys()]); }
 
   /** The same graph with `config` as every call's defaults (recursionLimit, configurable, ...). */
   withConfig(config) {

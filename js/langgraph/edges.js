@@ -3,14 +3,13 @@
 // answer is a node name, a pathMap key, a Send (a node with its own input)
 // or a list of those; a node with neither goes to END.
 
-import { END, Send } from './graph.js';
-import { plainMessages } from './messages.js';
+import { END } from './graph.js';
+import { targetOf } from './command.js';
 
 /** A router's answer as targets appended to `out`. */
 function targetsOf(answer, pathMap, out) {
   for (const a of Array.isArray(answer) ? answer : [answer]) {
-    if (a instanceof Send || a?.lg_name === 'Send') out.push({ node: a.node, arg: plainMessages(a.args) });
-    else out.push(pathMap && !Array.isArray(pathMap) ? pathMap[a] ?? a : a);
+    out.push(a?.lg_name === 'Send' ? targetOf(a) : pathMap && !Array.isArray(pathMap) ? pathMap[a] ?? a : a);
   }
 }
 

@@ -4,33 +4,31 @@
 
 import { EdgegraphError } from './edgegraph.js';
 
-/** `lcCode`: LangGraph's lc_error_code (undefined: none). */
-class LangGraphError extends EdgegraphError {
-  constructor(code, name, lcCode, message, extra) {
-    super(code, message, extra);
-    Object.defineProperty(this, 'name', { value: name, enumerable: false, configurable: true, writable: true });
-    this.lc_error_code = lcCode;
-  }
+/**
+ * LangGraph's error class `name`: an EdgegraphError with code `code` (unless `extra.code` gives
+ * another), LangGraph's lc_error_code `lcCode` (undefined: none), and `message` when none is given.
+ */
+function errorClass(name, code, lcCode, message) {
+  // A class made as an object's computed key takes that key as its name (for stack traces and constructor.name).
+  return { [name]: class extends EdgegraphError {
+    constructor(text = message, extra = undefined) {
+      super(extra?.code ?? code, text, extra);
+      Object.defineProperty(this, 'name', { value: name, enumerable: false, configurable: true, writable: true });
+      this.lc_error_code = lcCode;
+    }
+  } }[name];
 }
 
 /** More supersteps than `recursionLimit` (LangGraph counts supersteps, not node runs). */
-export class GraphRecursionError extends LangGraphError {
-  constructor(message, extra) { super('MAX_STEPS_EXCEEDED', 'GraphRecursionError', 'GRAPH_RECURSION_LIMIT', message, extra); }
-}
+export const GraphRecursionError = errorClass('GraphRecursionError', 'MAX_STEPS_EXCEEDED', 'GRAPH_RECURSION_LIMIT');
 
 /** Two writes to a last-value channel in one superstep, or a bad update. */
-export class InvalidUpdateError extends LangGraphError {
-  constructor(message, extra) { super(extra?.code ?? 'PARALLEL_CONFLICT', 'InvalidUpdateError', 'INVALID_CONCURRENT_GRAPH_UPDATE', message, extra); }
-}
+export const InvalidUpdateError = errorClass('InvalidUpdateError', 'PARALLEL_CONFLICT', 'INVALID_CONCURRENT_GRAPH_UPDATE');
 
 /** A graph that cannot be built (no entry, an unknown node in an edge, ...). */
-export class GraphValidationError extends LangGraphError {
-  constructor(message, extra) { super(extra?.code ?? 'INVALID_DEFINITION', 'GraphValidationError', undefined, message, extra); }
-}
+export const GraphValidationError = errorClass('GraphValidationError', 'INVALID_DEFINITION');
 
 /** invoke() without input on a thread that has nothing to continue. */
-export class EmptyInputError extends LangGraphError {
-  constructor(message) { super('INVALID_INPUT', 'EmptyInputError', undefined, message); }
-}
+export const EmptyInputError = errorClass('EmptyInputError', 'INVALID_INPUT', undefined, 'Received no input for __start__');
 
 export const isGraphRecursionError = (e) => e instanceof GraphRecursionError;

@@ -5,6 +5,7 @@
 import { channelsOf } from './annotation.js';
 import { GraphValidationError } from './errors.js';
 import { CompiledStateGraph } from './compiled.js';
+import { EMPTY } from '../objects.js';
 
 export const START = '__start__';
 export const END = '__end__';
@@ -40,7 +41,7 @@ export class StateGraph {
   }
 
   /** addNode(name, fn, options?) or addNode({ name: fn, ... }). */
-  addNode(name, fn, options = {}) {
+  addNode(name, fn, options = EMPTY) {
     if (typeof name === 'object' && name !== null && !Array.isArray(name)) {
       for (const [n, f] of Object.entries(name)) this.addNode(n, f);
       return this;
@@ -55,7 +56,7 @@ export class StateGraph {
     const subgraph = typeof fn?.invoke === 'function' ? fn : null;
     const run = typeof fn === 'function' ? fn : subgraph && invokerOf(subgraph);
     if (!run) throw new GraphValidationError(`node '${name}' needs a function or a compiled graph`, { node: name });
-    this.nodes.set(name, { fn: run, options: options ?? {}, subgraph });
+    this.nodes.set(name, { fn: run, options: options ?? EMPTY, subgraph });   // (EMPTY: no object made a node without options)
     return this;
   }
 
@@ -81,8 +82,8 @@ export class StateGraph {
   addSequence(nodes) {
     const list = Array.isArray(nodes) ? nodes.map((n) => (Array.isArray(n) ? n : [n.name, n])) : Object.entries(nodes);
     if (list.length < 1) throw new GraphValidationError('Sequence requires at least one node.');
+    // (A name already used: addNode's DUPLICATE_NODE.)
     list.forEach(([name, fn], i) => {
-      if (this.nodes.has(name)) throw new GraphValidationError(`Node names must be unique: node with the name "${name}" already exists.`);
       this.addNode(name, fn);
       if (i) this.addEdge(list[i - 1][0], name);
     });
@@ -109,19 +110,21 @@ export class StateGraph {
     for (const s of sources) if (!isNode(nodes, s)) throw new GraphValidationError(`Found edge starting at unknown node '${s}'`, { node: s });
     for (const t of targets) if (!isNode(nodes, t)) throw new GraphValidationError(`Found edge ending at unknown node \`${t}\``, { node: t });
     const reached = new Set(targets);
-    // Every node needs a way in: an edge, a branch's path map (a list's values are
-    // its items), a branch without one (it may go anywhere but back to its source), or another node's `ends`.
+    // Every node needs a way in: an edge, a branch's path map (a list's values are its items), a
+    // branch without one (it may go anywhere but back to its source; `free`: their sources), or another node's `ends`.
+    const free = new Set();
     for (const [from, list] of branches) {
       for (const { pathMap } of list) {
-        for (const t of pathMap === undefined ? [...nodes.keys()].filter((n) => n !== from) : Object.values(pathMap)) {
+        if (pathMap === undefined) free.add(from);
+        else for (const t of Object.values(pathMap)) {
           if (!isNode(nodes, t)) throw new GraphValidationError(`At '${from}' node, 'path' and 'pathMap' map to unknown node \`${t}\``, { node: from });
           reached.add(t);
         }
       }
     }
-    for (const { options } of nodes.values()) for (const t of options.ends ?? []) reached.add(t);
+    for (const { options } of nodes.values()) if (options.ends) for (const t of options.ends) reached.add(t);
     for (const name of nodes.keys()) {
-      if (!reached.has(name)) throw new GraphValidationError(`Node \`${name}\` is not reachable (a Command's targets go in addNode()'s { ends })`, { code: 'UNREACHABLE_NODE', node: name });
+      if (!reached.has(name) && !(free.size > 1 || (free.size === 1 && !free.has(name)))) throw new GraphValidationError(`Node \`${name}\` is not reachable (a Command's targets go in { ends })`, { code: 'UNREACHABLE_NODE', node: name });
     }
   }
 }

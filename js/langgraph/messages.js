@@ -103,7 +103,7 @@ export function messagesDelta(incoming, before, fail) {
   const out = [];
   const all = incoming.findLastIndex((m) => isRemoval(m) && m.id === REMOVE_ALL_MESSAGES);
   if (all >= 0) {
-    if (before === undefined) throw fail('a child graph\'s Command.PARENT cannot use REMOVE_ALL_MESSAGES: remove the messages by id');
+    if (before === undefined) throw fail('Command.PARENT cannot use REMOVE_ALL_MESSAGES: remove by id');
     for (const id of known) out.push({ type: 'remove', id });
     known.clear();
     incoming = incoming.slice(all + 1);

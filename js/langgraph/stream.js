@@ -9,7 +9,14 @@ import { GraphRecursionError } from './errors.js';
 import { configOf } from './history.js';
 
 export { superstepOf };
-export { STREAM_MODES } from 'edgegraph';
+export { STREAM_MODES } from './edgegraph.js';
+
+/**
+ * The Invocation a node's task runs for: its run's `configurable` (compiled.js's #runOptions puts it
+ * there; the engine hands it to every node's context, and on to a subgraph node's child run unless
+ * that has its own); undefined in a run started on the engine itself.
+ */
+export const invocationIn = (ctx) => (ctx.configurable instanceof Invocation ? ctx.configurable : undefined);
 
 /** One invoke()/stream() call: its supersteps, and its chunks of the modes asked for. */
 export class Invocation extends ModeStream {
@@ -27,47 +34,55 @@ export class Invocation extends ModeStream {
 
   /**
    * @param {{ modes: string[], single: boolean, subgraphs: boolean, recursionLimit: number, config: object,
-   *           view: (state: object) => object, parent?: { inv: Invocation, ns: string[] } }} options
+   *           view: (state: object) => object, parent?: { stream: Invocation, ns: string[] } }} options
+   *   (ModeStream's options, and this call's)
    */
-  constructor({ modes, single, subgraphs, recursionLimit, config, view, parent }) {
-    super({ modes, single, subgraphs, parent: parent ? { stream: parent.inv, ns: parent.ns } : null, shape: null });
+  constructor(options) {
+    super(options);
     this.shape = this;
-    this.recursionLimit = recursionLimit;
-    this.config = config;
-    this.view = view;
+    this.recursionLimit = options.recursionLimit;
+    this.config = options.config;
+    this.view = options.view;
   }
 
-  /** A LangChain callback handler (by shape: plain methods) turning node `node`'s LLM tokens into 'messages' chunks. */
-  tokenHandler(node, step) {
+  /** A LangChain callback handler (by shape: plain methods) turning the LLM tokens of node `node`'s task `taskId` into 'messages' chunks. */
+  tokenHandler(node, taskId) {
     const inv = this;
     // No `name`: LangChain then wraps it as a handler of its own (fromMethods),
     // copying these flags: stream even from invoke(), and deliver tokens in order.
     return {
       lc_prefer_streaming: true,
       awaitHandlers: true,
-      handleLLMNewToken(token, _idx, runId) {
-        inv.streamed.add(`run-${runId}`);
-        inv.push('messages', [{ role: 'assistant', content: token, id: `run-${runId}` }, inv.meta(node, step)]);
-      },
+      handleLLMNewToken(token, _idx, runId) { inv.token(node, taskId, token, `run-${runId}`); },
     };
   }
 
-  /** A node of superstep `step` starts: count it, refuse past the limit. */
-  enterStep(step) {
-    if (step === this.#lastStep) return;
-    this.#lastStep = step;
-    this.steps++;
-    if (this.steps > this.recursionLimit) throw this.recursionError();
+  /**
+   * Task `taskId` of node `name` starts on the run's state `state` with `input`: a node of its
+   * superstep is counted (refused past the limit), and its task chunk goes out. Returns the superstep.
+   */
+  enter(taskId, name, state, input) {
+    const step = superstepOf(taskId);
+    this.mirror = state;
+    if (step !== this.#lastStep) {
+      this.#lastStep = step;
+      if (++this.steps > this.recursionLimit) throw this.recursionError();
+    }
+    this.started(taskId, name, step, input);
+    return step;
   }
 
   recursionError() {
     return new GraphRecursionError(`Recursion limit of ${this.recursionLimit} reached without hitting a stop condition. You can increase the limit by setting the "recursionLimit" config key.`);
   }
 
-  /** As LangGraph: the { __interrupt__ } chunk in the values mode too, for the modes this call asked for (runAsChild streams a child's). */
-  paused(interrupts) {
+  /**
+   * As LangGraph: the { __interrupt__ } chunk in the values mode too, for the modes this call asked
+   * for; `up`: for those asked for above it too (a child's, which runAsChild streams in its namespace).
+   */
+  paused(interrupts, up = false) {
     // Each chunk its own copy: the modes, the invoke() result and a subgraph's chunks would share them.
-    for (const mode of ['updates', 'values']) if (this.own.has(mode)) this.push(mode, { __interrupt__: copy(interrupts) });
+    for (const mode of ['updates', 'values']) if (up || this.own.has(mode)) this.push(mode, { __interrupt__: copy(interrupts) });
   }
 
   /** An edgegraph run event. */

@@ -10,36 +10,35 @@
 // node's update, and a child node's Command.PARENT adds its update to that
 // and routes the parent.
 
-import { superstepOf } from './stream.js';
+import { invocationIn } from './stream.js';
 import { updateOf } from './command.js';
 
 // The interrupt a child paused at a breakpoint leaves with its parent's task (js/subgraph.js's
 // holdPause): it needs no answer, and LangGraph shows none.
 const BREAKPOINT = '__breakpoint__';
 
-/** The interrupts a caller sees, as { id, value }: those of interrupt() calls, not a child's breakpoint. */
-export const shownInterrupts = (list = []) => list.filter((i) => !i.id.endsWith(`/${BREAKPOINT}`)).map(({ id, value }) => ({ id, value }));
+/** The interrupts a caller sees, as { id, value }: those of interrupt() calls, not a child's breakpoint; `prefix` goes before each id. */
+export const shownInterrupts = (list = [], prefix = '') => list.filter((i) => !i.id.endsWith(`/${BREAKPOINT}`)).map(({ id, value }) => ({ id: prefix + id, value }));
 
 /**
  * The engine's node spec for child runner `child` under the name `name`.
- * `parent` is the parent runner's side: { invocationOf(taskId), view(state),
- * toUpdate(values, node), combine(key, a, b) }.
+ * `parent` is the parent runner's side: { view(state), toUpdate(values, node),
+ * combine(key, a, b) }.
  */
 export function subgraphNodeSpec(name, child, parent) {
   const outputOf = (childState) => parent.toUpdate(child.output(childState), name);
+  const inputOf = (state, ctx) => (ctx.arg !== undefined ? ctx.arg : parent.view(state));
   return {
     kind: 'subgraph',
     graph: child.engine,
     persist: child.persistent,
     holdPause: BREAKPOINT,
     // A Send's argument, else the parent's values: the child's input step keeps the keys it has.
-    input: (state, ctx) => ({ __start__: ctx.arg !== undefined ? ctx.arg : parent.view(state) }),
+    input: (state, ctx) => ({ __start__: inputOf(state, ctx) }),
     output: (childState) => ({ channels: outputOf(childState) }),
     around: async (start, ctx, state) => {
-      const inv = parent.invocationOf(ctx.taskId);
-      const step = superstepOf(ctx.taskId);
-      if (inv) { inv.mirror = state; inv.enterStep(step); }
-      inv?.started(ctx.taskId, name, step, ctx.arg !== undefined ? ctx.arg : parent.view(state));
+      const inv = invocationIn(ctx);
+      const step = inv?.enter(ctx.taskId, name, state, inputOf(state, ctx));
       // The child's namespace: `<node>:<step>.<index>` (stable across resumes, as the interrupt ids
       // and getState's checkpoint_ns have it); a persistent child's is its node's name alone, as LangGraph's.
       const base = `${name}:${ctx.taskId.slice(ctx.taskId.lastIndexOf(':') + 1)}`;

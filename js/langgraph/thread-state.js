@@ -11,21 +11,17 @@ import { removesMessages } from './messages-channel.js';
 export class ThreadState {
   #engine;
   #records;
-  #view;
-  #toUpdate;
-  #combine;
+  #runner;
   #children;
 
   /**
-   * `view` picks the channels of an engine state; `toUpdate(values, node)` and `combine(key, a, b)`
-   * are the runner's; `children` maps a subgraph node's name to its graph's ThreadState.
+   * `runner` is the runner's side (compiled.js): `view(state)` picks the channels of an engine state,
+   * `toUpdate(values, node)` and `combine(key, a, b)`; `children` maps a subgraph node's name to its graph's ThreadState.
    */
-  constructor({ engine, store, view, toUpdate, combine, children }) {
+  constructor(engine, store, runner, children) {
     this.#engine = engine;
     this.#records = store ? new Checkpointer(store) : null;
-    this.#view = view;
-    this.#toUpdate = toUpdate;
-    this.#combine = combine;
+    this.#runner = runner;
     this.#children = children;
   }
 
@@ -42,7 +38,7 @@ export class ThreadState {
     const history = await threadHistory(this.#engine, threadId);
     const record = wanted === undefined ? history[0] : history.find((r) => String(r.checkpointId) === String(wanted));
     if (!record) return { values: {}, next: [], tasks: [], config: { configurable: { thread_id: threadId } }, metadata: undefined };
-    const snapshot = snapshotOf(threadId, record, this.#view);
+    const snapshot = snapshotOf(threadId, record, this.#runner.view);
     if (record.status === 'PAUSED') {
       const loaded = await this.#records.load(threadId, record.checkpointId);
       this.#pausedTasks(snapshot.tasks, nodeTasks(loaded.meta.tasks), loaded.state, threadId, subgraphs);
@@ -50,22 +46,29 @@ export class ThreadState {
     return snapshot;
   }
 
-  /** A paused subgraph's state by its namespace (a task's `state` config): found in the parent's snapshot. */
+  /** A paused subgraph's state by its namespace (a task's `state` config): the thread's checkpoint, then each child's down the namespace. */
   async #childState(config, ns, subgraphs) {
-    const { checkpoint_ns: _, ...parent } = config.configurable;
-    const find = (snapshot) => {
-      for (const task of snapshot?.tasks ?? []) {
-        if (task.state?.config?.configurable.checkpoint_ns === ns) return task.state;
-        const deeper = find(task.state);
-        if (deeper) return deeper;
-      }
-      return undefined;
-    };
-    const found = find(await this.getState({ configurable: parent }, { subgraphs: true }));
-    if (!found) throw noPausedChild('getState', parent.thread_id, ns);
-    // Without subgraphs: true, a paused grandchild shows as its namespace, as at the top.
-    if (!subgraphs) for (const task of found.tasks) if (task.state) task.state = { configurable: task.state.config.configurable };
-    return found;
+    const thread = threadRef(config.configurable);
+    let cp = await this.#load(thread), at = this, checkpoint;
+    for (const local of ns.split('|')) {
+      [at, checkpoint] = at.#childAt(cp, local) ?? [];
+      if (!at) throw noPausedChild('getState', thread.threadId, ns);
+      cp = parsed(checkpoint);   // an object kept with the task: read as it is, not through its text
+    }
+    return at.#snapshotOfCheckpoint(checkpoint, thread.threadId, ns, subgraphs);
+  }
+
+  /** A thread's checkpoint (`thread`: { threadId, checkpointId? }) as { status, state, tasks }, or undefined. */
+  async #load(thread) {
+    const loaded = await this.#records?.load(thread.threadId, thread.checkpointId);
+    return loaded && { ...loaded, tasks: loaded.meta.tasks };
+  }
+
+  /** The paused child at namespace part `local` of checkpoint `cp` ({ status, state, tasks }): [its graph's ThreadState, its checkpoint, its task], or undefined. */
+  #childAt(cp, local) {
+    const own = cp?.status === 'PAUSED' && nodeTasks(cp.tasks).find((t) => t.keep && localOf(t) === local);
+    const child = own && this.#children.get(own.node);
+    return child && [child, heldChild(own, cp.state, local), own];
   }
 
   /**
@@ -84,16 +87,16 @@ export class ThreadState {
       const local = localOf(own) ?? task.name;
       const checkpoint = own && heldChild(own, state, local);
       const ns = prefix ? `${prefix}|${local}` : local;
-      task.state = subgraphs && checkpoint ? child.#snapshotOfCheckpoint(checkpoint, threadId, ns) : { configurable: { thread_id: threadId, checkpoint_ns: ns } };
+      task.state = subgraphs && checkpoint ? child.#snapshotOfCheckpoint(checkpoint, threadId, ns, true) : { configurable: { thread_id: threadId, checkpoint_ns: ns } };
     }
   }
 
-  /** A child's paused checkpoint (a subgraph node's) as a snapshot in namespace `ns`. */
-  #snapshotOfCheckpoint(checkpoint, threadId, ns) {
+  /** A child's paused checkpoint (a subgraph node's) as a snapshot in namespace `ns` (with `subgraphs`: its paused children's too, else their namespaces). */
+  #snapshotOfCheckpoint(checkpoint, threadId, ns, subgraphs) {
     const cp = parsed(checkpoint);
     const saved = nodeTasks(cp.tasks);
-    const snapshot = pendingOf(this.#view(cp.state), cp.status, saved.map((t) => t.node));
-    this.#pausedTasks(snapshot.tasks, saved, cp.state, threadId, true, ns);
+    const snapshot = pendingOf(this.#runner.view(cp.state), cp.status, saved.map((t) => t.node));
+    this.#pausedTasks(snapshot.tasks, saved, cp.state, threadId, subgraphs, ns);
     return { ...snapshot, config: { configurable: { thread_id: threadId, checkpoint_ns: ns } }, metadata: { source: 'loop', step: cp.superstep, parents: {} } };
   }
 
@@ -107,50 +110,38 @@ export class ThreadState {
   async updateState(config, values, asNode) {
     const { checkpoint_ns: ns = '', ...rest } = config?.configurable ?? {};
     const thread = threadRef(rest);
-    let update;
-    if (ns !== '') {
-      const loaded = await this.#records.load(thread.threadId, thread.checkpointId);
-      const edit = loaded?.status === 'PAUSED' ? await this.#editChild(nodeTasks(loaded.meta.tasks), loaded.state, ns.split('|'), values, asNode) : undefined;
-      if (!edit) throw noPausedChild('updateState', thread.threadId, ns);
-      update = { subgraphs: edit };
-      asNode = undefined;
-    } else {
-      // asNode END ends the thread (the core drops what it waited for, a pending interrupt too).
-      const byKey = updateOf(values, this.#combine);
-      // A removal of messages is checked against the thread's messages (messages-channel.js): read them only then.
-      const current = this.#records && Object.values(byKey ?? {}).some(removesMessages) ? (await this.#records.load(thread.threadId, thread.checkpointId))?.state : undefined;
-      update = { channels: this.#toUpdate(byKey, asNode ?? 'updateState', current) };
-    }
-    const { checkpointId } = await this.#engine.updateState(thread, update, asNode);
-    const out = configOf(thread.threadId, checkpointId);
+    // (The thread's checkpoint is read only when the edit needs it: a child's, or the messages a removal is checked against.)
+    const written = await this.#write(thread, () => this.#load(thread), ns === '' ? [] : ns.split('|'), values, asNode);
+    if (!written) throw noPausedChild('updateState', thread.threadId, ns);
+    const out = configOf(thread.threadId, written.checkpointId);
     if (ns !== '') out.configurable.checkpoint_ns = ns;
     return out;
   }
 
-  /** The `subgraphs` write that edits the child at `parts` among a paused run's node tasks, or undefined. */
-  async #editChild(saved, state, [local, ...deeper], values, asNode) {
-    const own = saved.find((t) => t.keep && localOf(t) === local);
-    const child = own && this.#children.get(own.node);
-    if (!child) return undefined;
-    const checkpoint = await child.#editedCheckpoint(heldChild(own, state, local), deeper, values, asNode);
-    return checkpoint && { [local]: { checkpoint, replaces: own.keep.checkpoint } };
-  }
-
   /**
-   * A paused checkpoint of this graph (its text, or the object kept with a task) with `values`
-   * written (as `asNode`), or into its child at `parts`: the engine's updateState takes either
-   * form and gives back the edited checkpoint's text.
+   * Write `values` (as `asNode`) into `target`, a thread or a checkpoint of this graph (the engine's
+   * updateState takes either, and returns what it wrote), or into the paused child at namespace
+   * `parts` below it; `read()` gives target's checkpoint ({ status, state, tasks }). Undefined: no
+   * paused child is there.
    */
-  async #editedCheckpoint(checkpoint, parts, values, asNode) {
+  async #write(target, read, [local, ...deeper], values, asNode) {
     let update;
-    if (parts.length) {
-      const cp = parsed(checkpoint);   // an object kept with the task: read as it is, not through its text
-      const edit = await this.#editChild(nodeTasks(cp.tasks), cp.state, parts, values, asNode);
-      if (!edit) return undefined;
-      update = { subgraphs: edit };
+    if (local !== undefined) {
+      const [child, checkpoint, own] = this.#childAt(await read(), local) ?? [];
+      if (!child) return undefined;
+      // (The child's checkpoint: an object kept with the task is read as it is, not through its text.)
+      const written = await child.#write(checkpoint, () => parsed(checkpoint), deeper, values, asNode);
+      if (!written) return undefined;
+      update = { subgraphs: { [local]: { checkpoint: written.checkpoint, replaces: own.keep.checkpoint } } };
       asNode = undefined;
-    } else update = { channels: this.#toUpdate(updateOf(values, this.#combine), asNode ?? 'updateState') };
-    return (await this.#engine.updateState(checkpoint, update, asNode)).checkpoint;
+    } else {
+      // asNode END ends the thread (the core drops what it waited for, a pending interrupt too).
+      const byKey = updateOf(values, this.#runner.combine);
+      // A removal of messages is checked against the messages there (messages-channel.js): read them only then.
+      const current = Object.values(byKey ?? {}).some(removesMessages) ? (await read())?.state : undefined;
+      update = { channels: this.#runner.toUpdate(byKey, asNode ?? 'updateState', current) };
+    }
+    return this.#engine.updateState(target, update, asNode);
   }
 
   /** The thread's checkpoints, newest first. */
@@ -159,9 +150,7 @@ export class ThreadState {
     const ns = nsOf(config);
     if (ns !== undefined) throw new EdgegraphError('INVALID_INPUT', `getStateHistory() takes no subgraph's checkpoint_ns ('${ns}')`);
     const threadId = String(config?.configurable?.thread_id);
-    const history = await threadHistory(this.#engine, threadId);
-    const count = options.limit === undefined ? history.length : Math.min(options.limit, history.length);
-    for (let i = 0; i < count; i++) yield snapshotOf(threadId, history[i], this.#view);
+    for (const record of (await threadHistory(this.#engine, threadId)).slice(0, options.limit)) yield snapshotOf(threadId, record, this.#runner.view);
   }
 }
 

@@ -45,6 +45,7 @@ static const cJSON *script_next(const cJSON *fixture, cJSON *counters, const cha
 }
 
 bool replay_flat = false;
+int replay_echoes = 0;
 
 static cJSON *item(const cJSON *a, int i) { return cJSON_GetArrayItem(a, i); }
 
@@ -65,8 +66,50 @@ static cJSON *unflatten_task(const cJSON *a, int at, const cJSON *nodes) {
     return t;
 }
 
+/* An "e" op's items: where they are in the result task `task` was handed (`sent`: the step's results by task index). */
+static cJSON *echoed(const cJSON *a, int at, int depth, cJSON *const *sent, int n_sent) {
+    int task = (int)item(a, at + depth)->valuedouble, where = (int)item(a, at + depth + 1)->valuedouble;
+    const cJSON *v = task >= 0 && task < n_sent ? sent[task] : NULL;
+    for (int k = 0; k < depth && v; k++) v = cJSON_GetObjectItemCaseSensitive(v, item(a, at + k)->valuestring);
+    if (!v) return NULL;
+    if (where == -2) return cJSON_Duplicate(v, true);
+    cJSON *list = cJSON_CreateArray();
+    cJSON_AddItemToArray(list, cJSON_Duplicate(where == -1 ? v : item(v, where), true));
+    return list;
+}
+
+/* Apply eg_run_next's patch ops to `mirror`, as a host does (js/patch.js). */
+static void apply_patch(cJSON *mirror, const cJSON *patch) {
+    for (const cJSON *o = patch->child; o; o = o->next) {
+        const char *op = item(o, 0)->valuestring;
+        const cJSON *path = item(o, 1), *value = item(o, 2);
+        cJSON *parent = mirror;
+        int depth = cJSON_GetArraySize(path);
+        for (int k = 0; k + 1 < depth; k++) {
+            const cJSON *seg = item(path, k);
+            cJSON *next = cJSON_IsNumber(seg) ? item(parent, (int)seg->valuedouble) : cJSON_GetObjectItemCaseSensitive(parent, seg->valuestring);
+            if (!next) next = cJSON_AddObjectToObject(parent, seg->valuestring);
+            parent = next;
+        }
+        const cJSON *last = item(path, depth - 1);
+        if (op[0] == 'd') {
+            if (cJSON_IsNumber(last)) cJSON_DeleteItemFromArray(parent, (int)last->valuedouble);
+            else cJSON_DeleteItemFromObjectCaseSensitive(parent, last->valuestring);
+        } else if (cJSON_IsNumber(last)) {
+            cJSON_ReplaceItemInArray(parent, (int)last->valuedouble, cJSON_Duplicate(value, true));
+        } else if (op[0] == 's') {
+            cJSON_DeleteItemFromObjectCaseSensitive(parent, last->valuestring);
+            cJSON_AddItemToObject(parent, last->valuestring, cJSON_Duplicate(value, true));
+        } else {
+            cJSON *list = cJSON_GetObjectItemCaseSensitive(parent, last->valuestring);
+            if (!list) list = cJSON_AddArrayToObject(parent, last->valuestring);
+            for (const cJSON *v = value->child; v; v = v->next) cJSON_AddItemToArray(list, cJSON_Duplicate(v, true));
+        }
+    }
+}
+
 /* eg_run_next_flat's array as eg_run_next's object (edgegraph.h). */
-static cJSON *unflatten(eg_run *run, const char *text, size_t len) {
+static cJSON *unflatten(eg_run *run, const char *text, size_t len, cJSON *const *sent, int n_sent) {
     cJSON *a = cJSON_ParseWithLength(text, len);
     const char *nodes_text;
     size_t nodes_len;
@@ -80,11 +123,12 @@ static cJSON *unflatten(eg_run *run, const char *text, size_t len) {
         const char *op = item(a, at)->valuestring;
         int depth = (int)item(a, at + 1)->valuedouble;
         cJSON *o = cJSON_CreateArray(), *path = cJSON_CreateArray();
-        cJSON_AddItemToArray(o, cJSON_CreateString(op[0] == 's' ? "set" : op[0] == 'p' ? "push" : "del"));
+        cJSON_AddItemToArray(o, cJSON_CreateString(op[0] == 's' ? "set" : op[0] == 'd' ? "del" : "push"));
         for (int k = 0; k < depth; k++) cJSON_AddItemToArray(path, cJSON_Duplicate(item(a, at + 2 + k), true));
         cJSON_AddItemToArray(o, path);
         at += 2 + depth;
-        if (op[0] != 'd') cJSON_AddItemToArray(o, cJSON_Duplicate(item(a, at++), true));
+        if (op[0] == 'e') { cJSON_AddItemToArray(o, echoed(a, at - depth, depth, sent, n_sent)); at += 2; replay_echoes++; }
+        else if (op[0] != 'd') cJSON_AddItemToArray(o, cJSON_Duplicate(item(a, at++), true));
         cJSON_AddItemToArray(patch, o);
     }
     if (strcmp(status, "RUNNING") == 0) {
@@ -113,6 +157,16 @@ static eg_run *reopen(eg_run *run, const eg_graph *g, const char *options, size_
     return fresh;
 }
 
+/* A restored run's host starts its mirror afresh from the run's state, as js/engine.js does. */
+static void remirror(replay *r, eg_run *run) {
+    const char *state;
+    size_t len;
+    if (!r->mirror || CORE(eg_run_state(run, &state, &len, NULL)) != EG_OK) { DONE(); return; }
+    DONE();
+    cJSON_Delete(r->mirror);
+    r->mirror = cJSON_ParseWithLength(state, len);
+}
+
 bool replay_run(cJSON *fixture, bool restore_each_step, replay *r) {
     memset(r, 0, sizeof *r);
     r->fixture = fixture;
@@ -127,18 +181,22 @@ bool replay_run(cJSON *fixture, bool restore_each_step, replay *r) {
     eg_error err;
     eg_graph *g = NULL;
     eg_run *run = NULL;
+    cJSON *sent[64] = { 0 };   /* the results handed to the current step's tasks, for its echo ops */
     if (!r->trace || !counters || !graph || !input) { r->api_error = EG_E_NOMEM; goto out; }
     r->api_error = CORE(eg_graph_new(graph, strlen(graph), &g, &err)); DONE();
     if (r->api_error) goto out;
     r->api_error = CORE(eg_run_new(g, input, strlen(input), options, olen, &run, &err)); DONE();
     if (r->api_error) goto out;
+    if (replay_flat) r->mirror = cJSON_Parse(input);
     for (int guard = 0; guard < 10000; guard++) {
-        if (restore_each_step) { run = reopen(run, g, options, olen, &r->api_error); if (r->api_error) goto out; }
+        if (restore_each_step) { run = reopen(run, g, options, olen, &r->api_error); if (r->api_error) goto out; remirror(r, run); }
         size_t len;
         const char *text;
         r->api_error = CORE((replay_flat ? eg_run_next_flat : eg_run_next)(run, &text, &len, &err)); DONE();
         if (r->api_error) goto out;
-        cJSON *out = replay_flat ? unflatten(run, text, len) : cJSON_ParseWithLength(text, len);
+        cJSON *out = replay_flat ? unflatten(run, text, len, sent, 64) : cJSON_ParseWithLength(text, len);
+        for (int k = 0; k < 64; k++) { cJSON_Delete(sent[k]); sent[k] = NULL; }
+        if (r->mirror) apply_patch(r->mirror, cJSON_GetObjectItemCaseSensitive(out, "patch"));
         if (!out) { r->api_error = EG_E_NOMEM; goto out; }
         const char *status = cJSON_GetObjectItemCaseSensitive(out, "status")->valuestring;
         if (strcmp(status, "RUNNING") != 0) {
@@ -181,6 +239,7 @@ bool replay_run(cJSON *fixture, bool restore_each_step, replay *r) {
                 char *res = answer ? print(answer) : NULL;
                 const char *send = res ? res : "{}";
                 rc = (answer && !res) ? EG_E_NOMEM : CORE(eg_run_submit(run, index, send, strlen(send), &err)); DONE();
+                if (index < 64 && answer) sent[index] = cJSON_Duplicate(answer, true);
                 cJSON_free(res);
             }
             if (rc) { r->api_error = rc; cJSON_Delete(out); goto out; }
@@ -195,6 +254,7 @@ bool replay_run(cJSON *fixture, bool restore_each_step, replay *r) {
     r->status = eg_status_name(eg_run_status(run));
     if (!r->state) r->api_error = EG_E_NOMEM;
 out:
+    for (int k = 0; k < 64; k++) cJSON_Delete(sent[k]);
     eg_run_free(run);
     eg_graph_free(g);
     cJSON_free(graph);
@@ -208,6 +268,7 @@ void replay_free(replay *r) {
     cJSON_Delete(r->trace);
     cJSON_Delete(r->state);
     cJSON_Delete(r->error);
+    cJSON_Delete(r->mirror);
     memset(r, 0, sizeof *r);
 }
 
@@ -234,6 +295,8 @@ bool replay_matches(const replay *r) {
     const cJSON *error = cJSON_GetObjectItemCaseSensitive(expect, "error");
     for (const cJSON *k = error ? error->child : NULL; k; k = k->next)
         ok &= same(k->string, k, cJSON_GetObjectItemCaseSensitive(r->error, k->string));
+    /* The host's mirror, patched step by step (echo ops resolved from the results it sent), is the run's state. */
+    if (r->mirror) ok &= same("mirror", r->state, r->mirror);
     const cJSON *absent = cJSON_GetObjectItemCaseSensitive(expect, "absent");
     for (const cJSON *k = absent ? absent->child : NULL; k; k = k->next)
         if (cJSON_GetObjectItemCaseSensitive(r->state, k->valuestring)) {

@@ -13,11 +13,14 @@ typedef struct replay {
     cJSON *error;        /* the error the last stop reported, or NULL */
     const char *status;  /* final status name (static) */
     int api_error;       /* an eg_* call failed (e.g. EG_E_NOMEM); 0 if none */
+    cJSON *mirror;       /* replay_flat: the input with every step's patch applied, as a host's mirror */
 } replay;
 
 /* When true, replay_run reads each step with eg_run_next_flat, turned back
  * into eg_run_next's object form. */
 extern bool replay_flat;
+/* How many echo ops ("e": a push of a task's own result) the flat steps held. */
+extern int replay_echoes;
 
 /* Load a fixture file; NULL on error (printed). */
 cJSON *replay_load(const char *path);

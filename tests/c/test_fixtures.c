@@ -52,10 +52,16 @@ static void run_all(bool restore) {
 
 TEST(fixtures_replay_straight) { run_all(false); }
 TEST(fixtures_replay_with_restore_at_every_step) { run_all(true); }
-/* eg_run_next_flat says what eg_run_next says: read back into its objects, every fixture matches. */
+/* eg_run_next_flat says what eg_run_next says: read back into its objects, every fixture matches,
+ * and a mirror patched from its ops (echoes resolved from the results sent) is the run's state. */
 TEST(fixtures_replay_through_next_flat) {
     replay_flat = true;
+    replay_echoes = 0;
     run_all(false);
+    CHECK(replay_echoes > 0);
+    int straight = replay_echoes;
     run_all(true);
+    /* Restored at every step, no result was handed to the run that applies it: nothing refers to one. */
+    CHECK(replay_echoes == straight);
     replay_flat = false;
 }

@@ -226,6 +226,62 @@ static void check_edit_is_caught(const eg_graph *g, const char *cp, const char *
     cJSON_Delete(j);
 }
 
+/* Written by the release before format 3 (its state sum hashes strings with FNV-1a). */
+static const char format2[] =
+    "{\"format\":\"edgegraph-checkpoint\",\"version\":2,\"graph\":\"102123c7c7dad689\",\"graphVersion\":0,\"status\":\"PAUSED\","
+    "\"phase\":\"routes\",\"superstep\":1,\"stepsThisCall\":1,\"interrupt\":false,\"tasks\":[{\"node\":\"a\",\"kind\":\"route\",\"state\":\"unresolved\"}],"
+    "\"checksum\":\"d8881cdea77250d0\",\"state\":{\"data\":{\"k\":1,\"note\":\"a string of twenty-five\",\"a\":true},\"messages\":[],\"metadata\":{},"
+    "\"logs\":[],\"stepCount\":1,\"status\":\"PAUSED\",\"shouldPause\":true,\"currentNode\":\"a\",\"nextNode\":null}}";
+
+TEST(redeploy_format_2_checkpoint_restores_is_checked_and_goes_on_in_format_3) {
+    eg_graph *g = graph(chain);
+    eg_error e;
+    eg_run *r = restore(g, format2, &e);
+    CHECK(r != NULL);
+    /* Its next checkpoint is format 3, summed afresh: it restores too. */
+    char *now = r ? copy_checkpoint(r) : NULL;
+    CHECK(now && strstr(now, "\"version\":3,") && strstr(now, "twenty-five"));
+    eg_run *again = now ? restore(g, now, &e) : NULL;
+    CHECK(again != NULL);
+    CHECK(again && eg_run_resume(again, NULL, 0, NULL) == EG_OK);
+    CHECK_STR(next_node(again), "b");
+    eg_run_free(again);
+    eg_run_free(r);
+    free(now);
+    char edited[sizeof format2];
+    memcpy(edited, format2, sizeof format2);
+    strstr(edited, "twenty-five")[0] = 'T';
+    CHECK(restore(g, edited, &e) == NULL && e.code == EG_E_CHECKPOINT && strstr(e.message, "checksum"));
+    eg_graph_free(g);
+}
+
+TEST(checksum_format_3_catches_a_change_at_every_byte_of_a_long_string) {
+    /* 8-byte words and a tail: a change in either, or a string cut short, is caught. */
+    eg_graph *g = graph(chain);
+    eg_run *r = NULL;
+    const char *input = "{\"data\":{\"text\":\"0123456789abcdefghijklmnopqrstu\"}}";   /* 31 bytes */
+    CHECK(eg_run_new(g, input, strlen(input), NULL, 0, &r, NULL) == EG_OK);
+    CHECK_STR(next_node(r), "a");
+    submit(r, 0, "{\"shouldPause\":true}");
+    cJSON_Delete(step(r));
+    char *cp = copy_checkpoint(r);
+    CHECK(cp && strstr(cp, "\"version\":3,"));
+    eg_error e;
+    eg_run *back = restore(g, cp, &e);
+    CHECK(back != NULL);
+    eg_run_free(back);
+    char text[32];
+    for (size_t i = 0; i < 31; i++) {
+        memcpy(text, "0123456789abcdefghijklmnopqrstu", 32);
+        text[i] = '#';
+        check_edit_is_caught(g, cp, (const char *[]){ "data", "text" }, 2, cJSON_CreateString(text));
+    }
+    check_edit_is_caught(g, cp, (const char *[]){ "data", "text" }, 2, cJSON_CreateString("0123456789abcdefghijklmnopqrst"));
+    free(cp);
+    eg_run_free(r);
+    eg_graph_free(g);
+}
+
 TEST(checksum_kept_step_by_step_catches_edits) {
     /* Writes of every kind the sum follows: merge, concat, messages (append, replace, remove), last-write. */
     eg_graph *g = graph("{\"nodes\":{\"a\":{},\"b\":{}},\"edges\":{\"a\":\"b\",\"b\":\"__end__\"},\"entryPoint\":\"a\","

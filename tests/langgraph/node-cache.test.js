@@ -141,3 +141,30 @@ test('edgegraph: compile({ cache }) with something that is not a cache is INVALI
   assert.equal(calls(), 2);
   await graph.clearCache();
 });
+
+test('edgegraph: a cached result of LangChain messages (a tool call, a tool reply) and an edgegraph Command gives what the fresh one gave', async () => {
+  const { StateGraph, MessagesAnnotation, Annotation, START, InMemoryCache } = implementations.find((i) => i.name === 'edgegraph');
+  const { AIMessage, ToolMessage } = await import('@langchain/core/messages');
+  const { Command: EngineCommand } = await import('edgegraph');
+  let calls = 0;
+  const graph = new StateGraph(Annotation.Root({ ...MessagesAnnotation.spec, n: Annotation(), done: Annotation() }))
+    .addNode('model', (s) => {
+      calls++;
+      return new EngineCommand({ goto: 'finish', update: { messages: [
+        new AIMessage({ id: `a${s.n}`, content: '', tool_calls: [{ id: 'call_1', name: 'lookup', args: { q: s.n } }] }),
+        new ToolMessage({ id: `t${s.n}`, content: 'found', tool_call_id: 'call_1', name: 'lookup' }),
+      ] } });
+    }, { cachePolicy: true, ends: ['finish'] })
+    .addNode('finish', () => ({ done: true }))
+    .addEdge(START, 'model').compile({ cache: new InMemoryCache() });
+  const fresh = await collect(graph.stream({ n: 1 }, { streamMode: 'updates' }));
+  const cached = await collect(graph.stream({ n: 1 }, { streamMode: 'updates' }));
+  assert.equal(calls, 1);
+  assert.deepEqual(cached[0], { ...fresh[0], __metadata__: { cached: true } });
+  assert.deepEqual(cached.slice(1), fresh.slice(1));
+  assert.deepEqual(fresh[0].model.messages, [
+    { role: 'assistant', content: '', id: 'a1', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"q":1}' } }] },
+    { role: 'tool', content: 'found', id: 't1', name: 'lookup', tool_call_id: 'call_1' },
+  ]);
+  assert.deepEqual(fresh.at(-1), { finish: { done: true } });
+});

@@ -58,3 +58,22 @@ for (const impl of implementations) {
     }
   });
 }
+
+test("edgegraph: config.interrupt(value) pauses after an await and answers on resume, also from a copy of the config; each call of the node asks again", async () => {
+  const { StateGraph, Annotation, START, END, MemorySaver, Command } = implementations.find((i) => i.name === 'edgegraph');
+  const asked = [];
+  const graph = new StateGraph(Annotation.Root({ answer: Annotation() }))
+    .addNode('ask', async (state, config) => {
+      await Promise.resolve();
+      const copy = { ...config };
+      asked.push(copy.interrupt === config.interrupt);
+      return { answer: copy.interrupt('which city?') };
+    })
+    .addEdge(START, 'ask').addEdge('ask', END)
+    .compile({ checkpointer: new MemorySaver() });
+  const config = { configurable: { thread_id: 'config-interrupt' } };
+  const paused = await graph.invoke({}, config);
+  assert.deepEqual(paused.__interrupt__.map((i) => i.value), ['which city?']);
+  assert.deepEqual(await graph.invoke(new Command({ resume: 'Oslo' }), config), { answer: 'Oslo' });
+  assert.deepEqual(asked, [true, true]);
+});

@@ -144,6 +144,9 @@ for (const impl of implementations) {
     // With a path map, nothing leads to 'finish': the graph does not compile.
     const invalid = nodes(new StateGraph(channels())).addConditionalEdges({ source: 'prepare', path, pathMap: ['tool_two_slow', 'tool_two_fast'] }).addEdge('finish', END);
     assert.throws(() => invalid.compile(), /not reachable/);
+    // A branch without a path map reaches every node but its own source.
+    const selfOnly = nodes(new StateGraph(channels())).addConditionalEdges('finish', () => END).addEdge('prepare', 'tool_two_slow').addEdge('prepare', 'tool_two_fast');
+    assert.throws(() => selfOnly.compile(), /Node `finish` is not reachable/);
     const tool = nodes(new StateGraph(channels())).addConditionalEdges({ source: 'prepare', path })
       .addEdge('tool_two_fast', 'finish').addEdge('tool_two_slow', 'finish').addEdge('finish', END).compile();
     assert.deepEqual(await tool.invoke({ my_key: 'value', market: 'DE' }), { my_key: 'value prepared slow finished', market: 'DE' });
@@ -248,3 +251,47 @@ for (const impl of implementations) {
     assert.deepEqual((await graph.invoke({ input: 2 })).output, [3, 3]);
   });
 }
+
+for (const impl of implementations) {
+  const { StateGraph, Annotation, START, END } = impl;
+  test(named(impl, 'getGraph().drawMermaid() draws the nodes and edges, also through withConfig()'), () => {
+    const graph = new StateGraph(Annotation.Root({ v: Annotation() }))
+      .addNode('draft', () => ({})).addNode('review', () => ({}))
+      .addEdge(START, 'draft').addEdge('draft', 'review').addEdge('review', END).compile();
+    for (const g of [graph, graph.withConfig({ recursionLimit: 5 })]) {
+      const text = g.getGraph().drawMermaid();
+      // (Each draws its own ids: the labels and the arrows are what both have.)
+      assert.match(text, /draft/);
+      assert.match(text, /review/);
+      assert.ok(text.match(/-->/g).length >= 3, text);
+    }
+  });
+}
+
+for (const impl of implementations) {
+  const { StateGraph, Annotation, START, MemorySaver, EmptyInputError } = impl;
+  test(named(impl, 'invoke(null) on a thread with nothing to continue is an EmptyInputError'), async () => {
+    const graph = new StateGraph(Annotation.Root({ v: Annotation() })).addNode('a', () => ({})).addEdge(START, 'a').compile({ checkpointer: new MemorySaver() });
+    await assert.rejects(graph.invoke(null, { configurable: { thread_id: 'nothing' } }), (e) => e instanceof EmptyInputError && e.name === 'EmptyInputError' && e.constructor.name === 'EmptyInputError' && /Received no input/.test(e.message));
+  });
+}
+
+test('edgegraph: the LangGraph error classes are EdgegraphErrors with their names, codes and lc_error_code', async () => {
+  const lib = implementations.find((i) => i.name === 'edgegraph');
+  const { EdgegraphError } = await import('edgegraph');
+  const cases = [
+    [new lib.GraphRecursionError('r'), 'GraphRecursionError', 'MAX_STEPS_EXCEEDED', 'GRAPH_RECURSION_LIMIT'],
+    [new lib.InvalidUpdateError('u', { code: 'INVALID_RESULT', node: 'n' }), 'InvalidUpdateError', 'INVALID_RESULT', 'INVALID_CONCURRENT_GRAPH_UPDATE'],
+    [new lib.InvalidUpdateError('u'), 'InvalidUpdateError', 'PARALLEL_CONFLICT', 'INVALID_CONCURRENT_GRAPH_UPDATE'],
+    [new lib.GraphValidationError('v'), 'GraphValidationError', 'INVALID_DEFINITION', undefined],
+    [new lib.EmptyInputError(), 'EmptyInputError', 'INVALID_INPUT', undefined],
+  ];
+  for (const [e, name, code, lcCode] of cases) {
+    assert.ok(e instanceof EdgegraphError && e instanceof Error);
+    assert.deepEqual([e.name, e.constructor.name, e.code, e.lc_error_code], [name, name, code, lcCode]);
+    assert.ok(!Object.keys(e).includes('name'));   // name is not enumerable, as an Error's
+  }
+  assert.equal(cases[1][0].node, 'n');
+  assert.equal(cases[4][0].message, 'Received no input for __start__');
+  assert.ok(lib.isGraphRecursionError(cases[0][0]) && !lib.isGraphRecursionError(cases[3][0]));
+});

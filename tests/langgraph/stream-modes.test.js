@@ -239,3 +239,38 @@ for (const impl of implementations) {
     assert.deepEqual(questions.map((q) => q.question), ['go?!', 'go?!', 'go?!', 'go?!']);
   });
 }
+
+for (const impl of implementations) {
+  const { StateGraph, Annotation, START, END } = impl;
+  test(named(impl, 'a graph a node invokes with its config streams into the caller\'s stream, under the node\'s namespace'), async () => {
+    const S = Annotation.Root({ count: Annotation() });
+    const inner = new StateGraph(S).addNode('inner_step', (s) => ({ count: s.count + 100 })).addEdge(START, 'inner_step').addEdge('inner_step', END).compile();
+    const outer = new StateGraph(S).addNode('call_inner', async (s, config) => ({ count: (await inner.invoke({ count: s.count }, { ...config })).count }))
+      .addEdge(START, 'call_inner').addEdge('call_inner', END).compile();
+    const chunks = await collect(outer.stream({ count: 1 }, { subgraphs: true, streamMode: 'updates' }));
+    assert.equal(chunks.length, 2);
+    assert.equal(chunks[0][0].length, 1);
+    assert.match(chunks[0][0][0], /^call_inner:/);
+    assert.deepEqual(chunks[0][1], { inner_step: { count: 101 } });
+    assert.deepEqual(chunks[1], [[], { call_inner: { count: 101 } }]);
+  });
+}
+
+for (const impl of implementations) {
+  const { StateGraph, Annotation, START, END } = impl;
+  test(named(impl, 'two streams of one compiled graph at once: each gets its own run\'s chunks (custom writes and updates), interleaved nodes notwithstanding'), async () => {
+    const S = Annotation.Root({ who: Annotation(), log: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) });
+    let release;
+    const gate = new Promise((resolve) => { release = resolve; });
+    const graph = new StateGraph(S)
+      .addNode('first', async (s, config) => { config.writer({ from: s.who, at: 'first' }); if (s.who === 'a') await gate; return { log: [`first ${s.who}`] }; })
+      .addNode('second', (s, config) => { config.writer({ from: s.who, at: 'second' }); if (s.who === 'b') release(); return { log: [`second ${s.who}`] }; })
+      .addEdge(START, 'first').addEdge('first', 'second').addEdge('second', END).compile();
+    // 'a' waits in its first node until 'b' has run its second: the two runs' nodes interleave.
+    const [a, b] = await Promise.all(['a', 'b'].map((who) => collect(graph.stream({ who }, { streamMode: ['custom', 'updates'] }))));
+    for (const [who, chunks] of [['a', a], ['b', b]]) {
+      assert.deepEqual(chunks.filter(([mode]) => mode === 'custom').map(([, c]) => c), [{ from: who, at: 'first' }, { from: who, at: 'second' }]);
+      assert.deepEqual(chunks.filter(([mode]) => mode === 'updates').map(([, c]) => c), [{ first: { log: [`first ${who}`] } }, { second: { log: [`second ${who}`] } }]);
+    }
+  });
+}

@@ -474,3 +474,24 @@ for (const impl of implementations) {
     ]);
   });
 }
+
+for (const impl of implementations) {
+  const { StateGraph, Annotation, START, MemorySaver, interrupt, Command } = impl;
+  test(named(impl, 'updateState by a paused grandchild\'s namespace (two levels down): the resumed run reads the edit'), async () => {
+    const S = Annotation.Root({ city: Annotation(), log: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) });
+    const grandchild = new StateGraph(S).addNode('ask', (s) => ({ log: [`ask ${interrupt('where?')} ${s.city}`] })).addEdge(START, 'ask').compile();
+    const child = new StateGraph(S).addNode('inner', grandchild).addEdge(START, 'inner').compile();
+    const graph = new StateGraph(S).addNode('outer', child).addEdge(START, 'outer').compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: 'nested-edit' } };
+    await graph.invoke({ city: 'Rome' }, config);
+    const low = (await graph.getState(config, { subgraphs: true })).tasks[0].state.tasks[0].state;
+    assert.match(low.config.configurable.checkpoint_ns, /^outer:[^|]+\|inner:/);
+    assert.deepEqual(low.values, { city: 'Rome', log: [] });
+    // By the child's namespace, without subgraphs: the grandchild shows as its namespace.
+    const mid = await graph.getState({ configurable: { thread_id: 'nested-edit', checkpoint_ns: low.config.configurable.checkpoint_ns.split('|')[0] } });
+    assert.deepEqual(mid.next, ['inner']);
+    assert.equal(mid.tasks[0].state.configurable.checkpoint_ns, low.config.configurable.checkpoint_ns);
+    await graph.updateState(low.config, { city: 'Oslo' });
+    assert.deepEqual(await graph.invoke(new Command({ resume: 'here' }), config), { city: 'Oslo', log: ['ask here Oslo'] });
+  });
+}

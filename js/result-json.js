@@ -147,10 +147,12 @@ function put(v, key) {
     }
   } else if (v === null || typeof v !== 'object') text += String(v);   // (finite numbers and booleans: as JSON writes them)
   else if (!holders.has(v)) {
-    // As a property, so a toJSON gets its key (nothing left: a toJSON that changed its mind; the text's way).
-    const k = JSON.stringify(String(key)).length + 2, whole = JSON.stringify({ [key]: v });
-    if (whole.length <= k) throw 0;
-    text += whole.slice(k, -1);
+    if (typeof v.toJSON === 'function') {
+      // As a property, so toJSON gets its key (nothing left: a toJSON that changed its mind; the text's way).
+      const k = JSON.stringify(String(key)).length + 2, whole = JSON.stringify({ [key]: v });
+      if (whole.length <= k) throw 0;
+      text += whole.slice(k, -1);
+    } else text += JSON.stringify(v);
   } else if (Array.isArray(v)) {
     text += '[';
     for (let i = 0; i < v.length; i++) { if (i) text += ','; put(v[i], i); }

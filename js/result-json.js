@@ -45,9 +45,11 @@ let wellFormedText = null;
 export const knownWellFormed = (text) => text === wellFormedText;
 
 /**
- * Whether JSON keeps `v` as it is: the fast check, run after JSON.stringify
- * succeeded (so no cycle, no BigInt). A plain walk: a replacer function makes
- * JSON.stringify itself several times slower (bench/result-check.js).
+ * Whether JSON keeps `v` as it is: the fast check, before JSON.stringify (a
+ * BigInt is false here; a cycle runs out of stack: refuse() names both). It
+ * counts the long strings and marks what holds them on the way. A plain walk:
+ * a replacer function makes JSON.stringify itself several times slower
+ * (bench/result-check.js).
  */
 function keeps(v) {
   switch (typeof v) {

@@ -317,10 +317,8 @@ class GraphRunner {
     if (result.status === 'INTERRUPTED') throw result.error ?? new EdgegraphError('ABORTED', 'the run was interrupted');
     if (result.status === 'FINISHED' && inv.steps >= inv.recursionLimit) throw inv.recursionError();
     const values = this.output(result.state);
-    if (result.status === 'PAUSED' && !this.#store) {
-      throw new EdgegraphError('INVALID_OPTIONS', 'No checkpointer set: a run that pauses needs compile({ checkpointer })');
-    }
     if (result.status === 'PAUSED') {
+      if (!this.#store) throw new EdgegraphError('INVALID_OPTIONS', 'No checkpointer set: a run that pauses needs compile({ checkpointer })');
       // As LangGraph: the pending interrupts beside the values (none for a breakpoint).
       values.__interrupt__ = shownInterrupts(result.interrupts);
       inv.paused(values.__interrupt__);

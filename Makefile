@@ -194,7 +194,7 @@ FUZZ_TARGETS := graph checkpoint submit history state json
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
 FUZZ_SECONDS ?= 60
 
-$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(CORE_SRC) $(CORE_HDR) $(CJSON_DIR)/cJSON.c
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/c/json_read_diff.h $(CORE_SRC) $(CORE_HDR) $(CJSON_DIR)/cJSON.c
 	$(call say,FUZZ,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc -I$(CJSON_DIR) \

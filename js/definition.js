@@ -179,7 +179,7 @@ export function normalizeDefinition(definition, options = {}) {
     json.state = { ...json.state, reducers: { subgraphs: 'merge', ...(json.state.reducers ?? {}) } };
   }
   // A prepared graph's text: the fields so far, then its nodes (before the ordinary ones) and edges.
-  const parts = prepared ? preparedParts(prepared.entries) : null;
+  const parts = prepared ? preparedParts(prepared.entries, policies) : null;
   const text = parts ? preparedText(JSON.stringify(json), parts, JSON.stringify(specs ?? nodes)) : null;
   json.nodes = specs ?? nodes;
   json.edges = edgeSpecs ?? edges;
@@ -201,9 +201,10 @@ const escapedInner = (name) => JSON.stringify(name).slice(1, -1);
  * The members of a prepared graph's "nodes" and "edges" as JSON text, and its node table
  * ([name, handler, router] in the text's order, as eg_run_graph_nodes lists them). `entries`:
  * name, spec, edge of each node in turn; a spec of null is PLAIN_NODE, one of undefined a node
- * of `definition.nodes` instead; an edge of null is a router named after its node.
+ * of `definition.nodes` instead; an edge of null is a router named after its node. A spec's
+ * retry policy goes into `policies` too (the run applies it: node-policy.js).
  */
-function preparedParts(entries) {
+function preparedParts(entries, policies) {
   let all = '';
   for (let i = 0; i < entries.length; i += 3) all += entries[i];
   // A name as it goes between quotes: as it is when none needs an escape (one test of them all, no string made a name).
@@ -215,6 +216,7 @@ function preparedParts(entries) {
   for (let i = 0; i < entries.length; i += 3) {
     const name = entries[i], spec = entries[i + 1], edge = entries[i + 2], key = inner(name);
     if (spec !== undefined) nodes += (nodes ? ',"' : '"') + key + '":' + (spec === null ? PLAIN_NODE : JSON.stringify(spec));
+    if (spec?.retry) policies.set(name, { retry: spec.retry });
     table.push([name, name, edge === null ? name : null]);
     edges += (i ? ',"' : '"') + key + '":' + (edge === null ? `{"router":"${key}"}` : typeof edge === 'string' ? `"${inner(edge)}"` : JSON.stringify(edge));
   }

@@ -37,7 +37,8 @@ export async function withPolicy({ retry = {}, timeoutMs }, node, run) {
         }, timeoutMs);
       })]);
     } catch (e) {
-      if (attempt >= attempts || run.stopped() || isGraphInterrupt(e)) throw e;
+      // retry.retryOn(error): false for an error no retry can fix (the policy's own filter; JSON drops it, the core never sees it).
+      if (attempt >= attempts || run.stopped() || isGraphInterrupt(e) || retry.retryOn?.(e) === false) throw e;
       const wait = retry.jitter === false ? delay : delay * (0.5 + Math.random() / 2);
       run.onRetry(attempt, describeThrown(e).message, wait);
       delay = Math.min(delay * (retry.factor ?? 2), retry.maxBackoffMs ?? Infinity);

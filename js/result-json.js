@@ -26,13 +26,14 @@ const isBoxed = (v) => v instanceof Number || v instanceof String || v instanceo
 // common one-byte string (and missing on old runtimes: then always maybe).
 const maybeLone = typeof ''.isWellFormed === 'function' ? (s) => !s.isWellFormed() : () => true;
 let lone = false;   // keeps() met a string or key that maybe holds one
-// Strings this long cross raw. Crossing one raw costs ~0.5 us of its own (the
-// walk that cuts it out, an encodeInto call) and saves JSON.stringify's escaping
-// and the core's unescaping: ~2 ns a character of plain ASCII, ~9 of text with
-// a quote or newline every few characters. At 256 characters plain text breaks
-// even and escaped text saves ~2 us a result (Node 20, one core, both ways
-// interleaved in one process).
-const RAW_MIN = 256;
+// Strings this long cross raw. Crossing one raw costs ~0.5-1.5 us of its own
+// (the walk that cuts it out of the lists and records holding it, more the
+// deeper it sits; an encodeInto call) and saves JSON.stringify's escaping and
+// the core's unescaping: ~2 ns a character of plain ASCII, ~9 of text with a
+// quote or newline every few characters. Plain text breaks even at ~256
+// characters in a tool message, ~400 in a tool call's arguments; escaped text
+// well below (Node 20, both ways interleaved in one process).
+const RAW_MIN = 384;
 let longs = 0;              // keeps() met strings that long
 const holders = new Set();  // the lists and records keeps() found long strings in, at any depth
 // The last result resultText returned whose every string and key is well-formed.
@@ -44,9 +45,11 @@ let wellFormedText = null;
 export const knownWellFormed = (text) => text === wellFormedText;
 
 /**
- * Whether JSON keeps `v` as it is: the fast check, run after JSON.stringify
- * succeeded (so no cycle, no BigInt). A plain walk: a replacer function makes
- * JSON.stringify itself several times slower (bench/result-check.js).
+ * Whether JSON keeps `v` as it is: the fast check, before JSON.stringify (a
+ * BigInt is false here; a cycle runs out of stack: refuse() names both). It
+ * counts the long strings and marks what holds them on the way. A plain walk:
+ * a replacer function makes JSON.stringify itself several times slower
+ * (bench/result-check.js).
  */
 function keeps(v) {
   switch (typeof v) {
@@ -79,19 +82,12 @@ function keeps(v) {
 
 /** What is wrong with `v` itself (after toJSON and unboxing), or '' when JSON keeps it. */
 function problem(v, inArray) {
-  switch (typeof v) {
-    case 'string': case 'boolean': return '';
-    case 'number': return Number.isFinite(v) ? '' : String(v);
-    case 'undefined': return inArray ? 'undefined in a list' : '';
-    case 'function': return 'a function';
-    case 'symbol': return 'a symbol';
-    case 'bigint': return 'a BigInt';
-    default: {
-      if (v === null || Array.isArray(v)) return '';
-      if (isPlainRecord(v)) return '';
-      return `a ${v.constructor?.name || 'class instance'} without toJSON`;
-    }
-  }
+  const type = typeof v;
+  if (type === 'number') return Number.isFinite(v) ? '' : String(v);
+  if (type === 'undefined') return inArray ? 'undefined in a list' : '';
+  if (type === 'function' || type === 'symbol') return `a ${type}`;
+  if (type === 'bigint') return 'a BigInt';
+  return type !== 'object' || v === null || Array.isArray(v) || isPlainRecord(v) ? '' : `a ${v.constructor?.name || 'class instance'} without toJSON`;
 }
 
 /**
@@ -127,13 +123,10 @@ function refuse(value, node) {
   let thrown, hit = null, deep = false;
   try { JSON.stringify(value); } catch (e) { thrown = e; }   // a cycle, a BigInt, a toJSON that throws, or too deep
   try { hit = locate(value, '', false, new Set()); } catch { deep = true; }
-  if (!hit) {
-    const why = thrown ? `cannot be written as JSON (${thrown.message})` : deep ? 'is nested too deeply to check' : 'JSON would not keep as it is';
-    throw new EdgegraphError('INVALID_RESULT', `node '${node}' returned a value that ${why}`, { node });
-  }
-  const where = hit.path ? ` at '${hit.path}'` : '';
-  const verdict = thrown ? 'JSON cannot write' : 'JSON would not keep as it is';
-  throw new EdgegraphError('INVALID_RESULT', `node '${node}' returned ${hit.what}${where}, which ${verdict}; return plain data (objects, lists, strings, finite numbers, booleans, null)`, { node });
+  const what = hit
+    ? `${hit.what}${hit.path ? ` at '${hit.path}'` : ''}, which ${thrown ? 'JSON cannot write' : 'JSON would not keep as it is'}; return plain data (objects, lists, strings, finite numbers, booleans, null)`
+    : `a value that ${thrown ? `cannot be written as JSON (${thrown.message})` : deep ? 'is nested too deeply to check' : 'JSON would not keep as it is'}`;
+  throw new EdgegraphError('INVALID_RESULT', `node '${node}' returned ${what}`, { node });
 }
 
 /** A result's JSON text (JSON.stringify's), also of one in parts (resultText): for whoever else reads it. */
@@ -148,13 +141,18 @@ let text = '', parts = null;
  * (one with toJSON written as a property, so toJSON gets its key).
  */
 function put(v, key) {
-  if (typeof v === 'string' && v.length >= RAW_MIN) {
-    parts.push(text, v);
-    text = '';
-  } else if (!holders.has(v)) {
-    if (typeof v?.toJSON === 'function') {
+  if (typeof v === 'string') {
+    if (v.length < RAW_MIN) text += JSON.stringify(v);
+    else {
+      parts.push(text, v);
+      text = '';
+    }
+  } else if (v === null || typeof v !== 'object') text += String(v);   // (finite numbers and booleans: as JSON writes them)
+  else if (!holders.has(v)) {
+    if (typeof v.toJSON === 'function') {
+      // As a property, so toJSON gets its key (nothing left: a toJSON that changed its mind; the text's way).
       const k = JSON.stringify(String(key)).length + 2, whole = JSON.stringify({ [key]: v });
-      if (whole.length <= k) throw 0;   // an impure toJSON, now without a value: the text's way
+      if (whole.length <= k) throw 0;
       text += whole.slice(k, -1);
     } else text += JSON.stringify(v);
   } else if (Array.isArray(v)) {

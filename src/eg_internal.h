@@ -51,9 +51,8 @@ cJSON *eg_parse(const char *json, size_t len);
 cJSON *eg_parse_ex(const char *json, size_t len, bool *nomem);
 /* For graph definitions: duplicate node names must be seen, to be reported. */
 cJSON *eg_parse_keep_duplicates(const char *json, size_t len, bool *nomem);
-/* eg_parse_ex of a text that may hold raw segments; *json_len: its length as JSON, or a bound over it (eg_json_read.h). */
+/* eg_parse_ex of a text that may hold raw segments; *json_len: a bound over its length as JSON (eg_json_read.h). */
 cJSON *eg_parse_raw(const char *text, size_t len, bool *nomem, size_t *json_len);
-#define EG_JSON_LEN_EXACT ((size_t)1)   /* *json_len on the call: the length exactly, not a bound */
 /* Parse any JSON value: EG_OK; OUT_OF_MEMORY; or `code` with "<what> is not
  * valid JSON". *out is NULL unless EG_OK. */
 eg_code eg_parse_value(const char *json, size_t len, eg_code code, const char *what, cJSON **out, eg_error *err);

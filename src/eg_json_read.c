@@ -59,9 +59,8 @@ typedef struct reader {
     unsigned char *scratch;   /* where a string with escapes is unescaped (heap, freed with the reader) */
     size_t scratch_cap;
     size_t *raw;       /* not NULL: raw segments may stand for strings */
-    bool exact;        /* escapes counted (else 5 a byte, the most one can add) */
-    size_t escapes;    /* the bytes JSON's escapes would add to the raw segments read */
-    size_t segments;   /* how many were read */
+    size_t bytes;      /* the raw segments' bytes read */
+    size_t segments;   /* how many */
 } reader;
 
 HOT void *take(reader *r, size_t n) { return r->arena ? arena_take(r->arena, n) : eg_malloc(n); }
@@ -201,16 +200,6 @@ static char *read_string(reader *r) {
     return copy_out(r, from, used, q + 1);
 }
 
-/* The bytes JSON.stringify's escapes add to n bytes of UTF-8 at s: one for
- * '"', '\\' and \b \t \n \f \r, five for another control character (\u0001).
- * A byte at a time (~0.5-0.8 ns a byte in the .wasm, as much as the rest of
- * a tool result's step in the core): only when a bound will not do. */
-static size_t escape_bytes(const unsigned char *s, size_t n) {
-    size_t extra = 0;
-    for (const unsigned char *e = s + n; s < e; s++) extra += *s >= 0x20 ? (*s == '"' || *s == '\\') : (0x3700 >> *s) & 1 ? 1 : 5;   /* 0x3700: \b \t \n \f \r */
-    return extra;
-}
-
 /* A raw segment at r->p (eg_json_read with raw_len): the byte 0xFF, the string's length
  * as four bytes, least significant first, then its bytes, copied as they are. */
 static char *read_raw(reader *r) {
@@ -222,7 +211,7 @@ static char *read_raw(reader *r) {
     n = __builtin_bswap32(n);
 #endif
     if (n > (size_t)(r->end - s)) return NULL;
-    r->escapes += r->exact ? escape_bytes(s, n) : 5 * (size_t)n;
+    r->bytes += n;
     r->segments++;
     return copy_out(r, s, n, s + n);
 }
@@ -312,7 +301,7 @@ static bool read_value(reader *r, cJSON *item) {
 
 cJSON *eg_json_read(const char *json, size_t len, const char **end, eg_arena *arena, size_t *raw_len) {
     if (!json || !len) return NULL;
-    reader r = { (const unsigned char *)json, (const unsigned char *)json + len, arena, 0, NULL, 0, raw_len, raw_len && *raw_len == EG_JSON_LEN_EXACT, 0, 0 };
+    reader r = { (const unsigned char *)json, (const unsigned char *)json + len, arena, 0, NULL, 0, raw_len, 0, 0 };
     if (len > 4 && memcmp(json, "\xEF\xBB\xBF", 3) == 0) r.p += 3;
     skip_space(&r);
     cJSON *item = new_item(&r);
@@ -325,6 +314,7 @@ cJSON *eg_json_read(const char *json, size_t len, const char **end, eg_arena *ar
         return NULL;
     }
     if (end) *end = (const char *)r.p;
-    if (raw_len) *raw_len = len + r.escapes - 3 * r.segments;   /* each segment's 5-byte head is 2 quotes in JSON */
+    /* As JSON, each segment's 5-byte head is 2 quotes, and an escape makes a byte at most 6. */
+    if (raw_len) *raw_len = len + 5 * r.bytes - 3 * r.segments;
     return item;
 }

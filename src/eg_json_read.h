@@ -30,10 +30,9 @@ void eg_arena_free(eg_arena *a);
  * would not do: the reader, as cJSON, skips any byte up to ' ' as space), the
  * string's length in bytes as four bytes, least significant first, then its
  * bytes as they are. A NUL among them ends the string, as an escaped \u0000
- * does. *raw_len: the length of all len bytes as JSON text (each segment a
- * JSON string, escaped as JSON.stringify escapes it): exactly if *raw_len is
- * EG_JSON_LEN_EXACT (eg_internal.h) on the call; else a bound over it that costs no pass over
- * the segments' bytes (each as six bytes: an escape's most). */
+ * does. *raw_len: a bound over the length of all len bytes as JSON text
+ * (each segment as a JSON string, every byte of it escaped to six), which
+ * costs no pass over the segments' bytes; len itself when there are none. */
 cJSON *eg_json_read(const char *json, size_t len, const char **end, eg_arena *arena, size_t *raw_len);
 
 /* eg_parse_keep_duplicates (eg_json.c) into `arena`: for a tree dropped at once. */

@@ -244,14 +244,17 @@ eg_code eg_run_submit(eg_run *run, uint32_t index, const char *result, size_t le
     eg_code rc = task_at(run, index, "submit", &t, err);
     if (rc) return rc;
     bool nomem;
-    size_t json_len = 0;   /* a bound over its length as JSON; exactly when near the limit */
-    cJSON *r = eg_parse_raw(result, len, &nomem, &json_len);
-    if (r && json_len > run->max_result_bytes) {
-        cJSON_Delete(r);
-        json_len = EG_JSON_LEN_EXACT;
-        r = eg_parse_raw(result, len, &nomem, &json_len);
+    size_t bound = 0;   /* over its length as JSON: len itself, unless it holds raw segments */
+    cJSON *r = eg_parse_raw(result, len, &nomem, &bound);
+    if (r && bound != len && bound > run->max_result_bytes) {
+        /* Its raw strings may pass the limit as JSON: measured as the core prints it (as maxStateBytes measures the state). */
+        eg_buf b = { 0 };
+        bool printed = eg_buf_json(&b, r);
+        bound = b.len;
+        eg_buf_free(&b);
+        if (!printed) { cJSON_Delete(r); return eg_nomem(err); }
     }
-    if (r) len = json_len;
+    if (r) len = bound;
     if (len > run->max_result_bytes) {
         cJSON_Delete(r);
         eg_run_stop_(run, t->node, EG_E_LIMIT, "%s '%s' returned %zu bytes, more than maxResultBytes (%zu)",

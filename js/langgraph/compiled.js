@@ -15,7 +15,7 @@ import { Invocation, STREAM_MODES, superstepOf, invocationIn } from './stream.js
 import { storeOf } from './checkpoint.js';
 import { threadRef } from './history.js';
 import { isCommand, engineCommand, updateOf, gotoOf, toParent, resultCommand } from './command.js';
-import { withRetry, engineRetry } from './retry.js';
+import { engineRetry } from './retry.js';
 import { ThreadState } from './thread-state.js';
 import { subgraphNodeSpec, shownInterrupts } from './subgraph-node.js';
 import { withCache, clearCache, cacheOf } from './cache.js';
@@ -123,16 +123,15 @@ class GraphRunner {
     const join = sources ? [...new Set(sources)] : false;
     const child = runnerOf(subgraph);
     // (The spec of most nodes is PLAIN_NODE's, which entries say with null: no object made for them.)
-    const spec = node === null ? { jumpTarget: true } : join || options.defer || child ? { jumpTarget: true, join } : null;
+    const spec = node === null ? { jumpTarget: true } : join || options.defer || child || options.retryPolicy ? { jumpTarget: true, join } : null;
     if (options.defer) spec.defer = true;
+    // LangGraph's retry policy is the engine's node retry (each try a call of the node's handler, its own signal).
+    if (options.retryPolicy) spec.retry = engineRetry(options.retryPolicy);
     if (child) {
-      if (options.cachePolicy || options.retryPolicy?.retryOn) {
-        throw new EdgegraphError('INVALID_DEFINITION', `node '${name}' is a compiled graph: give its nodes cachePolicy and retryOn`, { node: name });
-      }
+      if (options.cachePolicy) throw new EdgegraphError('INVALID_DEFINITION', `node '${name}' is a compiled graph: give its nodes cachePolicy`, { node: name });
       objects[name] = Object.assign(subgraphNodeSpec(name, child, side), spec);
       this.#children.set(name, child.threads);
-      if (options.retryPolicy) objects[name].retry = engineRetry(options.retryPolicy);
-    } else handlers.set(name, node === null ? this.#startNode() : this.#wrap(name, withRetry(fn, options.retryPolicy), options.cachePolicy));
+    } else handlers.set(name, node === null ? this.#startNode() : this.#wrap(name, fn, options.cachePolicy));
     let edge = edgeOf(fixed.get(name), branches.get(name), this.#view);
     if (typeof edge === 'function') { routers.set(name, edge); edge = null; }
     // (spec null: a function node that is no join; undefined: a subgraph node, in `objects`; edge null: a router named after its node)
@@ -159,7 +158,8 @@ class GraphRunner {
     const call = (state, engine, ctx) => {
       const inv = invocationIn(ctx);
       const input = ctx.arg !== undefined ? ctx.arg : this.#view(state);
-      const step = inv ? inv.enter(ctx.taskId, name, state, input) : superstepOf(ctx.taskId);
+      // (A retry's try is the same task: it started once.)
+      const step = inv && ctx.attempt === 1 ? inv.enter(ctx.taskId, name, state, input) : superstepOf(ctx.taskId);
       const config = this.#nodeConfig(inv, ctx, name, step);
       if (cache) return cache(input, config).then((r) => this.#finish(r.out, inv, ctx, name, step, state, r.cached));
       const out = fn(input, config);
@@ -317,10 +317,8 @@ class GraphRunner {
     if (result.status === 'INTERRUPTED') throw result.error ?? new EdgegraphError('ABORTED', 'the run was interrupted');
     if (result.status === 'FINISHED' && inv.steps >= inv.recursionLimit) throw inv.recursionError();
     const values = this.output(result.state);
-    if (result.status === 'PAUSED' && !this.#store) {
-      throw new EdgegraphError('INVALID_OPTIONS', 'No checkpointer set: a run that pauses needs compile({ checkpointer })');
-    }
     if (result.status === 'PAUSED') {
+      if (!this.#store) throw new EdgegraphError('INVALID_OPTIONS', 'No checkpointer set: a run that pauses needs compile({ checkpointer })');
       // As LangGraph: the pending interrupts beside the values (none for a breakpoint).
       values.__interrupt__ = shownInterrupts(result.interrupts);
       inv.paused(values.__interrupt__);

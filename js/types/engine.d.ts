@@ -71,6 +71,8 @@ export interface RetryPolicy {
   maxBackoffMs?: number;
   /** Randomize each wait between half and all of it (default true). */
   jitter?: boolean;
+  /** Whether a try that threw this is tried again (default: every error but an interrupt). */
+  retryOn?: (error: unknown) => boolean;
 }
 
 /** A node that runs another graph with its own state. A pause inside pauses the parent; resume continues it. */

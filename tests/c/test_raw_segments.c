@@ -2,8 +2,8 @@
  * segment (0xFF, its length in four bytes, least significant first, its
  * bytes as they are): read as the JSON string it stands for, bounds checked,
  * refused where JSON has no value, and counted by maxResultBytes as that
- * string's JSON text (exactly when near the limit) and by the state's bound
- * as no less. */
+ * string's JSON text (the result printed, when a bound passes the limit) and
+ * by the state's bound as no less. */
 #include "check.h"
 #include "edgegraph.h"
 #include "eg_internal.h"
@@ -28,30 +28,25 @@ TEST(raw_segment_reads_as_its_string) {
     char text[256];
     /* Bytes JSON would escape, a 0xFF among them, a character of four bytes: all kept as they are. */
     static const char s[] = "say \"hi\"\\\n\t\x01\xFF \xF0\x9F\x98\x80";
-    size_t len = with_segment(text, "{\"a\":[1,", s, sizeof s - 1, "],\"b\":true}"), json_len = EG_JSON_LEN_EXACT;
+    size_t len = with_segment(text, "{\"a\":[1,", s, sizeof s - 1, "],\"b\":true}"), json_len = 0;
     cJSON *tree = eg_json_read(text, len, NULL, NULL, &json_len);
     CHECK(tree);
     const cJSON *a = cJSON_GetArrayItem(eg_get(tree, "a"), 1);
     CHECK(cJSON_IsString(a) && strcmp(a->valuestring, s) == 0);
     CHECK(cJSON_IsTrue(eg_get(tree, "b")));
-    /* Its length as JSON: {"a":[1,"say \"hi\"\\\n\t\u0001<FF> <4 bytes>"],"b":true} */
-    CHECK(json_len == strlen("{\"a\":[1,\"say \\\"hi\\\"\\\\\\n\\t\\u0001\xFF \xF0\x9F\x98\x80\"],\"b\":true}"));
+    /* Its length as JSON, bounded without a pass over the bytes: the head as 2 quotes, each byte as 6 (an escape's most). */
+    CHECK(json_len == len - 5 + 2 + 5 * (sizeof s - 1));   /* (len holds the bytes once) */
+    CHECK(json_len >= strlen("{\"a\":[1,\"say \\\"hi\\\"\\\\\\n\\t\\u0001\xFF \xF0\x9F\x98\x80\"],\"b\":true}"));
     cJSON_Delete(tree);
 
-    json_len = 0;   /* a bound: each byte of a segment as six */
-    cJSON_Delete(eg_json_read(text, len, NULL, NULL, &json_len));
-    CHECK(json_len == len - 5 + 2 + 5 * (sizeof s - 1));   /* (len holds the bytes once) */
-
     len = with_segment(text, "", "", 0, "");   /* empty, and the whole text */
-    json_len = EG_JSON_LEN_EXACT;
     tree = eg_json_read(text, len, NULL, NULL, &json_len);
     CHECK(cJSON_IsString(tree) && tree->valuestring[0] == '\0' && json_len == 2);
     cJSON_Delete(tree);
 
     len = with_segment(text, "[", "a\0b", 3, "]");   /* a NUL ends the string, as \u0000 does */
-    json_len = EG_JSON_LEN_EXACT;
     tree = eg_json_read(text, len, NULL, NULL, &json_len);
-    CHECK(tree && strcmp(cJSON_GetArrayItem(tree, 0)->valuestring, "a") == 0 && json_len == strlen("[\"a\\u0000b\"]"));
+    CHECK(tree && strcmp(cJSON_GetArrayItem(tree, 0)->valuestring, "a") == 0 && json_len >= strlen("[\"a\\u0000b\"]"));
     cJSON_Delete(tree);
 }
 

@@ -168,3 +168,17 @@ test('subgraph: own state mapped in and out; a child pause pauses the parent; re
   assert.deepEqual(childRuns, ['draft', 'finalize'], 'the child resumed where it stopped');
   assert.equal(done.state.subgraphs.write, null);
 });
+
+test('retry.retryOn: an error it refuses fails the node at once; others are tried again', async () => {
+  const tries = [];
+  const statusOf = (n) => Object.assign(new Error(`status ${n}`), { status: n });
+  const engine = new GraphEngine({
+    nodes: { call: { handler: (s, e, ctx) => { tries.push(ctx.attempt); throw statusOf(ctx.attempt === 1 ? 503 : 400); }, retry: { attempts: 5, backoffMs: 0, retryOn: (err) => err.status >= 500 } } },
+    edges: { call: '__end__' }, entryPoint: 'call',
+  });
+  const r = await engine.execute({});
+  assert.equal(r.status, 'ERROR');
+  assert.equal(r.error.code, 'NODE_FAILED');
+  assert.match(r.error.message, /status 400/);
+  assert.deepEqual(tries, [1, 2]);   // the 503 is tried again, the 400 is not
+});

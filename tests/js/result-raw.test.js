@@ -51,7 +51,7 @@ const values = {
   },
   'a NUL in a long string': { data: { nul: `a\u0000${long}` } },
   'toJSON given its key, in a list and in a record': { data: { at: new Stamp(1), list: [new Stamp(2), long] }, text: long },
-  'a string of exactly 256 characters, and one of 255': { data: { a: 'x'.repeat(256), b: 'y'.repeat(255) } },
+  'a string of exactly 384 characters, and one of 383': { data: { a: 'x'.repeat(384), b: 'y'.repeat(383) } },
   'a long key, and a long string only a toJSON or a boxed string gives': { data: { ['k'.repeat(500)]: 1, t: { toJSON: () => long }, s: new String(long), text: long } },
   'a null-prototype record and one list twice': (() => { const shared = [long]; return { data: Object.assign(Object.create(null), { a: shared, b: shared }) }; })(),
 };
@@ -69,7 +69,7 @@ for (const [label, value] of Object.entries(values)) {
 }
 
 test('a result without long strings is one JSON text, as before', () => {
-  const value = { data: { a: 'x'.repeat(255), n: [1, 2] } };
+  const value = { data: { a: 'x'.repeat(383), n: [1, 2] } };
   assert.equal(resultText(value, 'a'), JSON.stringify(value));
 });
 

@@ -295,3 +295,28 @@ test('edgegraph: the LangGraph error classes are EdgegraphErrors with their name
   assert.equal(cases[4][0].message, 'Received no input for __start__');
   assert.ok(lib.isGraphRecursionError(cases[0][0]) && !lib.isGraphRecursionError(cases[3][0]));
 });
+
+for (const impl of implementations) {
+  const { StateGraph, Annotation, START, END } = impl;
+  test(named(impl, 'retryPolicy: a failing node is tried again (one task in the tasks stream); a 4xx error is not (the default retryOn); a retryOn of its own decides'), async () => {
+    const S = Annotation.Root({ out: Annotation() });
+    const policy = (more) => ({ retryPolicy: { maxAttempts: 5, initialInterval: 1, jitter: false, logWarning: false, ...more } });
+    let calls = 0;
+    const flaky = new StateGraph(S).addNode('call', () => { calls++; if (calls < 3) throw Object.assign(new Error('busy'), { status: 503 }); return { out: calls }; }, policy())
+      .addEdge(START, 'call').addEdge('call', END).compile();
+    const chunks = await collect(flaky.stream({}, { streamMode: 'tasks' }));
+    assert.equal(calls, 3);
+    assert.equal(chunks.filter((c) => 'input' in c).length, 1);
+    assert.deepEqual(chunks.filter((c) => 'result' in c).map((c) => c.result), [{ out: 3 }]);
+    let bad = 0;
+    const client = new StateGraph(S).addNode('call', () => { bad++; throw Object.assign(new Error('bad request'), { status: 400 }); }, policy())
+      .addEdge(START, 'call').addEdge('call', END).compile();
+    await assert.rejects(client.invoke({}), /bad request/);
+    assert.equal(bad, 1);
+    let own = 0;
+    const custom = new StateGraph(S).addNode('call', () => { own++; throw new Error(own === 1 ? 'again' : 'stop'); }, policy({ retryOn: (e) => e.message === 'again' }))
+      .addEdge(START, 'call').addEdge('call', END).compile();
+    await assert.rejects(custom.invoke({}), /stop/);
+    assert.equal(own, 2);
+  });
+}

@@ -219,7 +219,7 @@ async function parity(): Promise<void> {
 }
 void parity;
 async function concurrency(): Promise<void> {
-  const engine = new GraphEngine<IGraphState>({ nodes: { a: async (s, e, ctx) => { await fetch('http://x', { signal: ctx.signal }); return {}; } }, edges: { a: '__end__' }, entryPoint: 'a' }, { retry: { attempts: 3, backoffMs: 10 } });
+  const engine = new GraphEngine<IGraphState>({ nodes: { a: async (s, e, ctx) => { await fetch('http://x', { signal: ctx.signal }); return {}; } }, edges: { a: '__end__' }, entryPoint: 'a' }, { retry: { attempts: 3, backoffMs: 10, retryOn: (error) => !(error instanceof TypeError) } });
   await engine.execute({}, { maxConcurrency: 4 });
 }
 void concurrency;

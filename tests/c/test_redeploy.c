@@ -195,6 +195,17 @@ static const char format1[] =
     "\"state\":{\"data\":{\"k\":1,\"a\":true},\"messages\":[],\"metadata\":{},\"logs\":[],\"stepCount\":1,\"status\":\"PAUSED\",\"shouldPause\":true,"
     "\"currentNode\":\"a\",\"nextNode\":null},\"checksum\":\"4988142891e5373a\"}";
 
+/* `golden` with the character at `offset` after the first `find` set to `c`: the restore must refuse it. */
+static void check_text_edit_is_caught(const eg_graph *g, const char *golden, const char *find, size_t offset, char c) {
+    size_t n = strlen(golden) + 1;
+    char *edited = malloc(n);
+    memcpy(edited, golden, n);
+    strstr(edited, find)[offset] = c;
+    eg_error e;
+    CHECK(restore(g, edited, &e) == NULL && e.code == EG_E_CHECKPOINT && strstr(e.message, "checksum"));
+    free(edited);
+}
+
 TEST(redeploy_format_1_checkpoint_still_restores_and_is_checked) {
     eg_graph *g = graph(chain);
     eg_error e;
@@ -203,11 +214,7 @@ TEST(redeploy_format_1_checkpoint_still_restores_and_is_checked) {
     CHECK(r && eg_run_resume(r, NULL, 0, NULL) == EG_OK);
     CHECK_STR(next_node(r), "b");
     eg_run_free(r);
-    char edited[sizeof format1];
-    memcpy(edited, format1, sizeof format1);
-    char *k = strstr(edited, "\"k\":1");
-    k[4] = '2';
-    CHECK(restore(g, edited, &e) == NULL && e.code == EG_E_CHECKPOINT && strstr(e.message, "checksum"));
+    check_text_edit_is_caught(g, format1, "\"k\":1", 4, '2');
     eg_graph_free(g);
 }
 
@@ -248,10 +255,7 @@ TEST(redeploy_format_2_checkpoint_restores_is_checked_and_goes_on_in_format_3) {
     eg_run_free(again);
     eg_run_free(r);
     free(now);
-    char edited[sizeof format2];
-    memcpy(edited, format2, sizeof format2);
-    strstr(edited, "twenty-five")[0] = 'T';
-    CHECK(restore(g, edited, &e) == NULL && e.code == EG_E_CHECKPOINT && strstr(e.message, "checksum"));
+    check_text_edit_is_caught(g, format2, "twenty-five", 0, 'T');
     eg_graph_free(g);
 }
 

@@ -7,6 +7,7 @@
 // stores nothing.
 
 import { EdgegraphError } from './errors.js';
+import { Command, isCommand } from './command.js';
 
 /** Results in memory, each until its ttl (seconds) runs out; none: until cleared. */
 export class InMemoryCache {
@@ -66,9 +67,13 @@ function isNodeCache(cache) {
 export async function cachedCall(cache, { node, key, ttl }, call) {
   const fullKey = [cacheNamespace(node), typeof key === 'string' ? key : JSON.stringify(key) ?? 'undefined'];
   const [hit] = await cache.get([fullKey]);
-  if (hit) return { value: JSON.parse(hit.value).v, cached: true };
+  if (hit) {
+    // A Command's brand is a symbol, which JSON drops: `c` says the value was one.
+    const { v, c } = JSON.parse(hit.value);
+    return { value: c ? new Command(v) : v, cached: true };
+  }
   const value = await call();
-  await cache.set([{ key: fullKey, value: JSON.stringify({ v: value }), ttl }]);
+  await cache.set([{ key: fullKey, value: JSON.stringify(isCommand(value) ? { v: { ...value }, c: 1 } : { v: value }), ttl }]);
   return { value, cached: false };
 }
 

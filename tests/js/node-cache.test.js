@@ -2,7 +2,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { GraphEngine, InMemoryCache, cachedCall, clearNodeCache, send } from 'edgegraph';
+import { GraphEngine, InMemoryCache, cachedCall, clearNodeCache, send, Command } from 'edgegraph';
 
 /** Run `fn` with Date.now() moved `ms` ahead (a TTL runs out without waiting). */
 async function later(ms, fn) {
@@ -38,6 +38,27 @@ test('a cached node: its result is reused for an equal input, with the same even
   // ttlMs: past it, the node runs again.
   await later(61_000, () => engine.execute({ data: { q: 'x' } }));
   assert.deepEqual(calls, ['x', 'y', 'x']);
+  engine.dispose();
+});
+
+test('a cached node that returned a Command routes and updates from the cache as it did fresh', async () => {
+  const calls = [];
+  const engine = new GraphEngine({
+    nodes: {
+      pick: { handler: (state) => { calls.push(state.data.q); return new Command({ goto: 'b', update: { data: { picked: state.data.q } } }); }, cache: { ttlMs: 60_000 } },
+      a: () => ({ logs: ['a'] }),
+      b: { handler: () => ({ logs: ['b'] }), jumpTarget: true },
+    },
+    edges: { pick: 'a', a: '__end__', b: '__end__' },
+    entryPoint: 'pick',
+  }, { cache: new InMemoryCache() });
+  const fresh = await engine.execute({ data: { q: 'x' } });
+  const cached = await engine.execute({ data: { q: 'x' } });
+  assert.deepEqual(calls, ['x'], 'the second run took the cached Command');
+  for (const r of [fresh, cached]) {
+    assert.deepEqual(r.state.logs, ['b'], 'goto b, not the static edge to a');
+    assert.equal(r.state.data.picked, 'x');
+  }
   engine.dispose();
 });
 

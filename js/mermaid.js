@@ -12,8 +12,10 @@ export function toMermaid(json) {
   const ids = new Map(names.map((n, i) => [n, `n${i}`]));
   const id = (n) => (n === '__start__' ? '__start' : n === END || isEndNode(json, n) ? '__end' : ids.get(n));
   const lines = ['flowchart TD', '  __start([start])', '  __end([end])'];
-  for (const n of names) if (!isEndNode(json, n)) lines.push(`  ${ids.get(n)}["${label(n)}"]`);
+  // A node named __start__ (the LangGraph entry's input step) is the start itself: no box, no arrow to itself.
+  for (const n of names) if (!isEndNode(json, n) && n !== '__start__') lines.push(`  ${ids.get(n)}["${label(n)}"]`);
   for (const e of graphEdges(json)) {
+    if (e.from === '__start__' && e.to === '__start__') continue;
     if (e.conditional) lines.push(`  ${id(e.from)} -.->|"${label(e.label)}"| ${id(e.to)}`);
     else if (e.label) lines.push(`  ${id(e.from)} -->|"${label(e.label)}"| ${id(e.to)}`);
     else lines.push(`  ${id(e.from)} --> ${id(e.to)}`);

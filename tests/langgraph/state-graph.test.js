@@ -264,6 +264,7 @@ for (const impl of implementations) {
       assert.match(text, /draft/);
       assert.match(text, /review/);
       assert.ok(text.match(/-->/g).length >= 3, text);
+      assert.doesNotMatch(text, /^\s*(\S+) --> \1;?\s*$/m, 'no arrow from the start to itself');
     }
   });
 }

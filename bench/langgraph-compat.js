@@ -117,10 +117,14 @@ export async function benchLangGraphCompat() {
   }
   // Each shape warmed up as LangGraph's bench does (vitest bench: 100 ms and at least 5 calls), both sides.
   const warm = { batches: 5, warmup: 5, warmupMs: 100 };
+  // Each row's batches: the ratio of our slowest batch to their fastest and of ours fastest to their
+  // slowest bound what this run can tell (this machine's batches of one shape differ up to 2x).
   for (const [name, make, egIterations, lgIterations] of shapes) {
-    const ours = await measure(make(eg), { iterations: egIterations, ...warm });
-    const theirs = await measure(make(lg), { iterations: lgIterations, ...warm });
+    const ourSpread = [], theirSpread = [];
+    const ours = await measure(make(eg), { iterations: egIterations, ...warm, spread: ourSpread });
+    const theirs = await measure(make(lg), { iterations: lgIterations, ...warm, spread: theirSpread });
     row(name, ours, theirs, fmtTime);
+    console.log(`  ${''.padEnd(46)} batches: edgegraph ${fmtTime(ourSpread[0])}-${fmtTime(ourSpread[1])}, LangGraph.js ${fmtTime(theirSpread[0])}-${fmtTime(theirSpread[1])}: ${(theirSpread[0] / ourSpread[1]).toFixed(1)}x-${(theirSpread[1] / ourSpread[0]).toFixed(1)}x`);
   }
   // react_agent_100x_compilation times the program's own fakeModel(100) too (as LangGraph's shape
   // builds its fake model's answers): work both sides do, which bounds the ratio any engine can show.

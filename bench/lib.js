@@ -7,8 +7,9 @@ export const now = () => performance.now();
  * Median of `batches` timings of `fn` repeated `iterations` times, per iteration (ms),
  * after `warmup` untimed calls, and at least `warmupMs` of them (LangGraph's own bench,
  * vitest's bench over tinybench, warms each shape up for 100 ms and 5 calls).
+ * `spread`, a list, gets the fastest and the slowest batch.
  */
-export async function measure(fn, { iterations = 20, batches = 7, warmup = 3, warmupMs = 0 } = {}) {
+export async function measure(fn, { iterations = 20, batches = 7, warmup = 3, warmupMs = 0, spread = null } = {}) {
   const start = now();
   for (let i = 0; i < warmup || now() - start < warmupMs; i++) await fn();
   const samples = [];
@@ -19,6 +20,7 @@ export async function measure(fn, { iterations = 20, batches = 7, warmup = 3, wa
     samples.push((now() - t0) / iterations);
   }
   samples.sort((a, b) => a - b);
+  if (spread) spread.push(samples[0], samples[samples.length - 1]);   // the fastest and slowest batch
   return samples[samples.length >> 1];
 }
 

@@ -45,10 +45,6 @@ static uint64_t text_hash(const char *s) {
     return h;
 }
 
-/* Format 2's terms (FNV-1a strings) only while a format 2 checkpoint is
- * checked (eg_sum_state_format2): the core is single-threaded. */
-static bool format3 = true;
-
 #define ROOT 0x726f6f74ULL
 #define TAG_OBJECT 0x6f626aULL
 #define TAG_ARRAY 0x617272ULL
@@ -57,32 +53,28 @@ static uint64_t key_path(uint64_t path, const char *key) { return mix(path * 0x9
 static uint64_t index_path(uint64_t path, size_t i) { return mix(path * 0xc2b2ae3d27d4eb4fULL + mix((uint64_t)i + 0x1d)); }
 
 /* The terms of v and of everything below it, v being at `path`. */
-static uint64_t terms(uint64_t path, const cJSON *v) {
+/* (`format2`: a string's term as format 2 made it, FNV-1a: to check a format 2 checkpoint.) */
+static uint64_t terms(uint64_t path, const cJSON *v, bool format2) {
     if (cJSON_IsObject(v)) {
         uint64_t sum = mix(path ^ TAG_OBJECT);
-        for (const cJSON *c = v->child; c; c = c->next) sum += terms(key_path(path, c->string ? c->string : ""), c);
+        for (const cJSON *c = v->child; c; c = c->next) sum += terms(key_path(path, c->string ? c->string : ""), c, format2);
         return sum;
     }
     if (cJSON_IsArray(v)) {
         uint64_t sum = mix(path ^ TAG_ARRAY);
         size_t i = 0;
-        for (const cJSON *c = v->child; c; c = c->next) sum += terms(index_path(path, i++), c);
+        for (const cJSON *c = v->child; c; c = c->next) sum += terms(index_path(path, i++), c, format2);
         return sum;
     }
     /* A scalar: eg_json_hash tells the type and value apart (-0 is 0); a
      * string's own hash (format 3) differs from every other type's there. */
-    uint64_t h = cJSON_IsString(v) && format3 ? string_hash(v->valuestring) : eg_json_hash(v);
+    uint64_t h = cJSON_IsString(v) && !format2 ? string_hash(v->valuestring) : eg_json_hash(v);
     return mix(path + h * 0xff51afd7ed558ccdULL);
 }
 
-uint64_t eg_sum_state(const cJSON *state) { return terms(ROOT, state); }
+uint64_t eg_sum_state(const cJSON *state) { return terms(ROOT, state, false); }
 
-uint64_t eg_sum_state_format2(const cJSON *state) {
-    format3 = false;
-    uint64_t sum = terms(ROOT, state);
-    format3 = true;
-    return sum;
-}
+uint64_t eg_sum_state_format2(const cJSON *state) { return terms(ROOT, state, true); }
 
 uint64_t eg_sum_checksum(uint64_t meta_hash, uint64_t state_sum) {
     return mix(meta_hash ^ mix(state_sum + 0x5354415445ULL));
@@ -99,8 +91,8 @@ static uint64_t path_of(const eg_path *path, const char *key, int index) {
 void eg_sum_replace(eg_patch *patch, const eg_path *path, const char *key, int index, const cJSON *old, const cJSON *now) {
     if (!patch || !patch->summed) return;
     uint64_t at = path_of(path, key, index);
-    if (old) patch->sum -= terms(at, old);
-    if (now) patch->sum += terms(at, now);
+    if (old) patch->sum -= terms(at, old, false);
+    if (now) patch->sum += terms(at, now, false);
 }
 
 void eg_sum_appended(eg_patch *patch, const eg_path *path, const char *key, const cJSON *array, const cJSON *first) {
@@ -108,5 +100,5 @@ void eg_sum_appended(eg_patch *patch, const eg_path *path, const char *key, cons
     uint64_t at = path_of(path, key, -1);
     size_t i = 0;
     for (const cJSON *c = array->child; c && c != first; c = c->next) i++;
-    for (const cJSON *c = first; c; c = c->next) patch->sum += terms(index_path(at, i++), c);
+    for (const cJSON *c = first; c; c = c->next) patch->sum += terms(index_path(at, i++), c, false);
 }

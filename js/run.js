@@ -327,7 +327,7 @@ export class Run {
     }
     const { core } = this.#graph;
     naming(task, 'hand the result of', core, 'runSubmit', this.#handle, json ?? 'null');
-    if (this.#tap && task.kind !== 'route') this.#tap.result(task.node, this.#taskId(task), jsonOf(json ?? 'null'));
+    if (this.#tap && task.kind !== 'route') this.#tap.result(task.node, this.#taskId(task), json ?? 'null');
     if (this.#emit) {
       if (task.kind === 'route') this.#emit({ type: 'route', node: task.node, target: value });
       else this.#emit({ type: 'node_end', node: task.node, taskId: this.#taskId(task), durationMs: now() - started });

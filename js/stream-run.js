@@ -14,6 +14,8 @@ export { ModeStream, superstepOf, copy as copyValue };
 
 const STREAM = Symbol.for('edgegraph.stream');   // events.js's STREAM (not imported: this file is bundled alone)
 const PATCHLESS = Symbol.for('edgegraph.patchless');   // events.js's: onEvent reads no state_update patch
+/** result-json.js's jsonOf (not imported, as above): a result's JSON text, also of one in parts (`[text, string, text, ...]`). */
+const jsonOf = (r) => (typeof r === 'string' ? r : r.map((p, i) => (i & 1 ? JSON.stringify(p) : p)).join(''));
 
 class RunTap {
   #mirror = null;
@@ -36,10 +38,13 @@ class RunTap {
     this.#meta = checkpointMeta;
   }
 
-  /** run.js: node `node` of task `taskId` finished; `json` is its result as the core got it. */
-  result(node, taskId, json) {
+  /**
+   * run.js: node `node` of task `taskId` finished; `result` is its result as the core got it
+   * (resultText's: a text or parts), read only when a mode shows it.
+   */
+  result(node, taskId, result) {
     const s = this.stream;
-    if (s.updates || s.messages || s.tasks || s.debug) s.finished(taskId, node, superstepOf(taskId), JSON.parse(json));
+    if (s.updates || s.messages || s.tasks || s.debug) s.finished(taskId, node, superstepOf(taskId), JSON.parse(jsonOf(result)));
     else s.ran();
   }
 

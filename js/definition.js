@@ -138,7 +138,7 @@ export function normalizeDefinition(definition, options = {}) {
     if (defaultRetry !== undefined && spec.kind !== 'end' && spec.retry === undefined) spec = { ...spec, retry: defaultRetry };
     if (spec !== node && !specs) specs = copyOf(nodes, names, i);
     if (specs) specs[name] = spec;
-    if (spec.retry || spec.timeoutMs) policies.set(name, { retry: spec.retry, timeoutMs: spec.timeoutMs });
+    notePolicy(policies, name, spec);
     if (spec.onError !== undefined) errorEdges.add(name);
   }
 
@@ -216,11 +216,16 @@ function preparedParts(entries, policies) {
   for (let i = 0; i < entries.length; i += 3) {
     const name = entries[i], spec = entries[i + 1], edge = entries[i + 2], key = inner(name);
     if (spec !== undefined) nodes += (nodes ? ',"' : '"') + key + '":' + (spec === null ? PLAIN_NODE : JSON.stringify(spec));
-    if (spec?.retry) policies.set(name, { retry: spec.retry });
+    if (spec) notePolicy(policies, name, spec);
     table.push([name, name, edge === null ? name : null]);
     edges += (i ? ',"' : '"') + key + '":' + (edge === null ? `{"router":"${key}"}` : typeof edge === 'string' ? `"${inner(edge)}"` : JSON.stringify(edge));
   }
   return { nodes, edges, table };
+}
+
+/** A node's retry and timeout, when it has either: for the run (node-policy.js applies them). */
+function notePolicy(policies, name, spec) {
+  if (spec.retry || spec.timeoutMs) policies.set(name, { retry: spec.retry, timeoutMs: spec.timeoutMs });
 }
 
 /** `head` (an object's JSON) with the members "nodes" (prepared.nodes, then those of `ordinary`, an object's JSON) and "edges". */

@@ -12,7 +12,7 @@ import { deepFreeze } from './objects.js';
 import { jsonOf, resultJSON, resultText } from './result-json.js';
 import { anySignal, eachLimited } from './timing.js';
 import { withPolicy } from './node-policy.js';
-import { inNode, isGraphInterrupt } from './interrupt.js';
+import { inNode, isGraphInterrupt, NEXT_ANSWER } from './interrupt.js';
 import { nodeContext } from './context.js';
 import { Command, commandResult, isCommand } from './command.js';
 import { foldWrites, writesHostPath } from './host-reducers.js';
@@ -76,7 +76,7 @@ export class Run {
     this.#thread = thread;
     this.#tracing = options.tracing;
     this.#tap = options[STREAM];
-    this.#shared = { emit: this.#emit, usage: this.#usage, configurable: this.#configurable, tracing: this.#tracing, tap: this.#tap };
+    this.#shared = { emit: this.#emit, usage: this.#usage, configurable: this.#configurable, tracing: this.#tracing, tap: this.#tap, nextAnswer: options[NEXT_ANSWER] ?? null };
     // The core's checkpoint meta (superstep, tasks) is read only for the checkpoints mode, and never once the run is freed.
     this.#tap?.attach(mirror, () => (this.#open ? graph.core.runCheckpointMeta(handle) : null));
     // The core keeps each step's patch for the thread's next record, from the first step on.
@@ -354,11 +354,11 @@ export class Run {
     if (this.#emit && task.kind !== 'route') this.#emit({ type: 'node_end', node: task.node, taskId: this.#taskId(task), durationMs: now() - started, error: failure.message, errorCode: thrownCode ?? 'NODE_FAILED' });
   }
 
-  /** The node called interrupt(): the core keeps its interrupts (and keep) instead of a result. */
+  /** The node called interrupt(): the core keeps its interrupts (keep, and answers taken before) instead of a result. */
   #interrupted(task, signal, started) {
     let json;
     try {
-      json = resultJSON({ interrupts: signal.interrupts, keep: signal.keep }, task.node);
+      json = resultJSON({ interrupts: signal.interrupts, keep: signal.keep, answers: signal.answers }, task.node);
     } catch (e) {
       return this.#fail(task, new EdgegraphError('INVALID_RESULT', `node '${task.node}' interrupted with a value JSON cannot keep: ${e.message}`, { node: task.node }), started);
     }

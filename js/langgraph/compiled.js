@@ -133,8 +133,9 @@ class GraphRunner {
       this.#children.set(name, child.threads);
     } else handlers.set(name, node === null ? this.#startNode() : this.#wrap(name, fn, options.cachePolicy));
     let edge = edgeOf(fixed.get(name), branches.get(name), this.#view);
-    if (typeof edge === 'function') { routers.set(name, edge); edge = null; }
-    // (spec null: a function node that is no join; undefined: a subgraph node, in `objects`; edge null: a router named after its node)
+    if (typeof edge === 'function') { routers.set(name, edge); edge = edge.targets ? { targets: edge.targets } : null; }
+    // (spec null: a function node that is no join; undefined: a subgraph node, in `objects`; edge null or
+    // { targets }: a router named after its node)
     entries.push(name, child ? undefined : spec, edge);
   }
 

@@ -39,15 +39,19 @@ export function isGraphInterrupt(e) {
   return e !== null && typeof e === 'object' && e[BRAND] === true;
 }
 
-/** A run option (internal: edgegraph/langgraph's): an answer for the first interrupt() the run reaches. */
+/**
+ * A run option (internal: edgegraph/langgraph's): { value, steps }, an answer for the
+ * first interrupt() the run reaches within its first `steps` steps of nodes (LangGraph's
+ * resume while none is pending is for the tasks about to run, not for a later question).
+ */
 export const NEXT_ANSWER = Symbol.for('edgegraph.nextAnswer');
 
 /**
  * The interrupt() of one call of a task's node. `task` is the core's task
  * ({ node, id, answers? }); each call of the node gets a fresh one, so the
- * i-th call of interrupt() asks the i-th id again. `next` ({ value, taken }, the
- * run's NEXT_ANSWER, or null): LangGraph's resume given while no interrupt was
- * pending, which the first interrupt() of the run that has no answer takes
+ * i-th call of interrupt() asks the i-th id again. `next` (the run's NEXT_ANSWER,
+ * `taken` once used or expired, or null): LangGraph's resume given while no
+ * interrupt was pending, which the first interrupt() without an answer takes
  * instead of pausing. It becomes the task's answer: on the task's own tries, and
  * kept with its interrupt if a later call pauses (so a resume re-runs it alike).
  */

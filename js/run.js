@@ -152,8 +152,12 @@ export class Run {
             if (p) (pending ??= []).push(p);
           }
         }
-        if (out.tasks.length && out.tasks[0].kind === 'node') this.#resumeInput = undefined;
+        const nodeStep = out.tasks.length && out.tasks[0].kind === 'node';
+        if (nodeStep) this.#resumeInput = undefined;
         if (pending) await this.#settle(pending);
+        // An answer for the first interrupt() (interrupt.js's NEXT_ANSWER) lasts its steps of nodes.
+        const next = this.#shared.nextAnswer;
+        if (next && nodeStep && --next.steps <= 0) next.taken = true;
         if (this.#held) this.#submitHeld();
       }
     } finally {

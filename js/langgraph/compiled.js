@@ -299,8 +299,9 @@ class GraphRunner {
       if (input === null || input === undefined || isCommand(input)) {
         if (!latest) throw new EmptyInputError();
         const answer = isCommand(input) ? this.#engineCommand(input, 'resume', latest.state) : undefined;
-        // A resume while no interrupt is pending (a fork, a goto): as LangGraph's, the first interrupt() the run reaches takes it.
-        if (answer?.resume !== undefined && !latest.interrupts.length) { options[NEXT_ANSWER] = { value: answer.resume }; delete answer.resume; }
+        // A resume while no interrupt is pending (a fork, a goto): as LangGraph's, an interrupt() of the tasks about to run takes
+        // it (the run's first step; with a goto, the step after the input step).
+        if (answer?.resume !== undefined && !latest.interrupts.length) { options[NEXT_ANSWER] = { value: answer.resume, steps: answer.goto === undefined ? 1 : 2 }; delete answer.resume; }
         if (answer?.goto !== undefined && latest.status !== 'PAUSED' && thread.checkpointId === undefined) {
           // Nothing to resume (the thread finished): a new run from the input step, which applies the update and goes to goto.
           result = await this.#engine.execute({ __start__: input.update ?? {}, __goto__: gotoOf(input.goto) }, options);

@@ -180,7 +180,7 @@ for (const impl of implementations) {
     assert.deepEqual(await graph.invoke({ items: [] }), { items: ['p!', 'q!'] });
   });
 
-  // LangGraph keeps a Command's resume given while no interrupt is pending for the first interrupt() the run reaches.
+  // LangGraph keeps a Command's resume given while no interrupt is pending for an interrupt() of the tasks about to run.
   const askGraph = (asks = 1) => new StateGraph(Annotation.Root({ log: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) }))
     .addNode('a', () => ({ log: ['a'] }))
     .addNode('ask', () => {
@@ -191,7 +191,7 @@ for (const impl of implementations) {
     .addEdge(START, 'a').addEdge('a', 'ask').addEdge('ask', END)
     .compile({ checkpointer: new MemorySaver() });
 
-  test(named(impl, 'a resume while no interrupt is pending goes to the first interrupt() the run reaches: a goto on a finished thread, a fork'), async () => {
+  test(named(impl, 'a resume while no interrupt is pending goes to an interrupt() of the tasks about to run: a goto on a finished thread, a fork'), async () => {
     const graph = askGraph();
     const config = { configurable: { thread_id: 'early' } };
     assert.deepEqual((await graph.invoke({ log: [] }, config)).__interrupt__.map((i) => i.value), ['q0?']);
@@ -201,14 +201,17 @@ for (const impl of implementations) {
     // A resume alone on a finished thread has nothing to continue: the values, unchanged.
     assert.deepEqual(await graph.invoke(new Command({ resume: 'late' }), config), { log: ['a', 'ask:first', 'ask:again'] });
 
-    // A fork of the checkpoint before `ask` ran (updateState writes a new one): nothing is pending there yet.
+    // Forks (updateState writes a new checkpoint): of the step where `ask` runs, whose interrupt() takes the answer;
+    // of the step before, where `a` runs: the answer was for that step's tasks, and `ask` asks again.
     const other = { configurable: { thread_id: 'fork' } };
     await graph.invoke({ log: [] }, other);
-    let before;
-    for await (const snapshot of graph.getStateHistory(other)) if (snapshot.next.includes('ask')) before = snapshot.config;
-    const fork = await graph.updateState(before, { log: ['forked'] });
-    assert.deepEqual((await graph.getState(fork)).tasks.flatMap((t) => t.interrupts), []);
-    assert.deepEqual(await graph.invoke(new Command({ resume: 'v' }), fork), { log: ['a', 'forked', 'ask:v'] });
+    const at = {};
+    for await (const snapshot of graph.getStateHistory(other)) at[snapshot.next.join()] ??= snapshot.config;
+    const atAsk = await graph.updateState(at.ask, { log: ['forked'] });
+    assert.deepEqual(await graph.invoke(new Command({ resume: 'v' }), atAsk), { log: ['a', 'forked', 'ask:v'] });
+    const atA = await graph.updateState(at.a, { log: ['forked'] });
+    const asked = await graph.invoke(new Command({ resume: 'w' }), atA);
+    assert.deepEqual([asked.log, asked.__interrupt__.map((i) => i.value)], [['forked', 'a'], ['q0?']]);
   });
 }
 

@@ -150,7 +150,14 @@ export class ThreadState {
     const ns = nsOf(config);
     if (ns !== undefined) throw new EdgegraphError('INVALID_INPUT', `getStateHistory() takes no subgraph's checkpoint_ns ('${ns}')`);
     const threadId = String(config?.configurable?.thread_id);
-    for (const record of (await threadHistory(this.#engine, threadId)).filter((r) => !r.hidden).slice(0, options.limit)) yield snapshotOf(threadId, record, this.#runner.view);
+    // `before`: a checkpoint's config (those older than it: ids grow); `filter`: metadata values to match.
+    const before = options.before?.configurable?.checkpoint_id ?? Infinity;
+    let left = options.limit ?? Infinity;
+    for (const record of await threadHistory(this.#engine, threadId)) {
+      if (record.hidden || !(record.checkpointId < before) || left <= 0) continue;
+      const snapshot = snapshotOf(threadId, record, this.#runner.view);
+      if (Object.entries(options.filter ?? {}).every(([k, v]) => snapshot.metadata[k] === v)) { left--; yield snapshot; }
+    }
   }
 }
 

@@ -21,10 +21,9 @@ export function threadRef(configurable) {
  * ancestor, and whether it starts a fork (a second child of its parent).
  * edgegraph also checkpoints while routers run (a record with `routing`),
  * which LangGraph has no checkpoint for: those are left out, unless the run
- * paused there. A step that
- * paused has records LangGraph has one checkpoint for (the step's start, its
- * pause, and the resume's, which keeps the answers): the pause stands for the
- * step, and the others are `hidden` (listed, for a config that names one, but
+ * paused there. A step that paused or failed has records LangGraph has one
+ * checkpoint for (the step's start, its pause or failure, and the resume's,
+ * which keeps the answers): the pause or failure stands for the step, and the others are `hidden` (listed, for a config that names one, but
  * never shown): a fork or replay of the step then asks its interrupts again,
  * instead of replaying the answers it was given.
  */
@@ -59,9 +58,10 @@ export async function threadHistory(engine, threadId) {
     // Within one step (the same superstep and tasks): a run's pause, and its resume.
     const within = raw && raw.superstep === r.superstep && String(raw.pendingTasks) === String(r.pendingTasks);
     // A resume's first record: its answers kept (within the step), or its routes run (after a pause before them).
-    if (r.status === 'RUNNING' && raw?.status === 'PAUSED' && (within || raw.routing?.length)) r.hidden = true;
-    if (within && raw.status === 'RUNNING' && r.status === 'PAUSED' && parent && parent.superstep === r.superstep) {
-      parent.hidden = true;   // the step's start (or its earlier pause) gives way to this pause
+    const stopped = r.status === 'PAUSED' || r.status === 'ERROR';
+    if (r.status === 'RUNNING' && (raw?.status === 'PAUSED' || raw?.status === 'ERROR') && (within || raw.routing?.length)) r.hidden = true;
+    if (within && raw.status === 'RUNNING' && stopped && parent && parent.superstep === r.superstep) {
+      parent.hidden = true;   // the step's start (or its earlier pause) gives way to this pause or failure
       parent = parent.parent;
     }
     r.parent = parent;

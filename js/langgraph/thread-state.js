@@ -39,6 +39,11 @@ export class ThreadState {
     const record = history.find(wanted === undefined ? (r) => !r.hidden : (r) => String(r.checkpointId) === String(wanted));
     if (!record) return { values: {}, next: [], tasks: [], config: { configurable: { thread_id: threadId } }, metadata: undefined };
     const snapshot = snapshotOf(threadId, record, this.#runner.view);
+    if (record.status === 'ERROR') {
+      // A failed task's error ({ message, name }), as LangGraph's snapshot has it.
+      const failed = (await this.#records.load(threadId, record.checkpointId)).meta.tasks.filter((t) => t.state === 'failed');
+      for (const task of snapshot.tasks) task.error = failed.find((t) => t.node === task.name)?.result;
+    }
     if (record.status === 'PAUSED') {
       const loaded = await this.#records.load(threadId, record.checkpointId);
       this.#pausedTasks(snapshot.tasks, nodeTasks(loaded.meta.tasks), loaded.state, threadId, subgraphs);

@@ -217,6 +217,23 @@ for (const impl of implementations) {
     assert.deepEqual(steps, [[4, ['z']], [3, []], [2, ['z']], [1, ['y']], [0, ['x']], [-1, ['__start__']]]);
   });
 
+  test(named(impl, 'a failed step: getState shows its task\'s error, the history one checkpoint for it, and invoke(null) runs it again'), async () => {
+    let fail = true;
+    const graph = new StateGraph(Annotation.Root({ log: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) }))
+      .addNode('x', () => ({ log: ['x'] }))
+      .addNode('boom', () => { if (fail) throw new Error('boom!'); return { log: ['ok'] }; })
+      .addEdge(START, 'x').addEdge('x', 'boom').compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: 'failed' } };
+    await assert.rejects(graph.invoke({ log: [] }, config), /boom!/);
+    const state = await graph.getState(config);
+    assert.deepEqual([state.values, state.next, state.tasks.map((t) => [t.name, t.error?.message])], [{ log: ['x'] }, ['boom'], [['boom', 'boom!']]]);
+    fail = false;
+    assert.deepEqual(await graph.invoke(null, config), { log: ['x', 'ok'] });
+    const steps = [];
+    for await (const s of graph.getStateHistory(config)) steps.push([s.metadata.step, s.next]);
+    assert.deepEqual(steps, [[2, []], [1, ['boom']], [0, ['x']], [-1, ['__start__']]]);
+  });
+
   test(named(impl, 'getStateHistory takes before (a checkpoint\'s config) and filter (metadata values)'), async () => {
     const graph = new StateGraph(Annotation.Root({ log: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) }))
       .addNode('x', () => ({ log: ['x'] })).addNode('y', () => ({ log: ['y'] }))

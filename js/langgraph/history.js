@@ -23,10 +23,13 @@ export function threadRef(configurable) {
  * which LangGraph has no checkpoint for: those are left out, unless the run
  * paused there. A step that paused or failed has records LangGraph has one
  * checkpoint for (the step's start, its pause or failure, and the resume's,
- * which keeps the answers): the pause or failure stands for the step, and the others are `hidden` (listed, for a config that names one, but
- * never shown): a fork or replay of the step then asks its interrupts again,
+ * which keeps the answers): the pause or failure stands for the step, and
+ * the others are `hidden` (listed, for a config that names one, but never
+ * shown): a fork or replay of the step then asks its interrupts again,
  * instead of replaying the answers it was given.
  */
+const stopped = (record) => record?.status === 'PAUSED' || record?.status === 'ERROR';
+
 export async function threadHistory(engine, threadId) {
   const all = await engine.getStateHistory(threadId, { values: true });
   const byId = new Map();
@@ -47,7 +50,7 @@ export async function threadHistory(engine, threadId) {
       // Paused before its routes run (interruptAfter; updateState with asNode): LangGraph's checkpoint after the
       // step, whose next are where the routing nodes' edges go (a router's declared targets; its answer comes on resume).
       edges ??= engine.definition.edges;
-      r.pendingTasks = r.routing.flatMap((n) => (typeof edges[n] === 'string' ? [edges[n]] : Array.isArray(edges[n]) ? edges[n] : edges[n]?.targets ?? []));
+      r.pendingTasks = r.routing.flatMap((n) => (edges[n].router ? edges[n].targets ?? [] : edges[n]));
     }
     let parent = byId.get(r.parentId);
     while (parent?.skipped || parent?.hidden) parent = byId.get(parent.parentId);
@@ -58,9 +61,8 @@ export async function threadHistory(engine, threadId) {
     // Within one step (the same superstep and tasks): a run's pause, and its resume.
     const within = raw && raw.superstep === r.superstep && String(raw.pendingTasks) === String(r.pendingTasks);
     // A resume's first record: its answers kept (within the step), or its routes run (after a pause before them).
-    const stopped = r.status === 'PAUSED' || r.status === 'ERROR';
-    if (r.status === 'RUNNING' && (raw?.status === 'PAUSED' || raw?.status === 'ERROR') && (within || raw.routing?.length)) r.hidden = true;
-    if (within && raw.status === 'RUNNING' && stopped && parent && parent.superstep === r.superstep) {
+    if (r.status === 'RUNNING' && stopped(raw) && (within || raw.routing?.length)) r.hidden = true;
+    if (within && raw.status === 'RUNNING' && stopped(r) && parent?.superstep === r.superstep) {
       parent.hidden = true;   // the step's start (or its earlier pause) gives way to this pause or failure
       parent = parent.parent;
     }

@@ -7,7 +7,7 @@ import { getCore } from './loader.js';
 import { EdgegraphError } from './errors.js';
 import { normalizeDefinition } from './definition.js';
 import { foldWrites } from './host-reducers.js';
-import { streamOf, STREAM_OPTIONS } from './events.js';
+import { streamOf, STREAM_OPTIONS, RESUMED } from './events.js';
 import { toMermaid } from './mermaid.js';
 import { subgraphHandler } from './subgraph.js';
 import { Checkpointer } from './checkpointer.js';
@@ -208,7 +208,7 @@ export class GraphEngine extends CoreObject {
       core.runFree(handle);
       throw e;
     }
-    return this.#drive(handle, mirror, { ...EMPTY, ...options, runId }, input, thread);
+    return this.#drive(handle, mirror, { ...EMPTY, ...options, runId, [RESUMED]: true }, input, thread);
   }
 
   /**

@@ -85,3 +85,19 @@ export function foldWrites(reducers, state, entries) {
   }
   return out;
 }
+
+/**
+ * The state a resumed step's writes fold over: `state` with each path that has a
+ * JS reducer set to the value its kept results carry (`kept`: the results of the
+ * step's tasks that finished before its pause or failure, in branch order; the
+ * last writer of a path carries its fold, foldWrites'). The core applies the kept
+ * results first (eg_step.c), so the fold of the others carries the whole step.
+ */
+export function keptState(reducers, state, kept) {
+  let out = state;
+  for (const path of reducers.keys()) {
+    const segs = segments(path);
+    for (const result of kept) if (writes(result, segs)) out = withPath(out, segs, read(result, segs), false);
+  }
+  return out;
+}

@@ -7,7 +7,7 @@
 import { EdgegraphError, describeThrown } from './errors.js';
 import { finalResult, writeFailedResult } from './run-result.js';
 import { readStep } from './step.js';
-import { now, STREAM, STOP, PATCHLESS } from './events.js';
+import { now, STREAM, STOP, PATCHLESS, RESUMED } from './events.js';
 import { deepFreeze } from './objects.js';
 import { resultJSON, resultText } from './result-json.js';
 import { anySignal, eachLimited } from './timing.js';
@@ -15,7 +15,7 @@ import { withPolicy } from './node-policy.js';
 import { inNode, isGraphInterrupt, NEXT_ANSWER } from './interrupt.js';
 import { nodeContext } from './context.js';
 import { Command, commandResult, isCommand } from './command.js';
-import { foldWrites, writesHostPath } from './host-reducers.js';
+import { foldWrites, writesHostPath, keptState } from './host-reducers.js';
 
 export class Run {
   #engine;
@@ -40,6 +40,8 @@ export class Run {
   #tracing;        // a RunTracing (tracing.js) when the engine has a tracer
   #stepSize = 0;   // tasks in the current step
   #held = null;    // results writing a path with a JS reducer, folded when the step's tasks are done
+  #foldBase = null;   // what those fold over when not the mirror: a resumed step's, with its kept results (keptState)
+  #resumed;        // restored from a checkpoint: its first step may have kept results
   #configurable;
   #maxConcurrency;
   /** This step's cancellation, made when a node reads context.signal: aborted when a task of it fails for good. */
@@ -73,6 +75,7 @@ export class Run {
     this.#configurable = options.configurable;
     this.#maxConcurrency = options.maxConcurrency;
     this.#resumeInput = resumeInput;
+    this.#resumed = options[RESUMED] === true;
     this.#thread = thread;
     this.#tracing = options.tracing;
     this.#tap = options[STREAM];
@@ -138,6 +141,9 @@ export class Run {
         // every node is synchronous, and can stop the run there: one turn of the microtask queue.
         if (this.#emit) await null;
         let pending = null;
+        // A step resumed with results kept from before its pause or failure: JS-reduced writes fold over them.
+        if (this.#resumed && this.#graph.hostReducers && out.tasks[0]?.kind === 'node') this.#foldBase = this.#keptBase();
+        this.#resumed = false;
         // In a parallel step, each finished task is checkpointed too, so a
         // crash re-runs only the tasks that had not finished.
         this.#perTask = Boolean(this.#thread) && out.tasks.length > 1;
@@ -159,6 +165,7 @@ export class Run {
         const next = this.#shared.nextAnswer;
         if (next && nodeStep && --next.steps <= 0) next.taken = true;
         if (this.#held) this.#submitHeld();
+        this.#foldBase = null;
       }
     } finally {
       this.#open = false;
@@ -287,7 +294,7 @@ export class Run {
     if (hostReducers && task.kind !== 'route' && writesHostPath(hostReducers, value)) {
       // Parallel writes fold in branch order once every task is done.
       if (this.#stepSize > 1) { (this.#held ??= []).push({ task, value, started }); return; }
-      try { [value] = foldWrites(hostReducers, this.#mirror, [{ node: task.node, value }]); } catch (e) { this.#fail(task, e, started); return; }
+      try { [value] = foldWrites(hostReducers, this.#foldBase ?? this.#mirror, [{ node: task.node, value }]); } catch (e) { this.#fail(task, e, started); return; }
     }
     this.#submitFolded(task, value, started);
   }
@@ -305,12 +312,18 @@ export class Run {
    * throws, every held task fails with its error: none of them has its write
    * in the core, so a resume runs them all again and folds afresh.
    */
+  /** The state a resumed step's JS-reduced writes fold over, or null when it kept no result. */
+  #keptBase() {
+    const kept = JSON.parse(this.#graph.core.runCheckpointMeta(this.#handle)).tasks.filter((t) => t.state === 'done' && t.kind !== 'route');
+    return kept.length ? keptState(this.#graph.hostReducers, this.#mirror, kept.map((t) => t.result)) : null;
+  }
+
   #submitHeld() {
     const held = this.#held.sort((a, b) => a.task.index - b.task.index);
     this.#held = null;
     let values;
     try {
-      values = foldWrites(this.#graph.hostReducers, this.#mirror, held.map((h) => ({ node: h.task.node, value: h.value })));
+      values = foldWrites(this.#graph.hostReducers, this.#foldBase ?? this.#mirror, held.map((h) => ({ node: h.task.node, value: h.value })));
     } catch (e) {
       const culprit = held[e.index];
       this.#fail(culprit.task, e, culprit.started);

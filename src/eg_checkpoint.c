@@ -65,6 +65,7 @@ static eg_code load_task(eg_run *run, const cJSON *j, eg_task *t, missing *m, eg
     const char *s = state ? state->valuestring : "pending";
     t->state = strcmp(s, "done") == 0 ? T_DONE : strcmp(s, "failed") == 0 ? T_FAILED
              : strcmp(s, "unresolved") == 0 ? T_UNRESOLVED : strcmp(s, "interrupted") == 0 ? T_INTERRUPTED : T_PENDING;
+    t->kept = t->kind == TASK_NODE && t->state == T_DONE;
     if (override && find_node(g, override, &t->override, m, &nomem) < 0)
         return nomem ? eg_nomem(err) : bad(err, "a route override is not a node name");
     if (result && !(t->result = cJSON_Duplicate(result, true))) return eg_nomem(err);

@@ -23,6 +23,7 @@ typedef struct eg_task {
     int node;              /* NODE: node to run; ROUTE: node whose edge to follow */
     unsigned char kind;
     unsigned char state;
+    bool kept;             /* NODE: done before the checkpoint it was restored from (its result applies first) */
     int override;          /* ROUTE: nextNodeOverride target, or EG_TARGET_NONE */
     cJSON *result;         /* DONE: node result / router answer; FAILED: the error */
     cJSON *arg;            /* NODE: the item of a map fan-out or a Send, handed to the node */

@@ -161,10 +161,16 @@ static bool validate_results(eg_run *run) {
 }
 
 /* Phase 3: apply the results in task order: control fields into `o`, the
- * rest through the reducers into the state (each change a patch op). */
+ * rest through the reducers into the state (each change a patch op). A step
+ * resumed from a checkpoint applies the results it kept (tasks done before its
+ * pause or failure) first, then those of the tasks run since: the host folds
+ * its own reducers' writes of those over the kept ones (a fold carried by a
+ * kept task applied last would drop them). */
 static bool apply_results(eg_run *run, step_outcome *o) {
-    for (size_t i = 0; i < run->n_tasks; i++) {
+    for (size_t pass = 0; pass < 2 * run->n_tasks; pass++) {
+        size_t i = pass % run->n_tasks;
         eg_task *t = &run->tasks[i];
+        if (t->kept != (pass < run->n_tasks)) continue;   /* the kept results on the first round */
         t->override = EG_TARGET_NONE;
         const char *name = eg_run_node_name_(run, t->node);
         while (t->result->child) {

@@ -175,3 +175,37 @@ test('resume({ update }) folds a JS-reduced path over the saved state', async ()
   assert.equal(done.state.notes, 'start+a+human+b');
   engine.dispose();
 });
+
+// A step resumed with results kept from before its pause or failure: the resumed tasks' writes
+// fold over the kept ones (the core applies those first), so none is lost.
+for (const how of ['paused', 'failed']) {
+  test(`a JS-reduced path keeps every write of a parallel step resumed after a task ${how} (whichever branch it was)`, async () => {
+    for (const late of ['a', 'b']) {
+      let fail = how === 'failed', runs = 0;
+      const engine = new GraphEngine({
+        nodes: {
+          s: () => ({}),
+          a: (state, _, ctx) => late === 'a' ? ask(ctx) : (runs++, { log: ['a'] }),
+          b: (state, _, ctx) => late === 'b' ? ask(ctx) : (runs++, { log: ['b'] }),
+        },
+        edges: { s: ['a', 'b'], a: '__end__', b: '__end__' },
+        entryPoint: 's',
+        state: custom({ log: (x, y) => x.concat(y) }, { log: [] }),
+      }, { checkpointer: new MemoryStore() });
+      function ask(ctx) {
+        if (how === 'paused') return { log: [`${late}:${ctx.interrupt('?')}`] };
+        if (fail) throw new Error('down');
+        return { log: [`${late}:again`] };
+      }
+      const first = await engine.execute({}, { threadId: `${how}-${late}` });
+      assert.equal(first.status, how === 'paused' ? 'PAUSED' : 'ERROR');
+      fail = false;
+      const done = await engine.resume({ threadId: `${how}-${late}` }, how === 'paused' ? 'yes' : undefined);
+      const other = late === 'a' ? 'b' : 'a';
+      // The kept write first, then the resumed one's.
+      assert.deepEqual(done.state.log, [other, `${late}:${how === 'paused' ? 'yes' : 'again'}`]);
+      assert.equal(runs, 1, 'the finished branch does not run again');
+      engine.dispose();
+    }
+  });
+}

@@ -102,8 +102,9 @@ test('parallel branches: two interrupt, one finishes and never runs again; a map
 
   const done = await new GraphEngine(definition, { checkpointer: store }).resume({ threadId: 'p' }, new Command({ resume: { 'left:2.0:0': 'L', 'right:2.1:0': 'R' } }));
   assert.equal(done.status, 'FINISHED');
-  assert.deepEqual(done.state.picks, ['left=L', 'right=R', 'quick'], 'branch order, whatever ran when');
-  assert.equal(done.state.data.all, 'left=L right=R quick');
+  // The kept result (quick finished before the pause) first, then the resumed branches' in branch order, whatever ran when.
+  assert.deepEqual(done.state.picks, ['quick', 'left=L', 'right=R'], 'kept first, then branch order');
+  assert.equal(done.state.data.all, 'quick left=L right=R');
   assert.deepEqual(runs, { left: 2, right: 2, quick: 1 }, 'the finished sibling did not run again');
 });
 

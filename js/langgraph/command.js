@@ -4,7 +4,7 @@
 // [key, value] writes, `goto` names, Sends or END, `graph: Command.PARENT`.
 
 import { EngineCommand } from './edgegraph.js';
-import { plainMessages } from './messages.js';
+import { plainMessages, isObject } from './messages.js';
 
 // Pausing from inside a node is edgegraph's own interrupt() (during the node's synchronous
 // call in every runtime, after an await where AsyncLocalStorage exists; `config.interrupt`
@@ -23,7 +23,7 @@ export class Command {
 
 /** A Command of this entry, of @langchain/langgraph (by shape), or of edgegraph. */
 export function isCommand(v) {
-  return v !== null && typeof v === 'object' && (v.lg_name === 'Command' || v[Symbol.for('edgegraph.command')] === true);
+  return isObject(v) && (v.lg_name === 'Command' || v[Symbol.for('edgegraph.command')] === true);
 }
 
 /** Whether a Command is for the parent graph (LangGraph takes Command.PARENT and 'PARENT'). */

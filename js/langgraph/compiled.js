@@ -7,7 +7,7 @@
 import { GraphEngine, EdgegraphError } from './edgegraph.js';
 import { START } from './graph.js';
 import { edgeOf } from './edges.js';
-import { plainMessages, plainMessageList } from './messages.js';
+import { plainMessages, plainMessageList, isObject } from './messages.js';
 import { EMPTY } from '../objects.js';   // copies that add keys spread it first (objects.js says why)
 import { coreMessageChannels, coreUpdate, bothWrites } from './messages-channel.js';
 import { GraphRecursionError, InvalidUpdateError, EmptyInputError } from './errors.js';
@@ -362,7 +362,7 @@ let runnerOf;
 export class CompiledStateGraph {
   #runner;
   #config;
-  static { runnerOf = (graph) => (graph !== null && typeof graph === 'object' && #runner in graph ? graph.#runner : undefined); }
+  static { runnerOf = (graph) => (isObject(graph) && #runner in graph ? graph.#runner : undefined); }
 
   constructor(builder, options, runner = new GraphRunner(builder, options), config = {}) {
     this.builder = builder;

@@ -6,6 +6,7 @@ import { channelsOf } from './annotation.js';
 import { GraphValidationError } from './errors.js';
 import { CompiledStateGraph } from './compiled.js';
 import { EMPTY } from '../objects.js';
+import { isObject } from './messages.js';
 
 export const START = '__start__';
 export const END = '__end__';
@@ -42,7 +43,7 @@ export class StateGraph {
 
   /** addNode(name, fn, options?) or addNode({ name: fn, ... }). */
   addNode(name, fn, options = EMPTY) {
-    if (typeof name === 'object' && name !== null && !Array.isArray(name)) {
+    if (isObject(name) && !Array.isArray(name)) {
       for (const [n, f] of Object.entries(name)) this.addNode(n, f);
       return this;
     }
@@ -72,7 +73,7 @@ export class StateGraph {
 
   /** A router after `from`: `path(state, config)` returns node names, Sends or END; `pathMap` maps its answers to nodes. */
   addConditionalEdges(from, path, pathMap = undefined) {
-    if (typeof from === 'object' && from !== null) ({ source: from, path, pathMap } = from);
+    if (isObject(from)) ({ source: from, path, pathMap } = from);
     if (typeof path !== 'function') throw new GraphValidationError(`the conditional edge from '${from}' needs a function`);
     this.branches.set(from, [...(this.branches.get(from) ?? []), { path, pathMap }]);
     return this;

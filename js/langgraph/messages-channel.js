@@ -11,7 +11,7 @@
 // re-adding an id in one update keeps its place, as in LangGraph.
 
 import { EdgegraphError } from './edgegraph.js';
-import { messagesStateReducer, messagesDelta, toPlainMessage, plainMessageList, asList, isRemoval, IN_ORDER } from './messages.js';
+import { isObject, messagesStateReducer, messagesDelta, toPlainMessage, plainMessageList, asList, isRemoval, IN_ORDER } from './messages.js';
 
 /** The keys of the channels whose reducer is LangGraph's message reducer (addMessages is the same function). */
 export const coreMessageChannels = (channels) => new Set([...channels].filter(([, c]) => c.reducer === messagesStateReducer).map(([key]) => key));
@@ -26,7 +26,7 @@ export const coreMessageChannels = (channels) => new Set([...channels].filter(([
 export function bothWrites(a, b) {
   const first = asList(a).map(toPlainMessage);
   const lastWord = new Map();
-  first.forEach((m, i) => { if (m !== null && typeof m === 'object') lastWord.set(m.id, i); });
+  first.forEach((m, i) => { if (isObject(m)) lastWord.set(m.id, i); });
   const settled = first.map((m, i) => (isRemoval(m) && lastWord.get(m.id) === i ? { ...m, [IN_ORDER]: true } : m));
   return [...settled, ...asList(b)];
 }

@@ -9,6 +9,9 @@ import { EMPTY } from '../objects.js';   // copies that add keys spread it first
 /** Remove every message before this one (LangGraph's REMOVE_ALL_MESSAGES). */
 export const REMOVE_ALL_MESSAGES = '__remove_all__';
 
+/** Whether `v` is an object (not null): a list too. */
+export const isObject = (v) => v !== null && typeof v === 'object';
+
 const ROLE_OF_TYPE = { human: 'user', user: 'user', ai: 'assistant', assistant: 'assistant', system: 'system', developer: 'system', tool: 'tool', function: 'tool', remove: 'remove', generic: 'user' };
 
 /** A removal of the message with this id (LangGraph's RemoveMessage). */
@@ -33,7 +36,7 @@ function toolCalls(calls) {
 /** One message as edgegraph's plain message; plain messages pass through. */
 export function toPlainMessage(m) {
   if (typeof m === 'string') return { role: 'user', content: m };
-  if (m === null || typeof m !== 'object') return m;
+  if (!isObject(m)) return m;
   // A LangChain message, or LangChain's own plain form { type: 'human', content } (a plain message has a role).
   const type = langchainType(m) ?? (typeof m.role !== 'string' && m.type !== 'remove' && typeof m.type === 'string' && ROLE_OF_TYPE[m.type] ? m.type : undefined);
   if (type === undefined) return m;
@@ -50,7 +53,7 @@ export function toPlainMessage(m) {
 
 /** Whether a value is a message (plain or LangChain-shaped). */
 export function isMessageLike(v) {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) && (langchainType(v) !== undefined || typeof v.role === 'string' || v instanceof RemoveMessage);
+  return isObject(v) && !Array.isArray(v) && (langchainType(v) !== undefined || typeof v.role === 'string' || v instanceof RemoveMessage);
 }
 
 /** A value with any messages in it made plain (top level or one list deep). */
@@ -76,14 +79,14 @@ export const asList = (v) => (Array.isArray(v) ? v : v === undefined || v === nu
 
 function withId(m) {
   const p = toPlainMessage(m);
-  return p !== null && typeof p === 'object' && (p.id === undefined || p.id === null) ? { ...EMPTY, ...p, id: newMessageId() } : p;
+  return isObject(p) && (p.id === undefined || p.id === null) ? { ...EMPTY, ...p, id: newMessageId() } : p;
 }
 
 /** A message list (or one message) made plain, every message with an id (a channel's default, a reducer's sides). */
 export const plainMessageList = (value) => asList(value).map(withId);
 
 /** A removal (a RemoveMessage made plain). */
-export const isRemoval = (m) => m !== null && typeof m === 'object' && m.type === 'remove';
+export const isRemoval = (m) => isObject(m) && m.type === 'remove';
 
 /** Marks a removal that takes effect where it stands (messages-channel.js's bothWrites), not after the update's writes. */
 export const IN_ORDER = Symbol('edgegraph.messages.inOrder');

@@ -51,15 +51,16 @@ export function updateOf(update, combine) {
 
 /**
  * The engine's Command for a LangGraph one. `toUpdate` turns an update object
- * into what the engine writes ({ channels: ... }); `combine` is updateOf's.
+ * into what the engine writes ({ channels: ... }); `combine` is updateOf's. (A field
+ * left undefined is absent, as the engine's Command takes it; gotoOf(undefined) is undefined.)
  */
 export function engineCommand(command, toUpdate, combine) {
-  const fields = {};
-  if (command.update !== undefined) fields.update = toUpdate(updateOf(command.update, combine));
-  if (command.goto !== undefined) fields.goto = gotoOf(command.goto);
-  if (command.resume !== undefined) fields.resume = command.resume;
-  if (toParent(command)) fields.graph = EngineCommand.PARENT;
-  return new EngineCommand(fields);
+  return new EngineCommand({
+    update: command.update === undefined ? undefined : toUpdate(updateOf(command.update, combine)),
+    goto: gotoOf(command.goto),
+    resume: command.resume,
+    graph: toParent(command) ? EngineCommand.PARENT : undefined,
+  });
 }
 
 /**

@@ -44,7 +44,7 @@ export function toPlainMessage(m) {
   const role = ROLE_OF_TYPE[type] ?? 'user';
   if (role === 'remove') return { type: 'remove', id: fields.id };
   const out = { role, content: fields.content ?? '' };
-  if (fields.id !== undefined && fields.id !== null) out.id = fields.id;
+  if (fields.id != null) out.id = fields.id;
   if (fields.name) out.name = fields.name;
   if (role === 'assistant' && Array.isArray(fields.tool_calls) && fields.tool_calls.length) out.tool_calls = toolCalls(fields.tool_calls);
   if (role === 'tool' && fields.tool_call_id) out.tool_call_id = fields.tool_call_id;
@@ -79,7 +79,7 @@ export const asList = (v) => (Array.isArray(v) ? v : v === undefined || v === nu
 
 function withId(m) {
   const p = toPlainMessage(m);
-  return isObject(p) && (p.id === undefined || p.id === null) ? { ...EMPTY, ...p, id: newMessageId() } : p;
+  return isObject(p) && p.id == null ? { ...EMPTY, ...p, id: newMessageId() } : p;
 }
 
 /** A message list (or one message) made plain, every message with an id (a channel's default, a reducer's sides). */

@@ -13,7 +13,8 @@ function errorClass(name, code, lcCode, message) {
   return { [name]: class extends EdgegraphError {
     constructor(text = message, extra = undefined) {
       super(extra?.code ?? code, text, extra);
-      Object.defineProperty(this, 'name', { value: name, enumerable: false, configurable: true, writable: true });
+      // (EdgegraphError's constructor made `name` a writable, configurable own property: only these change.)
+      Object.defineProperty(this, 'name', { value: name, enumerable: false });
       this.lc_error_code = lcCode;
     }
   } }[name];

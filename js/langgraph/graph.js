@@ -125,7 +125,7 @@ export class StateGraph {
     }
     for (const { options } of nodes.values()) if (options.ends) for (const t of options.ends) reached.add(t);
     for (const name of nodes.keys()) {
-      if (!reached.has(name) && !(free.size > 1 || (free.size === 1 && !free.has(name)))) throw new GraphValidationError(`Node \`${name}\` is not reachable (a Command's targets go in { ends })`, { code: 'UNREACHABLE_NODE', node: name });
+      if (!reached.has(name) && ![...free].some((from) => from !== name)) throw new GraphValidationError(`Node \`${name}\` is not reachable (a Command's targets go in { ends })`, { code: 'UNREACHABLE_NODE', node: name });
     }
   }
 }

@@ -5,6 +5,7 @@
 
 import { END } from './graph.js';
 import { targetOf } from './command.js';
+import { asList } from './messages.js';
 
 /** A router's answer as targets appended to `out`. */
 function targetsOf(answer, pathMap, out) {
@@ -22,7 +23,7 @@ export function edgeOf(fixed, branches, view) {
     if (fixed === undefined) return END;
     return Array.isArray(fixed) ? [...new Set(fixed)] : fixed;
   }
-  if (!Array.isArray(fixed)) fixed = fixed === undefined ? [] : [fixed];
+  fixed = asList(fixed);
   // Synchronous paths route synchronously: no promise for the engine to wait on (most routers are).
   const from = (state, out, i) => {
     for (; i < branches.length; i++) {

@@ -148,7 +148,7 @@ class GraphRunner {
       inv?.ran();
       const out = { channels: this.#forCore(update, START, state), __start__: null };
       // A Command's goto on a thread that is not paused: the input step goes there.
-      if (state.__goto__ != null) Object.assign(out, { __goto__: null, nextNodeOverride: state.__goto__ });
+      if (state.__goto__ != null) { out.__goto__ = null; out.nextNodeOverride = state.__goto__; }
       return out;
     };
   }

@@ -7,11 +7,9 @@ import { END } from './graph.js';
 import { targetOf } from './command.js';
 import { asList } from './messages.js';
 
-/** A router's answer as targets appended to `out`. */
+/** A router's answer as targets appended to `out` (a Send, which no pathMap maps, as targetOf makes it). */
 function targetsOf(answer, pathMap, out) {
-  for (const a of Array.isArray(answer) ? answer : [answer]) {
-    out.push(a?.lg_name === 'Send' ? targetOf(a) : pathMap && !Array.isArray(pathMap) ? pathMap[a] ?? a : a);
-  }
+  for (const a of Array.isArray(answer) ? answer : [answer]) out.push(targetOf(pathMap && !Array.isArray(pathMap) ? pathMap[a] ?? a : a));
 }
 
 /**

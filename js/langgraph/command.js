@@ -50,13 +50,13 @@ export function updateOf(update, combine) {
 }
 
 /**
- * The engine's Command for a LangGraph one. `toUpdate` turns an update object
- * into what the engine writes ({ channels: ... }); `combine` is updateOf's. (A field
- * left undefined is absent, as the engine's Command takes it; gotoOf(undefined) is undefined.)
+ * The engine's Command for a LangGraph one, with `update` as the engine writes it ({ channels: ... }),
+ * or undefined. (A field left undefined is absent, as the engine's Command takes it; gotoOf(undefined)
+ * is undefined.)
  */
-export function engineCommand(command, toUpdate, combine) {
+export function engineCommand(command, update) {
   return new EngineCommand({
-    update: command.update === undefined ? undefined : toUpdate(updateOf(command.update, combine)),
+    update,
     goto: gotoOf(command.goto),
     resume: command.resume,
     graph: toParent(command) ? EngineCommand.PARENT : undefined,

@@ -153,7 +153,7 @@ class GraphRunner {
     };
   }
 
-  /** A node function as the engine's handler; with a cache policy, through the cache (cache.js: { out, cached }), else called as it is. */
+  /** A node function as the engine's handler; with a cache policy, through the cache (cache.js: { value, cached }), else called as it is. */
   #wrap(name, fn, cachePolicy) {
     const cache = withCache(name, fn, cachePolicy, this.#cache);
     const call = (state, engine, ctx) => {
@@ -162,7 +162,7 @@ class GraphRunner {
       // (A retry's try is the same task: it started once.)
       const step = inv && ctx.attempt === 1 ? inv.enter(ctx.taskId, name, state, input) : superstepOf(ctx.taskId);
       const config = this.#nodeConfig(inv, ctx, name, step);
-      if (cache) return cache(input, config).then((r) => this.#finish(r.out, inv, ctx, name, step, state, r.cached));
+      if (cache) return cache(input, config).then((r) => this.#finish(r.value, inv, ctx, name, step, state, r.cached));
       const out = fn(input, config);
       return typeof out?.then === 'function' ? out.then((r) => this.#finish(r, inv, ctx, name, step, state)) : this.#finish(out, inv, ctx, name, step, state);
     };
@@ -231,8 +231,8 @@ class GraphRunner {
 
   /** The engine's Command for `command` of `node` (`made`: its update, if #toUpdate made it already); for the parent graph, keys this graph lacks stay (subgraph-node.js picks the parent's). */
   #engineCommand(command, node, state, made) {
-    const toUpdate = toParent(command) ? (u) => ({ channels: plainMessages(u ?? {}) }) : (u) => ({ channels: this.#forCore(made ?? this.#toUpdate(u, node), node, state) });
-    return engineCommand(command, toUpdate, this.#combine);
+    const update = command.update === undefined ? undefined : updateOf(command.update, this.#combine);
+    return engineCommand(command, update === undefined ? update : { channels: toParent(command) ? plainMessages(update) : this.#forCore(made ?? this.#toUpdate(update, node), node, state) });
   }
 
   /** The values a run of this graph returns (its output schema's keys). */

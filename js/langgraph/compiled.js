@@ -251,7 +251,7 @@ class GraphRunner {
   async runAsChild(start, parentInv, ns, base) {
     const config = parentInv?.config ?? {};
     // No modes of its own (so its `subgraphs` flag shapes nothing): its chunks go to the parent's stream.
-    const inv = this.#invocation(config, [], true, parentInv && { stream: parentInv, ns });
+    const inv = new Invocation(config, [], true, this.#view, parentInv && { stream: parentInv, ns });
     const result = await start(this.#runOptions(inv, config.configurable?.thread_id));
     // The child's interrupts, in its namespace first (ids as the parent's task has them), as LangGraph streams them.
     const shown = result.status === 'PAUSED' ? shownInterrupts(result.interrupts, `${base}/`) : [];
@@ -265,20 +265,16 @@ class GraphRunner {
     const modes = Array.isArray(mode) ? mode : [mode];
     for (const m of modes) if (!STREAM_MODES.includes(m)) throw new EdgegraphError('INVALID_OPTIONS', `unknown streamMode '${m}' (expected ${STREAM_MODES.join(', ')})`);
     const stop = config[STOP] = { reason: undefined, onStop: null };
-    const inv = this.#invocation(config, modes, !Array.isArray(mode));
+    const inv = new Invocation(config, modes, !Array.isArray(mode), this.#view, config[PARENT]);
     this.invoke(input, config, modes, inv).then(() => inv.end(), (e) => inv.end(e));
     return inv.iterate(() => { stop.reason ??= new EdgegraphError('ABORTED', 'the stream was closed by its consumer'); stop.onStop?.(); });
-  }
-
-  #invocation(config, modes, single, parent = config[PARENT]) {
-    return new Invocation({ modes, single, subgraphs: config.subgraphs === true, recursionLimit: config.recursionLimit ?? 25, config, view: this.#view, parent });
   }
 
   /**
    * The channel values, as LangGraph's invoke() returns them (`config`: an object, CompiledStateGraph's
    * merge of its own and the call's); stream() passes the modes and the invocation its chunks come from.
    */
-  async invoke(input, config, modes = [], inv = this.#invocation(config, modes, true)) {
+  async invoke(input, config, modes = [], inv = new Invocation(config, modes, true, this.#view, config[PARENT])) {
     const threadId = config.configurable?.thread_id;
     if (this.#store && threadId === undefined && !config[PARENT]) {
       throw new EdgegraphError('INVALID_INPUT', 'this graph has a checkpointer: pass { configurable: { thread_id } }');

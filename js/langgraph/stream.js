@@ -21,7 +21,7 @@ export const invocationIn = (ctx) => (ctx.configurable instanceof Invocation ? c
 /** One invoke()/stream() call: its supersteps, and its chunks of the modes asked for. */
 export class Invocation extends ModeStream {
   // One made at load keeps the class's hidden class alive through a full GC between runs (see ../run.js's Run).
-  static #shape = new Invocation({ modes: [], config: {} });
+  static #shape = new Invocation({}, []);
   steps = 0;            // supersteps of nodes run in this call (LangGraph's recursion counter)
   #lastStep = -1;
   mirror = null;        // the run's state (the engine's mirror), seen by the first node
@@ -33,16 +33,17 @@ export class Invocation extends ModeStream {
   input = undefined;    // a run without a thread: its input, read by the input step (compiled.js)
 
   /**
-   * @param {{ modes: string[], single: boolean, subgraphs: boolean, recursionLimit: number, config: object,
-   *           view: (state: object) => object, parent?: { stream: Invocation, ns: string[] } }} options
-   *   (ModeStream's options, and this call's)
+   * @param {object} config the call's config (its subgraphs flag, recursionLimit, ...)
+   * @param {string[]} modes @param {boolean} single ModeStream's
+   * @param {(state: object) => object} view the channels of an engine state
+   * @param {{ stream: Invocation, ns: string[] }} [parent]
    */
-  constructor(options) {
-    super(options);
+  constructor(config, modes, single, view, parent) {
+    super({ modes, single, subgraphs: config.subgraphs === true, parent });
     this.shape = this;
-    this.recursionLimit = options.recursionLimit;
-    this.config = options.config;
-    this.view = options.view;
+    this.recursionLimit = config.recursionLimit ?? 25;
+    this.config = config;
+    this.view = view;
   }
 
   /** A LangChain callback handler (by shape: plain methods) turning the LLM tokens of node `node`'s task `taskId` into 'messages' chunks. */

@@ -48,13 +48,12 @@ export class Invocation extends ModeStream {
 
   /** A LangChain callback handler (by shape: plain methods) turning the LLM tokens of node `node`'s task `taskId` into 'messages' chunks. */
   tokenHandler(node, taskId) {
-    const inv = this;
     // No `name`: LangChain then wraps it as a handler of its own (fromMethods),
     // copying these flags: stream even from invoke(), and deliver tokens in order.
     return {
       lc_prefer_streaming: true,
       awaitHandlers: true,
-      handleLLMNewToken(token, _idx, runId) { inv.token(node, taskId, token, `run-${runId}`); },
+      handleLLMNewToken: (token, _idx, runId) => this.token(node, taskId, token, `run-${runId}`),
     };
   }
 

@@ -1,7 +1,7 @@
 // cache.js: LangGraph's node caching (addNode(name, fn, { cachePolicy }) with
 // compile({ cache })) over edgegraph's node cache (js/node-cache.js).
 
-import { cachedCall, clearNodeCache, InMemoryCache, EdgegraphError } from './edgegraph.js';
+import { cachedCall, InMemoryCache, EdgegraphError } from './edgegraph.js';
 import { isCommand, Command } from './command.js';
 
 export { InMemoryCache };
@@ -25,9 +25,6 @@ export function withCache(name, fn, policy, cache) {
   // (The key: LangGraph passes the input to keyFunc as a list of arguments.)
   return (input, config) => cachedCall(cache, { node: name, key: keyFunc ? keyFunc([input]) : input, ttl }, async () => storable(await fn(input, config)));
 }
-
-/** Forget the kept results of these nodes (LangGraph's clearCache()). */
-export const clearCache = (cache, nodes) => (cache ? clearNodeCache(cache, nodes) : Promise.resolve());
 
 /**
  * A node's result as JSON keeps it (the cache stores its JSON): a Command as this entry's (whose

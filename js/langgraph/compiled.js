@@ -4,7 +4,7 @@
 // applies the input through the reducers, as LangGraph's input step does, so
 // supersteps line up with LangGraph's and recursionLimit counts the same.
 
-import { GraphEngine, EdgegraphError } from './edgegraph.js';
+import { GraphEngine, EdgegraphError, clearNodeCache } from './edgegraph.js';
 import { START } from './graph.js';
 import { edgeOf } from './edges.js';
 import { plainMessages, plainMessageList, isObject } from './messages.js';
@@ -18,7 +18,7 @@ import { isCommand, engineCommand, updateOf, gotoOf, toParent, resultCommand } f
 import { engineRetry } from './retry.js';
 import { ThreadState } from './thread-state.js';
 import { subgraphNodeSpec, shownInterrupts } from './subgraph-node.js';
-import { withCache, clearCache, cacheOf } from './cache.js';
+import { withCache, cacheOf } from './cache.js';
 
 const PARENT = Symbol.for('edgegraph.langgraph.parent');
 // events.js's STOP: a stream's stop, { reason, onStop }, cheaper than an AbortSignal (run.js).
@@ -376,7 +376,7 @@ export class CompiledStateGraph {
   /** The graph as data (LangGraph's getGraph() is far richer; this is the Mermaid text). */
   getGraph() { const { engine } = this.#runner; return { drawMermaid: () => engine.toMermaid() }; }
   /** Forget the results the cache keeps for this graph's nodes. */
-  clearCache() { return clearCache(cacheOf(this.cache), [...this.builder.nodes.keys()]); }
+  async clearCache() { const cache = cacheOf(this.cache); if (cache) await clearNodeCache(cache, [...this.builder.nodes.keys()]); }
 
   /** The same graph with `config` as every call's defaults (recursionLimit, configurable, ...). */
   withConfig(config) {

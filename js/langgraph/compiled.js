@@ -108,7 +108,7 @@ class GraphRunner {
     const objects = {};
     const handlers = new Map(), routers = new Map(), entries = [];
     // (#node's parts as a list: as an object, their names cost the compat entry 34 bytes.)
-    const at = [fixed, joined, branches, objects, this.#side, handlers, routers, entries];
+    const at = [fixed, joined, branches, objects, handlers, routers, entries];
     this.#node(START, null, at);
     for (const [name, node] of nodes) this.#node(name, node, at);
     const prepared = { entries, handlers, routers };
@@ -116,7 +116,7 @@ class GraphRunner {
   }
 
   /** Node `name` (`node`: its addNode record; null: START) into #definition's parts `at`. */
-  #node(name, node, [fixed, joined, branches, objects, side, handlers, routers, entries]) {
+  #node(name, node, [fixed, joined, branches, objects, handlers, routers, entries]) {
     const { fn, options = {}, subgraph } = node ?? {};
     // LangGraph's edges from several nodes to one are not a join; addEdge([a, b], c) is.
     const sources = joined.get(name);
@@ -129,7 +129,7 @@ class GraphRunner {
     if (options.retryPolicy) spec.retry = engineRetry(options.retryPolicy);
     if (child) {
       if (options.cachePolicy) throw new EdgegraphError('INVALID_DEFINITION', `node '${name}' is a compiled graph: give its nodes cachePolicy`, { node: name });
-      objects[name] = Object.assign(subgraphNodeSpec(name, child, side), spec);
+      objects[name] = Object.assign(subgraphNodeSpec(name, child, this.#side), spec);
       this.#children.set(name, child.threads);
     } else handlers.set(name, node === null ? this.#startNode() : this.#wrap(name, fn, options.cachePolicy));
     let edge = edgeOf(fixed.get(name), branches.get(name), this.#view);

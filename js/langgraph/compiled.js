@@ -75,11 +75,13 @@ class GraphRunner {
     for (const key of ['interruptBefore', 'interruptAfter']) if (options[key] !== undefined) engineOptions[key] = options[key] === '*' ? [...builder.nodes.keys()] : options[key];
     const definition = this.#definition();
     this.engine = this.#engine = new GraphEngine(definition, engineOptions);
-    this.threads = new ThreadState(this.#engine, this.#store, this.#side, this.#children);
+    this.threads = new ThreadState(this.#engine, this.#store, this, this.#children);
   }
 
+  // view, toUpdate and combine: what its subgraph nodes (subgraph-node.js) and its ThreadState use of a runner.
+
   /** Only the declared channels, as LangGraph's state (channels never written are absent). */
-  #view = (state) => {
+  view = (state) => {
     const out = {};
     const ch = state?.channels ?? {};
     for (const key of this.#channels.keys()) if (ch[key] !== undefined) out[key] = ch[key];
@@ -129,10 +131,10 @@ class GraphRunner {
     if (options.retryPolicy) spec.retry = engineRetry(options.retryPolicy);
     if (child) {
       if (options.cachePolicy) throw new EdgegraphError('INVALID_DEFINITION', `node '${name}' is a compiled graph: give its nodes cachePolicy`, { node: name });
-      objects[name] = Object.assign(subgraphNodeSpec(name, child, this.#side), spec);
+      objects[name] = Object.assign(subgraphNodeSpec(name, child, this), spec);
       this.#children.set(name, child.threads);
     } else handlers.set(name, node === null ? this.#startNode() : this.#wrap(name, fn, options.cachePolicy));
-    let edge = edgeOf(fixed.get(name), branches.get(name), this.#view);
+    let edge = edgeOf(fixed.get(name), branches.get(name), this.view);
     if (typeof edge === 'function') { routers.set(name, edge); edge = edge.targets ? { targets: edge.targets } : null; }
     // (spec null: a function node that is no join; undefined: a subgraph node, in `objects`; edge null or
     // { targets }: a router named after its node)
@@ -158,7 +160,7 @@ class GraphRunner {
     const cache = withCache(name, fn, cachePolicy, this.#cache);
     const call = (state, engine, ctx) => {
       const inv = invocationIn(ctx);
-      const input = ctx.arg !== undefined ? ctx.arg : this.#view(state);
+      const input = ctx.arg !== undefined ? ctx.arg : this.view(state);
       // (A retry's try is the same task: it started once.)
       const step = inv && ctx.attempt === 1 ? inv.enter(ctx.taskId, name, state, input) : superstepOf(ctx.taskId);
       const config = this.#nodeConfig(inv, ctx, name, step);
@@ -175,7 +177,7 @@ class GraphRunner {
   /** A node's result as the engine's: a Command, or its update under `channels`; `state`: the state the node read; `cached`: the result came from the cache. */
   #finish(out, inv, ctx, name, step, state, cached = false) {
     const command = resultCommand(out);
-    const update = this.#toUpdate(command ? updateOf(command.update, this.#combine) : out, name);
+    const update = this.#toUpdate(command ? updateOf(command.update, this.combine) : out, name);
     inv?.finished(ctx.taskId, name, step, update, cached);
     return command ? this.#engineCommand(command, name, state, update) : { channels: this.#forCore(update, name, state) };
   }
@@ -219,25 +221,22 @@ class GraphRunner {
     return update;
   }
 
-  /** An update of `node` as the core takes it (messages-channel.js), and a node's result so (#coreUpdateOf: #toUpdate first); `state`: the engine state it applies to, if known. */
+  /** An update of `node` as the core takes it (messages-channel.js), and a node's result so (toUpdate: #toUpdate first); `state`: the engine state it applies to, if known. */
   #forCore(update, node, state) { return coreUpdate(this.#coreMessages, update, node, state?.channels); }
-  #coreUpdateOf = (out, node, state) => this.#forCore(this.#toUpdate(out, node), node, state);
+  toUpdate = (out, node, state) => this.#forCore(this.#toUpdate(out, node), node, state);
 
   /** Two writes of one node to `key` (a Command's list of writes): its reducer's (a core messages channel's: both, in order), or the later. */
-  #combine = (key, a, b) => { const reducer = this.#coreMessages.has(key) ? bothWrites : this.#channels.get(key)?.reducer; return reducer ? reducer(a, b) : b; };
-
-  /** This runner's side that its subgraph nodes (subgraph-node.js) and its ThreadState use. */
-  #side = { view: this.#view, toUpdate: this.#coreUpdateOf, combine: this.#combine };
+  combine = (key, a, b) => { const reducer = this.#coreMessages.has(key) ? bothWrites : this.#channels.get(key)?.reducer; return reducer ? reducer(a, b) : b; };
 
   /** The engine's Command for `command` of `node` (`made`: its update, if #toUpdate made it already); for the parent graph, keys this graph lacks stay (subgraph-node.js picks the parent's). */
   #engineCommand(command, node, state, made) {
-    const update = command.update === undefined ? undefined : updateOf(command.update, this.#combine);
+    const update = command.update === undefined ? undefined : updateOf(command.update, this.combine);
     return engineCommand(command, update === undefined ? update : { channels: toParent(command) ? plainMessages(update) : this.#forCore(made ?? this.#toUpdate(update, node), node, state) });
   }
 
   /** The values a run of this graph returns (its output schema's keys). */
   output(state) {
-    const values = this.#view(state);
+    const values = this.view(state);
     const output = this.#builder.output;
     if (output) for (const key of Object.keys(values)) if (!output.has(key)) delete values[key];
     return values;
@@ -251,7 +250,7 @@ class GraphRunner {
   async runAsChild(start, parentInv, ns, base) {
     const config = parentInv?.config ?? {};
     // No modes of its own (so its `subgraphs` flag shapes nothing): its chunks go to the parent's stream.
-    const inv = new Invocation(config, [], true, this.#view, parentInv && { stream: parentInv, ns });
+    const inv = new Invocation(config, [], true, this.view, parentInv && { stream: parentInv, ns });
     const result = await start(this.#runOptions(inv, config.configurable?.thread_id));
     // The child's interrupts, in its namespace first (ids as the parent's task has them), as LangGraph streams them.
     const shown = result.status === 'PAUSED' ? shownInterrupts(result.interrupts, `${base}/`) : [];
@@ -265,7 +264,7 @@ class GraphRunner {
     const modes = Array.isArray(mode) ? mode : [mode];
     for (const m of modes) if (!STREAM_MODES.includes(m)) throw new EdgegraphError('INVALID_OPTIONS', `unknown streamMode '${m}' (expected ${STREAM_MODES.join(', ')})`);
     const stop = config[STOP] = { reason: undefined, onStop: null };
-    const inv = new Invocation(config, modes, !Array.isArray(mode), this.#view, config[PARENT]);
+    const inv = new Invocation(config, modes, !Array.isArray(mode), this.view, config[PARENT]);
     this.invoke(input, config, modes, inv).then(() => inv.end(), (e) => inv.end(e));
     return inv.iterate(() => { stop.reason ??= new EdgegraphError('ABORTED', 'the stream was closed by its consumer'); stop.onStop?.(); });
   }
@@ -274,7 +273,7 @@ class GraphRunner {
    * The channel values, as LangGraph's invoke() returns them (`config`: an object, CompiledStateGraph's
    * merge of its own and the call's); stream() passes the modes and the invocation its chunks come from.
    */
-  async invoke(input, config, modes = [], inv = new Invocation(config, modes, true, this.#view, config[PARENT])) {
+  async invoke(input, config, modes = [], inv = new Invocation(config, modes, true, this.view, config[PARENT])) {
     const threadId = config.configurable?.thread_id;
     if (this.#store && threadId === undefined && !config[PARENT]) {
       throw new EdgegraphError('INVALID_INPUT', 'this graph has a checkpointer: pass { configurable: { thread_id } }');
@@ -289,7 +288,7 @@ class GraphRunner {
       options.threadId = thread.threadId;
       const latest = await this.#engine.getState(thread.threadId, thread.checkpointId);
       // On a thread with state, the run starts from it (an input step folds the input over it).
-      inv.initialValues = latest ? this.#view(latest.state) : { ...this.#defaults };
+      inv.initialValues = latest ? this.view(latest.state) : { ...this.#defaults };
       if (input === null || input === undefined || isCommand(input)) {
         if (!latest) throw new EmptyInputError();
         const answer = isCommand(input) ? this.#engineCommand(input, 'resume', latest.state) : undefined;

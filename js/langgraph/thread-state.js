@@ -15,7 +15,7 @@ export class ThreadState {
   #children;
 
   /**
-   * `runner` is the runner's side (compiled.js): `view(state)` picks the channels of an engine state,
+   * `runner` is the graph's runner (compiled.js): `view(state)` picks the channels of an engine state,
    * `toUpdate(values, node)` and `combine(key, a, b)`; `children` maps a subgraph node's name to its graph's ThreadState.
    */
   constructor(engine, store, runner, children) {

@@ -50,7 +50,6 @@ class GraphRunner {
   engine = null;
   threads = null;
   #builder;
-  #engine;
   #channels;
   #store;
   #cache;
@@ -74,8 +73,8 @@ class GraphRunner {
     if (this.#store) engineOptions.checkpointer = this.#store;
     for (const key of ['interruptBefore', 'interruptAfter']) if (options[key] !== undefined) engineOptions[key] = options[key] === '*' ? [...builder.nodes.keys()] : options[key];
     const definition = this.#definition();
-    this.engine = this.#engine = new GraphEngine(definition, engineOptions);
-    this.threads = new ThreadState(this.#engine, this.#store, this, this.#children);
+    this.engine = new GraphEngine(definition, engineOptions);
+    this.threads = new ThreadState(this.#store, this, this.#children);
   }
 
   // view, toUpdate and combine: what its subgraph nodes (subgraph-node.js) and its ThreadState use of a runner.
@@ -286,7 +285,7 @@ class GraphRunner {
       // { threadId, checkpointId? } as the engine takes them (a string, a number); resume() reads the thread's from `thread`.
       const thread = threadRef(config.configurable);
       options.threadId = thread.threadId;
-      const latest = await this.#engine.getState(thread.threadId, thread.checkpointId);
+      const latest = await this.engine.getState(thread.threadId, thread.checkpointId);
       // On a thread with state, the run starts from it (an input step folds the input over it).
       inv.initialValues = latest ? this.view(latest.state) : { ...this.#defaults };
       if (input === null || input === undefined || isCommand(input)) {
@@ -294,12 +293,12 @@ class GraphRunner {
         const answer = isCommand(input) ? this.#engineCommand(input, 'resume', latest.state) : undefined;
         if (answer?.goto !== undefined && latest.status !== 'PAUSED' && thread.checkpointId === undefined) {
           // Nothing to resume (the thread finished): a new run from the input step, which applies the update and goes to goto.
-          result = await this.#engine.execute({ __start__: input.update ?? {}, __goto__: gotoOf(input.goto) }, options);
+          result = await this.engine.execute({ __start__: input.update ?? {}, __goto__: gotoOf(input.goto) }, options);
         } else if (!input && latest.status === 'FINISHED') {
           result = { status: 'FINISHED', state: latest.state };   // nothing to continue: LangGraph returns the values
-        } else result = await this.#engine.resume(thread, answer, options);
+        } else result = await this.engine.resume(thread, answer, options);
       } else {
-        result = await this.#engine.execute({ __start__: input }, options);
+        result = await this.engine.execute({ __start__: input }, options);
       }
     } else {
       if (input === null || input === undefined) throw new EmptyInputError();
@@ -307,7 +306,7 @@ class GraphRunner {
       // No thread, nothing to recover: the input step reads the input from here
       // instead of the state, so it crosses into the core once, not twice.
       inv.input = input;
-      result = await this.#engine.execute({}, options);
+      result = await this.engine.execute({}, options);
     }
     if (result.status === 'ERROR') throw this.#errorOf(result.error);
     if (result.status === 'INTERRUPTED') throw result.error ?? new EdgegraphError('ABORTED', 'the run was interrupted');

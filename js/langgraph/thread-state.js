@@ -9,17 +9,15 @@ import { shownInterrupts } from './subgraph-node.js';
 import { removesMessages } from './messages-channel.js';
 
 export class ThreadState {
-  #engine;
   #records;
   #runner;
   #children;
 
   /**
-   * `runner` is the graph's runner (compiled.js): `view(state)` picks the channels of an engine state,
+   * `runner` is the graph's runner (compiled.js): its `engine`, `view(state)` (the channels of an engine state),
    * `toUpdate(values, node)` and `combine(key, a, b)`; `children` maps a subgraph node's name to its graph's ThreadState.
    */
-  constructor(engine, store, runner, children) {
-    this.#engine = engine;
+  constructor(store, runner, children) {
     this.#records = store ? new Checkpointer(store) : null;
     this.#runner = runner;
     this.#children = children;
@@ -35,7 +33,7 @@ export class ThreadState {
     if (ns !== undefined) return this.#childState(config, ns, subgraphs);
     const threadId = String(config?.configurable?.thread_id);
     const wanted = config?.configurable?.checkpoint_id;
-    const history = await threadHistory(this.#engine, threadId);
+    const history = await threadHistory(this.#runner.engine, threadId);
     const record = wanted === undefined ? history[0] : history.find((r) => String(r.checkpointId) === String(wanted));
     if (!record) return { values: {}, next: [], tasks: [], config: { configurable: { thread_id: threadId } }, metadata: undefined };
     const snapshot = snapshotOf(threadId, record, this.#runner.view);
@@ -141,7 +139,7 @@ export class ThreadState {
       const current = Object.values(byKey ?? {}).some(removesMessages) ? (await read())?.state : undefined;
       update = { channels: this.#runner.toUpdate(byKey, asNode ?? 'updateState', current) };
     }
-    return this.#engine.updateState(target, update, asNode);
+    return this.#runner.engine.updateState(target, update, asNode);
   }
 
   /** The thread's checkpoints, newest first. */
@@ -150,7 +148,7 @@ export class ThreadState {
     const ns = nsOf(config);
     if (ns !== undefined) throw new EdgegraphError('INVALID_INPUT', `getStateHistory() takes no subgraph's checkpoint_ns ('${ns}')`);
     const threadId = String(config?.configurable?.thread_id);
-    for (const record of (await threadHistory(this.#engine, threadId)).slice(0, options.limit)) yield snapshotOf(threadId, record, this.#runner.view);
+    for (const record of (await threadHistory(this.#runner.engine, threadId)).slice(0, options.limit)) yield snapshotOf(threadId, record, this.#runner.view);
   }
 }
 

@@ -3,7 +3,6 @@
 // Command. LangGraph's fields are kept: `update` may be a list of
 // [key, value] writes, `goto` names, Sends or END, `graph: Command.PARENT`.
 
-import { EngineCommand } from './edgegraph.js';
 import { plainMessages, isObject } from './messages.js';
 
 // Pausing from inside a node is edgegraph's own interrupt() (during the node's synchronous
@@ -47,20 +46,6 @@ export function updateOf(update, combine) {
   const out = {};
   for (const [key, value] of update) out[key] = Object.hasOwn(out, key) ? combine(key, out[key], value) : value;
   return out;
-}
-
-/**
- * The engine's Command for a LangGraph one, with `update` as the engine writes it ({ channels: ... }),
- * or undefined. (A field left undefined is absent, as the engine's Command takes it; gotoOf(undefined)
- * is undefined.)
- */
-export function engineCommand(command, update) {
-  return new EngineCommand({
-    update,
-    goto: gotoOf(command.goto),
-    resume: command.resume,
-    graph: toParent(command) ? EngineCommand.PARENT : undefined,
-  });
 }
 
 /**

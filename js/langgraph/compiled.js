@@ -4,7 +4,7 @@
 // applies the input through the reducers, as LangGraph's input step does, so
 // supersteps line up with LangGraph's and recursionLimit counts the same.
 
-import { GraphEngine, EdgegraphError, clearNodeCache } from './edgegraph.js';
+import { GraphEngine, EdgegraphError, clearNodeCache, EngineCommand } from './edgegraph.js';
 import { START } from './graph.js';
 import { edgeOf } from './edges.js';
 import { plainMessages, plainMessageList, isObject } from './messages.js';
@@ -14,7 +14,7 @@ import { GraphRecursionError, InvalidUpdateError, EmptyInputError } from './erro
 import { Invocation, STREAM_MODES, superstepOf, invocationIn } from './stream.js';
 import { storeOf } from './checkpoint.js';
 import { threadRef } from './history.js';
-import { isCommand, engineCommand, updateOf, gotoOf, toParent, resultCommand } from './command.js';
+import { isCommand, updateOf, gotoOf, toParent, resultCommand } from './command.js';
 import { engineRetry } from './retry.js';
 import { ThreadState } from './thread-state.js';
 import { subgraphNodeSpec, shownInterrupts } from './subgraph-node.js';
@@ -230,7 +230,14 @@ class GraphRunner {
   /** The engine's Command for `command` of `node` (`made`: its update, if #toUpdate made it already); for the parent graph, keys this graph lacks stay (subgraph-node.js picks the parent's). */
   #engineCommand(command, node, state, made) {
     const update = command.update === undefined ? undefined : updateOf(command.update, this.combine);
-    return engineCommand(command, update === undefined ? update : { channels: toParent(command) ? plainMessages(update) : this.#forCore(made ?? this.#toUpdate(update, node), node, state) });
+    const parent = toParent(command);
+    // (A field left undefined is absent, as the engine's Command takes it; gotoOf(undefined) is undefined.)
+    return new EngineCommand({
+      update: update === undefined ? update : { channels: parent ? plainMessages(update) : this.#forCore(made ?? this.#toUpdate(update, node), node, state) },
+      goto: gotoOf(command.goto),
+      resume: command.resume,
+      graph: parent ? EngineCommand.PARENT : undefined,
+    });
   }
 
   /** The values a run of this graph returns (its output schema's keys). */

@@ -69,9 +69,9 @@ class GraphRunner {
     this.#store = this.persistent ? null : storeOf(options.checkpointer);
     this.#cache = cacheOf(options.cache);
     // LangGraph's compiled graphs have no dispose(): the engine is freed when collected, without a leak warning.
-    const engineOptions = { [FREED_WHEN_COLLECTED]: true };
-    if (this.#store) engineOptions.checkpointer = this.#store;
-    for (const key of ['interruptBefore', 'interruptAfter']) if (options[key] !== undefined) engineOptions[key] = options[key] === '*' ? [...builder.nodes.keys()] : options[key];
+    // (An option left undefined or null is the engine's default: none.)
+    const engineOptions = { [FREED_WHEN_COLLECTED]: true, checkpointer: this.#store };
+    for (const key of ['interruptBefore', 'interruptAfter']) engineOptions[key] = options[key] === '*' ? [...builder.nodes.keys()] : options[key];
     const definition = this.#definition();
     this.engine = new GraphEngine(definition, engineOptions);
     this.threads = new ThreadState(this.#store, this, this.#children);

@@ -46,7 +46,7 @@ export function channelsOf(schema) {
       // A channel's reducer and default are functions; anything else there (a Zod field, a value) is a last-value channel.
       const entry = { reducer: typeof c?.reducer === 'function' ? c.reducer : undefined, default: typeof c?.default === 'function' ? c.default : undefined };
       const seen = channels.get(key);
-      if (seen && seen.reducer && entry.reducer && seen.reducer !== entry.reducer) {
+      if (seen?.reducer && entry.reducer && seen.reducer !== entry.reducer) {
         throw new GraphValidationError(`channel '${key}' is declared twice with different reducers`);
       }
       if (!seen || (!seen.reducer && entry.reducer)) channels.set(key, entry);

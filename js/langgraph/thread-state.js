@@ -47,7 +47,7 @@ export class ThreadState {
   /** A paused subgraph's state by its namespace (a task's `state` config): the thread's checkpoint, then each child's down the namespace. */
   async #childState(config, ns, subgraphs) {
     const thread = threadRef(config.configurable);
-    let cp = await this.#load(thread), at = this, checkpoint;
+    let cp = await this.#records.load(thread.threadId, thread.checkpointId), at = this, checkpoint;
     for (const local of ns.split('|')) {
       [at, checkpoint] = at.#childAt(cp, local) ?? [];
       if (!at) throw noPausedChild('getState', thread.threadId, ns);
@@ -56,15 +56,12 @@ export class ThreadState {
     return at.#snapshotOfCheckpoint(checkpoint, thread.threadId, ns, subgraphs);
   }
 
-  /** A thread's checkpoint (`thread`: { threadId, checkpointId? }) as { status, state, tasks }, or undefined. */
-  async #load(thread) {
-    const loaded = await this.#records?.load(thread.threadId, thread.checkpointId);
-    return loaded && { ...loaded, tasks: loaded.meta.tasks };
-  }
-
-  /** The paused child at namespace part `local` of checkpoint `cp` ({ status, state, tasks }): [its graph's ThreadState, its checkpoint, its task], or undefined. */
+  /**
+   * The paused child at namespace part `local` of checkpoint `cp` (a checkpoint, { status, state, tasks },
+   * or a record the Checkpointer loaded, whose tasks are in its meta): [its graph's ThreadState, its checkpoint, its task], or undefined.
+   */
   #childAt(cp, local) {
-    const own = cp?.status === 'PAUSED' && nodeTasks(cp.tasks).find((t) => t.keep && localOf(t) === local);
+    const own = cp?.status === 'PAUSED' && nodeTasks((cp.meta ?? cp).tasks).find((t) => t.keep && localOf(t) === local);
     const child = own && this.#children.get(own.node);
     return child && [child, heldChild(own, cp.state, local), own];
   }
@@ -109,7 +106,7 @@ export class ThreadState {
     const { checkpoint_ns: ns = '', ...rest } = config?.configurable ?? {};
     const thread = threadRef(rest);
     // (The thread's checkpoint is read only when the edit needs it: a child's, or the messages a removal is checked against.)
-    const written = await this.#write(thread, () => this.#load(thread), ns === '' ? [] : ns.split('|'), values, asNode);
+    const written = await this.#write(thread, () => this.#records?.load(thread.threadId, thread.checkpointId), ns === '' ? [] : ns.split('|'), values, asNode);
     if (!written) throw noPausedChild('updateState', thread.threadId, ns);
     const out = configOf(thread.threadId, written.checkpointId);
     if (ns !== '') out.configurable.checkpoint_ns = ns;
@@ -119,7 +116,7 @@ export class ThreadState {
   /**
    * Write `values` (as `asNode`) into `target`, a thread or a checkpoint of this graph (the engine's
    * updateState takes either, and returns what it wrote), or into the paused child at namespace
-   * `parts` below it; `read()` gives target's checkpoint ({ status, state, tasks }). Undefined: no
+   * `parts` below it; `read()` gives target's checkpoint (as #childAt takes it). Undefined: no
    * paused child is there.
    */
   async #write(target, read, [local, ...deeper], values, asNode) {

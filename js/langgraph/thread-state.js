@@ -39,7 +39,7 @@ export class ThreadState {
     const snapshot = snapshotOf(threadId, record, this.#runner.view);
     if (record.status === 'PAUSED') {
       const loaded = await this.#records.load(threadId, record.checkpointId);
-      this.#pausedTasks(snapshot.tasks, nodeTasks(loaded.meta.tasks), loaded.state, threadId, subgraphs);
+      this.#pausedTasks(snapshot.tasks, loaded, threadId, subgraphs);
     }
     return snapshot;
   }
@@ -58,19 +58,21 @@ export class ThreadState {
 
   /**
    * The paused child at namespace part `local` of checkpoint `cp` (a checkpoint, { status, state, tasks },
-   * or a record the Checkpointer loaded, whose tasks are in its meta): [its graph's ThreadState, its checkpoint, its task], or undefined.
+   * or a record the Checkpointer loaded, whose tasks are in its meta: nodeTasks reads either):
+   * [its graph's ThreadState, its checkpoint, its task], or undefined.
    */
   #childAt(cp, local) {
-    const own = cp?.status === 'PAUSED' && nodeTasks((cp.meta ?? cp).tasks).find((t) => t.keep && localOf(t) === local);
+    const own = cp?.status === 'PAUSED' && nodeTasks(cp).find((t) => t.keep && localOf(t) === local);
     const child = own && this.#children.get(own.node);
     return child && [child, heldChild(own, cp.state, local), own];
   }
 
   /**
-   * A paused run's tasks (`saved`: its checkpoint's node tasks): their interrupts, and a subgraph
+   * A paused run's tasks (`cp`: its checkpoint, as #childAt takes it): their interrupts, and a subgraph
    * node's paused child (kept with its task) in namespace `prefix|<node>:<task>`.
    */
-  #pausedTasks(tasks, saved, state, threadId, subgraphs, prefix = '') {
+  #pausedTasks(tasks, cp, threadId, subgraphs, prefix = '') {
+    const saved = nodeTasks(cp);
     const used = new Set();
     for (const task of tasks) {
       const own = saved.find((t) => t.node === task.name && !used.has(t));
@@ -80,7 +82,7 @@ export class ThreadState {
       if (!child) continue;
       // The child's namespace: its node's task, as the interrupt ids have it (`<node>:<step>.<i>/...`).
       const local = localOf(own) ?? task.name;
-      const checkpoint = own && heldChild(own, state, local);
+      const checkpoint = own && heldChild(own, cp.state, local);
       const ns = prefix ? `${prefix}|${local}` : local;
       task.state = subgraphs && checkpoint ? child.#snapshotOfCheckpoint(checkpoint, threadId, ns, true) : { configurable: { thread_id: threadId, checkpoint_ns: ns } };
     }
@@ -89,9 +91,8 @@ export class ThreadState {
   /** A child's paused checkpoint (a subgraph node's) as a snapshot in namespace `ns` (with `subgraphs`: its paused children's too, else their namespaces). */
   #snapshotOfCheckpoint(checkpoint, threadId, ns, subgraphs) {
     const cp = parsed(checkpoint);
-    const saved = nodeTasks(cp.tasks);
-    const snapshot = pendingOf(this.#runner.view(cp.state), cp.status, saved.map((t) => t.node));
-    this.#pausedTasks(snapshot.tasks, saved, cp.state, threadId, subgraphs, ns);
+    const snapshot = pendingOf(this.#runner.view(cp.state), cp.status, nodeTasks(cp).map((t) => t.node));
+    this.#pausedTasks(snapshot.tasks, cp, threadId, subgraphs, ns);
     return { ...snapshot, config: { configurable: { thread_id: threadId, checkpoint_ns: ns } }, metadata: { source: 'loop', step: cp.superstep, parents: {} } };
   }
 
@@ -160,8 +161,8 @@ const noPausedChild = (call, threadId, ns) => new EdgegraphError('INVALID_INPUT'
 /** A checkpoint kept with a task: an object, or its JSON text. */
 const parsed = (checkpoint) => (typeof checkpoint === 'string' ? JSON.parse(checkpoint) : checkpoint);
 
-/** A checkpoint's tasks that ran nodes (not routers). */
-const nodeTasks = (tasks) => (tasks ?? []).filter((t) => t.kind !== 'route');
+/** A checkpoint's tasks that ran nodes (not routers); a record the Checkpointer loaded has them in its meta. */
+const nodeTasks = (cp) => ((cp.meta ?? cp).tasks ?? []).filter((t) => t.kind !== 'route');
 
 /** A subgraph task's local namespace, as its interrupt ids begin (`<node>:<task>`). */
 const localOf = (task) => task?.interrupts?.[0]?.id.split('/')[0];

@@ -37,10 +37,7 @@ export class ThreadState {
     const record = wanted === undefined ? history[0] : history.find((r) => String(r.checkpointId) === String(wanted));
     if (!record) return { values: {}, next: [], tasks: [], config: { configurable: { thread_id: threadId } }, metadata: undefined };
     const snapshot = snapshotOf(threadId, record, this.#runner.view);
-    if (record.status === 'PAUSED') {
-      const loaded = await this.#records.load(threadId, record.checkpointId);
-      this.#pausedTasks(snapshot.tasks, loaded, threadId, subgraphs);
-    }
+    if (record.status === 'PAUSED') this.#pausedTasks(snapshot.tasks, await this.#records.load(threadId, record.checkpointId), threadId, subgraphs);
     return snapshot;
   }
 

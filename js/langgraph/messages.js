@@ -29,10 +29,6 @@ function langchainType(m) {
   return undefined;
 }
 
-function toolCalls(calls) {
-  return calls.map((c) => (c.function ? c : { id: c.id, type: 'function', function: { name: c.name, arguments: typeof c.args === 'string' ? c.args : JSON.stringify(c.args ?? {}) } }));
-}
-
 /** One message as edgegraph's plain message; plain messages pass through. */
 export function toPlainMessage(m) {
   if (typeof m === 'string') return { role: 'user', content: m };
@@ -46,7 +42,10 @@ export function toPlainMessage(m) {
   const out = { role, content: fields.content ?? '' };
   if (fields.id != null) out.id = fields.id;
   if (fields.name) out.name = fields.name;
-  if (role === 'assistant' && Array.isArray(fields.tool_calls) && fields.tool_calls.length) out.tool_calls = toolCalls(fields.tool_calls);
+  if (role === 'assistant' && Array.isArray(fields.tool_calls) && fields.tool_calls.length) {
+    // LangChain's { id, name, args } as the OpenAI shape (a call in that shape already passes through).
+    out.tool_calls = fields.tool_calls.map((c) => (c.function ? c : { id: c.id, type: 'function', function: { name: c.name, arguments: typeof c.args === 'string' ? c.args : JSON.stringify(c.args ?? {}) } }));
+  }
   if (role === 'tool' && fields.tool_call_id) out.tool_call_id = fields.tool_call_id;
   return out;
 }

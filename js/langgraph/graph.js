@@ -95,7 +95,7 @@ export class StateGraph {
   setFinishPoint(name) { return this.addEdge(name, END); }
 
   /** @param {{ checkpointer?: object, interruptBefore?: string[] | '*', interruptAfter?: string[] | '*', name?: string }} [options] */
-  compile(options = {}) {
+  compile(options) {
     this.#validate();
     return new CompiledStateGraph(this, options ?? {});
   }

@@ -269,7 +269,7 @@ class GraphRunner {
     const mode = config.streamMode ?? 'updates';
     const modes = Array.isArray(mode) ? mode : [mode];
     for (const m of modes) if (!STREAM_MODES.includes(m)) throw new EdgegraphError('INVALID_OPTIONS', `unknown streamMode '${m}' (expected ${STREAM_MODES.join(', ')})`);
-    const stop = config[STOP] = { reason: undefined, onStop: null };
+    const stop = config[STOP] = {};   // { reason, onStop }: set when the consumer leaves, and by the run (run.js)
     const inv = new Invocation(config, modes, !Array.isArray(mode), this.view, config[PARENT]);
     this.invoke(input, config, modes, inv).then(() => inv.end(), (e) => inv.end(e));
     return inv.iterate(() => { stop.reason ??= new EdgegraphError('ABORTED', 'the stream was closed by its consumer'); stop.onStop?.(); });

@@ -131,7 +131,7 @@ export class ThreadState {
       // asNode END ends the thread (the core drops what it waited for, a pending interrupt too).
       const byKey = updateOf(values, this.#runner.combine);
       // A removal of messages is checked against the messages there (messages-channel.js): read them only then.
-      const current = Object.values(byKey ?? {}).some(removesMessages) ? (await read())?.state : undefined;
+      const current = Object.values(byKey).some(removesMessages) ? (await read())?.state : undefined;
       update = { channels: this.#runner.toUpdate(byKey, asNode ?? 'updateState', current) };
     }
     return this.#runner.engine.updateState(target, update, asNode);

@@ -20,12 +20,16 @@ export const TASK = Symbol.for('edgegraph.task');
 
 /** Thrown by interrupt() to pause the run; do not catch it (or rethrow it: see isGraphInterrupt). */
 export class GraphInterrupt extends Error {
-  /** @param {Array<{ id: string, value: unknown }>} interrupts @param {unknown} [keep] */
-  constructor(interrupts, keep) {
+  /**
+   * @param {Array<{ id: string, value: unknown }>} interrupts @param {unknown} [keep]
+   * @param {Record<string, unknown>} [answers] what earlier interrupt() calls of the task took without pausing
+   */
+  constructor(interrupts, keep, answers) {
     super(`interrupted: ${interrupts.map((i) => i.id).join(', ')}`);
     this.name = 'GraphInterrupt';
     this.interrupts = interrupts;
     if (keep !== undefined) this.keep = keep;
+    if (answers !== undefined) this.answers = answers;
     Object.defineProperty(this, BRAND, { value: true });
   }
 }
@@ -36,20 +40,36 @@ export function isGraphInterrupt(e) {
 }
 
 /**
+ * A run option (internal: edgegraph/langgraph's): { value, steps }, an answer for the
+ * first interrupt() the run reaches within its first `steps` steps of nodes (LangGraph's
+ * resume while none is pending is for the tasks about to run, not for a later question).
+ */
+export const NEXT_ANSWER = Symbol.for('edgegraph.nextAnswer');
+
+/**
  * The interrupt() of one call of a task's node. `task` is the core's task
  * ({ node, id, answers? }); each call of the node gets a fresh one, so the
- * i-th call of interrupt() asks the i-th id again.
+ * i-th call of interrupt() asks the i-th id again. `next` (the run's NEXT_ANSWER,
+ * `taken` once used or expired, or null): LangGraph's resume given while no
+ * interrupt was pending, which the first interrupt() without an answer takes
+ * instead of pausing. It becomes the task's answer: on the task's own tries, and
+ * kept with its interrupt if a later call pauses (so a resume re-runs it alike).
  */
-export function interruptFor(task) {
+export function interruptFor(task, next = null) {
   const base = `${task.node}:${task.id}`;
-  const answers = task.answers ?? {};
-  let calls = 0;
+  const answers = (task.answers ??= {});
+  let calls = 0, taken;
   const interrupt = (value) => {
     const id = `${base}:${calls++}`;
     if (hasOwn(answers, id)) return answers[id];
-    throw new GraphInterrupt([{ id, value: value === undefined ? null : value }]);
+    if (next && !next.taken) {
+      next.taken = true;
+      (taken = {})[id] = answers[id] = next.value;
+      return next.value;
+    }
+    throw new GraphInterrupt([{ id, value: value === undefined ? null : value }], undefined, taken);
   };
-  return { interrupt, internal: { base, answers, keep: task.keep } };
+  return { interrupt, internal: { base, answers, keep: task.keep, next } };
 }
 
 // The node whose call is on the stack now (a stack: a subgraph's node runs

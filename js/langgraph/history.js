@@ -20,12 +20,19 @@ export function threadRef(configurable) {
  * step (its ancestors' count, from -1 for the input), the nearest such
  * ancestor, and whether it starts a fork (a second child of its parent).
  * edgegraph also checkpoints while routers run (a record with `routing`),
- * which LangGraph has no checkpoint for: those are left out.
+ * which LangGraph has no checkpoint for: those are left out. A step that
+ * paused has records LangGraph has one checkpoint for (the step's start, its
+ * pause, and the resume's, which keeps the answers): the pause stands for the
+ * step, and the others are `hidden` (listed, for a config that names one, but
+ * never shown): a fork or replay of the step then asks its interrupts again,
+ * instead of replaying the answers it was given.
  */
 export async function threadHistory(engine, threadId) {
   const all = await engine.getStateHistory(threadId, { values: true });
   const byId = new Map();
   const parents = new Set();   // the parents of the records seen so far
+  const only = new Map();   // parent id -> whether it has one child
+  for (const r of all) only.set(r.parentId, !only.has(r.parentId));
   const out = [];
   // Oldest first (the records and their list are the engine's fresh objects): a record's parent
   // has its step already, and a record whose parent has an older child is a fork.
@@ -35,9 +42,17 @@ export async function threadHistory(engine, threadId) {
     parents.add(r.parentId);
     if (r.routing?.length) continue;
     let parent = byId.get(r.parentId);
-    while (parent?.routing?.length) parent = byId.get(parent.parentId);
+    while (parent?.routing?.length || parent?.hidden) parent = byId.get(parent.parentId);
+    const raw = byId.get(r.parentId);
+    // Within one step (its only child, the same superstep and tasks): a run's pause, and its resume.
+    const within = raw && only.get(r.parentId) && raw.superstep === r.superstep && String(raw.pendingTasks) === String(r.pendingTasks);
+    if (within && raw.status === 'PAUSED' && r.status === 'RUNNING') r.hidden = true;
+    if (within && raw.status === 'RUNNING' && r.status === 'PAUSED' && parent && parent.superstep === r.superstep) {
+      parent.hidden = true;   // the step's start (or its earlier pause) gives way to this pause
+      parent = parent.parent;
+    }
     r.parent = parent;
-    r.step = parent ? parent.step + 1 : -1;
+    r.step = r.hidden ? raw.step : parent ? parent.step + 1 : -1;
     out.push(r);
   }
   return out.reverse();

@@ -34,7 +34,7 @@ export class ThreadState {
     const threadId = String(config?.configurable?.thread_id);
     const wanted = config?.configurable?.checkpoint_id;
     const history = await threadHistory(this.#runner.engine, threadId);
-    const record = wanted === undefined ? history[0] : history.find((r) => String(r.checkpointId) === String(wanted));
+    const record = history.find(wanted === undefined ? (r) => !r.hidden : (r) => String(r.checkpointId) === String(wanted));
     if (!record) return { values: {}, next: [], tasks: [], config: { configurable: { thread_id: threadId } }, metadata: undefined };
     const snapshot = snapshotOf(threadId, record, this.#runner.view);
     if (record.status === 'PAUSED') this.#pausedTasks(snapshot.tasks, await this.#records.load(threadId, record.checkpointId), threadId, subgraphs);
@@ -143,7 +143,7 @@ export class ThreadState {
     const ns = nsOf(config);
     if (ns !== undefined) throw new EdgegraphError('INVALID_INPUT', `getStateHistory() takes no subgraph's checkpoint_ns ('${ns}')`);
     const threadId = String(config?.configurable?.thread_id);
-    for (const record of (await threadHistory(this.#runner.engine, threadId)).slice(0, options.limit)) yield snapshotOf(threadId, record, this.#runner.view);
+    for (const record of (await threadHistory(this.#runner.engine, threadId)).filter((r) => !r.hidden).slice(0, options.limit)) yield snapshotOf(threadId, record, this.#runner.view);
   }
 }
 

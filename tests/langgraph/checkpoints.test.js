@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { implementations, collect, named } from './support/impls.js';
 
 for (const impl of implementations) {
-  const { StateGraph, Annotation, START, END, MemorySaver } = impl;
+  const { StateGraph, Annotation, START, END, MemorySaver, Command, interrupt } = impl;
 
   test(named(impl, 'pregel.test.ts > StateGraph: should use a retry policy'), async () => {
     let erroredOnce = false;
@@ -170,5 +170,29 @@ for (const impl of implementations) {
     assert.deepEqual(await graph.invoke({ n: 5 }, config), { n: 6 });
     assert.deepEqual(await graph.invoke({ n: 5 }, config), { n: 12 });
     assert.deepEqual(await graph.invoke({ n: 5 }, { configurable: { thread_id: 'y' } }), { n: 6 });
+  });
+
+  test(named(impl, 'a step that paused is one checkpoint of the history: a fork of it asks again, and its answer is not replayed'), async () => {
+    let sent = 0;
+    const graph = new StateGraph(Annotation.Root({ log: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }), approved: Annotation() }))
+      .addNode('agent', () => ({ log: ['agent'] }))
+      .addNode('review', () => (interrupt('send it?') === 'approve'
+        ? new Command({ goto: 'tools', update: { approved: true } })
+        : new Command({ goto: END, update: { approved: false } })), { ends: ['tools', END] })
+      .addNode('tools', () => { sent++; return { log: ['tools'] }; })
+      .addEdge(START, 'agent').addEdge('agent', 'review').addEdge('tools', END)
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: 'review' } };
+    await graph.invoke({ log: [] }, config);
+    assert.deepEqual(await graph.invoke(new Command({ resume: 'approve' }), config), { log: ['agent', 'tools'], approved: true });
+    const history = [];
+    for await (const snapshot of graph.getStateHistory(config)) history.push(snapshot);
+    assert.deepEqual(history.map((s) => [s.metadata.step, s.next]), [[3, []], [2, ['tools']], [1, ['review']], [0, ['agent']], [-1, ['__start__']]]);
+    // Each checkpoint's parent is the one listed after it.
+    assert.deepEqual(history.slice(0, -1).map((s) => s.parentConfig.configurable.checkpoint_id), history.slice(1).map((s) => s.config.configurable.checkpoint_id));
+    // A fork of the step that asked, answered the other way: the email is not sent again.
+    const fork = await graph.updateState(history[2].config, { log: ['forked'] });
+    assert.deepEqual(await graph.invoke(new Command({ resume: 'reject' }), fork), { log: ['agent', 'forked'], approved: false });
+    assert.equal(sent, 1);
   });
 }

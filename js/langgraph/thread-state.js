@@ -101,13 +101,13 @@ export class ThreadState {
    * child from it); the config returned is in that namespace.
    */
   async updateState(config, values, asNode) {
-    const { checkpoint_ns: ns = '', ...rest } = config?.configurable ?? {};
-    const thread = threadRef(rest);
+    const ns = nsOf(config);
+    const thread = threadRef(config?.configurable);
     // (The thread's checkpoint is read only when the edit needs it: a child's, or the messages a removal is checked against.)
-    const written = await this.#write(thread, () => this.#records?.load(thread.threadId, thread.checkpointId), ns === '' ? [] : ns.split('|'), values, asNode);
+    const written = await this.#write(thread, () => this.#records?.load(thread.threadId, thread.checkpointId), ns?.split('|') ?? [], values, asNode);
     if (!written) throw noPausedChild('updateState', thread.threadId, ns);
     const out = configOf(thread.threadId, written.checkpointId);
-    if (ns !== '') out.configurable.checkpoint_ns = ns;
+    if (ns) out.configurable.checkpoint_ns = ns;
     return out;
   }
 

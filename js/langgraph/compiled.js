@@ -287,8 +287,9 @@ class GraphRunner {
       throw new EdgegraphError('INVALID_INPUT', 'this graph has a checkpointer: pass { configurable: { thread_id } }');
     }
     const options = this.#runOptions(inv, threadId);
-    if (config.signal) options.signal = config.signal;
-    if (config[STOP]) options[STOP] = config[STOP];
+    // (The run reads an absent signal or stop as none.)
+    options.signal = config.signal;
+    options[STOP] = config[STOP];
     let result;
     if (threadId !== undefined && this.#store) {
       // { threadId, checkpointId? } as the engine takes them (a string, a number); resume() reads the thread's from `thread`.

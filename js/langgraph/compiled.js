@@ -7,9 +7,9 @@
 import { GraphEngine, EdgegraphError, clearNodeCache, EngineCommand } from './edgegraph.js';
 import { START } from './graph.js';
 import { edgeOf } from './edges.js';
-import { plainMessages, plainMessageList, isObject } from './messages.js';
+import { plainMessages, plainMessageList, isObject, messagesStateReducer } from './messages.js';
 import { EMPTY } from '../objects.js';   // copies that add keys spread it first (objects.js says why)
-import { coreMessageChannels, coreUpdate, bothWrites } from './messages-channel.js';
+import { coreUpdate, bothWrites } from './messages-channel.js';
 import { GraphRecursionError, InvalidUpdateError, EmptyInputError } from './errors.js';
 import { Invocation, STREAM_MODES, superstepOf, invocationIn } from './stream.js';
 import { storeOf } from './checkpoint.js';
@@ -58,14 +58,13 @@ class GraphRunner {
   #defaults = {};
   /** A subgraph node's name -> its graph's ThreadState. */
   #children = new Map();
-  /** Channels whose reducer is LangGraph's message reducer, run by the core's `messages` (messages-channel.js). */
-  #coreMessages;
+  /** Channels whose reducer is LangGraph's message reducer, run by the core's `messages` (messages-channel.js); #definition finds them. */
+  #coreMessages = new Set();
 
   constructor(builder, options) {
     if (!builder) return;
     this.#builder = builder;
     this.#channels = builder.channels;
-    this.#coreMessages = coreMessageChannels(this.#channels);
     // checkpointer: true (a subgraph's): its state stays with the parent's thread across calls.
     this.persistent = options.checkpointer === true;
     this.#store = this.persistent ? null : storeOf(options.checkpointer);
@@ -93,8 +92,10 @@ class GraphRunner {
     const reducers = { channels: 'merge' };
     const defaults = {};
     for (const [key, c] of this.#channels) {
-      // LangGraph's message reducer runs in the core (messages-channel.js): a step ships its update, not the list.
-      const core = this.#coreMessages.has(key);
+      // LangGraph's message reducer (addMessages is the same function) runs in the core (messages-channel.js):
+      // a step ships its update, not the list.
+      const core = c.reducer === messagesStateReducer;
+      if (core) this.#coreMessages.add(key);
       if (c.reducer) reducers[`channels.${key}`] = core ? 'messages' : c.reducer;
       if (c.default) defaults[key] = core ? plainMessageList(c.default()) : plainMessages(c.default());
     }

@@ -11,10 +11,7 @@
 // re-adding an id in one update keeps its place, as in LangGraph.
 
 import { EdgegraphError } from './edgegraph.js';
-import { isObject, messagesStateReducer, messagesDelta, toPlainMessage, plainMessageList, asList, isRemoval, IN_ORDER } from './messages.js';
-
-/** The keys of the channels whose reducer is LangGraph's message reducer (addMessages is the same function). */
-export const coreMessageChannels = (channels) => new Set([...channels].filter(([, c]) => c.reducer === messagesStateReducer).map(([key]) => key));
+import { isObject, messagesDelta, toPlainMessage, plainMessageList, asList, isRemoval, IN_ORDER } from './messages.js';
 
 /**
  * Two writes of one node to a messages channel (a Command's list of writes)

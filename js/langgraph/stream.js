@@ -90,7 +90,8 @@ export class Invocation extends ModeStream {
     switch (event.type) {
       case 'state_update': this.stateChanged(); break;
       case 'checkpoint': this.checkpoint(event); break;
-      case 'llm_token': this.token(event.node, event.taskId ?? '0:0.0', event.token ?? event.text ?? ''); break;
+      // (A node's context emits it with its node and task: an agent node's tokens, { text }.)
+      case 'llm_token': this.token(event.node, event.taskId, event.text); break;
       case 'node_end': if (event.error) this.stopped(event.taskId, event.node, superstepOf(event.taskId), { message: event.error, code: event.errorCode }); break;
       case 'run_end': this.flushCheckpoint(); break;
     }

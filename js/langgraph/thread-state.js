@@ -44,11 +44,10 @@ export class ThreadState {
   /** A paused subgraph's state by its namespace (a task's `state` config): the thread's checkpoint, then each child's down the namespace. */
   async #childState(config, ns, subgraphs) {
     const thread = threadRef(config.configurable);
-    let cp = await this.#records.load(thread.threadId, thread.checkpointId), at = this, checkpoint;
+    let checkpoint = await this.#records.load(thread.threadId, thread.checkpointId), at = this;
     for (const local of ns.split('|')) {
-      [at, checkpoint] = at.#childAt(cp, local) ?? [];
+      [at, checkpoint] = at.#childAt(checkpoint, local) ?? [];
       if (!at) throw noPausedChild('getState', thread.threadId, ns);
-      cp = parsed(checkpoint);   // an object kept with the task: read as it is, not through its text
     }
     return at.#snapshotOfCheckpoint(checkpoint, thread.threadId, ns, subgraphs);
   }
@@ -79,15 +78,14 @@ export class ThreadState {
       if (!child) continue;
       // The child's namespace: its node's task, as the interrupt ids have it (`<node>:<step>.<i>/...`).
       const local = localOf(own) ?? task.name;
-      const checkpoint = own && heldChild(own, cp.state, local);
+      const checkpoint = subgraphs && own && heldChild(own, cp.state, local);
       const ns = prefix ? `${prefix}|${local}` : local;
-      task.state = subgraphs && checkpoint ? child.#snapshotOfCheckpoint(checkpoint, threadId, ns, true) : { configurable: { thread_id: threadId, checkpoint_ns: ns } };
+      task.state = checkpoint ? child.#snapshotOfCheckpoint(checkpoint, threadId, ns, true) : { configurable: { thread_id: threadId, checkpoint_ns: ns } };
     }
   }
 
-  /** A child's paused checkpoint (a subgraph node's) as a snapshot in namespace `ns` (with `subgraphs`: its paused children's too, else their namespaces). */
-  #snapshotOfCheckpoint(checkpoint, threadId, ns, subgraphs) {
-    const cp = parsed(checkpoint);
+  /** A child's paused checkpoint `cp` (a subgraph node's) as a snapshot in namespace `ns` (with `subgraphs`: its paused children's too, else their namespaces). */
+  #snapshotOfCheckpoint(cp, threadId, ns, subgraphs) {
     const snapshot = pendingOf(this.#runner.view(cp.state), cp.status, nodeTasks(cp).map((t) => t.node));
     this.#pausedTasks(snapshot.tasks, cp, threadId, subgraphs, ns);
     return { ...snapshot, config: { configurable: { thread_id: threadId, checkpoint_ns: ns } }, metadata: { source: 'loop', step: cp.superstep, parents: {} } };
@@ -122,8 +120,7 @@ export class ThreadState {
     if (local !== undefined) {
       const [child, checkpoint, own] = this.#childAt(await read(), local) ?? [];
       if (!child) return undefined;
-      // (The child's checkpoint: an object kept with the task is read as it is, not through its text.)
-      const written = await child.#write(checkpoint, () => parsed(checkpoint), deeper, values, asNode);
+      const written = await child.#write(checkpoint, () => checkpoint, deeper, values, asNode);
       if (!written) return undefined;
       update = { subgraphs: { [local]: { checkpoint: written.checkpoint, replaces: own.keep.checkpoint } } };
       asNode = undefined;
@@ -155,17 +152,18 @@ function nsOf(config) {
 
 const noPausedChild = (call, threadId, ns) => new EdgegraphError('INVALID_INPUT', `${call}(): thread '${threadId}' has no paused subgraph at checkpoint_ns '${ns}'`);
 
-/** A checkpoint kept with a task: an object, or its JSON text. */
-const parsed = (checkpoint) => (typeof checkpoint === 'string' ? JSON.parse(checkpoint) : checkpoint);
-
 /** A checkpoint's tasks that ran nodes (not routers); a record the Checkpointer loaded has them in its meta. */
 const nodeTasks = (cp) => ((cp.meta ?? cp).tasks ?? []).filter((t) => t.kind !== 'route');
 
 /** A subgraph task's local namespace, as its interrupt ids begin (`<node>:<task>`). */
 const localOf = (task) => task?.interrupts?.[0]?.id.split('/')[0];
 
-/** The checkpoint a paused subgraph task holds: its kept one, or an edit of it (js/subgraph.js). */
+/**
+ * The checkpoint a paused subgraph task holds: its kept one, or an edit of it (js/subgraph.js), as an
+ * object (one kept as an object is read as it is, not through its text).
+ */
 function heldChild(task, state, local) {
   const edit = state?.subgraphs?.[local];
-  return edit && edit.replaces === task.keep?.checkpoint ? edit.checkpoint : task.keep?.checkpoint;
+  const checkpoint = edit && edit.replaces === task.keep?.checkpoint ? edit.checkpoint : task.keep?.checkpoint;
+  return typeof checkpoint === 'string' ? JSON.parse(checkpoint) : checkpoint;
 }

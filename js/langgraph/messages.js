@@ -61,15 +61,15 @@ export function plainMessages(v) {
   return isMessageLike(v) ? toPlainMessage(v) : v;
 }
 
-// This process's ids: a counter, then a suffix drawn on first use (the time and 52 random
-// bits; not at import: workerd refuses randomness in a module's global scope). The counter
+// This process's ids: a counter, then a suffix drawn on first use (the time, and the digits
+// of a Math.random(): its 52 random bits; not at import: workerd refuses randomness in a module's global scope). The counter
 // comes first: the core's messages reducer finds an id by comparing it with every message's,
 // and with a shared 22-character prefix each comparison read all of it.
 let idSuffix = '';
 let idCounter = 0;
 /** A fresh message id (LangGraph assigns one to a message without). */
 function newMessageId() {
-  idSuffix ||= `-${Date.now().toString(36)}-${Math.floor(Math.random() * 2 ** 52).toString(36)}`;
+  idSuffix ||= `-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
   return `msg-${(++idCounter).toString(36)}${idSuffix}`;
 }
 

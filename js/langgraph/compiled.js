@@ -73,8 +73,7 @@ class GraphRunner {
     // (An option left undefined or null is the engine's default: none.)
     const engineOptions = { [FREED_WHEN_COLLECTED]: true, checkpointer: this.#store };
     for (const key of ['interruptBefore', 'interruptAfter']) engineOptions[key] = options[key] === '*' ? [...builder.nodes.keys()] : options[key];
-    const definition = this.#definition();
-    this.engine = new GraphEngine(definition, engineOptions);
+    this.engine = new GraphEngine(this.#definition(), engineOptions);
     this.threads = new ThreadState(this.#store, this, this.#children);
   }
 
@@ -115,8 +114,7 @@ class GraphRunner {
     const at = [fixed, joined, branches, objects, handlers, routers, entries];
     this.#node(START, null, at);
     for (const [name, node] of nodes) this.#node(name, node, at);
-    const prepared = { entries, handlers, routers };
-    return { entryPoint: START, state: { reducers, defaults: { channels: defaults } }, nodes: objects, [PREPARED]: prepared };
+    return { entryPoint: START, state: { reducers, defaults: { channels: defaults } }, nodes: objects, [PREPARED]: { entries, handlers, routers } };
   }
 
   /** Node `name` (`node`: its addNode record; null: START) into #definition's parts `at`. */

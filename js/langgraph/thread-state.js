@@ -33,8 +33,7 @@ export class ThreadState {
     if (ns !== undefined) return this.#childState(config, ns, subgraphs);
     const threadId = String(config?.configurable?.thread_id);
     const wanted = config?.configurable?.checkpoint_id;
-    const history = await threadHistory(this.#runner.engine, threadId);
-    const record = history.find(wanted === undefined ? (r) => !r.hidden : (r) => String(r.checkpointId) === String(wanted));
+    const record = (await threadHistory(this.#runner.engine, threadId)).find(wanted === undefined ? (r) => !r.hidden : (r) => String(r.checkpointId) === String(wanted));
     if (!record) return { values: {}, next: [], tasks: [], config: { configurable: { thread_id: threadId } }, metadata: undefined };
     const snapshot = snapshotOf(threadId, record, this.#runner.view);
     if (record.status === 'PAUSED') this.#pausedTasks(snapshot.tasks, await this.#records.load(threadId, record.checkpointId), threadId, subgraphs);

@@ -245,7 +245,7 @@ class GraphRunner {
   output(state) {
     const values = this.view(state);
     const output = this.#builder.output;
-    if (output) for (const key of Object.keys(values)) if (!output.has(key)) delete values[key];
+    if (output) for (const key in values) if (!output.has(key)) delete values[key];   // (values: a fresh plain object)
     return values;
   }
 

@@ -175,7 +175,7 @@ class GraphRunner {
   }
 
   /** A node's result as the engine's: a Command, or its update under `channels`; `state`: the state the node read; `cached`: the result came from the cache. */
-  #finish(out, inv, ctx, name, step, state, cached = false) {
+  #finish(out, inv, ctx, name, step, state, cached) {
     const command = resultCommand(out);
     const update = this.#toUpdate(command ? updateOf(command.update, this.combine) : out, name);
     inv?.finished(ctx.taskId, name, step, update, cached);

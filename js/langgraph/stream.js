@@ -80,7 +80,7 @@ export class Invocation extends ModeStream {
    * As LangGraph: the { __interrupt__ } chunk in the values mode too, for the modes this call asked
    * for; `up`: for those asked for above it too (a child's, which runAsChild streams in its namespace).
    */
-  paused(interrupts, up = false) {
+  paused(interrupts, up) {
     // Each chunk its own copy: the modes, the invoke() result and a subgraph's chunks would share them.
     for (const mode of ['updates', 'values']) if (up || this.own.has(mode)) this.push(mode, { __interrupt__: copy(interrupts) });
   }

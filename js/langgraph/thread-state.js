@@ -27,7 +27,7 @@ export class ThreadState {
    * A thread's state: { values, next, config, metadata, createdAt, parentConfig, tasks }.
    * A paused subgraph node's task has `state`: the child's snapshot with `subgraphs: true`, else its namespace.
    */
-  async getState(config, { subgraphs = false } = {}) {
+  async getState(config, { subgraphs } = {}) {
     if (!this.#records) throw new EdgegraphError('INVALID_OPTIONS', 'No checkpointer set: getState() needs compile({ checkpointer })');
     const ns = nsOf(config);
     if (ns !== undefined) return this.#childState(config, ns, subgraphs);
@@ -66,7 +66,7 @@ export class ThreadState {
    * A paused run's tasks (`cp`: its checkpoint, as #childAt takes it): their interrupts, and a subgraph
    * node's paused child (kept with its task) in namespace `prefix|<node>:<task>`.
    */
-  #pausedTasks(tasks, cp, threadId, subgraphs, prefix = '') {
+  #pausedTasks(tasks, cp, threadId, subgraphs, prefix) {
     const saved = nodeTasks(cp);
     const used = new Set();
     for (const task of tasks) {

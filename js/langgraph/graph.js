@@ -42,7 +42,7 @@ export class StateGraph {
   }
 
   /** addNode(name, fn, options?) or addNode({ name: fn, ... }). */
-  addNode(name, fn, options = EMPTY) {
+  addNode(name, fn, options) {
     if (isObject(name) && !Array.isArray(name)) {
       for (const [n, f] of Object.entries(name)) this.addNode(n, f);
       return this;

@@ -134,12 +134,12 @@ export class ThreadState {
   }
 
   /** The thread's checkpoints, newest first. */
-  async *getStateHistory(config, options = {}) {
+  async *getStateHistory(config, options) {
     // A subgraph's namespace is refused, not read as the parent's.
     const ns = nsOf(config);
     if (ns !== undefined) throw new EdgegraphError('INVALID_INPUT', `getStateHistory() takes no subgraph's checkpoint_ns ('${ns}')`);
     const threadId = String(config?.configurable?.thread_id);
-    for (const record of (await threadHistory(this.#runner.engine, threadId)).filter((r) => !r.hidden).slice(0, options.limit)) yield snapshotOf(threadId, record, this.#runner.view);
+    for (const record of (await threadHistory(this.#runner.engine, threadId)).filter((r) => !r.hidden).slice(0, options?.limit)) yield snapshotOf(threadId, record, this.#runner.view);
   }
 }
 

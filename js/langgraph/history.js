@@ -41,9 +41,9 @@ export async function threadHistory(engine, threadId) {
     r.fork = r.parentId !== null && parents.has(r.parentId);
     parents.add(r.parentId);
     if (r.routing?.length) continue;
-    let parent = byId.get(r.parentId);
-    while (parent?.routing?.length || parent?.hidden) parent = byId.get(parent.parentId);
     const raw = byId.get(r.parentId);
+    let parent = raw;
+    while (parent?.routing?.length || parent?.hidden) parent = byId.get(parent.parentId);
     // Within one step (its only child, the same superstep and tasks): a run's pause, and its resume.
     const within = raw && only.get(r.parentId) && raw.superstep === r.superstep && String(raw.pendingTasks) === String(r.pendingTasks);
     if (within && raw.status === 'PAUSED' && r.status === 'RUNNING') r.hidden = true;

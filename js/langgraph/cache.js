@@ -31,4 +31,4 @@ export function withCache(name, fn, policy, cache) {
  * JSON is one: an edgegraph Command's brand is a symbol, which JSON drops). A LangChain message's
  * JSON is its serialized form ({ lc: 1, ... }), which messages.js reads as the message itself.
  */
-const storable = (out) => (Array.isArray(out) ? out.map(storable) : isCommand(out) ? new Command({ ...out }) : out);
+const storable = (out) => (Array.isArray(out) ? out.map(storable) : isCommand(out) ? new Command(out) : out);

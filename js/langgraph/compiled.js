@@ -48,9 +48,9 @@ class GraphRunner {
   // One made at load (it returns before building anything) keeps the class's hidden class
   // alive through a full GC between graphs (see ../run.js's Run).
   static #shape = new GraphRunner();
-  persistent = false;
-  engine = null;
-  threads = null;
+  persistent;
+  engine;
+  threads;
   #builder;
   #channels;
   #store;

@@ -29,8 +29,8 @@ export class Invocation extends ModeStream {
   // The run's thread (its checkpoints' snapshots name it). Data, not a closure made per run over the
   // invocation: with one, every run's objects survived minor GCs and were promoted (node --trace-gc-nvp:
   // 28 MB promoted over 600 react_agent_10x runs, 0.8 MB without), and scavenges cost ~2x.
-  threadId = undefined;
-  input = undefined;    // a run without a thread: its input, read by the input step (compiled.js)
+  threadId;
+  input;                // a run without a thread: its input, read by the input step (compiled.js)
 
   /**
    * @param {object} config the call's config (its subgraphs flag, recursionLimit, ...)

@@ -20,16 +20,12 @@ export const TASK = Symbol.for('edgegraph.task');
 
 /** Thrown by interrupt() to pause the run; do not catch it (or rethrow it: see isGraphInterrupt). */
 export class GraphInterrupt extends Error {
-  /**
-   * @param {Array<{ id: string, value: unknown }>} interrupts @param {unknown} [keep]
-   * @param {Record<string, unknown>} [answers] what earlier interrupt() calls of the task took without pausing
-   */
-  constructor(interrupts, keep, answers) {
+  /** @param {Array<{ id: string, value: unknown }>} interrupts @param {unknown} [keep] */
+  constructor(interrupts, keep) {
     super(`interrupted: ${interrupts.map((i) => i.id).join(', ')}`);
     this.name = 'GraphInterrupt';
     this.interrupts = interrupts;
     if (keep !== undefined) this.keep = keep;
-    if (answers !== undefined) this.answers = answers;
     Object.defineProperty(this, BRAND, { value: true });
   }
 }
@@ -53,21 +49,21 @@ export const NEXT_ANSWER = Symbol.for('edgegraph.nextAnswer');
  * `taken` once used or expired, or null): LangGraph's resume given while no
  * interrupt was pending, which the first interrupt() without an answer takes
  * instead of pausing. It becomes the task's answer: on the task's own tries, and
- * kept with its interrupt if a later call pauses (so a resume re-runs it alike).
+ * kept with the task (its `keep`) if a later call pauses, so a resume re-runs it alike.
  */
 export function interruptFor(task, next = null) {
   const base = `${task.node}:${task.id}`;
-  const answers = (task.answers ??= {});
-  let calls = 0, taken;
+  // The core's answers, and those taken without pausing, which a function node's task keeps (`keep`: a subgraph node's is its child's).
+  const answers = (task.answers = { ...task.keep?.answers, ...task.answers });
+  let calls = 0, taken = false;
   const interrupt = (value) => {
     const id = `${base}:${calls++}`;
     if (hasOwn(answers, id)) return answers[id];
     if (next && !next.taken) {
-      next.taken = true;
-      (taken = {})[id] = answers[id] = next.value;
-      return next.value;
+      next.taken = taken = true;
+      return (answers[id] = next.value);
     }
-    throw new GraphInterrupt([{ id, value: value === undefined ? null : value }], undefined, taken);
+    throw new GraphInterrupt([{ id, value: value === undefined ? null : value }], taken ? { answers } : undefined);
   };
   return { interrupt, internal: { base, answers, keep: task.keep, next } };
 }

@@ -358,11 +358,11 @@ export class Run {
     if (this.#emit && task.kind !== 'route') this.#emit({ type: 'node_end', node: task.node, taskId: this.#taskId(task), durationMs: now() - started, error: failure.message, errorCode: thrownCode ?? 'NODE_FAILED' });
   }
 
-  /** The node called interrupt(): the core keeps its interrupts (keep, and answers taken before) instead of a result. */
+  /** The node called interrupt(): the core keeps its interrupts (and keep) instead of a result. */
   #interrupted(task, signal, started) {
     let json;
     try {
-      json = resultJSON({ interrupts: signal.interrupts, keep: signal.keep, answers: signal.answers }, task.node);
+      json = resultJSON({ interrupts: signal.interrupts, keep: signal.keep }, task.node);
     } catch (e) {
       return this.#fail(task, new EdgegraphError('INVALID_RESULT', `node '${task.node}' interrupted with a value JSON cannot keep: ${e.message}`, { node: task.node }), started);
     }

@@ -209,10 +209,9 @@ eg_code eg_run_submit(eg_run *run, uint32_t index, const char *result, size_t le
 eg_code eg_run_fail(eg_run *run, uint32_t index, const char *error, size_t len, eg_error *err);
 
 /* Hand back, instead of a result, that node task `index` paused itself:
- * {"interrupts": [{"id": "...", "value": ...}, ...], "keep"?: any, "answers"?: {id: answer}}.
- * Ids are the host's (unique in the step); "keep" is data kept with the task and
- * handed back with its re-run; "answers" are added to the task's answers (those
- * its earlier interrupt() calls took without pausing), handed back likewise. When no task of the step is left pending, the
+ * {"interrupts": [{"id": "...", "value": ...}, ...], "keep"?: any}. Ids are
+ * the host's (unique in the step); "keep" is data kept with the task and
+ * handed back with its re-run. When no task of the step is left pending, the
  * run pauses (PAUSED) with its finished tasks' results kept: they do not run
  * again; next() lists the pending interrupts as "interrupts":
  * [{"id","value","node"}], and so does the checkpoint (with the task).

@@ -75,20 +75,8 @@ eg_code eg_run_interrupt_task(eg_run *run, uint32_t index, const char *json, siz
             if (twice) rc = eg_fail(err, EG_E_INVALID_RESULT, "node '%s': interrupt id '%s' is used twice in this step", name, id);
         }
     }
-    /* "answers": what the task's earlier interrupt() calls took without pausing (a resume
-     * given before any interrupt was pending: edgegraph/langgraph's), kept with its answers. */
-    const cJSON *taken = eg_get(o, "answers");
-    if (!rc && taken && !cJSON_IsObject(taken)) rc = eg_fail(err, EG_E_INVALID_RESULT, "node '%s': an interrupt's answers are {id: answer}", name);
-    cJSON *answers = NULL;
-    if (!rc && taken && taken->child) {
-        answers = t->answers ? cJSON_Duplicate(t->answers, true) : cJSON_CreateObject();
-        for (const cJSON *a = taken->child; answers && a; a = a->next)
-            if (!eg_set(answers, a->string, cJSON_Duplicate(a, true))) { cJSON_Delete(answers); answers = NULL; }
-        if (!answers) rc = eg_nomem(err);
-    }
     if (rc) { cJSON_Delete(o); return rc; }
     /* No allocation from here on. */
-    if (answers) { cJSON_Delete(t->answers); t->answers = answers; }
     cJSON_Delete(t->interrupts);
     t->interrupts = cJSON_DetachItemViaPointer(o, list);
     cJSON *keep = eg_get(o, "keep");

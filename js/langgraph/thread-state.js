@@ -36,6 +36,11 @@ export class ThreadState {
     const record = (await threadHistory(this.#runner.engine, threadId)).find(wanted === undefined ? (r) => !r.hidden : (r) => String(r.checkpointId) === String(wanted));
     if (!record) return { values: {}, next: [], tasks: [], config: { configurable: { thread_id: threadId } }, metadata: undefined };
     const snapshot = snapshotOf(threadId, record, this.#runner.view);
+    if (record.status === 'ERROR') {
+      // A failed task's error ({ message, name }), as LangGraph's snapshot has it.
+      const failed = (await this.#records.load(threadId, record.checkpointId)).meta.tasks.filter((t) => t.state === 'failed');
+      for (const task of snapshot.tasks) task.error = failed.find((t) => t.node === task.name)?.result;
+    }
     if (record.status === 'PAUSED') this.#pausedTasks(snapshot.tasks, await this.#records.load(threadId, record.checkpointId), threadId, subgraphs);
     return snapshot;
   }
@@ -134,12 +139,19 @@ export class ThreadState {
   }
 
   /** The thread's checkpoints, newest first. */
-  async *getStateHistory(config, options) {
+  async *getStateHistory(config, options = {}) {
     // A subgraph's namespace is refused, not read as the parent's.
     const ns = nsOf(config);
     if (ns !== undefined) throw new EdgegraphError('INVALID_INPUT', `getStateHistory() takes no subgraph's checkpoint_ns ('${ns}')`);
     const threadId = String(config?.configurable?.thread_id);
-    for (const record of (await threadHistory(this.#runner.engine, threadId)).filter((r) => !r.hidden).slice(0, options?.limit)) yield snapshotOf(threadId, record, this.#runner.view);
+    // `before`: a checkpoint's config (those older than it: ids grow); `filter`: metadata values to match.
+    const before = options.before?.configurable?.checkpoint_id ?? Infinity;
+    let left = options.limit ?? Infinity;
+    for (const record of await threadHistory(this.#runner.engine, threadId)) {
+      if (record.hidden || !(record.checkpointId < before) || left <= 0) continue;
+      const snapshot = snapshotOf(threadId, record, this.#runner.view);
+      if (Object.entries(options.filter ?? {}).every(([k, v]) => snapshot.metadata[k] === v)) { left--; yield snapshot; }
+    }
   }
 }
 

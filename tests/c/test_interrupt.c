@@ -138,28 +138,6 @@ TEST(one_pending_interrupt_takes_a_value_or_its_id) {
     eg_graph_free(g);
 }
 
-TEST(an_interrupt_keeps_the_answers_its_task_took_before_it_and_survives_a_checkpoint) {
-    eg_graph *g = graph_of("{\"nodes\":{\"a\":{}},\"edges\":{\"a\":\"__end__\"},\"entryPoint\":\"a\"}");
-    eg_run *r = NULL;
-    eg_error e;
-    CHECK(eg_run_new(g, "{}", 2, NULL, 0, &r, &e) == EG_OK);
-    cJSON_Delete(step(r));
-    /* Refused, the task unchanged: answers that are not an object. */
-    CHECK(hand(r, eg_run_interrupt_task, 0, "{\"interrupts\":[{\"id\":\"a:1.0:1\",\"value\":2}],\"answers\":[1]}", &e) == EG_E_INVALID_RESULT
-          && strstr(e.message, "node 'a'") && strstr(e.message, "answers"));
-    /* The task's first interrupt() took an answer without pausing; its second pauses. */
-    CHECK(hand(r, eg_run_interrupt_task, 0, "{\"interrupts\":[{\"id\":\"a:1.0:1\",\"value\":2}],\"answers\":{\"a:1.0:0\":\"early\"}}", &e) == EG_OK);
-    cJSON_Delete(step(r));
-    CHECK(eg_run_status(r) == EG_STATUS_PAUSED);
-    r = reopen(r, g);
-    if (!r) { eg_graph_free(g); return; }
-    const char *pending;
-    CHECK(eg_run_pending_interrupts(r, &pending, NULL, &e) == EG_OK && strstr(pending, "\"a:1.0:1\"") && !strstr(pending, "a:1.0:0"));
-    answer_and_check(r, "{\"resume\":\"late\"}", "{\"a:1.0:0\":\"early\",\"a:1.0:1\":\"late\"}");
-    eg_run_free(r);
-    eg_graph_free(g);
-}
-
 TEST(route_from_end_finishes_a_paused_run_dropping_its_interrupts) {
     eg_graph *g = graph_of("{\"nodes\":{\"a\":{},\"b\":{}},\"edges\":{\"a\":\"b\",\"b\":\"__end__\"},\"entryPoint\":\"a\"}");
     eg_run *r = after_first(g, eg_run_interrupt_task, "{\"interrupts\":[{\"id\":\"a:1.0:0\",\"value\":null}]}");

@@ -47,14 +47,13 @@ class GraphRunner {
   static #shape = new GraphRunner();
   persistent;
   engine;
-  threads;
+  /** The store checkpoints go to (null: none), and a subgraph node's name -> its compiled graph: what a compiled graph's ThreadState reads. */
+  store;
+  children = new Map();
   #builder;
   #channels;
-  #store;
   #cache;
   #defaults = {};
-  /** A subgraph node's name -> its graph's ThreadState. */
-  #children = new Map();
   /** Channels whose reducer is LangGraph's message reducer, run by the core's `messages` (messages-channel.js); #definition finds them. */
   #coreMessages = new Set();
 
@@ -64,14 +63,13 @@ class GraphRunner {
     this.#channels = builder.channels;
     // checkpointer: true (a subgraph's): its state stays with the parent's thread across calls.
     this.persistent = options.checkpointer === true;
-    this.#store = this.persistent ? null : storeOf(options.checkpointer);
+    this.store = this.persistent ? null : storeOf(options.checkpointer);
     this.#cache = cacheOf(options.cache);
     // LangGraph's compiled graphs have no dispose(): the engine is freed when collected, without a leak warning.
     // (An option left undefined or null is the engine's default: none.)
-    const engineOptions = { [FREED_WHEN_COLLECTED]: true, checkpointer: this.#store };
+    const engineOptions = { [FREED_WHEN_COLLECTED]: true, checkpointer: this.store };
     for (const key of ['interruptBefore', 'interruptAfter']) engineOptions[key] = options[key] === '*' ? [...builder.nodes.keys()] : options[key];
     this.engine = new GraphEngine(this.#definition(), engineOptions);
-    this.threads = new ThreadState(this.#store, this, this.#children);
   }
 
   // view, toUpdate and combine: what its subgraph nodes (subgraph-node.js) and its ThreadState use of a runner.
@@ -129,7 +127,7 @@ class GraphRunner {
     if (child) {
       if (options.cachePolicy) throw new EdgegraphError('INVALID_DEFINITION', `node '${name}' is a compiled graph: give its nodes cachePolicy`, { node: name });
       objects[name] = Object.assign(subgraphNodeSpec(name, child, this), spec);
-      this.#children.set(name, child.threads);
+      this.children.set(name, subgraph);
     } else handlers.set(name, node === null ? this.#startNode() : this.#wrap(name, fn, options.cachePolicy));
     let edge = edgeOf(fixed.get(name), branches.get(name), this.view);
     if (typeof edge === 'function') { routers.set(name, edge); edge = edge.targets ? { targets: edge.targets } : null; }
@@ -279,7 +277,7 @@ class GraphRunner {
    */
   async invoke(input, config, modes = [], inv = new Invocation(config, modes, true, this.view, config[PARENT])) {
     const threadId = config.configurable?.thread_id;
-    if (this.#store && threadId === undefined && !config[PARENT]) {
+    if (this.store && threadId === undefined && !config[PARENT]) {
       throw new EdgegraphError('INVALID_INPUT', 'this graph has a checkpointer: pass { configurable: { thread_id } }');
     }
     const options = this.#runOptions(inv, threadId);
@@ -287,7 +285,7 @@ class GraphRunner {
     options.signal = config.signal;
     options[STOP] = config[STOP];
     let result;
-    if (threadId !== undefined && this.#store) {
+    if (threadId !== undefined && this.store) {
       // { threadId, checkpointId? } as the engine takes them (a string, a number); resume() reads the thread's from `thread`.
       const thread = threadRef(config.configurable);
       options.threadId = thread.threadId;
@@ -324,7 +322,7 @@ class GraphRunner {
     if (result.status === 'FINISHED' && inv.steps >= inv.recursionLimit) throw inv.recursionError();
     const values = this.output(result.state);
     if (result.status === 'PAUSED') {
-      if (!this.#store) throw new EdgegraphError('INVALID_OPTIONS', 'No checkpointer set: a run that pauses needs compile({ checkpointer })');
+      if (!this.store) throw new EdgegraphError('INVALID_OPTIONS', 'No checkpointer set: a run that pauses needs compile({ checkpointer })');
       // As LangGraph: the pending interrupts beside the values (none for a breakpoint).
       values.__interrupt__ = shownInterrupts(result.interrupts);
       inv.paused(values.__interrupt__);
@@ -364,12 +362,14 @@ class GraphRunner {
 // minor GCs, so every compiled graph's closures would reach the old generation.
 let runnerOf;
 
-export class CompiledStateGraph {
+// A compiled graph is its threads' state (getState, getStateHistory, updateState: ThreadState's).
+export class CompiledStateGraph extends ThreadState {
   #runner;
   #config;
   static { runnerOf = (graph) => (isObject(graph) && #runner in graph ? graph.#runner : undefined); }
 
   constructor(builder, options, runner = new GraphRunner(builder, options), config = {}) {
+    super(runner.store, runner, runner.children);
     this.builder = builder;
     for (const key of ['checkpointer', 'cache', 'interruptBefore', 'interruptAfter']) this[key] = options[key];
     this.name = options.name ?? 'LangGraph';
@@ -379,9 +379,6 @@ export class CompiledStateGraph {
 
   invoke(input, config) { return this.#runner.invoke(input, { ...EMPTY, ...this.#config, ...config }); }
   stream(input, config) { return this.#runner.stream(input, { ...EMPTY, ...this.#config, ...config }); }
-  getState(config, options) { return this.#runner.threads.getState(config, options); }
-  getStateHistory(config, options) { return this.#runner.threads.getStateHistory(config, options); }
-  updateState(config, values, asNode) { return this.#runner.threads.updateState(config, values, asNode); }
   /** The graph as data (LangGraph's getGraph() is far richer; this is the Mermaid text). */
   getGraph() { const { engine } = this.#runner; return { drawMermaid: () => engine.toMermaid() }; }
   /** Forget the results the cache keeps for this graph's nodes. */

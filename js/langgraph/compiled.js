@@ -369,7 +369,7 @@ export class CompiledStateGraph extends ThreadState {
   static { runnerOf = (graph) => (isObject(graph) && #runner in graph ? graph.#runner : undefined); }
 
   constructor(builder, options, runner = new GraphRunner(builder, options), config = {}) {
-    super(runner.store, runner, runner.children);
+    super(runner);
     this.builder = builder;
     for (const key of ['checkpointer', 'cache', 'interruptBefore', 'interruptAfter']) this[key] = options[key];
     this.name = options.name ?? 'LangGraph';

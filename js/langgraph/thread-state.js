@@ -11,16 +11,15 @@ import { removesMessages } from './messages-channel.js';
 export class ThreadState {
   #records;
   #runner;
-  #children;
 
   /**
-   * `runner` is the graph's runner (compiled.js): its `engine`, `view(state)` (the channels of an engine state),
-   * `toUpdate(values, node)` and `combine(key, a, b)`; `children` maps a subgraph node's name to its graph's ThreadState.
+   * `runner` is the graph's runner (compiled.js): its `engine`, `store` (null: none), `view(state)` (the channels
+   * of an engine state), `toUpdate(values, node)`, `combine(key, a, b)`, and `children`, which maps a subgraph
+   * node's name to its compiled graph (a ThreadState).
    */
-  constructor(store, runner, children) {
-    this.#records = store ? new Checkpointer(store) : null;
+  constructor(runner) {
+    this.#records = runner.store ? new Checkpointer(runner.store) : null;
     this.#runner = runner;
-    this.#children = children;
   }
 
   /**
@@ -63,7 +62,7 @@ export class ThreadState {
    */
   #childAt(cp, local) {
     const own = cp?.status === 'PAUSED' && nodeTasks(cp).find((t) => t.keep && localOf(t) === local);
-    const child = own && this.#children.get(own.node);
+    const child = own && this.#runner.children.get(own.node);
     return child && [child, heldChild(own, cp.state, local), own];
   }
 
@@ -78,7 +77,7 @@ export class ThreadState {
       const own = saved.find((t) => t.node === task.name && !used.has(t));
       if (own) used.add(own);
       task.interrupts = shownInterrupts(own?.interrupts);
-      const child = this.#children.get(task.name);
+      const child = this.#runner.children.get(task.name);
       if (!child) continue;
       // The child's namespace: its node's task, as the interrupt ids have it (`<node>:<step>.<i>/...`).
       const local = localOf(own) ?? task.name;

@@ -7,7 +7,7 @@
 import { GraphEngine, EdgegraphError, clearNodeCache, EngineCommand } from './edgegraph.js';
 import { START } from './graph.js';
 import { edgeOf } from './edges.js';
-import { plainMessages, plainMessageList, isObject, messagesStateReducer } from './messages.js';
+import { plainMessages, plainMessageList, messagesStateReducer } from './messages.js';
 import { EMPTY } from '../objects.js';   // copies that add keys spread it first (objects.js says why)
 import { coreUpdate, bothWrites } from './messages-channel.js';
 import { GraphRecursionError, InvalidUpdateError, EmptyInputError } from './errors.js';
@@ -366,7 +366,7 @@ let runnerOf;
 export class CompiledStateGraph extends ThreadState {
   #runner;
   #config;
-  static { runnerOf = (graph) => (isObject(graph) && #runner in graph ? graph.#runner : undefined); }
+  static { runnerOf = (graph) => (graph instanceof CompiledStateGraph ? graph.#runner : undefined); }
 
   constructor(builder, options, runner = new GraphRunner(builder, options), config = {}) {
     super(runner);

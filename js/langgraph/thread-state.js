@@ -1,6 +1,7 @@
 // thread-state.js: the read/write side of a compiled graph's threads
-// (getState, updateState, getStateHistory), over the engine's checkpoints.
-// The run side is compiled.js; this side only reads and forks checkpoints.
+// (getState, updateState, getStateHistory), over the engine's checkpoints:
+// CompiledStateGraph's base class. The run side is compiled.js; this side only
+// reads and forks checkpoints.
 
 import { EdgegraphError, Checkpointer } from './edgegraph.js';
 import { threadHistory, snapshotOf, pendingOf, configOf, threadRef } from './history.js';

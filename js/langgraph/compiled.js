@@ -53,7 +53,7 @@ class GraphRunner {
   #builder;
   #channels;
   #cache;
-  #defaults = {};
+  #defaults;   // the channels' defaults (#definition)
   /** Channels whose reducer is LangGraph's message reducer, run by the core's `messages` (messages-channel.js); #definition finds them. */
   #coreMessages = new Set();
 

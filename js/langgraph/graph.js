@@ -72,7 +72,7 @@ export class StateGraph {
   }
 
   /** A router after `from`: `path(state, config)` returns node names, Sends or END; `pathMap` maps its answers to nodes. */
-  addConditionalEdges(from, path, pathMap = undefined) {
+  addConditionalEdges(from, path, pathMap) {
     if (isObject(from)) ({ source: from, path, pathMap } = from);
     if (typeof path !== 'function') throw new GraphValidationError(`the conditional edge from '${from}' needs a function`);
     this.branches.set(from, [...(this.branches.get(from) ?? []), { path, pathMap }]);

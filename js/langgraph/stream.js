@@ -24,7 +24,7 @@ export class Invocation extends ModeStream {
   static #shape = new Invocation({}, []);
   steps = 0;            // supersteps of nodes run in this call (LangGraph's recursion counter)
   #lastStep = -1;
-  mirror = null;        // the run's state (the engine's mirror), seen by the first node
+  mirror;               // the run's state (the engine's mirror), seen by the first node
   initialValues = {};   // the channels the run starts from (the first checkpoint's values)
   // The run's thread (its checkpoints' snapshots name it). Data, not a closure made per run over the
   // invocation: with one, every run's objects survived minor GCs and were promoted (node --trace-gc-nvp:

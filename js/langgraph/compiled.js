@@ -72,8 +72,7 @@ class GraphRunner {
     this.engine = new GraphEngine(this.#definition(), engineOptions);
   }
 
-  // view, toUpdate and combine: what its subgraph nodes (subgraph-node.js) and its ThreadState use of a runner.
-
+  // view, toUpdate and combine (below): what its subgraph nodes (subgraph-node.js) and its ThreadState use of a runner.
   /** Only the declared channels, as LangGraph's state (channels never written are absent). */
   view = (state) => {
     const out = {};

@@ -2,7 +2,7 @@
 // last value (no reducer) or a reducer with an optional default. They become
 // an edgegraph state definition: JS reducers by path, defaults as data.
 
-import { messagesStateReducer } from './messages.js';
+import { messagesStateReducer, isObject } from './messages.js';
 import { GraphValidationError } from './errors.js';
 
 /** One channel: `Annotation()` (last value) or `Annotation({ reducer, default })`. */
@@ -22,7 +22,7 @@ export const MessagesAnnotation = Annotation.Root({
 });
 
 /** A Zod object schema (v3 or v4), by shape: its keys are last-value channels. */
-const isZodObject = (v) => v !== null && typeof v === 'object' && (v._def !== undefined || v._zod !== undefined) && v.shape !== null && typeof v.shape === 'object';
+const isZodObject = (v) => isObject(v) && (v._def !== undefined || v._zod !== undefined) && isObject(v.shape);
 
 function specOf(root) {
   if (isZodObject(root)) return Object.fromEntries(Object.keys(root.shape).map((k) => [k, null]));
@@ -46,7 +46,7 @@ export function channelsOf(schema) {
       // A channel's reducer and default are functions; anything else there (a Zod field, a value) is a last-value channel.
       const entry = { reducer: typeof c?.reducer === 'function' ? c.reducer : undefined, default: typeof c?.default === 'function' ? c.default : undefined };
       const seen = channels.get(key);
-      if (seen && seen.reducer && entry.reducer && seen.reducer !== entry.reducer) {
+      if (seen?.reducer && entry.reducer && seen.reducer !== entry.reducer) {
         throw new GraphValidationError(`channel '${key}' is declared twice with different reducers`);
       }
       if (!seen || (!seen.reducer && entry.reducer)) channels.set(key, entry);

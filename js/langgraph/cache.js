@@ -1,7 +1,7 @@
 // cache.js: LangGraph's node caching (addNode(name, fn, { cachePolicy }) with
 // compile({ cache })) over edgegraph's node cache (js/node-cache.js).
 
-import { cachedCall, clearNodeCache, InMemoryCache, EdgegraphError } from './edgegraph.js';
+import { cachedCall, InMemoryCache, EdgegraphError } from './edgegraph.js';
 import { isCommand, Command } from './command.js';
 
 export { InMemoryCache };
@@ -14,27 +14,21 @@ export function cacheOf(cache) {
 }
 
 /**
- * `fn(input, config)` as an async function of `{ out, cached }`: with a cache and a policy
+ * `fn(input, config)` as an async function of cachedCall's `{ value, cached }`: with a cache and a policy
  * (`true`, or { ttl: seconds, keyFunc([input]) => string }), a result kept for
- * an equal input within its ttl is `out`, and `cached` says so. Without either: null
+ * an equal input within its ttl is `value`, and `cached` says so. Without either: null
  * (compiled.js calls the node as it is, with no wrapper on its hot path).
  */
 export function withCache(name, fn, policy, cache) {
   if (!policy || !cache) return null;
   const { ttl, keyFunc } = policy === true ? {} : policy;
-  return async (input, config) => {
-    const key = keyFunc ? keyFunc([input]) : input;   // LangGraph passes the input as a list of arguments
-    const { value, cached } = await cachedCall(cache, { node: name, key, ttl }, async () => storable(await fn(input, config)));
-    return { out: value, cached };
-  };
+  // (The key: LangGraph passes the input to keyFunc as a list of arguments.)
+  return (input, config) => cachedCall(cache, { node: name, key: keyFunc ? keyFunc([input]) : input, ttl }, async () => storable(await fn(input, config)));
 }
-
-/** Forget the kept results of these nodes (LangGraph's clearCache()). */
-export const clearCache = (cache, nodes) => (cache ? clearNodeCache(cache, nodes) : Promise.resolve());
 
 /**
  * A node's result as JSON keeps it (the cache stores its JSON): a Command as this entry's (whose
  * JSON is one: an edgegraph Command's brand is a symbol, which JSON drops). A LangChain message's
  * JSON is its serialized form ({ lc: 1, ... }), which messages.js reads as the message itself.
  */
-const storable = (out) => (Array.isArray(out) ? out.map(storable) : isCommand(out) ? new Command({ ...out }) : out);
+const storable = (out) => (Array.isArray(out) ? out.map(storable) : isCommand(out) ? new Command(out) : out);

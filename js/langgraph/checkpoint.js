@@ -37,7 +37,7 @@ export class BaseCheckpointSaver {
       checkpoint: { v: 1, id: String(loaded.id), ts: new Date(loaded.createdAt).toISOString(), channel_values: loaded.state?.channels ?? {} },
       metadata: { status: loaded.status },
     };
-    if (loaded.parent !== null && loaded.parent !== undefined) tuple.parentConfig = configOf(thread, loaded.parent);
+    if (loaded.parent != null) tuple.parentConfig = configOf(thread, loaded.parent);
     return tuple;
   }
 

@@ -3,8 +3,7 @@
 // Command. LangGraph's fields are kept: `update` may be a list of
 // [key, value] writes, `goto` names, Sends or END, `graph: Command.PARENT`.
 
-import { EngineCommand } from './edgegraph.js';
-import { plainMessages } from './messages.js';
+import { plainMessages, isObject } from './messages.js';
 
 // Pausing from inside a node is edgegraph's own interrupt() (during the node's synchronous
 // call in every runtime, after an await where AsyncLocalStorage exists; `config.interrupt`
@@ -23,7 +22,7 @@ export class Command {
 
 /** A Command of this entry, of @langchain/langgraph (by shape), or of edgegraph. */
 export function isCommand(v) {
-  return v !== null && typeof v === 'object' && (v.lg_name === 'Command' || v[Symbol.for('edgegraph.command')] === true);
+  return isObject(v) && (v.lg_name === 'Command' || v[Symbol.for('edgegraph.command')] === true);
 }
 
 /** Whether a Command is for the parent graph (LangGraph takes Command.PARENT and 'PARENT'). */
@@ -47,19 +46,6 @@ export function updateOf(update, combine) {
   const out = {};
   for (const [key, value] of update) out[key] = Object.hasOwn(out, key) ? combine(key, out[key], value) : value;
   return out;
-}
-
-/**
- * The engine's Command for a LangGraph one. `toUpdate` turns an update object
- * into what the engine writes ({ channels: ... }); `combine` is updateOf's.
- */
-export function engineCommand(command, toUpdate, combine) {
-  const fields = {};
-  if (command.update !== undefined) fields.update = toUpdate(updateOf(command.update, combine));
-  if (command.goto !== undefined) fields.goto = gotoOf(command.goto);
-  if (command.resume !== undefined) fields.resume = command.resume;
-  if (toParent(command)) fields.graph = EngineCommand.PARENT;
-  return new EngineCommand(fields);
 }
 
 /**

@@ -4,21 +4,21 @@
 // applies the input through the reducers, as LangGraph's input step does, so
 // supersteps line up with LangGraph's and recursionLimit counts the same.
 
-import { GraphEngine, EdgegraphError } from './edgegraph.js';
+import { GraphEngine, EdgegraphError, clearNodeCache, EngineCommand } from './edgegraph.js';
 import { START } from './graph.js';
 import { edgeOf } from './edges.js';
-import { plainMessages, plainMessageList } from './messages.js';
+import { plainMessages, plainMessageList, messagesStateReducer } from './messages.js';
 import { EMPTY } from '../objects.js';   // copies that add keys spread it first (objects.js says why)
-import { coreMessageChannels, coreUpdate, bothWrites } from './messages-channel.js';
+import { coreUpdate, bothWrites } from './messages-channel.js';
 import { GraphRecursionError, InvalidUpdateError, EmptyInputError } from './errors.js';
 import { Invocation, STREAM_MODES, superstepOf, invocationIn } from './stream.js';
 import { storeOf } from './checkpoint.js';
 import { threadRef } from './history.js';
-import { isCommand, engineCommand, updateOf, gotoOf, toParent, resultCommand } from './command.js';
+import { isCommand, updateOf, gotoOf, toParent, resultCommand } from './command.js';
 import { engineRetry } from './retry.js';
 import { ThreadState } from './thread-state.js';
 import { subgraphNodeSpec, shownInterrupts } from './subgraph-node.js';
-import { withCache, clearCache, cacheOf } from './cache.js';
+import { withCache, cacheOf } from './cache.js';
 
 const PARENT = Symbol.for('edgegraph.langgraph.parent');
 const STOP = Symbol.for('edgegraph.stop');   // events.js's: a stream's stop, { reason, onStop }, cheaper than an AbortSignal (run.js)
@@ -45,40 +45,36 @@ class GraphRunner {
   // One made at load (it returns before building anything) keeps the class's hidden class
   // alive through a full GC between graphs (see ../run.js's Run).
   static #shape = new GraphRunner();
-  persistent = false;
-  engine = null;
-  threads = null;
+  persistent;
+  engine;
+  /** The store checkpoints go to (null: none), and a subgraph node's name -> its compiled graph: what a compiled graph's ThreadState reads. */
+  store;
+  children = new Map();
   #builder;
-  #engine;
   #channels;
-  #store;
   #cache;
-  #defaults = {};
-  /** A subgraph node's name -> its graph's ThreadState. */
-  #children = new Map();
-  /** Channels whose reducer is LangGraph's message reducer, run by the core's `messages` (messages-channel.js). */
-  #coreMessages;
+  #defaults;   // the channels' defaults (#definition)
+  /** Channels whose reducer is LangGraph's message reducer, run by the core's `messages` (messages-channel.js); #definition finds them. */
+  #coreMessages = new Set();
 
   constructor(builder, options) {
     if (!builder) return;
     this.#builder = builder;
     this.#channels = builder.channels;
-    this.#coreMessages = coreMessageChannels(this.#channels);
     // checkpointer: true (a subgraph's): its state stays with the parent's thread across calls.
     this.persistent = options.checkpointer === true;
-    this.#store = this.persistent ? null : storeOf(options.checkpointer);
+    this.store = this.persistent ? null : storeOf(options.checkpointer);
     this.#cache = cacheOf(options.cache);
     // LangGraph's compiled graphs have no dispose(): the engine is freed when collected, without a leak warning.
-    const engineOptions = { [FREED_WHEN_COLLECTED]: true };
-    if (this.#store) engineOptions.checkpointer = this.#store;
-    for (const key of ['interruptBefore', 'interruptAfter']) if (options[key] !== undefined) engineOptions[key] = options[key] === '*' ? [...builder.nodes.keys()] : options[key];
-    const definition = this.#definition();
-    this.engine = this.#engine = new GraphEngine(definition, engineOptions);
-    this.threads = new ThreadState(this.#engine, this.#store, this.#side, this.#children);
+    // (An option left undefined or null is the engine's default: none.)
+    const engineOptions = { [FREED_WHEN_COLLECTED]: true, checkpointer: this.store };
+    for (const key of ['interruptBefore', 'interruptAfter']) engineOptions[key] = options[key] === '*' ? [...builder.nodes.keys()] : options[key];
+    this.engine = new GraphEngine(this.#definition(), engineOptions);
   }
 
+  // view, toUpdate and combine (below): what its subgraph nodes (subgraph-node.js) and its ThreadState use of a runner.
   /** Only the declared channels, as LangGraph's state (channels never written are absent). */
-  #view = (state) => {
+  view = (state) => {
     const out = {};
     const ch = state?.channels ?? {};
     for (const key of this.#channels.keys()) if (ch[key] !== undefined) out[key] = ch[key];
@@ -89,8 +85,10 @@ class GraphRunner {
     const reducers = { channels: 'merge' };
     const defaults = {};
     for (const [key, c] of this.#channels) {
-      // LangGraph's message reducer runs in the core (messages-channel.js): a step ships its update, not the list.
-      const core = this.#coreMessages.has(key);
+      // LangGraph's message reducer (addMessages is the same function) runs in the core (messages-channel.js):
+      // a step ships its update, not the list.
+      const core = c.reducer === messagesStateReducer;
+      if (core) this.#coreMessages.add(key);
       if (c.reducer) reducers[`channels.${key}`] = core ? 'messages' : c.reducer;
       if (c.default) defaults[key] = core ? plainMessageList(c.default()) : plainMessages(c.default());
     }
@@ -107,15 +105,14 @@ class GraphRunner {
     const objects = {};
     const handlers = new Map(), routers = new Map(), entries = [];
     // (#node's parts as a list: as an object, their names cost the compat entry 34 bytes.)
-    const at = [fixed, joined, branches, objects, this.#side, handlers, routers, entries];
+    const at = [fixed, joined, branches, objects, handlers, routers, entries];
     this.#node(START, null, at);
     for (const [name, node] of nodes) this.#node(name, node, at);
-    const prepared = { entries, handlers, routers };
-    return { entryPoint: START, state: { reducers, defaults: { channels: defaults } }, nodes: objects, [PREPARED]: prepared };
+    return { entryPoint: START, state: { reducers, defaults: { channels: defaults } }, nodes: objects, [PREPARED]: { entries, handlers, routers } };
   }
 
   /** Node `name` (`node`: its addNode record; null: START) into #definition's parts `at`. */
-  #node(name, node, [fixed, joined, branches, objects, side, handlers, routers, entries]) {
+  #node(name, node, [fixed, joined, branches, objects, handlers, routers, entries]) {
     const { fn, options = {}, subgraph } = node ?? {};
     // LangGraph's edges from several nodes to one are not a join; addEdge([a, b], c) is.
     const sources = joined.get(name);
@@ -128,10 +125,10 @@ class GraphRunner {
     if (options.retryPolicy) spec.retry = engineRetry(options.retryPolicy);
     if (child) {
       if (options.cachePolicy) throw new EdgegraphError('INVALID_DEFINITION', `node '${name}' is a compiled graph: give its nodes cachePolicy`, { node: name });
-      objects[name] = Object.assign(subgraphNodeSpec(name, child, side), spec);
-      this.#children.set(name, child.threads);
+      objects[name] = Object.assign(subgraphNodeSpec(name, child, this), spec);
+      this.children.set(name, subgraph);
     } else handlers.set(name, node === null ? this.#startNode() : this.#wrap(name, fn, options.cachePolicy));
-    let edge = edgeOf(fixed.get(name), branches.get(name), this.#view);
+    let edge = edgeOf(fixed.get(name), branches.get(name), this.view);
     if (typeof edge === 'function') { routers.set(name, edge); edge = edge.targets ? { targets: edge.targets } : null; }
     // (spec null: a function node that is no join; undefined: a subgraph node, in `objects`; edge null or
     // { targets }: a router named after its node)
@@ -147,21 +144,21 @@ class GraphRunner {
       inv?.ran();
       const out = { channels: this.#forCore(update, START, state), __start__: null };
       // A Command's goto on a thread that is not paused: the input step goes there.
-      if (state.__goto__ !== undefined && state.__goto__ !== null) Object.assign(out, { __goto__: null, nextNodeOverride: state.__goto__ });
+      if (state.__goto__ != null) { out.__goto__ = null; out.nextNodeOverride = state.__goto__; }
       return out;
     };
   }
 
-  /** A node function as the engine's handler; with a cache policy, through the cache (cache.js: { out, cached }), else called as it is. */
+  /** A node function as the engine's handler; with a cache policy, through the cache (cache.js: { value, cached }), else called as it is. */
   #wrap(name, fn, cachePolicy) {
     const cache = withCache(name, fn, cachePolicy, this.#cache);
     const call = (state, engine, ctx) => {
       const inv = invocationIn(ctx);
-      const input = ctx.arg !== undefined ? ctx.arg : this.#view(state);
+      const input = ctx.arg !== undefined ? ctx.arg : this.view(state);
       // (A retry's try is the same task: it started once.)
       const step = inv && ctx.attempt === 1 ? inv.enter(ctx.taskId, name, state, input) : superstepOf(ctx.taskId);
       const config = this.#nodeConfig(inv, ctx, name, step);
-      if (cache) return cache(input, config).then((r) => this.#finish(r.out, inv, ctx, name, step, state, r.cached));
+      if (cache) return cache(input, config).then((r) => this.#finish(r.value, inv, ctx, name, step, state, r.cached));
       const out = fn(input, config);
       return typeof out?.then === 'function' ? out.then((r) => this.#finish(r, inv, ctx, name, step, state)) : this.#finish(out, inv, ctx, name, step, state);
     };
@@ -172,9 +169,9 @@ class GraphRunner {
   }
 
   /** A node's result as the engine's: a Command, or its update under `channels`; `state`: the state the node read; `cached`: the result came from the cache. */
-  #finish(out, inv, ctx, name, step, state, cached = false) {
+  #finish(out, inv, ctx, name, step, state, cached) {
     const command = resultCommand(out);
-    const update = this.#toUpdate(command ? updateOf(command.update, this.#combine) : out, name);
+    const update = this.#toUpdate(command ? updateOf(command.update, this.combine) : out, name);
     inv?.finished(ctx.taskId, name, step, update, cached);
     return command ? this.#engineCommand(command, name, state, update) : { channels: this.#forCore(update, name, state) };
   }
@@ -218,27 +215,31 @@ class GraphRunner {
     return update;
   }
 
-  /** An update of `node` as the core takes it (messages-channel.js), and a node's result so (#coreUpdateOf: #toUpdate first); `state`: the engine state it applies to, if known. */
+  /** An update of `node` as the core takes it (messages-channel.js), and a node's result so (toUpdate: #toUpdate first); `state`: the engine state it applies to, if known. */
   #forCore(update, node, state) { return coreUpdate(this.#coreMessages, update, node, state?.channels); }
-  #coreUpdateOf = (out, node, state) => this.#forCore(this.#toUpdate(out, node), node, state);
+  toUpdate = (out, node, state) => this.#forCore(this.#toUpdate(out, node), node, state);
 
   /** Two writes of one node to `key` (a Command's list of writes): its reducer's (a core messages channel's: both, in order), or the later. */
-  #combine = (key, a, b) => { const reducer = this.#coreMessages.has(key) ? bothWrites : this.#channels.get(key)?.reducer; return reducer ? reducer(a, b) : b; };
-
-  /** This runner's side that its subgraph nodes (subgraph-node.js) and its ThreadState use. */
-  #side = { view: this.#view, toUpdate: this.#coreUpdateOf, combine: this.#combine };
+  combine = (key, a, b) => { const reducer = this.#coreMessages.has(key) ? bothWrites : this.#channels.get(key)?.reducer; return reducer ? reducer(a, b) : b; };
 
   /** The engine's Command for `command` of `node` (`made`: its update, if #toUpdate made it already); for the parent graph, keys this graph lacks stay (subgraph-node.js picks the parent's). */
   #engineCommand(command, node, state, made) {
-    const toUpdate = toParent(command) ? (u) => ({ channels: plainMessages(u ?? {}) }) : (u) => ({ channels: this.#forCore(made ?? this.#toUpdate(u, node), node, state) });
-    return engineCommand(command, toUpdate, this.#combine);
+    const update = command.update === undefined ? undefined : updateOf(command.update, this.combine);
+    const parent = toParent(command);
+    // (A field left undefined is absent, as the engine's Command takes it; gotoOf(undefined) is undefined.)
+    return new EngineCommand({
+      update: update === undefined ? update : { channels: parent ? plainMessages(update) : this.#forCore(made ?? this.#toUpdate(update, node), node, state) },
+      goto: gotoOf(command.goto),
+      resume: command.resume,
+      graph: parent ? EngineCommand.PARENT : undefined,
+    });
   }
 
   /** The values a run of this graph returns (its output schema's keys). */
   output(state) {
-    const values = this.#view(state);
+    const values = this.view(state);
     const output = this.#builder.output;
-    if (output) for (const key of Object.keys(values)) if (!output.has(key)) delete values[key];
+    if (output) for (const key in values) if (!output.has(key)) delete values[key];   // (values: a fresh plain object)
     return values;
   }
 
@@ -250,7 +251,7 @@ class GraphRunner {
   async runAsChild(start, parentInv, ns, base) {
     const config = parentInv?.config ?? {};
     // No modes of its own (so its `subgraphs` flag shapes nothing): its chunks go to the parent's stream.
-    const inv = this.#invocation(config, [], true, parentInv && { stream: parentInv, ns });
+    const inv = new Invocation(config, [], true, this.view, parentInv && { stream: parentInv, ns });
     const result = await start(this.#runOptions(inv, config.configurable?.thread_id));
     // The child's interrupts, in its namespace first (ids as the parent's task has them), as LangGraph streams them.
     const shown = result.status === 'PAUSED' ? shownInterrupts(result.interrupts, `${base}/`) : [];
@@ -263,36 +264,33 @@ class GraphRunner {
     const mode = config.streamMode ?? 'updates';
     const modes = Array.isArray(mode) ? mode : [mode];
     for (const m of modes) if (!STREAM_MODES.includes(m)) throw new EdgegraphError('INVALID_OPTIONS', `unknown streamMode '${m}' (expected ${STREAM_MODES.join(', ')})`);
-    const stop = config[STOP] = { reason: undefined, onStop: null };
-    const inv = this.#invocation(config, modes, !Array.isArray(mode));
+    const stop = config[STOP] = {};   // { reason, onStop }: set when the consumer leaves, and by the run (run.js)
+    const inv = new Invocation(config, modes, !Array.isArray(mode), this.view, config[PARENT]);
     this.invoke(input, config, modes, inv).then(() => inv.end(), (e) => inv.end(e));
     return inv.iterate(() => { stop.reason ??= new EdgegraphError('ABORTED', 'the stream was closed by its consumer'); stop.onStop?.(); });
-  }
-
-  #invocation(config, modes, single, parent = config[PARENT]) {
-    return new Invocation({ modes, single, subgraphs: config.subgraphs === true, recursionLimit: config.recursionLimit ?? 25, config, view: this.#view, parent });
   }
 
   /**
    * The channel values, as LangGraph's invoke() returns them (`config`: an object, CompiledStateGraph's
    * merge of its own and the call's); stream() passes the modes and the invocation its chunks come from.
    */
-  async invoke(input, config, modes = [], inv = this.#invocation(config, modes, true)) {
+  async invoke(input, config, modes = [], inv = new Invocation(config, modes, true, this.view, config[PARENT])) {
     const threadId = config.configurable?.thread_id;
-    if (this.#store && threadId === undefined && !config[PARENT]) {
+    if (this.store && threadId === undefined && !config[PARENT]) {
       throw new EdgegraphError('INVALID_INPUT', 'this graph has a checkpointer: pass { configurable: { thread_id } }');
     }
     const options = this.#runOptions(inv, threadId);
-    if (config.signal) options.signal = config.signal;
-    if (config[STOP]) options[STOP] = config[STOP];
+    // (The run reads an absent signal or stop as none.)
+    options.signal = config.signal;
+    options[STOP] = config[STOP];
     let result;
-    if (threadId !== undefined && this.#store) {
+    if (threadId !== undefined && this.store) {
       // { threadId, checkpointId? } as the engine takes them (a string, a number); resume() reads the thread's from `thread`.
       const thread = threadRef(config.configurable);
       options.threadId = thread.threadId;
-      const latest = await this.#engine.getState(thread.threadId, thread.checkpointId);
+      const latest = await this.engine.getState(thread.threadId, thread.checkpointId);
       // On a thread with state, the run starts from it (an input step folds the input over it).
-      inv.initialValues = latest ? this.#view(latest.state) : { ...this.#defaults };
+      inv.initialValues = latest ? this.view(latest.state) : { ...this.#defaults };
       if (input === null || input === undefined || isCommand(input)) {
         if (!latest) throw new EmptyInputError();
         const answer = isCommand(input) ? this.#engineCommand(input, 'resume', latest.state) : undefined;
@@ -300,15 +298,15 @@ class GraphRunner {
         if (answer?.resume !== undefined && !latest.interrupts.length) { options[NEXT_ANSWER] = { value: answer.resume, steps: answer.goto === undefined ? 1 : 2 }; delete answer.resume; }
         if (answer?.goto !== undefined && latest.status !== 'PAUSED' && thread.checkpointId === undefined) {
           // Nothing to resume (the thread finished): a new run from the input step, which applies the update and goes to goto.
-          result = await this.#engine.execute({ __start__: input.update ?? {}, __goto__: gotoOf(input.goto) }, options);
+          result = await this.engine.execute({ __start__: input.update ?? {}, __goto__: gotoOf(input.goto) }, options);
         } else if ((!input || (answer.update === undefined && answer.goto === undefined)) && latest.status === 'FINISHED') {
           result = { status: 'FINISHED', state: latest.state };   // nothing to continue (nor to answer): LangGraph returns the values
         } else {
           if (inv.values) inv.push('values', inv.update(inv.initialValues));   // LangGraph's values stream starts with them
-          result = await this.#engine.resume(thread, answer, options);
+          result = await this.engine.resume(thread, answer, options);
         }
       } else {
-        result = await this.#engine.execute({ __start__: input }, options);
+        result = await this.engine.execute({ __start__: input }, options);
       }
     } else {
       if (input === null || input === undefined) throw new EmptyInputError();
@@ -316,14 +314,14 @@ class GraphRunner {
       // No thread, nothing to recover: the input step reads the input from here
       // instead of the state, so it crosses into the core once, not twice.
       inv.input = input;
-      result = await this.#engine.execute({}, options);
+      result = await this.engine.execute({}, options);
     }
     if (result.status === 'ERROR') throw this.#errorOf(result.error);
     if (result.status === 'INTERRUPTED') throw result.error ?? new EdgegraphError('ABORTED', 'the run was interrupted');
     if (result.status === 'FINISHED' && inv.steps >= inv.recursionLimit) throw inv.recursionError();
     const values = this.output(result.state);
     if (result.status === 'PAUSED') {
-      if (!this.#store) throw new EdgegraphError('INVALID_OPTIONS', 'No checkpointer set: a run that pauses needs compile({ checkpointer })');
+      if (!this.store) throw new EdgegraphError('INVALID_OPTIONS', 'No checkpointer set: a run that pauses needs compile({ checkpointer })');
       // As LangGraph: the pending interrupts beside the values (none for a breakpoint).
       values.__interrupt__ = shownInterrupts(result.interrupts);
       inv.paused(values.__interrupt__);
@@ -363,12 +361,14 @@ class GraphRunner {
 // minor GCs, so every compiled graph's closures would reach the old generation.
 let runnerOf;
 
-export class CompiledStateGraph {
+// A compiled graph is its threads' state (getState, getStateHistory, updateState: ThreadState's).
+export class CompiledStateGraph extends ThreadState {
   #runner;
   #config;
-  static { runnerOf = (graph) => (graph !== null && typeof graph === 'object' && #runner in graph ? graph.#runner : undefined); }
+  static { runnerOf = (graph) => (graph instanceof CompiledStateGraph ? graph.#runner : undefined); }
 
   constructor(builder, options, runner = new GraphRunner(builder, options), config = {}) {
+    super(runner);
     this.builder = builder;
     for (const key of ['checkpointer', 'cache', 'interruptBefore', 'interruptAfter']) this[key] = options[key];
     this.name = options.name ?? 'LangGraph';
@@ -378,13 +378,10 @@ export class CompiledStateGraph {
 
   invoke(input, config) { return this.#runner.invoke(input, { ...EMPTY, ...this.#config, ...config }); }
   stream(input, config) { return this.#runner.stream(input, { ...EMPTY, ...this.#config, ...config }); }
-  getState(config, options) { return this.#runner.threads.getState(config, options); }
-  getStateHistory(config, options) { return this.#runner.threads.getStateHistory(config, options); }
-  updateState(config, values, asNode) { return this.#runner.threads.updateState(config, values, asNode); }
   /** The graph as data (LangGraph's getGraph() is far richer; this is the Mermaid text). */
   getGraph() { const { engine } = this.#runner; return { drawMermaid: () => engine.toMermaid() }; }
   /** Forget the results the cache keeps for this graph's nodes. */
-  clearCache() { return clearCache(cacheOf(this.cache), [...this.builder.nodes.keys()]); }
+  async clearCache() { const cache = cacheOf(this.cache); if (cache) await clearNodeCache(cache, [...this.builder.nodes.keys()]); }
 
   /** The same graph with `config` as every call's defaults (recursionLimit, configurable, ...). */
   withConfig(config) {

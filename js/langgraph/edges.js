@@ -5,12 +5,11 @@
 
 import { END } from './graph.js';
 import { targetOf } from './command.js';
+import { asList } from './messages.js';
 
-/** A router's answer as targets appended to `out`. */
+/** A router's answer as targets appended to `out` (a Send, which no pathMap maps, as targetOf makes it). */
 function targetsOf(answer, pathMap, out) {
-  for (const a of Array.isArray(answer) ? answer : [answer]) {
-    out.push(a?.lg_name === 'Send' ? targetOf(a) : pathMap && !Array.isArray(pathMap) ? pathMap[a] ?? a : a);
-  }
+  for (const a of Array.isArray(answer) ? answer : [answer]) out.push(targetOf(pathMap && !Array.isArray(pathMap) ? pathMap[a] ?? a : a));
 }
 
 /**
@@ -22,7 +21,7 @@ export function edgeOf(fixed, branches, view) {
     if (fixed === undefined) return END;
     return Array.isArray(fixed) ? [...new Set(fixed)] : fixed;
   }
-  if (!Array.isArray(fixed)) fixed = fixed === undefined ? [] : [fixed];
+  fixed = asList(fixed);
   // Synchronous paths route synchronously: no promise for the engine to wait on (most routers are).
   const from = (state, out, i) => {
     for (; i < branches.length; i++) {

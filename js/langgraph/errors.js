@@ -11,9 +11,10 @@ import { EdgegraphError } from './edgegraph.js';
 function errorClass(name, code, lcCode, message) {
   // A class made as an object's computed key takes that key as its name (for stack traces and constructor.name).
   return { [name]: class extends EdgegraphError {
-    constructor(text = message, extra = undefined) {
+    constructor(text = message, extra) {
       super(extra?.code ?? code, text, extra);
-      Object.defineProperty(this, 'name', { value: name, enumerable: false, configurable: true, writable: true });
+      // (EdgegraphError's constructor made `name` a writable, configurable own property: only these change.)
+      Object.defineProperty(this, 'name', { value: name, enumerable: false });
       this.lc_error_code = lcCode;
     }
   } }[name];

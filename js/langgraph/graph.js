@@ -6,6 +6,7 @@ import { channelsOf } from './annotation.js';
 import { GraphValidationError } from './errors.js';
 import { CompiledStateGraph } from './compiled.js';
 import { EMPTY } from '../objects.js';
+import { isObject } from './messages.js';
 
 export const START = '__start__';
 export const END = '__end__';
@@ -41,8 +42,8 @@ export class StateGraph {
   }
 
   /** addNode(name, fn, options?) or addNode({ name: fn, ... }). */
-  addNode(name, fn, options = EMPTY) {
-    if (typeof name === 'object' && name !== null && !Array.isArray(name)) {
+  addNode(name, fn, options) {
+    if (isObject(name) && !Array.isArray(name)) {
       for (const [n, f] of Object.entries(name)) this.addNode(n, f);
       return this;
     }
@@ -71,8 +72,8 @@ export class StateGraph {
   }
 
   /** A router after `from`: `path(state, config)` returns node names, Sends or END; `pathMap` maps its answers to nodes. */
-  addConditionalEdges(from, path, pathMap = undefined) {
-    if (typeof from === 'object' && from !== null) ({ source: from, path, pathMap } = from);
+  addConditionalEdges(from, path, pathMap) {
+    if (isObject(from)) ({ source: from, path, pathMap } = from);
     if (typeof path !== 'function') throw new GraphValidationError(`the conditional edge from '${from}' needs a function`);
     this.branches.set(from, [...(this.branches.get(from) ?? []), { path, pathMap }]);
     return this;
@@ -94,7 +95,7 @@ export class StateGraph {
   setFinishPoint(name) { return this.addEdge(name, END); }
 
   /** @param {{ checkpointer?: object, interruptBefore?: string[] | '*', interruptAfter?: string[] | '*', name?: string }} [options] */
-  compile(options = {}) {
+  compile(options) {
     this.#validate();
     return new CompiledStateGraph(this, options ?? {});
   }
@@ -124,7 +125,7 @@ export class StateGraph {
     }
     for (const { options } of nodes.values()) if (options.ends) for (const t of options.ends) reached.add(t);
     for (const name of nodes.keys()) {
-      if (!reached.has(name) && !(free.size > 1 || (free.size === 1 && !free.has(name)))) throw new GraphValidationError(`Node \`${name}\` is not reachable (a Command's targets go in { ends })`, { code: 'UNREACHABLE_NODE', node: name });
+      if (!reached.has(name) && ![...free].some((from) => from !== name)) throw new GraphValidationError(`Node \`${name}\` is not reachable (a Command's targets go in { ends })`, { code: 'UNREACHABLE_NODE', node: name });
     }
   }
 }

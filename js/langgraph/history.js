@@ -38,10 +38,9 @@ export async function threadHistory(engine, threadId) {
   for (const r of all) only.set(r.parentId, !only.has(r.parentId));
   const out = [];
   let edges;   // the engine's, read when a record paused before its routes
-  // Oldest first (the records are the engine's fresh objects): a record's parent has its step
-  // already, and a record whose parent has an older child is a fork.
-  for (let i = all.length - 1; i >= 0; i--) {
-    const r = all[i];
+  // Oldest first (the records and their list are the engine's fresh objects): a record's parent
+  // has its step already, and a record whose parent has an older child is a fork.
+  for (const r of all.reverse()) {
     byId.set(r.checkpointId, r);
     r.fork = r.parentId !== null && parents.has(r.parentId);
     parents.add(r.parentId);

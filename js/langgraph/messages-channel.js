@@ -11,10 +11,7 @@
 // re-adding an id in one update keeps its place, as in LangGraph.
 
 import { EdgegraphError } from './edgegraph.js';
-import { messagesStateReducer, messagesDelta, toPlainMessage, plainMessageList, asList, isRemoval, IN_ORDER } from './messages.js';
-
-/** The keys of the channels whose reducer is LangGraph's message reducer (addMessages is the same function). */
-export const coreMessageChannels = (channels) => new Set([...channels].filter(([, c]) => c.reducer === messagesStateReducer).map(([key]) => key));
+import { isObject, messagesDelta, toPlainMessage, plainMessageList, asList, isRemoval, IN_ORDER } from './messages.js';
 
 /**
  * Two writes of one node to a messages channel (a Command's list of writes)
@@ -26,7 +23,7 @@ export const coreMessageChannels = (channels) => new Set([...channels].filter(([
 export function bothWrites(a, b) {
   const first = asList(a).map(toPlainMessage);
   const lastWord = new Map();
-  first.forEach((m, i) => { if (m !== null && typeof m === 'object') lastWord.set(m.id, i); });
+  first.forEach((m, i) => { if (isObject(m)) lastWord.set(m.id, i); });
   const settled = first.map((m, i) => (isRemoval(m) && lastWord.get(m.id) === i ? { ...m, [IN_ORDER]: true } : m));
   return [...settled, ...asList(b)];
 }
@@ -35,29 +32,19 @@ export function bothWrites(a, b) {
 export const removesMessages = (value) => asList(value).some((m) => isRemoval(toPlainMessage(m)));
 
 /**
- * The list to hand the core's `messages` reducer for one update of the
- * channel (messagesDelta). `current()` returns the channel's messages before
- * the update; it is called only when the update removes something. Throws,
- * as LangGraph does, on the removal of an id that is not there:
- * REDUCER_FAILED naming the channel `key` and the node, as a JS reducer's throw is.
- */
-function messagesUpdate(value, current, key, node) {
-  const incoming = plainMessageList(value);
-  if (!incoming.some(isRemoval)) return incoming;
-  return messagesDelta(incoming, current(), (text) => new EdgegraphError('REDUCER_FAILED', `the reducer of '${key}' failed on the write of node '${node}': ${text}`, { node }));
-}
-
-/**
  * An update of `node` as the core takes it: each messages channel's value
- * (`keys`) as its list for the core's reducer. `channels`: the channel values
- * it applies to, read only when the update removes messages (undefined: unknown).
+ * (`keys`) as the list to hand the core's `messages` reducer (messagesDelta).
+ * `channels`: the channel values it applies to (undefined: unknown), which a
+ * removal is checked against. Throws, as LangGraph does, on the removal of an
+ * id that is not there: REDUCER_FAILED naming the channel `key` and the node,
+ * as a JS reducer's throw is.
  */
 export function coreUpdate(keys, update, node, channels) {
   let out = update;
   for (const key of keys) {
     if (update[key] === undefined) continue;
     if (out === update) out = { ...update };   // the caller's object stays as it is
-    out[key] = messagesUpdate(update[key], () => channels?.[key], key, node);
+    out[key] = messagesDelta(plainMessageList(update[key]), channels?.[key], (text) => new EdgegraphError('REDUCER_FAILED', `the reducer of '${key}' failed on the write of node '${node}': ${text}`, { node }));
   }
   return out;
 }

@@ -9,6 +9,9 @@ import { EMPTY } from '../objects.js';   // copies that add keys spread it first
 /** Remove every message before this one (LangGraph's REMOVE_ALL_MESSAGES). */
 export const REMOVE_ALL_MESSAGES = '__remove_all__';
 
+/** Whether `v` is an object (not null): a list too. */
+export const isObject = (v) => v !== null && typeof v === 'object';
+
 const ROLE_OF_TYPE = { human: 'user', user: 'user', ai: 'assistant', assistant: 'assistant', system: 'system', developer: 'system', tool: 'tool', function: 'tool', remove: 'remove', generic: 'user' };
 
 /** A removal of the message with this id (LangGraph's RemoveMessage). */
@@ -26,14 +29,10 @@ function langchainType(m) {
   return undefined;
 }
 
-function toolCalls(calls) {
-  return calls.map((c) => (c.function ? c : { id: c.id, type: 'function', function: { name: c.name, arguments: typeof c.args === 'string' ? c.args : JSON.stringify(c.args ?? {}) } }));
-}
-
 /** One message as edgegraph's plain message; plain messages pass through. */
 export function toPlainMessage(m) {
   if (typeof m === 'string') return { role: 'user', content: m };
-  if (m === null || typeof m !== 'object') return m;
+  if (!isObject(m)) return m;
   // A LangChain message, or LangChain's own plain form { type: 'human', content } (a plain message has a role).
   const type = langchainType(m) ?? (typeof m.role !== 'string' && m.type !== 'remove' && typeof m.type === 'string' && ROLE_OF_TYPE[m.type] ? m.type : undefined);
   if (type === undefined) return m;
@@ -41,16 +40,19 @@ export function toPlainMessage(m) {
   const role = ROLE_OF_TYPE[type] ?? 'user';
   if (role === 'remove') return { type: 'remove', id: fields.id };
   const out = { role, content: fields.content ?? '' };
-  if (fields.id !== undefined && fields.id !== null) out.id = fields.id;
+  if (fields.id != null) out.id = fields.id;
   if (fields.name) out.name = fields.name;
-  if (role === 'assistant' && Array.isArray(fields.tool_calls) && fields.tool_calls.length) out.tool_calls = toolCalls(fields.tool_calls);
+  if (role === 'assistant' && Array.isArray(fields.tool_calls) && fields.tool_calls.length) {
+    // LangChain's { id, name, args } as the OpenAI shape (a call in that shape already passes through).
+    out.tool_calls = fields.tool_calls.map((c) => (c.function ? c : { id: c.id, type: 'function', function: { name: c.name, arguments: typeof c.args === 'string' ? c.args : JSON.stringify(c.args ?? {}) } }));
+  }
   if (role === 'tool' && fields.tool_call_id) out.tool_call_id = fields.tool_call_id;
   return out;
 }
 
 /** Whether a value is a message (plain or LangChain-shaped). */
 export function isMessageLike(v) {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) && (langchainType(v) !== undefined || typeof v.role === 'string' || v instanceof RemoveMessage);
+  return isObject(v) && !Array.isArray(v) && (langchainType(v) !== undefined || typeof v.role === 'string' || v instanceof RemoveMessage);
 }
 
 /** A value with any messages in it made plain (top level or one list deep). */
@@ -59,15 +61,15 @@ export function plainMessages(v) {
   return isMessageLike(v) ? toPlainMessage(v) : v;
 }
 
-// This process's ids: a counter, then a suffix drawn on first use (the time and 52 random
-// bits; not at import: workerd refuses randomness in a module's global scope). The counter
+// This process's ids: a counter, then a suffix drawn on first use (the time, and the digits
+// of a Math.random(): its 52 random bits; not at import: workerd refuses randomness in a module's global scope). The counter
 // comes first: the core's messages reducer finds an id by comparing it with every message's,
 // and with a shared 22-character prefix each comparison read all of it.
 let idSuffix = '';
 let idCounter = 0;
 /** A fresh message id (LangGraph assigns one to a message without). */
 function newMessageId() {
-  idSuffix ||= `-${Date.now().toString(36)}-${Math.floor(Math.random() * 2 ** 52).toString(36)}`;
+  idSuffix ||= `-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
   return `msg-${(++idCounter).toString(36)}${idSuffix}`;
 }
 
@@ -76,14 +78,14 @@ export const asList = (v) => (Array.isArray(v) ? v : v === undefined || v === nu
 
 function withId(m) {
   const p = toPlainMessage(m);
-  return p !== null && typeof p === 'object' && (p.id === undefined || p.id === null) ? { ...EMPTY, ...p, id: newMessageId() } : p;
+  return isObject(p) && p.id == null ? { ...EMPTY, ...p, id: newMessageId() } : p;
 }
 
 /** A message list (or one message) made plain, every message with an id (a channel's default, a reducer's sides). */
 export const plainMessageList = (value) => asList(value).map(withId);
 
 /** A removal (a RemoveMessage made plain). */
-export const isRemoval = (m) => m !== null && typeof m === 'object' && m.type === 'remove';
+export const isRemoval = (m) => isObject(m) && m.type === 'remove';
 
 /** Marks a removal that takes effect where it stands (messages-channel.js's bothWrites), not after the update's writes. */
 export const IN_ORDER = Symbol('edgegraph.messages.inOrder');

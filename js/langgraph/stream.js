@@ -21,39 +21,39 @@ export const invocationIn = (ctx) => (ctx.configurable instanceof Invocation ? c
 /** One invoke()/stream() call: its supersteps, and its chunks of the modes asked for. */
 export class Invocation extends ModeStream {
   // One made at load keeps the class's hidden class alive through a full GC between runs (see ../run.js's Run).
-  static #shape = new Invocation({ modes: [], config: {} });
+  static #shape = new Invocation({}, []);
   steps = 0;            // supersteps of nodes run in this call (LangGraph's recursion counter)
   #lastStep = -1;
-  mirror = null;        // the run's state (the engine's mirror), seen by the first node
+  mirror;               // the run's state (the engine's mirror), seen by the first node
   initialValues = {};   // the channels the run starts from (the first checkpoint's values)
   // The run's thread (its checkpoints' snapshots name it). Data, not a closure made per run over the
   // invocation: with one, every run's objects survived minor GCs and were promoted (node --trace-gc-nvp:
   // 28 MB promoted over 600 react_agent_10x runs, 0.8 MB without), and scavenges cost ~2x.
-  threadId = undefined;
-  input = undefined;    // a run without a thread: its input, read by the input step (compiled.js)
+  threadId;
+  input;                // a run without a thread: its input, read by the input step (compiled.js)
 
   /**
-   * @param {{ modes: string[], single: boolean, subgraphs: boolean, recursionLimit: number, config: object,
-   *           view: (state: object) => object, parent?: { stream: Invocation, ns: string[] } }} options
-   *   (ModeStream's options, and this call's)
+   * @param {object} config the call's config (its subgraphs flag, recursionLimit, ...)
+   * @param {string[]} modes @param {boolean} single ModeStream's
+   * @param {(state: object) => object} view the channels of an engine state
+   * @param {{ stream: Invocation, ns: string[] }} [parent]
    */
-  constructor(options) {
-    super(options);
+  constructor(config, modes, single, view, parent) {
+    super({ modes, single, subgraphs: config.subgraphs === true, parent });
     this.shape = this;
-    this.recursionLimit = options.recursionLimit;
-    this.config = options.config;
-    this.view = options.view;
+    this.recursionLimit = config.recursionLimit ?? 25;
+    this.config = config;
+    this.view = view;
   }
 
   /** A LangChain callback handler (by shape: plain methods) turning the LLM tokens of node `node`'s task `taskId` into 'messages' chunks. */
   tokenHandler(node, taskId) {
-    const inv = this;
     // No `name`: LangChain then wraps it as a handler of its own (fromMethods),
     // copying these flags: stream even from invoke(), and deliver tokens in order.
     return {
       lc_prefer_streaming: true,
       awaitHandlers: true,
-      handleLLMNewToken(token, _idx, runId) { inv.token(node, taskId, token, `run-${runId}`); },
+      handleLLMNewToken: (token, _idx, runId) => this.token(node, taskId, token, `run-${runId}`),
     };
   }
 
@@ -80,7 +80,7 @@ export class Invocation extends ModeStream {
    * As LangGraph: the { __interrupt__ } chunk in the values mode too, for the modes this call asked
    * for; `up`: for those asked for above it too (a child's, which runAsChild streams in its namespace).
    */
-  paused(interrupts, up = false) {
+  paused(interrupts, up) {
     // Each chunk its own copy: the modes, the invoke() result and a subgraph's chunks would share them.
     for (const mode of ['updates', 'values']) if (up || this.own.has(mode)) this.push(mode, { __interrupt__: copy(interrupts) });
   }
@@ -90,7 +90,8 @@ export class Invocation extends ModeStream {
     switch (event.type) {
       case 'state_update': this.stateChanged(); break;
       case 'checkpoint': this.checkpoint(event); break;
-      case 'llm_token': this.token(event.node, event.taskId ?? '0:0.0', event.token ?? event.text ?? ''); break;
+      // (A node's context emits it with its node and task: an agent node's tokens, { text }.)
+      case 'llm_token': this.token(event.node, event.taskId, event.text); break;
       case 'node_end': if (event.error) this.stopped(event.taskId, event.node, superstepOf(event.taskId), { message: event.error, code: event.errorCode }); break;
       case 'run_end': this.flushCheckpoint(); break;
     }

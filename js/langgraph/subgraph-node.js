@@ -22,8 +22,8 @@ export const shownInterrupts = (list = [], prefix = '') => list.filter((i) => !i
 
 /**
  * The engine's node spec for child runner `child` under the name `name`.
- * `parent` is the parent runner's side: { view(state), toUpdate(values, node),
- * combine(key, a, b) }.
+ * `parent` is the parent's runner (compiled.js): its view(state), toUpdate(values, node),
+ * combine(key, a, b).
  */
 export function subgraphNodeSpec(name, child, parent) {
   const outputOf = (childState) => parent.toUpdate(child.output(childState), name);

@@ -1,6 +1,7 @@
 // thread-state.js: the read/write side of a compiled graph's threads
-// (getState, updateState, getStateHistory), over the engine's checkpoints.
-// The run side is compiled.js; this side only reads and forks checkpoints.
+// (getState, updateState, getStateHistory), over the engine's checkpoints:
+// CompiledStateGraph's base class. The run side is compiled.js; this side only
+// reads and forks checkpoints.
 
 import { EdgegraphError, Checkpointer } from './edgegraph.js';
 import { threadHistory, snapshotOf, pendingOf, configOf, threadRef } from './history.js';
@@ -9,34 +10,30 @@ import { shownInterrupts } from './subgraph-node.js';
 import { removesMessages } from './messages-channel.js';
 
 export class ThreadState {
-  #engine;
   #records;
   #runner;
-  #children;
 
   /**
-   * `runner` is the runner's side (compiled.js): `view(state)` picks the channels of an engine state,
-   * `toUpdate(values, node)` and `combine(key, a, b)`; `children` maps a subgraph node's name to its graph's ThreadState.
+   * `runner` is the graph's runner (compiled.js): its `engine`, `store` (null: none), `view(state)` (the channels
+   * of an engine state), `toUpdate(values, node)`, `combine(key, a, b)`, and `children`, which maps a subgraph
+   * node's name to its compiled graph (a ThreadState).
    */
-  constructor(engine, store, runner, children) {
-    this.#engine = engine;
-    this.#records = store ? new Checkpointer(store) : null;
+  constructor(runner) {
+    this.#records = runner.store ? new Checkpointer(runner.store) : null;
     this.#runner = runner;
-    this.#children = children;
   }
 
   /**
    * A thread's state: { values, next, config, metadata, createdAt, parentConfig, tasks }.
    * A paused subgraph node's task has `state`: the child's snapshot with `subgraphs: true`, else its namespace.
    */
-  async getState(config, { subgraphs = false } = {}) {
+  async getState(config, { subgraphs } = {}) {
     if (!this.#records) throw new EdgegraphError('INVALID_OPTIONS', 'No checkpointer set: getState() needs compile({ checkpointer })');
     const ns = nsOf(config);
     if (ns !== undefined) return this.#childState(config, ns, subgraphs);
     const threadId = String(config?.configurable?.thread_id);
     const wanted = config?.configurable?.checkpoint_id;
-    const history = await threadHistory(this.#engine, threadId);
-    const record = history.find(wanted === undefined ? (r) => !r.hidden : (r) => String(r.checkpointId) === String(wanted));
+    const record = (await threadHistory(this.#runner.engine, threadId)).find(wanted === undefined ? (r) => !r.hidden : (r) => String(r.checkpointId) === String(wanted));
     if (!record) return { values: {}, next: [], tasks: [], config: { configurable: { thread_id: threadId } }, metadata: undefined };
     const snapshot = snapshotOf(threadId, record, this.#runner.view);
     if (record.status === 'ERROR') {
@@ -44,64 +41,57 @@ export class ThreadState {
       const failed = (await this.#records.load(threadId, record.checkpointId)).meta.tasks.filter((t) => t.state === 'failed');
       for (const task of snapshot.tasks) task.error = failed.find((t) => t.node === task.name)?.result;
     }
-    if (record.status === 'PAUSED') {
-      const loaded = await this.#records.load(threadId, record.checkpointId);
-      this.#pausedTasks(snapshot.tasks, nodeTasks(loaded.meta.tasks), loaded.state, threadId, subgraphs);
-    }
+    if (record.status === 'PAUSED') this.#pausedTasks(snapshot.tasks, await this.#records.load(threadId, record.checkpointId), threadId, subgraphs);
     return snapshot;
   }
 
   /** A paused subgraph's state by its namespace (a task's `state` config): the thread's checkpoint, then each child's down the namespace. */
   async #childState(config, ns, subgraphs) {
     const thread = threadRef(config.configurable);
-    let cp = await this.#load(thread), at = this, checkpoint;
+    let checkpoint = await this.#records.load(thread.threadId, thread.checkpointId), at = this;
     for (const local of ns.split('|')) {
-      [at, checkpoint] = at.#childAt(cp, local) ?? [];
+      [at, checkpoint] = at.#childAt(checkpoint, local) ?? [];
       if (!at) throw noPausedChild('getState', thread.threadId, ns);
-      cp = parsed(checkpoint);   // an object kept with the task: read as it is, not through its text
     }
     return at.#snapshotOfCheckpoint(checkpoint, thread.threadId, ns, subgraphs);
   }
 
-  /** A thread's checkpoint (`thread`: { threadId, checkpointId? }) as { status, state, tasks }, or undefined. */
-  async #load(thread) {
-    const loaded = await this.#records?.load(thread.threadId, thread.checkpointId);
-    return loaded && { ...loaded, tasks: loaded.meta.tasks };
-  }
-
-  /** The paused child at namespace part `local` of checkpoint `cp` ({ status, state, tasks }): [its graph's ThreadState, its checkpoint, its task], or undefined. */
+  /**
+   * The paused child at namespace part `local` of checkpoint `cp` (a checkpoint, { status, state, tasks },
+   * or a record the Checkpointer loaded, whose tasks are in its meta: nodeTasks reads either):
+   * [its graph's ThreadState, its checkpoint, its task], or undefined.
+   */
   #childAt(cp, local) {
-    const own = cp?.status === 'PAUSED' && nodeTasks(cp.tasks).find((t) => t.keep && localOf(t) === local);
-    const child = own && this.#children.get(own.node);
+    const own = cp?.status === 'PAUSED' && nodeTasks(cp).find((t) => t.keep && localOf(t) === local);
+    const child = own && this.#runner.children.get(own.node);
     return child && [child, heldChild(own, cp.state, local), own];
   }
 
   /**
-   * A paused run's tasks (`saved`: its checkpoint's node tasks): their interrupts, and a subgraph
+   * A paused run's tasks (`cp`: its checkpoint, as #childAt takes it): their interrupts, and a subgraph
    * node's paused child (kept with its task) in namespace `prefix|<node>:<task>`.
    */
-  #pausedTasks(tasks, saved, state, threadId, subgraphs, prefix = '') {
+  #pausedTasks(tasks, cp, threadId, subgraphs, prefix) {
+    const saved = nodeTasks(cp);
     const used = new Set();
     for (const task of tasks) {
       const own = saved.find((t) => t.node === task.name && !used.has(t));
       if (own) used.add(own);
       task.interrupts = shownInterrupts(own?.interrupts);
-      const child = this.#children.get(task.name);
+      const child = this.#runner.children.get(task.name);
       if (!child) continue;
       // The child's namespace: its node's task, as the interrupt ids have it (`<node>:<step>.<i>/...`).
       const local = localOf(own) ?? task.name;
-      const checkpoint = own && heldChild(own, state, local);
+      const checkpoint = subgraphs && own && heldChild(own, cp.state, local);
       const ns = prefix ? `${prefix}|${local}` : local;
-      task.state = subgraphs && checkpoint ? child.#snapshotOfCheckpoint(checkpoint, threadId, ns, true) : { configurable: { thread_id: threadId, checkpoint_ns: ns } };
+      task.state = checkpoint ? child.#snapshotOfCheckpoint(checkpoint, threadId, ns, true) : { configurable: { thread_id: threadId, checkpoint_ns: ns } };
     }
   }
 
-  /** A child's paused checkpoint (a subgraph node's) as a snapshot in namespace `ns` (with `subgraphs`: its paused children's too, else their namespaces). */
-  #snapshotOfCheckpoint(checkpoint, threadId, ns, subgraphs) {
-    const cp = parsed(checkpoint);
-    const saved = nodeTasks(cp.tasks);
-    const snapshot = pendingOf(this.#runner.view(cp.state), cp.status, saved.map((t) => t.node));
-    this.#pausedTasks(snapshot.tasks, saved, cp.state, threadId, subgraphs, ns);
+  /** A child's paused checkpoint `cp` (a subgraph node's) as a snapshot in namespace `ns` (with `subgraphs`: its paused children's too, else their namespaces). */
+  #snapshotOfCheckpoint(cp, threadId, ns, subgraphs) {
+    const snapshot = pendingOf(this.#runner.view(cp.state), cp.status, nodeTasks(cp).map((t) => t.node));
+    this.#pausedTasks(snapshot.tasks, cp, threadId, subgraphs, ns);
     return { ...snapshot, config: { configurable: { thread_id: threadId, checkpoint_ns: ns } }, metadata: { source: 'loop', step: cp.superstep, parents: {} } };
   }
 
@@ -113,20 +103,20 @@ export class ThreadState {
    * child from it); the config returned is in that namespace.
    */
   async updateState(config, values, asNode) {
-    const { checkpoint_ns: ns = '', ...rest } = config?.configurable ?? {};
-    const thread = threadRef(rest);
+    const ns = nsOf(config);
+    const thread = threadRef(config?.configurable);
     // (The thread's checkpoint is read only when the edit needs it: a child's, or the messages a removal is checked against.)
-    const written = await this.#write(thread, () => this.#load(thread), ns === '' ? [] : ns.split('|'), values, asNode);
+    const written = await this.#write(thread, () => this.#records?.load(thread.threadId, thread.checkpointId), ns?.split('|') ?? [], values, asNode);
     if (!written) throw noPausedChild('updateState', thread.threadId, ns);
     const out = configOf(thread.threadId, written.checkpointId);
-    if (ns !== '') out.configurable.checkpoint_ns = ns;
+    if (ns) out.configurable.checkpoint_ns = ns;
     return out;
   }
 
   /**
    * Write `values` (as `asNode`) into `target`, a thread or a checkpoint of this graph (the engine's
    * updateState takes either, and returns what it wrote), or into the paused child at namespace
-   * `parts` below it; `read()` gives target's checkpoint ({ status, state, tasks }). Undefined: no
+   * `parts` below it; `read()` gives target's checkpoint (as #childAt takes it). Undefined: no
    * paused child is there.
    */
   async #write(target, read, [local, ...deeper], values, asNode) {
@@ -134,8 +124,7 @@ export class ThreadState {
     if (local !== undefined) {
       const [child, checkpoint, own] = this.#childAt(await read(), local) ?? [];
       if (!child) return undefined;
-      // (The child's checkpoint: an object kept with the task is read as it is, not through its text.)
-      const written = await child.#write(checkpoint, () => parsed(checkpoint), deeper, values, asNode);
+      const written = await child.#write(checkpoint, () => checkpoint, deeper, values, asNode);
       if (!written) return undefined;
       update = { subgraphs: { [local]: { checkpoint: written.checkpoint, replaces: own.keep.checkpoint } } };
       asNode = undefined;
@@ -143,10 +132,10 @@ export class ThreadState {
       // asNode END ends the thread (the core drops what it waited for, a pending interrupt too).
       const byKey = updateOf(values, this.#runner.combine);
       // A removal of messages is checked against the messages there (messages-channel.js): read them only then.
-      const current = Object.values(byKey ?? {}).some(removesMessages) ? (await read())?.state : undefined;
+      const current = Object.values(byKey).some(removesMessages) ? (await read())?.state : undefined;
       update = { channels: this.#runner.toUpdate(byKey, asNode ?? 'updateState', current) };
     }
-    return this.#engine.updateState(target, update, asNode);
+    return this.#runner.engine.updateState(target, update, asNode);
   }
 
   /** The thread's checkpoints, newest first. */
@@ -158,7 +147,7 @@ export class ThreadState {
     // `before`: a checkpoint's config (those older than it: ids grow); `filter`: metadata values to match.
     const before = options.before?.configurable?.checkpoint_id ?? Infinity;
     let left = options.limit ?? Infinity;
-    for (const record of await threadHistory(this.#engine, threadId)) {
+    for (const record of await threadHistory(this.#runner.engine, threadId)) {
       if (record.hidden || !(record.checkpointId < before) || left <= 0) continue;
       const snapshot = snapshotOf(threadId, record, this.#runner.view);
       if (Object.entries(options.filter ?? {}).every(([k, v]) => snapshot.metadata[k] === v)) { left--; yield snapshot; }
@@ -174,17 +163,18 @@ function nsOf(config) {
 
 const noPausedChild = (call, threadId, ns) => new EdgegraphError('INVALID_INPUT', `${call}(): thread '${threadId}' has no paused subgraph at checkpoint_ns '${ns}'`);
 
-/** A checkpoint kept with a task: an object, or its JSON text. */
-const parsed = (checkpoint) => (typeof checkpoint === 'string' ? JSON.parse(checkpoint) : checkpoint);
-
-/** A checkpoint's tasks that ran nodes (not routers). */
-const nodeTasks = (tasks) => (tasks ?? []).filter((t) => t.kind !== 'route');
+/** A checkpoint's tasks that ran nodes (not routers); a record the Checkpointer loaded has them in its meta. */
+const nodeTasks = (cp) => ((cp.meta ?? cp).tasks ?? []).filter((t) => t.kind !== 'route');
 
 /** A subgraph task's local namespace, as its interrupt ids begin (`<node>:<task>`). */
 const localOf = (task) => task?.interrupts?.[0]?.id.split('/')[0];
 
-/** The checkpoint a paused subgraph task holds: its kept one, or an edit of it (js/subgraph.js). */
+/**
+ * The checkpoint a paused subgraph task holds: its kept one, or an edit of it (js/subgraph.js), as an
+ * object (one kept as an object is read as it is, not through its text).
+ */
 function heldChild(task, state, local) {
   const edit = state?.subgraphs?.[local];
-  return edit && edit.replaces === task.keep?.checkpoint ? edit.checkpoint : task.keep?.checkpoint;
+  const checkpoint = edit && edit.replaces === task.keep?.checkpoint ? edit.checkpoint : task.keep?.checkpoint;
+  return typeof checkpoint === 'string' ? JSON.parse(checkpoint) : checkpoint;
 }

@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GraphEngine, MemoryStore, createAgentNode, createLLMNode, createToolsNode, routeOnToolCalls, approve, reject, editArguments } from 'edgegraph';
 import { startServer, reply, call } from './support/openai-server.js';
+import { disposeAfter } from './support/dispose.js';
 
 const serverError = { status: 500, body: '{"error":{"message":"The server had an error while processing your request.","type":"server_error","param":null,"code":null}}' };
 
@@ -82,7 +83,7 @@ test('an approved tool runs once: the LLM call after it fails, and resuming that
   } finally { await s.close(); }
 });
 
-test('with a checkpointer: a tool not needing approval runs once even when the next LLM call fails', async () => {
+test('with a checkpointer: a tool not needing approval runs once even when the next LLM call fails', async (t) => {
   // Like a model: asked without the lookup's result, it asks for the lookup.
   const model = (request) => (request.body.messages.at(-1).role === 'tool' ? { json: reply('Found bob.') } : { json: reply(null, [call('l1', 'lookup', {})]) });
   const s = await startServer([model, serverError, model]);
@@ -90,11 +91,11 @@ test('with a checkpointer: a tool not needing approval runs once even when the n
     let lookups = 0;
     const store = new MemoryStore();
     const counting = { name: 'lookup', parameters: { type: 'object', properties: {} }, run: () => { lookups++; return 'bob@example.com'; } };
-    const counted = new GraphEngine({
+    const counted = disposeAfter(t, new GraphEngine({
       nodes: { agent: createAgentNode({ llm: { baseURL: s.baseURL, model: 'm', maxRetries: 0 }, tools: [counting] }) },
       edges: { agent: '__end__' },
       entryPoint: 'agent',
-    }, { checkpointer: store });
+    }, { checkpointer: store }));
     const failed = await counted.execute({ messages: [{ role: 'user', content: 'who?' }] }, { threadId: 't' });
     assert.equal(failed.status, 'ERROR');
     assert.equal(lookups, 1);
@@ -106,12 +107,12 @@ test('with a checkpointer: a tool not needing approval runs once even when the n
   } finally { await s.close(); }
 });
 
-test('no instructions, no system message: chat and react agents and an LLM node send the conversation alone', async () => {
+test('no instructions, no system message: chat and react agents and an LLM node send the conversation alone', async (t) => {
   const s = await startServer(() => ({ json: reply('hi') }));
   try {
     const llm = { baseURL: s.baseURL, model: 'm' };
     for (const node of [createAgentNode({ llm, mode: 'chat' }), createAgentNode({ llm, agentInfo: {} }), createAgentNode({ llm, agentInfo: { name: '' }, systemPrompt: '' }), createLLMNode({ llm })]) {
-      const engine = new GraphEngine({ nodes: { agent: node }, edges: { agent: '__end__' }, entryPoint: 'agent' });
+      const engine = disposeAfter(t, new GraphEngine({ nodes: { agent: node }, edges: { agent: '__end__' }, entryPoint: 'agent' }));
       const r = await engine.execute({ messages: [{ role: 'user', content: 'hello' }] });
       assert.equal(r.status, 'FINISHED');
       assert.deepEqual(s.requests.at(-1).body.messages, [{ role: 'user', content: 'hello' }]);
@@ -121,7 +122,7 @@ test('no instructions, no system message: chat and react agents and an LLM node 
   } finally { await s.close(); }
 });
 
-test('the explicit loop (LLM node, tools node): an approved tool runs once across a failing LLM call and repeated resumes', async () => {
+test('the explicit loop (LLM node, tools node): an approved tool runs once across a failing LLM call and repeated resumes', async (t) => {
   const s = await startServer([
     { json: reply(null, [call('mail1', 'send_email', { to: 'bob@example.com' })]) },
     serverError, serverError,
@@ -130,11 +131,11 @@ test('the explicit loop (LLM node, tools node): an approved tool runs once acros
   try {
     const sent = [];
     const tools = [{ name: 'send_email', parameters: { type: 'object', properties: { to: { type: 'string' } } }, needsApproval: true, run: (args) => { sent.push(args.to); return 'sent'; } }];
-    const graph = () => new GraphEngine({
+    const graph = () => disposeAfter(t, new GraphEngine({
       nodes: { llm: createLLMNode({ llm: { baseURL: s.baseURL, model: 'm', maxRetries: 0 }, tools, systemPrompt: 'You send mail.' }), tools: createToolsNode({ tools }) },
       edges: { llm: routeOnToolCalls('tools'), tools: 'llm' },
       entryPoint: 'llm',
-    });
+    }));
     const paused = await graph().execute({ messages: [{ role: 'user', content: 'email bob' }] });
     assert.equal(paused.status, 'PAUSED');
     const failed = await graph().resume(paused.checkpoint, approve());

@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GraphEngine, MemoryStore, Checkpointer } from 'edgegraph';
+import { disposeAfter } from './support/dispose.js';
 
 const ask = () => ({ pendingAskUser: { question: 'go on?' } });
 
@@ -95,9 +96,9 @@ test('every missing node is named: a paused parallel step whose branches are bot
   await assert.rejects(edited.resume({ threadId: 't' }), (e) => e.code === 'CHECKPOINT_GRAPH_MISMATCH' && /'left', 'right'/.test(e.message));
 });
 
-test('a version bump with migrate reshapes a kept checkpoint; no migrate keeps the state as it was', async () => {
+test('a version bump with migrate reshapes a kept checkpoint; no migrate keeps the state as it was', async (t) => {
   const v1 = { version: 1, nodes: { ask, count: (s) => ({ data: { count: s.data.count + 1 } }) }, edges: { ask: 'count', count: '__end__' }, entryPoint: 'ask' };
-  const paused = await new GraphEngine(v1).execute({ data: { count: 3 } });
+  const paused = await disposeAfter(t, new GraphEngine(v1)).execute({ data: { count: 3 } });
   assert.equal(JSON.parse(paused.checkpoint).graphVersion, 1);
   const v2 = {
     version: 2,
@@ -106,11 +107,11 @@ test('a version bump with migrate reshapes a kept checkpoint; no migrate keeps t
     edges: { ask: 'count', count: '__end__' },
     entryPoint: 'ask',
   };
-  const done = await new GraphEngine(v2).resume(paused.checkpoint);
+  const done = await disposeAfter(t, new GraphEngine(v2)).resume(paused.checkpoint);
   assert.equal(done.status, 'FINISHED');
   assert.deepEqual(done.state.data, { counter: { value: 4, migratedFrom: 1 } });
   // A version bump alone changes nothing.
-  const plain = await new GraphEngine({ ...v1, version: 3 }).resume(paused.checkpoint);
+  const plain = await disposeAfter(t, new GraphEngine({ ...v1, version: 3 })).resume(paused.checkpoint);
   assert.deepEqual(plain.state.data, { count: 4 });
 });
 
@@ -130,13 +131,13 @@ test('a migrate that throws is MIGRATION_FAILED naming the thread; nothing ran a
   assert.deepEqual(ran, ['next']);
 });
 
-test('the checksum still catches an edited or truncated checkpoint after many steps', async () => {
+test('the checksum still catches an edited or truncated checkpoint after many steps', async (t) => {
   const nodes = {}, edges = {};
   for (let i = 0; i < 20; i++) { nodes[`n${i}`] = () => ({ data: { [`k${i}`]: i }, messages: [{ role: 'assistant', content: `step ${i}` }] }); edges[`n${i}`] = `n${i + 1}`; }
   nodes.n20 = ask;
   edges.n20 = '__end__';
   const store = new MemoryStore();
-  const engine = new GraphEngine({ nodes, edges, entryPoint: 'n0' }, { checkpointer: store });
+  const engine = disposeAfter(t, new GraphEngine({ nodes, edges, entryPoint: 'n0' }, { checkpointer: store }));
   const paused = await engine.execute({ data: { big: 'x'.repeat(10000) } }, { threadId: 't' });
   const edited = JSON.parse(paused.checkpoint);
   edited.state.data.k7 = 8;
@@ -150,10 +151,10 @@ test('the checksum still catches an edited or truncated checkpoint after many st
   assert.equal((await engine.resume({ threadId: 't' })).status, 'FINISHED');
 });
 
-test('a conversation on a thread written under an older version: execute migrates its state first', async () => {
+test('a conversation on a thread written under an older version: execute migrates its state first', async (t) => {
   const store = new MemoryStore();
   const v1 = { nodes: { reply: (s) => ({ data: { turns: (s.data.turns ?? 0) + 1 } }) }, edges: { reply: '__end__' }, entryPoint: 'reply' };
-  const first = await new GraphEngine(v1, { checkpointer: store }).execute({}, { threadId: 'chat' });
+  const first = await disposeAfter(t, new GraphEngine(v1, { checkpointer: store })).execute({}, { threadId: 'chat' });
   assert.equal(first.state.data.turns, 1);
   const v2 = {
     version: 2,

@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GraphEngine, MemoryStore, Command, createLLMNode, createAgentNode, createAskUserNode, STREAM_MODES } from 'edgegraph';
 import { startServer, reply, call } from './support/openai-server.js';
+import { disposeAfter } from './support/dispose.js';
 
 async function collect(stream) {
   const out = [];
@@ -41,15 +42,15 @@ test('no streamMode: the raw events, as before', async () => {
   assert.deepEqual(chunks.map((e) => e.type), ['run_start', 'state_update', 'node_start', 'node_end', 'state_update', 'node_start', 'node_end', 'state_update', 'run_end']);
 });
 
-test('custom: what a node writes with context.writer (also destructured), in order with the other modes', async () => {
-  const engine = new GraphEngine({
+test('custom: what a node writes with context.writer (also destructured), in order with the other modes', async (t) => {
+  const engine = disposeAfter(t, new GraphEngine({
     nodes: {
       a: (s, e, ctx) => { ctx.writer({ progress: 0.5 }); ctx.writer({ progress: 1 }); return { data: { a: true } }; },
       b: async (s, e, { writer }) => { await null; writer('from b'); return {}; },
     },
     edges: { a: 'b', b: '__end__' },
     entryPoint: 'a',
-  });
+  }));
   assert.deepEqual(await collect(engine.stream({}, { streamMode: 'custom' })), [{ progress: 0.5 }, { progress: 1 }, 'from b']);
   const mixed = await collect(engine.stream({}, { streamMode: ['updates', 'custom'] }));
   assert.deepEqual(mixed, [['custom', { progress: 0.5 }], ['custom', { progress: 1 }], ['updates', { a: { data: { a: true } } }], ['custom', 'from b'], ['updates', { b: {} }]]);
@@ -88,12 +89,12 @@ test('options.onEvent beside the modes gets each state_update with its patch (th
   assert.deepEqual(alone, chunks);
 });
 
-test('tasks: each task starts and ends with one id; a failing node ends with its error, and the loop throws it', async () => {
-  const engine = new GraphEngine({
+test('tasks: each task starts and ends with one id; a failing node ends with its error, and the loop throws it', async (t) => {
+  const engine = disposeAfter(t, new GraphEngine({
     nodes: { a: () => ({ data: { kept: true } }), b: () => { throw new Error('boom'); } },
     edges: { a: 'b', b: '__end__' },
     entryPoint: 'a',
-  });
+  }));
   const stream = engine.stream({}, { streamMode: 'tasks' });
   const chunks = [];
   await assert.rejects(async () => { for await (const c of stream) chunks.push(c); }, (e) => e.code === 'NODE_FAILED' && e.node === 'b' && /boom/.test(e.message));
@@ -112,12 +113,12 @@ test('tasks: each task starts and ends with one id; a failing node ends with its
   assert.equal(typeof result.checkpoint, 'string');
 });
 
-test('parallel branches: each branch its own updates and tasks chunks; one values chunk for the step', async () => {
-  const engine = new GraphEngine({
+test('parallel branches: each branch its own updates and tasks chunks; one values chunk for the step', async (t) => {
+  const engine = disposeAfter(t, new GraphEngine({
     nodes: { fork: () => ({}), left: async () => ({ logs: ['left'] }), right: () => ({ logs: ['right'] }), join: () => ({ data: { done: true } }) },
     edges: { fork: ['left', 'right'], left: 'join', right: 'join', join: '__end__' },
     entryPoint: 'fork',
-  });
+  }));
   const chunks = await collect(engine.stream({}, { streamMode: ['updates', 'values', 'tasks'] }));
   const updates = chunks.filter(([m]) => m === 'updates').map(([, c]) => c);
   assert.deepEqual(updates.slice(1, 3).sort((x, y) => Object.keys(x)[0].localeCompare(Object.keys(y)[0])), [{ left: { logs: ['left'] } }, { right: { logs: ['right'] } }]);
@@ -131,12 +132,12 @@ test('parallel branches: each branch its own updates and tasks chunks; one value
   assert.deepEqual(values[2].logs.sort(), ['left', 'right']);
 });
 
-test('several modes at once: each chunk has objects of its own, so a consumer editing one leaves the others as they came', async () => {
-  const engine = new GraphEngine({
+test('several modes at once: each chunk has objects of its own, so a consumer editing one leaves the others as they came', async (t) => {
+  const engine = disposeAfter(t, new GraphEngine({
     nodes: { say: () => ({ messages: [{ role: 'assistant', content: 'hi' }] }) },
     edges: { say: '__end__' },
     entryPoint: 'say',
-  }, { checkpointer: new MemoryStore() });
+  }, { checkpointer: new MemoryStore() }));
   // Every message's content gets one '!' per chunk it is in: an object two chunks share gets two.
   const contents = (v, each) => {
     if (Array.isArray(v)) v.forEach((x) => contents(x, each));
@@ -233,12 +234,12 @@ test('interrupt and resume from a checkpoint (no thread): stream.result carries 
   assert.deepEqual(rest, [{ review: { data: { verdict: 'no' } } }, { publish: { data: { published: false } } }]);
 });
 
-test('a pause without interrupt() (an ask-user node): updates ends with { __interrupt__: [] }, values stays the state', async () => {
-  const engine = new GraphEngine({
+test('a pause without interrupt() (an ask-user node): updates ends with { __interrupt__: [] }, values stays the state', async (t) => {
+  const engine = disposeAfter(t, new GraphEngine({
     nodes: { ask: createAskUserNode({ question: 'Your name?' }), greet: (s) => ({ data: { greeting: `Hi ${s.data.answer}` } }) },
     edges: { ask: 'greet', greet: '__end__' },
     entryPoint: 'ask',
-  });
+  }));
   const stream = engine.stream({}, { streamMode: ['updates', 'values'] });
   const chunks = await collect(stream);
   assert.deepEqual(chunks.at(-1), ['updates', { __interrupt__: [] }]);
@@ -262,25 +263,25 @@ test('checkpoints: a snapshot per checkpoint of the thread, with its values and 
   assert.deepEqual(await collect(line().stream({}, { streamMode: 'checkpoints' })), []);
 });
 
-test('debug: checkpoints and tasks wrapped as { step, type, timestamp, payload }, a checkpoint before its tasks', async () => {
-  const engine = new GraphEngine({ nodes: { a: () => ({ data: { a: 1 } }) }, edges: { a: '__end__' }, entryPoint: 'a' }, { checkpointer: new MemoryStore() });
+test('debug: checkpoints and tasks wrapped as { step, type, timestamp, payload }, a checkpoint before its tasks', async (t) => {
+  const engine = disposeAfter(t, new GraphEngine({ nodes: { a: () => ({ data: { a: 1 } }) }, edges: { a: '__end__' }, entryPoint: 'a' }, { checkpointer: new MemoryStore() }));
   const chunks = await collect(engine.stream({}, { streamMode: 'debug', threadId: 'dbg' }));
   assert.deepEqual(chunks.map((c) => [c.type, c.step]), [['checkpoint', 1], ['task', 1], ['task_result', 1], ['checkpoint', 1]]);
   assert.deepEqual(chunks[2].payload.result, { data: { a: 1 } });
   assert.ok(chunks.every((c) => !Number.isNaN(Date.parse(c.timestamp))));
 });
 
-test('subgraphs: a subgraph node\'s chunks come with its namespace when asked, and not otherwise', async () => {
-  const child = new GraphEngine({
+test('subgraphs: a subgraph node\'s chunks come with its namespace when asked, and not otherwise', async (t) => {
+  const child = disposeAfter(t, new GraphEngine({
     nodes: { inner: (s, e, ctx) => { ctx.writer('inner says hi'); return { data: { inner: true } }; } },
     edges: { inner: '__end__' },
     entryPoint: 'inner',
-  });
-  const parent = new GraphEngine({
+  }));
+  const parent = disposeAfter(t, new GraphEngine({
     nodes: { sub: { kind: 'subgraph', graph: child, output: (c) => ({ data: { fromChild: c.data.inner } }) }, after: () => ({}) },
     edges: { sub: 'after', after: '__end__' },
     entryPoint: 'sub',
-  });
+  }));
   const chunks = await collect(parent.stream({}, { streamMode: ['updates', 'custom'], subgraphs: true }));
   const [ns] = chunks.find(([n]) => n.length);
   assert.deepEqual(ns, ['sub:1.0']);
@@ -291,17 +292,17 @@ test('subgraphs: a subgraph node\'s chunks come with its namespace when asked, a
   assert.deepEqual(own.map((c) => Object.keys(c)[0]), ['sub', 'after']);
 });
 
-test('subgraphs: a subgraph\'s interrupt comes in its namespace first (ids as the parent answers them), then the parent\'s; the resume streams the child\'s rest', async () => {
-  const child = new GraphEngine({
+test('subgraphs: a subgraph\'s interrupt comes in its namespace first (ids as the parent answers them), then the parent\'s; the resume streams the child\'s rest', async (t) => {
+  const child = disposeAfter(t, new GraphEngine({
     nodes: { ask: (s, e, ctx) => ({ data: { ok: ctx.interrupt('ship it?') } }), done: () => ({ data: { shipped: true } }) },
     edges: { ask: 'done', done: '__end__' },
     entryPoint: 'ask',
-  });
-  const parent = new GraphEngine({
+  }));
+  const parent = disposeAfter(t, new GraphEngine({
     nodes: { review: { kind: 'subgraph', graph: child, output: (c) => ({ data: { shipped: c.data.shipped === true, ok: c.data.ok } }) } },
     edges: { review: '__end__' },
     entryPoint: 'review',
-  }, { checkpointer: new MemoryStore() });
+  }, { checkpointer: new MemoryStore() }));
   const first = await collect(parent.stream({}, { streamMode: 'updates', subgraphs: true, threadId: 'sub-pause' }));
   const pauses = first.filter(([, c]) => c.__interrupt__);
   assert.deepEqual(pauses.map(([ns]) => ns), [['review:1.0'], []]);
@@ -312,14 +313,14 @@ test('subgraphs: a subgraph\'s interrupt comes in its namespace first (ids as th
   assert.deepEqual(rest.at(-1)[1].review.data, { shipped: true, ok: 'yes' });
 });
 
-test('messages: an LLM node\'s tokens as they stream, with the node and step; its reply is not sent again', async () => {
+test('messages: an LLM node\'s tokens as they stream, with the node and step; its reply is not sent again', async (t) => {
   const server = await startServer([{ json: reply('Hello there, streaming world') }]);
   try {
-    const engine = new GraphEngine({
+    const engine = disposeAfter(t, new GraphEngine({
       nodes: { greet: () => ({ messages: [{ role: 'system', content: 'be brief' }] }), chat: createLLMNode({ llm: { baseURL: server.baseURL, model: 'm', apiKey: 'sk-test' } }) },
       edges: { greet: 'chat', chat: '__end__' },
       entryPoint: 'greet',
-    });
+    }));
     const chunks = await collect(engine.stream({ messages: [{ role: 'user', content: 'hi' }] }, { streamMode: 'messages' }));
     // The system message greet returned comes whole; then chat's tokens.
     assert.deepEqual(chunks[0][0], { role: 'system', content: 'be brief' });
@@ -332,18 +333,18 @@ test('messages: an LLM node\'s tokens as they stream, with the node and step; it
   } finally { await server.close(); }
 });
 
-test('messages: an agent\'s tool calls and tool results, each once, beside its tokens', async () => {
+test('messages: an agent\'s tool calls and tool results, each once, beside its tokens', async (t) => {
   const server = await startServer([
     { json: reply(null, [call('c1', 'add', { a: 2, b: 3 })]) },
     { json: reply('It is 5.') },
   ]);
   try {
     const add = { name: 'add', description: 'Add two numbers', parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] }, run: ({ a, b }) => a + b };
-    const engine = new GraphEngine({
+    const engine = disposeAfter(t, new GraphEngine({
       nodes: { agent: createAgentNode({ llm: { baseURL: server.baseURL, model: 'm' }, tools: [add] }) },
       edges: { agent: { path: 'lastModelOutput', cases: {}, default: '__end__' } },
       entryPoint: 'agent',
-    });
+    }));
     const chunks = await collect(engine.stream({ messages: [{ role: 'user', content: '2+3?' }] }, { streamMode: 'messages' }));
     const withCalls = chunks.filter(([m]) => m.tool_calls);
     assert.equal(withCalls.length, 1);
@@ -355,14 +356,14 @@ test('messages: an agent\'s tool calls and tool results, each once, beside its t
   } finally { await server.close(); }
 });
 
-test('messages: a streamed reply that also calls tools: its text as tokens, then its tool calls once, with empty content', async () => {
+test('messages: a streamed reply that also calls tools: its text as tokens, then its tool calls once, with empty content', async (t) => {
   const server = await startServer([
     { json: reply('Adding them.', [call('c9', 'add', { a: 1, b: 1 })]) },
     { json: reply('2.') },
   ]);
   try {
     const add = { name: 'add', description: 'Add two numbers', parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] }, run: ({ a, b }) => a + b };
-    const engine = new GraphEngine({ nodes: { agent: createAgentNode({ llm: { baseURL: server.baseURL, model: 'm' }, tools: [add] }) }, edges: { agent: '__end__' }, entryPoint: 'agent' });
+    const engine = disposeAfter(t, new GraphEngine({ nodes: { agent: createAgentNode({ llm: { baseURL: server.baseURL, model: 'm' }, tools: [add] }) }, edges: { agent: '__end__' }, entryPoint: 'agent' }));
     const chunks = await collect(engine.stream({ messages: [{ role: 'user', content: '1+1?' }] }, { streamMode: 'messages' }));
     const assistant = chunks.filter(([m]) => m.role === 'assistant');
     assert.equal(assistant.map(([m]) => m.content).join(''), 'Adding them.2.', 'each text once');
@@ -374,10 +375,10 @@ test('messages: a streamed reply that also calls tools: its text as tokens, then
   } finally { await server.close(); }
 });
 
-test('leaving the loop early aborts the run: the node in flight sees its signal, no later node runs', async () => {
+test('leaving the loop early aborts the run: the node in flight sees its signal, no later node runs', async (t) => {
   let laterRan = false;
   let sawAbort = false;
-  const engine = new GraphEngine({
+  const engine = disposeAfter(t, new GraphEngine({
     nodes: {
       a: () => ({ data: { a: 1 } }),
       slow: (s, e, ctx) => new Promise((resolve) => ctx.signal.addEventListener('abort', () => { sawAbort = true; resolve({}); })),
@@ -385,7 +386,7 @@ test('leaving the loop early aborts the run: the node in flight sees its signal,
     },
     edges: { a: 'slow', slow: 'later', later: '__end__' },
     entryPoint: 'a',
-  });
+  }));
   const stream = engine.stream({}, { streamMode: 'updates' });
   for await (const chunk of stream) { assert.deepEqual(chunk, { a: { data: { a: 1 } } }); break; }
   const result = await stream.result;
@@ -394,9 +395,9 @@ test('leaving the loop early aborts the run: the node in flight sees its signal,
   assert.equal(laterRan, false);
 });
 
-test('a bad streamMode or subgraphs is an INVALID_OPTIONS error naming it, before anything runs', () => {
+test('a bad streamMode or subgraphs is an INVALID_OPTIONS error naming it, before anything runs', (t) => {
   let ran = false;
-  const engine = new GraphEngine({ nodes: { a: () => { ran = true; return {}; } }, edges: { a: '__end__' }, entryPoint: 'a' });
+  const engine = disposeAfter(t, new GraphEngine({ nodes: { a: () => { ran = true; return {}; } }, edges: { a: '__end__' }, entryPoint: 'a' }));
   assert.throws(() => engine.stream({}, { streamMode: 'value' }), (e) => e.code === 'INVALID_OPTIONS' && /unknown streamMode 'value'/.test(e.message));
   assert.throws(() => engine.stream({}, { streamMode: ['updates', 'token'] }), (e) => e.code === 'INVALID_OPTIONS' && /'token'/.test(e.message));
   assert.throws(() => engine.stream({}, { streamMode: 'updates', subgraphs: 'yes' }), (e) => e.code === 'INVALID_OPTIONS' && /subgraphs/.test(e.message));

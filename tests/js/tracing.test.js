@@ -12,6 +12,7 @@ import { trace, context, ROOT_CONTEXT, SpanStatusCode } from '@opentelemetry/api
 import { GraphEngine, createAgentNode, EdgegraphError } from 'edgegraph';
 import { startServer, reply, call } from './support/openai-server.js';
 import { startAnthropicServer, message, textBlock } from './support/anthropic-server.js';
+import { disposeAfter } from './support/dispose.js';
 
 const KEY = 'sk-trace-SECRET-0123456789';
 
@@ -137,12 +138,12 @@ test('two runs at once on one engine: each node and call span is under its own r
   }
 });
 
-test('another provider: gen_ai.provider.name and the token counts come from its reply (strict Anthropic server, streamed)', async () => {
+test('another provider: gen_ai.provider.name and the token counts come from its reply (strict Anthropic server, streamed)', async (t) => {
   const s = await startAnthropicServer([{ reply: message([textBlock('Bonjour.')]) }], { apiKey: KEY });
   const { exporter, tracer } = tracing();
   try {
     const agent = createAgentNode({ llm: { provider: 'anthropic', model: 'claude-test', apiKey: KEY, baseURL: s.baseURL }, mode: 'chat' });
-    const r = await new GraphEngine({ nodes: { agent }, edges: { agent: '__end__' }, entryPoint: 'agent' }, { tracer }).execute({ messages: [{ role: 'user', content: 'hello' }] });
+    const r = await disposeAfter(t, new GraphEngine({ nodes: { agent }, edges: { agent: '__end__' }, entryPoint: 'agent' }, { tracer })).execute({ messages: [{ role: 'user', content: 'hello' }] });
     assert.equal(r.status, 'FINISHED');
   } finally { await s.close(); }
   const chat = exporter.getFinishedSpans().find((x) => x.name === 'chat claude-test');

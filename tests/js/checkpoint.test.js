@@ -114,8 +114,12 @@ const child = new URL('./support/crash-child.js', import.meta.url).pathname;
 
 async function reference() {
   const lines = [];
-  const r = await new GraphEngine(crashGraph((l) => lines.push(l), 'none')).execute({ data: { input: 3 } });
-  return r.state;
+  const engine = new GraphEngine(crashGraph((l) => lines.push(l), 'none'));
+  try {
+    return (await engine.execute({ data: { input: 3 } })).state;
+  } finally {
+    engine.dispose();
+  }
 }
 
 for (const [kind, mode] of [['file', 'between-steps'], ['file', 'mid-parallel'], ['file', 'mid-write'], ['file', 'before-link'], ['sqlite', 'between-steps'], ['sqlite', 'mid-parallel']]) {

@@ -15,30 +15,30 @@ async function collect(stream) {
   return out;
 }
 
-const line = () => new GraphEngine({
+const line = (t) => disposeAfter(t, new GraphEngine({
   nodes: { a: () => ({ data: { x: 1 } }), b: (s) => ({ data: { y: s.data.x + 1 } }) },
   edges: { a: 'b', b: '__end__' },
   entryPoint: 'a',
-});
+}));
 
 test('STREAM_MODES lists the seven modes', () => {
   assert.deepEqual([...STREAM_MODES], ['values', 'updates', 'custom', 'messages', 'tasks', 'checkpoints', 'debug']);
 });
 
-test('values: the state after each superstep, the input first, each chunk a copy of its own', async () => {
-  const chunks = await collect(line().stream({ data: { seed: true } }, { streamMode: 'values' }));
+test('values: the state after each superstep, the input first, each chunk a copy of its own', async (t) => {
+  const chunks = await collect(line(t).stream({ data: { seed: true } }, { streamMode: 'values' }));
   assert.deepEqual(chunks.map((c) => c.data), [{ seed: true }, { seed: true, x: 1 }, { seed: true, x: 1, y: 2 }]);
   assert.equal(chunks.at(-1).status, 'FINISHED');
   chunks[0].data.seed = 'changed';
   assert.equal(chunks[1].data.seed, true);
 });
 
-test('updates: { node: update } as each node finishes', async () => {
-  assert.deepEqual(await collect(line().stream({}, { streamMode: 'updates' })), [{ a: { data: { x: 1 } } }, { b: { data: { y: 2 } } }]);
+test('updates: { node: update } as each node finishes', async (t) => {
+  assert.deepEqual(await collect(line(t).stream({}, { streamMode: 'updates' })), [{ a: { data: { x: 1 } } }, { b: { data: { y: 2 } } }]);
 });
 
-test('no streamMode: the raw events, as before', async () => {
-  const chunks = await collect(line().stream({}));
+test('no streamMode: the raw events, as before', async (t) => {
+  const chunks = await collect(line(t).stream({}));
   assert.deepEqual(chunks.map((e) => e.type), ['run_start', 'state_update', 'node_start', 'node_end', 'state_update', 'node_start', 'node_end', 'state_update', 'run_end']);
 });
 
@@ -63,16 +63,16 @@ test('custom: what a node writes with context.writer (also destructured), in ord
   assert.equal(seen.length, 3);
 });
 
-test('several modes at once: [mode, chunk] in run order; a one-item list is tagged too', async () => {
-  const chunks = await collect(line().stream({}, { streamMode: ['values', 'updates'] }));
+test('several modes at once: [mode, chunk] in run order; a one-item list is tagged too', async (t) => {
+  const chunks = await collect(line(t).stream({}, { streamMode: ['values', 'updates'] }));
   assert.deepEqual(chunks.map(([mode]) => mode), ['values', 'updates', 'values', 'updates', 'values']);
   assert.deepEqual(chunks[3], ['updates', { b: { data: { y: 2 } } }]);
-  assert.deepEqual((await collect(line().stream({}, { streamMode: ['updates'] })))[0], ['updates', { a: { data: { x: 1 } } }]);
+  assert.deepEqual((await collect(line(t).stream({}, { streamMode: ['updates'] })))[0], ['updates', { a: { data: { x: 1 } } }]);
 });
 
-test('options.onEvent still hears every raw event beside the modes, and stream.result is the run result', async () => {
+test('options.onEvent still hears every raw event beside the modes, and stream.result is the run result', async (t) => {
   const types = [];
-  const stream = line().stream({}, { streamMode: 'updates', onEvent: (e) => types.push(e.type) });
+  const stream = line(t).stream({}, { streamMode: 'updates', onEvent: (e) => types.push(e.type) });
   assert.equal((await collect(stream)).length, 2);
   assert.equal(types.at(-1), 'run_end');
   const result = await stream.result;
@@ -80,12 +80,12 @@ test('options.onEvent still hears every raw event beside the modes, and stream.r
   assert.equal(result.state.data.y, 2);
 });
 
-test('options.onEvent beside the modes gets each state_update with its patch (the modes\' own listener reads none), and the chunks are the same', async () => {
+test('options.onEvent beside the modes gets each state_update with its patch (the modes\' own listener reads none), and the chunks are the same', async (t) => {
   const patches = [];
-  const chunks = await collect(line().stream({}, { streamMode: ['updates', 'values'], onEvent: (e) => e.type === 'state_update' && patches.push(e.patch) }));
+  const chunks = await collect(line(t).stream({}, { streamMode: ['updates', 'values'], onEvent: (e) => e.type === 'state_update' && patches.push(e.patch) }));
   assert.ok(patches.some((p) => p.some(([op, path, value]) => op === 'set' && path.join('.') === 'data.y' && value === 2)));
   assert.ok(patches.every((p) => Array.isArray(p) && p.length > 0));
-  const alone = await collect(line().stream({}, { streamMode: ['updates', 'values'] }));
+  const alone = await collect(line(t).stream({}, { streamMode: ['updates', 'values'] }));
   assert.deepEqual(alone, chunks);
 });
 
@@ -188,8 +188,8 @@ test('a chunk\'s copy is what JSON\'s round trip gives (toJSON with its key, box
   }
 });
 
-function approvalGraph(store) {
-  return new GraphEngine({
+function approvalGraph(t, store) {
+  return disposeAfter(t, new GraphEngine({
     nodes: {
       draft: () => ({ data: { draft: 'v1' } }),
       review: (s, e, ctx) => ({ data: { verdict: ctx.interrupt({ question: `publish ${s.data.draft}?` }) } }),
@@ -197,11 +197,11 @@ function approvalGraph(store) {
     },
     edges: { draft: 'review', review: 'publish', publish: '__end__' },
     entryPoint: 'draft',
-  }, { checkpointer: store });
+  }, { checkpointer: store }));
 }
 
-test('interrupt and resume: updates ends with { __interrupt__ }, the resumed stream goes on from the paused node', async () => {
-  const engine = approvalGraph(new MemoryStore());
+test('interrupt and resume: updates ends with { __interrupt__ }, the resumed stream goes on from the paused node', async (t) => {
+  const engine = approvalGraph(t, new MemoryStore());
   const first = engine.stream({}, { streamMode: ['updates', 'tasks'], threadId: 'review-1' });
   const before = await collect(first);
   const updates = before.filter(([m]) => m === 'updates').map(([, c]) => c);
@@ -224,8 +224,8 @@ test('interrupt and resume: updates ends with { __interrupt__ }, the resumed str
   assert.deepEqual(after.at(-1)[1].data, { draft: 'v1', verdict: 'yes', published: true });
 });
 
-test('interrupt and resume from a checkpoint (no thread): stream.result carries the checkpoint to resume', async () => {
-  const engine = approvalGraph(undefined);
+test('interrupt and resume from a checkpoint (no thread): stream.result carries the checkpoint to resume', async (t) => {
+  const engine = approvalGraph(t, undefined);
   const first = engine.stream({}, { streamMode: 'updates' });
   const chunks = await collect(first);
   assert.ok(chunks.at(-1).__interrupt__);
@@ -249,8 +249,8 @@ test('a pause without interrupt() (an ask-user node): updates ends with { __inte
   assert.deepEqual(rest.at(-1), { greet: { data: { greeting: 'Hi Ann' } } });
 });
 
-test('checkpoints: a snapshot per checkpoint of the thread, with its values and the nodes it runs next', async () => {
-  const engine = approvalGraph(new MemoryStore());
+test('checkpoints: a snapshot per checkpoint of the thread, with its values and the nodes it runs next', async (t) => {
+  const engine = approvalGraph(t, new MemoryStore());
   const chunks = await collect(engine.stream({ data: { n: 1 } }, { streamMode: 'checkpoints', threadId: 'cp-1' }));
   const history = await engine.getStateHistory('cp-1');
   assert.deepEqual(chunks.map((c) => c.checkpointId), history.map((h) => h.checkpointId).reverse());
@@ -260,7 +260,7 @@ test('checkpoints: a snapshot per checkpoint of the thread, with its values and 
   assert.equal(chunks.at(-1).status, 'PAUSED');
   assert.ok(chunks.every((c) => c.threadId === 'cp-1'));
   // Without a thread there are no checkpoints to stream.
-  assert.deepEqual(await collect(line().stream({}, { streamMode: 'checkpoints' })), []);
+  assert.deepEqual(await collect(line(t).stream({}, { streamMode: 'checkpoints' })), []);
 });
 
 test('debug: checkpoints and tasks wrapped as { step, type, timestamp, payload }, a checkpoint before its tasks', async (t) => {

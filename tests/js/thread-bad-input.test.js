@@ -16,9 +16,9 @@ const steps = {
 const key = (thread, id) => `${thread}/r/${String(id).padStart(10, '0')}`;
 
 /** A paused thread 't' in a fresh store; its latest record id. */
-async function paused() {
+async function paused(t) {
   const store = new MemoryStore();
-  const engine = new GraphEngine(steps, { checkpointer: store });
+  const engine = disposeAfter(t, new GraphEngine(steps, { checkpointer: store }));
   assert.equal((await engine.execute({}, { threadId: 't' })).status, 'PAUSED');
   return { store, engine, top: (await engine.getState('t')).checkpointId };
 }
@@ -36,7 +36,7 @@ async function resumesFromLastGood(engine, thread = 't') {
 
 test('garbage in place of a record: INVALID_CHECKPOINT naming thread and record; the thread continues from the record before', async (t) => {
   for (const garbage of ['garbage', '{}', 'ffffffff{"p":1}', 42, { p: 1 }]) {
-    const { store, engine, top } = await paused();
+    const { store, engine, top } = await paused(t);
     const map = new Map([[key('t', top), garbage]]);
     const odd = { ...store, get: async (k) => (map.has(k) ? map.get(k) : store.get(k)), put: (k, v) => store.put(k, v), create: (k, v) => store.create(k, v), list: (p) => store.list(p), delete: (k) => store.delete(k) };
     const e2 = disposeAfter(t, new GraphEngine(steps, { checkpointer: odd }));
@@ -48,8 +48,8 @@ test('garbage in place of a record: INVALID_CHECKPOINT naming thread and record;
   }
 });
 
-test('a record of another thread (or another id) copied in: INVALID_CHECKPOINT, and the thread continues from its own last record', async () => {
-  const { store, engine, top } = await paused();
+test('a record of another thread (or another id) copied in: INVALID_CHECKPOINT, and the thread continues from its own last record', async (t) => {
+  const { store, engine, top } = await paused(t);
   await engine.execute({}, { threadId: 'other' });
   await store.put(key('t', top), await store.get(key('other', top)));
   await assert.rejects(engine.getState('t', top), named('INVALID_CHECKPOINT', 't', top));
@@ -59,8 +59,8 @@ test('a record of another thread (or another id) copied in: INVALID_CHECKPOINT, 
   await resumesFromLastGood(engine);
 });
 
-test('a head that points nowhere: the latest is the newest record that reads, and the thread goes on after the head', async () => {
-  const { store, engine, top } = await paused();
+test('a head that points nowhere: the latest is the newest record that reads, and the thread goes on after the head', async (t) => {
+  const { store, engine, top } = await paused(t);
   await store.put('t/head', '99');
   assert.equal((await engine.getState('t')).checkpointId, top);
   await assert.rejects(engine.getState('t', 99), named('INVALID_CHECKPOINT', 't', 99));
@@ -73,8 +73,8 @@ test('a head that points nowhere: the latest is the newest record that reads, an
   assert.equal(resumed.at(-1).parentId, top);
 });
 
-test('a record in a newer format: CHECKPOINT_VERSION naming thread and record, never a silent fallback past it', async () => {
-  const { store, engine, top } = await paused();
+test('a record in a newer format: CHECKPOINT_VERSION naming thread and record, never a silent fallback past it', async (t) => {
+  const { store, engine, top } = await paused(t);
   const text = await store.get(key('t', top));
   // Sealed as format 1 records are (FNV-1a, 8 hex digits), claiming a format this edgegraph does not know.
   const body = JSON.stringify({ ...JSON.parse(text.slice(text.indexOf('{'))), v: 99 });

@@ -82,12 +82,12 @@ test('two executes on one thread at once (new and existing): one runs, the other
   }
 });
 
-test('a parallel step where one task failed: getState shows the finished task\'s writes and the failed task\'s error', async () => {
-  const engine = new GraphEngine({
+test('a parallel step where one task failed: getState shows the finished task\'s writes and the failed task\'s error', async (t) => {
+  const engine = disposeAfter(t, new GraphEngine({
     nodes: { fan: () => ({}), l: () => ({ data: { l: 1 } }), r: async () => { await null; throw new Error('r broke'); }, done: () => ({}) },
     edges: { fan: ['l', 'r'], l: 'done', r: 'done', done: '__end__' },
     entryPoint: 'fan',
-  }, { checkpointer: new MemoryStore() });
+  }, { checkpointer: new MemoryStore() }));
   const r = await engine.execute({}, { threadId: 'p' });
   assert.equal(r.status, 'ERROR');
   const now = await engine.getState('p');

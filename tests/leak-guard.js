@@ -23,22 +23,26 @@ const watch = (registry) => { registry.register({}, undefined); };
 
 /**
  * Collect the garbage until every FinalizationRegistry callback it queued has
- * run, without timers. V8 calls dirty registries back in the order they became
- * dirty, so the callback of a sentinel collected in collection N comes after
- * every callback of collections before N. Three rounds: the leaks collected in
- * the first, and anything that their callbacks released, in the second.
+ * run, waiting on events, not on time. V8 calls dirty registries back in the
+ * order they became dirty, so a sentinel collected in collection N calls back
+ * after every callback of the collections before N. Three rounds: the leaks
+ * are collected by the first; what their callbacks released, by the second;
+ * the third sentinel's callback comes after the second's callbacks.
  */
 async function collectAll(gc) {
   const sentinels = [];   // a registry that is itself collected never calls back
   for (let round = 0; round < 3; round++) {
-    const keepAlive = setInterval(() => {}, 2 ** 30);   // a pending callback alone would let the process exit
+    let keepAlive;
     await new Promise((resolve) => {
       const sentinel = new FinalizationRegistry(resolve);
       sentinels.push(sentinel);
       watch(sentinel);
+      // A pending callback alone would let the process exit. (The timer only bounds
+      // the wait, should a runtime keep the sentinel alive: the callback comes at once.)
+      keepAlive = setTimeout(resolve, 10_000);
       gc();
     });
-    clearInterval(keepAlive);
+    clearTimeout(keepAlive);
   }
 }
 

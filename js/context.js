@@ -34,7 +34,7 @@ export class NodeContext {
   /** The core's task; its interrupt() and internal fields are made on first read (most nodes never interrupt). */
   #task;
   #interrupt = null;
-  #made() { return (this.#interrupt ??= interruptFor(this.#task)); }
+  #made() { return (this.#interrupt ??= interruptFor(this.#task, this.#shared.nextAnswer)); }
 
   /** Pause the run here: this call's answer on resume (interrupt.js). */
   get interrupt() { return this.#made().interrupt; }
@@ -91,7 +91,7 @@ function recordUsage(shared, node, taskId, reply) {
 
 /**
  * The context of one try of a task. `shared`: what the run gives every node
- * ({ emit, usage, configurable, tracing, tap }); `resumeInput`: the first step's.
+ * ({ emit, usage, configurable, tracing, tap, nextAnswer }); `resumeInput`: the first step's.
  */
 export function nodeContext(task, attempt, signal, taskId, resumeInput, shared) {
   const { tracing, tap } = shared;

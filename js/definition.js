@@ -201,7 +201,8 @@ const escapedInner = (name) => JSON.stringify(name).slice(1, -1);
  * The members of a prepared graph's "nodes" and "edges" as JSON text, and its node table
  * ([name, handler, router] in the text's order, as eg_run_graph_nodes lists them). `entries`:
  * name, spec, edge of each node in turn; a spec of null is PLAIN_NODE, one of undefined a node
- * of `definition.nodes` instead; an edge of null is a router named after its node. A spec's
+ * of `definition.nodes` instead; an edge of null is a router named after its node, one of
+ * { targets } such a router with its declared targets. A spec's
  * retry policy goes into `policies` too (the run applies it: node-policy.js).
  */
 function preparedParts(entries, policies) {
@@ -217,8 +218,9 @@ function preparedParts(entries, policies) {
     const name = entries[i], spec = entries[i + 1], edge = entries[i + 2], key = inner(name);
     if (spec !== undefined) nodes += (nodes ? ',"' : '"') + key + '":' + (spec === null ? PLAIN_NODE : JSON.stringify(spec));
     if (spec) notePolicy(policies, name, spec);
-    table.push([name, name, edge === null ? name : null]);
-    edges += (i ? ',"' : '"') + key + '":' + (edge === null ? `{"router":"${key}"}` : typeof edge === 'string' ? `"${inner(edge)}"` : JSON.stringify(edge));
+    const routed = edge === null || edge.targets !== undefined;
+    table.push([name, name, routed ? name : null]);
+    edges += (i ? ',"' : '"') + key + '":' + (routed ? `{"router":"${key}"${edge ? `,"targets":${JSON.stringify(edge.targets)}` : ''}}` : typeof edge === 'string' ? `"${inner(edge)}"` : JSON.stringify(edge));
   }
   return { nodes, edges, table };
 }

@@ -13,21 +13,15 @@ import { subgraphHandler } from './subgraph.js';
 import { Checkpointer } from './checkpointer.js';
 import { holding, loadThread, latestOf, stateView, historyView, checkThreadCall } from './thread-view.js';
 import { CoreObject, FREED_WHEN_COLLECTED } from './handle.js';
+import { isCheckpoint, checkSavedState, resumeWith } from './resume.js';
 import { Run } from './run.js';
 import { HistoryView } from './history-view.js';
 import { isThreadRef, openThread } from './thread.js';
 import { EMPTY } from './objects.js';
 import { migrateState } from './migrate.js';
 import { readStep } from './step.js';
-import { resumeCommand, gotoJSON } from './command.js';
 import { ENGINE_OPTIONS, LIMIT_OPTIONS, RUN_OPTIONS, RESUME_OPTIONS, checkOptions, coreRunOptions, newRunId } from './options.js';
 import { traceRun } from './trace-run.js';
-
-const CHECKPOINT_FORMAT = 'edgegraph-checkpoint';
-
-function isApproval(v) {
-  return v !== null && typeof v === 'object' && (v.decision === 'approve' || v.decision === 'reject' || v.decision === 'edit' || Array.isArray(v.decisions));
-}
 
 export class GraphEngine extends CoreObject {
   #core;
@@ -189,29 +183,20 @@ export class GraphEngine extends CoreObject {
       mirror = loaded.state;
       thread = openThread(this.#checkpointer, saved.threadId, loaded.id, loaded.depth, loaded.meta, loaded.next);
       restored = { meta: loaded.meta, where: `thread '${saved.threadId}'` };
-    } else if (typeof saved === 'string' || saved?.format === CHECKPOINT_FORMAT) {
+    } else if (isCheckpoint(saved)) {
       const text = typeof saved === 'string' ? saved : JSON.stringify(saved);
       handle = core.runRestore(this.#graph, text, opts);
       mirror = JSON.parse(core.runState(handle));
       restored = { meta: JSON.parse(text), where: 'the checkpoint' };
       thread = openThread(this.#checkpointer, options.threadId);
     } else {
-      if (saved === undefined) {
-        throw new EdgegraphError('NOT_RESUMABLE', 'resume() got no checkpoint (result.checkpoint is undefined when a run finished): there is nothing to resume');
-      }
-      if (saved === null || typeof saved !== 'object') {
-        throw new EdgegraphError('INVALID_INPUT', 'resume() takes a saved state object or a checkpoint');
-      }
+      checkSavedState(saved);
       const text = JSON.stringify(saved);
       handle = core.runFromState(this.#graph, text, opts);
       mirror = JSON.parse(text);
       thread = openThread(this.#checkpointer, options.threadId);
     }
-    let input = userInput === undefined || userInput === null ? undefined : userInput;
-    // An approval decision (approve(), reject(), editArguments()) is not a
-    // chat message: it goes into state.approval, where the agent node reads it.
-    let update = options.update;
-    if (isApproval(input)) { update = { ...update, approval: input }; input = undefined; }
+    let input;
     try {
       if (restored) {
         runId ??= restored.meta.runId;
@@ -219,21 +204,7 @@ export class GraphEngine extends CoreObject {
         mirror = await migrateState({ core, handle, thread, where: restored.where, ...this.#migration }, from, mirror);
         this.#alive();   // dispose() while migrate() ran freed the graph
       }
-      // A Command, or any value while interrupts are pending: data, never a message.
-      const command = resumeCommand(input) ?? (input !== undefined && core.runPendingInterrupts(handle).length ? { resume: input } : null);
-      if (!command && input !== undefined && (input === null || typeof input !== 'object')) {
-        throw new EdgegraphError('INVALID_INPUT', `resume() got ${typeof input} input, but no interrupt is pending to answer: pass a message ({ role: 'user', content }) to append one, or new Command({ update }) to write the state`);
-      }
-      if (command) {
-        input = undefined;
-        if (command.update !== undefined) update = { ...update, ...command.update };
-        if (command.resume !== undefined) core.runAnswer(handle, JSON.stringify({ resume: command.resume }));
-        if (command.goto !== undefined) core.runGoto(handle, JSON.stringify(gotoJSON(command.goto, 'resume()')));
-      }
-      // Paths with a JS reducer fold here; the core applies the rest.
-      if (update !== undefined && this.#parts.hostReducers) [update] = foldWrites(this.#parts.hostReducers, mirror, [{ node: 'resume', value: update }]);
-      if (update !== undefined) core.runApply(handle, JSON.stringify(update));
-      core.runResume(handle, input === undefined ? undefined : JSON.stringify(input));
+      input = resumeWith(core, handle, mirror, this.#parts.hostReducers, userInput, options.update);
     } catch (e) {
       core.runFree(handle);
       throw e;
@@ -257,7 +228,7 @@ export class GraphEngine extends CoreObject {
     const core = this.#core;
     let loaded = null, text;
     if (isThreadRef(saved)) ({ checkpoint: text } = loaded = await this.#loadThread(saved));
-    else if (typeof saved === 'string' || saved?.format === CHECKPOINT_FORMAT) text = typeof saved === 'string' ? saved : JSON.stringify(saved);
+    else if (isCheckpoint(saved)) text = typeof saved === 'string' ? saved : JSON.stringify(saved);
     else throw new EdgegraphError('INVALID_INPUT', 'updateState() takes a thread ({ threadId }) or a checkpoint');
     if (asNode !== undefined && typeof asNode !== 'string') throw new EdgegraphError('INVALID_INPUT', 'updateState(): asNode must be a node name');
     const handle = core.runRestore(this.#graph, text, this.#runOptions({}));

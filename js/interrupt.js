@@ -36,20 +36,36 @@ export function isGraphInterrupt(e) {
 }
 
 /**
+ * A run option (internal: edgegraph/langgraph's): { value, steps }, an answer for the
+ * first interrupt() the run reaches within its first `steps` steps of nodes (LangGraph's
+ * resume while none is pending is for the tasks about to run, not for a later question).
+ */
+export const NEXT_ANSWER = Symbol.for('edgegraph.nextAnswer');
+
+/**
  * The interrupt() of one call of a task's node. `task` is the core's task
  * ({ node, id, answers? }); each call of the node gets a fresh one, so the
- * i-th call of interrupt() asks the i-th id again.
+ * i-th call of interrupt() asks the i-th id again. `next` (the run's NEXT_ANSWER,
+ * `taken` once used or expired, or null): LangGraph's resume given while no
+ * interrupt was pending, which the first interrupt() without an answer takes
+ * instead of pausing. It becomes the task's answer: on the task's own tries, and
+ * kept with the task (its `keep`) if a later call pauses, so a resume re-runs it alike.
  */
-export function interruptFor(task) {
+export function interruptFor(task, next = null) {
   const base = `${task.node}:${task.id}`;
-  const answers = task.answers ?? {};
-  let calls = 0;
+  // The core's answers, and those taken without pausing, which a function node's task keeps (`keep`: a subgraph node's is its child's).
+  const answers = (task.answers = { ...task.keep?.answers, ...task.answers });
+  let calls = 0, taken = false;
   const interrupt = (value) => {
     const id = `${base}:${calls++}`;
     if (hasOwn(answers, id)) return answers[id];
-    throw new GraphInterrupt([{ id, value: value === undefined ? null : value }]);
+    if (next && !next.taken) {
+      next.taken = taken = true;
+      return (answers[id] = next.value);
+    }
+    throw new GraphInterrupt([{ id, value: value === undefined ? null : value }], taken ? { answers } : undefined);
   };
-  return { interrupt, internal: { base, answers, keep: task.keep } };
+  return { interrupt, internal: { base, answers, keep: task.keep, next } };
 }
 
 // The node whose call is on the stack now (a stack: a subgraph's node runs

@@ -180,7 +180,8 @@ export declare class CompiledStateGraph<S = any> {
   getState(config: LangGraphConfig, options?: { subgraphs?: boolean }): Promise<StateSnapshot<S>>;
   /** Forget the results compile({ cache }) keeps for this graph's nodes. */
   clearCache(): Promise<void>;
-  getStateHistory(config: LangGraphConfig, options?: { limit?: number }): AsyncIterable<StateSnapshot<S>>;
+  /** Newest first; `before`: only checkpoints older than that config's; `filter`: metadata values each must have (`{ source: 'loop', step: 2 }`). */
+  getStateHistory(config: LangGraphConfig, options?: { limit?: number; before?: LangGraphConfig; filter?: Record<string, unknown> }): AsyncIterable<StateSnapshot<S>>;
   withConfig(config: LangGraphConfig): CompiledStateGraph<S>;
   getGraph(): { drawMermaid(): string };
 }

@@ -2,17 +2,17 @@
 // Run runs it (node functions and routers, several at once in a parallel
 // step), hands results and failures back, applies the core's state patch to
 // the JS mirror, checkpoints each step boundary when the run has a thread,
-// and turns the core's final status into the result the caller gets.
+// and stops with the result run-result.js makes of the core's final status.
 
 import { EdgegraphError, describeThrown } from './errors.js';
+import { finalResult, writeFailedResult } from './run-result.js';
 import { readStep } from './step.js';
 import { now, STREAM, STOP, PATCHLESS } from './events.js';
-import { usageOf } from './usage.js';
 import { deepFreeze } from './objects.js';
-import { jsonOf, resultJSON, resultText } from './result-json.js';
+import { resultJSON, resultText } from './result-json.js';
 import { anySignal, eachLimited } from './timing.js';
 import { withPolicy } from './node-policy.js';
-import { inNode, isGraphInterrupt } from './interrupt.js';
+import { inNode, isGraphInterrupt, NEXT_ANSWER } from './interrupt.js';
 import { nodeContext } from './context.js';
 import { Command, commandResult, isCommand } from './command.js';
 import { foldWrites, writesHostPath } from './host-reducers.js';
@@ -76,7 +76,7 @@ export class Run {
     this.#thread = thread;
     this.#tracing = options.tracing;
     this.#tap = options[STREAM];
-    this.#shared = { emit: this.#emit, usage: this.#usage, configurable: this.#configurable, tracing: this.#tracing, tap: this.#tap };
+    this.#shared = { emit: this.#emit, usage: this.#usage, configurable: this.#configurable, tracing: this.#tracing, tap: this.#tap, nextAnswer: options[NEXT_ANSWER] ?? null };
     // The core's checkpoint meta (superstep, tasks) is read only for the checkpoints mode, and never once the run is freed.
     this.#tap?.attach(mirror, () => (this.#open ? graph.core.runCheckpointMeta(handle) : null));
     // The core keeps each step's patch for the thread's next record, from the first step on.
@@ -131,9 +131,9 @@ export class Run {
           // (into a synchronous store, without waiting a turn).
           const writing = this.#thread.save(emit, out.status);
           if (writing) await writing;
-          if (this.#thread.error) return this.#writeFailed();
+          if (this.#thread.error) return writeFailedResult(this.#graph.core, this.#handle, this.#mirror, this.#usage, this.#handoff, this.#emit, this.#thread);
         }
-        if (out.status !== 'RUNNING') return this.#result(out);
+        if (out.status !== 'RUNNING') return finalResult(this.#graph.core, this.#handle, this.#mirror, this.#usage, this.#handoff, this.#emit, out, this.#thrown, this.#aborted);
         // A listener (a stream's consumer) hears each step before the next one runs, even when
         // every node is synchronous, and can stop the run there: one turn of the microtask queue.
         if (this.#emit) await null;
@@ -152,8 +152,12 @@ export class Run {
             if (p) (pending ??= []).push(p);
           }
         }
-        if (out.tasks.length && out.tasks[0].kind === 'node') this.#resumeInput = undefined;
+        const nodeStep = out.tasks.length && out.tasks[0].kind === 'node';
+        if (nodeStep) this.#resumeInput = undefined;
         if (pending) await this.#settle(pending);
+        // An answer for the first interrupt() (interrupt.js's NEXT_ANSWER) lasts its steps of nodes.
+        const next = this.#shared.nextAnswer;
+        if (next && nodeStep && --next.steps <= 0) next.taken = true;
         if (this.#held) this.#submitHeld();
       }
     } finally {
@@ -364,49 +368,6 @@ export class Run {
     }
     naming(task, 'hand the interrupt of', this.#graph.core, 'runInterruptTask', this.#handle, json);
     this.#emit?.({ type: 'node_end', node: task.node, taskId: this.#taskId(task), durationMs: now() - started, interrupted: true });
-  }
-
-  #resultOf(status, error, interrupts) {
-    const result = { status, state: this.#mirror, usage: usageOf(this.#usage) };
-    if (interrupts) result.interrupts = interrupts;
-    if (this.#handoff) result.parentCommand = this.#handoff;
-    Object.defineProperty(result, 'finalState', { value: this.#mirror, enumerable: false });
-    if (error) result.error = error;
-    // Anything that can be continued gets a checkpoint, to store or send.
-    if (status !== 'FINISHED') result.checkpoint = this.#graph.core.runCheckpoint(this.#handle);
-    return result;
-  }
-
-  /**
-   * The store failed a write: the run stops before anything else happens and
-   * resolves with its state, like any failed run. The thread's last written
-   * checkpoint stays its readable latest; `checkpoint` holds where this run got to.
-   */
-  #writeFailed() {
-    const thread = this.#thread;
-    const cause = thread.error;
-    // Another run holds the thread: before this run's first record nothing
-    // ran, and the caller gets the error itself; after it, the run stops.
-    if (cause?.code === 'THREAD_BUSY' && !thread.claimed) throw cause;
-    const error = cause?.code === 'THREAD_BUSY' ? cause : new EdgegraphError('CHECKPOINT_WRITE_FAILED', `could not write a checkpoint of thread '${thread.id}': ${cause?.message ?? String(cause)}; the run stopped, and the thread's last written checkpoint is still readable`, { cause });
-    const result = this.#resultOf('ERROR', error);
-    this.#emit?.({ type: 'error', error: { code: error.code, message: error.message } });
-    this.#emit?.({ type: 'run_end', status: 'ERROR', result });
-    return result;
-  }
-
-  #result(out) {
-    let error;
-    if (out.error) error = new EdgegraphError(out.error.code, out.error.message, { node: out.error.node, cause: this.#thrown.get(out.error.node) });
-    if (this.#aborted && out.status === 'INTERRUPTED') error = new EdgegraphError('ABORTED', 'the run was interrupted by its AbortSignal');
-    const result = this.#resultOf(out.status, error, out.interrupts);
-    const emit = this.#emit;
-    if (emit) {
-      if (out.status === 'PAUSED') emit({ type: 'pause', pendingAskUser: this.#mirror.pendingAskUser ?? null, ...(out.interrupts ? { interrupts: out.interrupts } : {}) });
-      if (out.error) emit({ type: 'error', error: out.error });
-      emit({ type: 'run_end', status: out.status, result });
-    }
-    return result;
   }
 }
 

@@ -247,7 +247,8 @@ eg_code eg_run_submit(eg_run *run, uint32_t index, const char *result, size_t le
     size_t bound = 0;   /* over its length as JSON: len itself, unless it holds raw segments */
     /* A text alone (only raw segments hold 0xFF, JSON never does) is its length as JSON: one over
      * the limit is refused unparsed, not built into a tree first (the check is on this rare path only). */
-    bool over = len > run->max_result_bytes && (!result || !memchr(result, 0xFF, len));
+    bool over = len > run->max_result_bytes;
+    for (size_t i = 0; over && result && i < len; i++) over = (unsigned char)result[i] != 0xFF;
     cJSON *r = over ? NULL : eg_parse_raw(result, len, &nomem, &bound);
     if (r && bound != len && bound > run->max_result_bytes) {
         /* Its raw strings may pass the limit as JSON: measured as the core prints it (as maxStateBytes measures the state). */

@@ -21,10 +21,9 @@ import { subgraphNodeSpec, shownInterrupts } from './subgraph-node.js';
 import { withCache, clearCache, cacheOf } from './cache.js';
 
 const PARENT = Symbol.for('edgegraph.langgraph.parent');
-// events.js's STOP: a stream's stop, { reason, onStop }, cheaper than an AbortSignal (run.js).
-const STOP = Symbol.for('edgegraph.stop');
-// events.js's PATCHLESS: the run's onEvent here reads no state_update patch (the run copies none).
-const PATCHLESS = Symbol.for('edgegraph.patchless');
+const STOP = Symbol.for('edgegraph.stop');   // events.js's: a stream's stop, { reason, onStop }, cheaper than an AbortSignal (run.js)
+const PATCHLESS = Symbol.for('edgegraph.patchless');   // events.js's: this run's onEvent reads no state_update patch (none is copied)
+const NEXT_ANSWER = Symbol.for('edgegraph.nextAnswer');   // interrupt.js's: an answer for an interrupt() about to run
 const AsyncFunction = (async () => {}).constructor;
 const FREED_WHEN_COLLECTED = Symbol.for('edgegraph.freedWhenCollected');
 // definition.js's PREPARED: the nodes and edges as a list, with their functions.
@@ -133,8 +132,9 @@ class GraphRunner {
       this.#children.set(name, child.threads);
     } else handlers.set(name, node === null ? this.#startNode() : this.#wrap(name, fn, options.cachePolicy));
     let edge = edgeOf(fixed.get(name), branches.get(name), this.#view);
-    if (typeof edge === 'function') { routers.set(name, edge); edge = null; }
-    // (spec null: a function node that is no join; undefined: a subgraph node, in `objects`; edge null: a router named after its node)
+    if (typeof edge === 'function') { routers.set(name, edge); edge = edge.targets ? { targets: edge.targets } : null; }
+    // (spec null: a function node that is no join; undefined: a subgraph node, in `objects`; edge null or
+    // { targets }: a router named after its node)
     entries.push(name, child ? undefined : spec, edge);
   }
 
@@ -296,12 +296,17 @@ class GraphRunner {
       if (input === null || input === undefined || isCommand(input)) {
         if (!latest) throw new EmptyInputError();
         const answer = isCommand(input) ? this.#engineCommand(input, 'resume', latest.state) : undefined;
+        // A resume while no interrupt is pending (a fork, a goto) is for the tasks about to run (LangGraph's; a goto's follow the input step).
+        if (answer?.resume !== undefined && !latest.interrupts.length) { options[NEXT_ANSWER] = { value: answer.resume, steps: answer.goto === undefined ? 1 : 2 }; delete answer.resume; }
         if (answer?.goto !== undefined && latest.status !== 'PAUSED' && thread.checkpointId === undefined) {
           // Nothing to resume (the thread finished): a new run from the input step, which applies the update and goes to goto.
           result = await this.#engine.execute({ __start__: input.update ?? {}, __goto__: gotoOf(input.goto) }, options);
-        } else if (!input && latest.status === 'FINISHED') {
-          result = { status: 'FINISHED', state: latest.state };   // nothing to continue: LangGraph returns the values
-        } else result = await this.#engine.resume(thread, answer, options);
+        } else if ((!input || (answer.update === undefined && answer.goto === undefined)) && latest.status === 'FINISHED') {
+          result = { status: 'FINISHED', state: latest.state };   // nothing to continue (nor to answer): LangGraph returns the values
+        } else {
+          if (inv.values) inv.push('values', inv.update(inv.initialValues));   // LangGraph's values stream starts with them
+          result = await this.#engine.resume(thread, answer, options);
+        }
       } else {
         result = await this.#engine.execute({ __start__: input }, options);
       }

@@ -33,5 +33,9 @@ export function edgeOf(fixed, branches, view) {
     }
     return out.length ? out : [END];
   };
-  return (state) => from(state, [...fixed], 0);
+  const route = (state) => from(state, [...fixed], 0);
+  // Where it may go when every router maps its answers (a pathMap): the engine's declared targets, which
+  // drawMermaid() draws (a Send may still go to any node: all of a compat graph's nodes are jump targets).
+  if (branches.every((b) => b.pathMap)) route.targets = [...new Set([...fixed, ...branches.flatMap((b) => Object.values(b.pathMap))])];
+  return route;
 }

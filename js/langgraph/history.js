@@ -20,13 +20,24 @@ export function threadRef(configurable) {
  * step (its ancestors' count, from -1 for the input), the nearest such
  * ancestor, and whether it starts a fork (a second child of its parent).
  * edgegraph also checkpoints while routers run (a record with `routing`),
- * which LangGraph has no checkpoint for: those are left out.
+ * which LangGraph has no checkpoint for: those are left out, unless the run
+ * paused there. A step that paused or failed has records LangGraph has one
+ * checkpoint for (the step's start, its pause or failure, and the resume's,
+ * which keeps the answers): the pause or failure stands for the step, and
+ * the others are `hidden` (listed, for a config that names one, but never
+ * shown): a fork or replay of the step then asks its interrupts again,
+ * instead of replaying the answers it was given.
  */
+const stopped = (record) => record?.status === 'PAUSED' || record?.status === 'ERROR';
+
 export async function threadHistory(engine, threadId) {
   const all = await engine.getStateHistory(threadId, { values: true });
   const byId = new Map();
   const parents = new Set();   // the parents of the records seen so far
+  const only = new Map();   // parent id -> whether it has one child
+  for (const r of all) only.set(r.parentId, !only.has(r.parentId));
   const out = [];
+  let edges;   // the engine's, read when a record paused before its routes
   // Oldest first (the records are the engine's fresh objects): a record's parent has its step
   // already, and a record whose parent has an older child is a fork.
   for (let i = all.length - 1; i >= 0; i--) {
@@ -34,11 +45,29 @@ export async function threadHistory(engine, threadId) {
     byId.set(r.checkpointId, r);
     r.fork = r.parentId !== null && parents.has(r.parentId);
     parents.add(r.parentId);
-    if (r.routing?.length) continue;
+    if (r.routing?.length) {
+      if (r.status !== 'PAUSED') { r.skipped = true; continue; }
+      // Paused before its routes run (interruptAfter; updateState with asNode): LangGraph's checkpoint after the
+      // step, whose next are where the routing nodes' edges go (a router's declared targets; its answer comes on resume).
+      edges ??= engine.definition.edges;
+      r.pendingTasks = r.routing.flatMap((n) => (edges[n].router ? edges[n].targets ?? [] : edges[n]));
+    }
     let parent = byId.get(r.parentId);
-    while (parent?.routing?.length) parent = byId.get(parent.parentId);
+    while (parent?.skipped || parent?.hidden) parent = byId.get(parent.parentId);
+    // The record before, through routing left out, each with this one child only (else: none).
+    let up = r.parentId;
+    while (only.get(up) && byId.get(up)?.skipped) up = byId.get(up).parentId;
+    const raw = only.get(up) ? byId.get(up) : undefined;
+    // Within one step (the same superstep and tasks): a run's pause, and its resume.
+    const within = raw && raw.superstep === r.superstep && String(raw.pendingTasks) === String(r.pendingTasks);
+    // A resume's first record: its answers kept (within the step), or its routes run (after a pause before them).
+    if (r.status === 'RUNNING' && stopped(raw) && (within || raw.routing?.length)) r.hidden = true;
+    if (within && raw.status === 'RUNNING' && stopped(r) && parent?.superstep === r.superstep) {
+      parent.hidden = true;   // the step's start (or its earlier pause) gives way to this pause or failure
+      parent = parent.parent;
+    }
     r.parent = parent;
-    r.step = parent ? parent.step + 1 : -1;
+    r.step = r.hidden ? raw.step : parent ? parent.step + 1 : -1;
     out.push(r);
   }
   return out.reverse();

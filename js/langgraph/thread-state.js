@@ -36,9 +36,14 @@ export class ThreadState {
     const threadId = String(config?.configurable?.thread_id);
     const wanted = config?.configurable?.checkpoint_id;
     const history = await threadHistory(this.#engine, threadId);
-    const record = wanted === undefined ? history[0] : history.find((r) => String(r.checkpointId) === String(wanted));
+    const record = history.find(wanted === undefined ? (r) => !r.hidden : (r) => String(r.checkpointId) === String(wanted));
     if (!record) return { values: {}, next: [], tasks: [], config: { configurable: { thread_id: threadId } }, metadata: undefined };
     const snapshot = snapshotOf(threadId, record, this.#runner.view);
+    if (record.status === 'ERROR') {
+      // A failed task's error ({ message, name }), as LangGraph's snapshot has it.
+      const failed = (await this.#records.load(threadId, record.checkpointId)).meta.tasks.filter((t) => t.state === 'failed');
+      for (const task of snapshot.tasks) task.error = failed.find((t) => t.node === task.name)?.result;
+    }
     if (record.status === 'PAUSED') {
       const loaded = await this.#records.load(threadId, record.checkpointId);
       this.#pausedTasks(snapshot.tasks, nodeTasks(loaded.meta.tasks), loaded.state, threadId, subgraphs);
@@ -150,7 +155,14 @@ export class ThreadState {
     const ns = nsOf(config);
     if (ns !== undefined) throw new EdgegraphError('INVALID_INPUT', `getStateHistory() takes no subgraph's checkpoint_ns ('${ns}')`);
     const threadId = String(config?.configurable?.thread_id);
-    for (const record of (await threadHistory(this.#engine, threadId)).slice(0, options.limit)) yield snapshotOf(threadId, record, this.#runner.view);
+    // `before`: a checkpoint's config (those older than it: ids grow); `filter`: metadata values to match.
+    const before = options.before?.configurable?.checkpoint_id ?? Infinity;
+    let left = options.limit ?? Infinity;
+    for (const record of await threadHistory(this.#engine, threadId)) {
+      if (record.hidden || !(record.checkpointId < before) || left <= 0) continue;
+      const snapshot = snapshotOf(threadId, record, this.#runner.view);
+      if (Object.entries(options.filter ?? {}).every(([k, v]) => snapshot.metadata[k] === v)) { left--; yield snapshot; }
+    }
   }
 }
 

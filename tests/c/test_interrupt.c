@@ -109,6 +109,18 @@ TEST(interrupts_pause_the_step_keep_finished_siblings_and_take_answers) {
     eg_graph_free(g);
 }
 
+/* Answer a paused one-task run with `answer`, resume it, and check the answers its task is handed. */
+static void answer_and_check(eg_run *r, const char *answer, const char *expect) {
+    eg_error e;
+    CHECK(eg_run_answer(r, answer, strlen(answer), &e) == EG_OK);
+    CHECK(eg_run_resume(r, NULL, 0, &e) == EG_OK);
+    cJSON *o = step(r);
+    char *text = cJSON_PrintUnformatted(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(o, "tasks"), 0), "answers"));
+    CHECK_STR(text, expect);
+    free(text);
+    cJSON_Delete(o);
+}
+
 TEST(one_pending_interrupt_takes_a_value_or_its_id) {
     eg_graph *g = graph_of("{\"nodes\":{\"a\":{}},\"edges\":{\"a\":\"__end__\"},\"entryPoint\":\"a\"}");
     for (int round = 0; round < 2; round++) {
@@ -120,14 +132,7 @@ TEST(one_pending_interrupt_takes_a_value_or_its_id) {
         cJSON_Delete(step(r));
         const char *pending;
         CHECK(eg_run_pending_interrupts(r, &pending, NULL, &e) == EG_OK && strstr(pending, "\"a:1.0:0\""));
-        const char *answer = round ? "{\"resume\":{\"a:1.0:0\":{\"x\":1}}}" : "{\"resume\":{\"x\":1}}";
-        CHECK(eg_run_answer(r, answer, strlen(answer), &e) == EG_OK);
-        CHECK(eg_run_resume(r, NULL, 0, &e) == EG_OK);
-        cJSON *o = step(r);
-        char *text = cJSON_PrintUnformatted(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(o, "tasks"), 0), "answers"));
-        CHECK_STR(text, "{\"a:1.0:0\":{\"x\":1}}");
-        free(text);
-        cJSON_Delete(o);
+        answer_and_check(r, round ? "{\"resume\":{\"a:1.0:0\":{\"x\":1}}}" : "{\"resume\":{\"x\":1}}", "{\"a:1.0:0\":{\"x\":1}}");
         eg_run_free(r);
     }
     eg_graph_free(g);

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { implementations, collect, named } from './support/impls.js';
 
 for (const impl of implementations) {
-  const { StateGraph, Annotation, START, END, MemorySaver } = impl;
+  const { StateGraph, Annotation, START, END, MemorySaver, Command, interrupt } = impl;
 
   test(named(impl, 'pregel.test.ts > StateGraph: should use a retry policy'), async () => {
     let erroredOnce = false;
@@ -170,5 +170,82 @@ for (const impl of implementations) {
     assert.deepEqual(await graph.invoke({ n: 5 }, config), { n: 6 });
     assert.deepEqual(await graph.invoke({ n: 5 }, config), { n: 12 });
     assert.deepEqual(await graph.invoke({ n: 5 }, { configurable: { thread_id: 'y' } }), { n: 6 });
+  });
+
+  test(named(impl, 'a step that paused is one checkpoint of the history: a fork of it asks again, and its answer is not replayed'), async () => {
+    let sent = 0;
+    const graph = new StateGraph(Annotation.Root({ log: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }), approved: Annotation() }))
+      .addNode('agent', () => ({ log: ['agent'] }))
+      .addNode('review', () => (interrupt('send it?') === 'approve'
+        ? new Command({ goto: 'tools', update: { approved: true } })
+        : new Command({ goto: END, update: { approved: false } })), { ends: ['tools', END] })
+      .addNode('tools', () => { sent++; return { log: ['tools'] }; })
+      .addEdge(START, 'agent').addEdge('agent', 'review').addEdge('tools', END)
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: 'review' } };
+    await graph.invoke({ log: [] }, config);
+    assert.deepEqual(await graph.invoke(new Command({ resume: 'approve' }), config), { log: ['agent', 'tools'], approved: true });
+    const history = [];
+    for await (const snapshot of graph.getStateHistory(config)) history.push(snapshot);
+    assert.deepEqual(history.map((s) => [s.metadata.step, s.next]), [[3, []], [2, ['tools']], [1, ['review']], [0, ['agent']], [-1, ['__start__']]]);
+    // Each checkpoint's parent is the one listed after it.
+    assert.deepEqual(history.slice(0, -1).map((s) => s.parentConfig.configurable.checkpoint_id), history.slice(1).map((s) => s.config.configurable.checkpoint_id));
+    // A fork of the step that asked, answered the other way: the email is not sent again.
+    const fork = await graph.updateState(history[2].config, { log: ['forked'] });
+    assert.deepEqual(await graph.invoke(new Command({ resume: 'reject' }), fork), { log: ['agent', 'forked'], approved: false });
+    assert.equal(sent, 1);
+  });
+
+  test(named(impl, 'interruptAfter and updateState with asNode: getState shows the step\'s values and where it goes next, before the routes run'), async () => {
+    const graph = new StateGraph(Annotation.Root({ log: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) }))
+      .addNode('x', () => ({ log: ['x'] })).addNode('y', () => ({ log: ['y'] })).addNode('z', () => ({ log: ['z'] }))
+      .addEdge(START, 'x').addEdge('x', 'y').addConditionalEdges('y', () => 'z', ['z'])
+      .compile({ checkpointer: new MemorySaver(), interruptAfter: ['x', 'y'] });
+    const config = { configurable: { thread_id: 'after' } };
+    const seen = async () => { const s = await graph.getState(config); return [s.values.log, s.next, s.metadata.step]; };
+    await graph.invoke({ log: [] }, config);
+    assert.deepEqual(await seen(), [['x'], ['y'], 1]);
+    await graph.invoke(null, config);
+    assert.deepEqual(await seen(), [['x', 'y'], ['z'], 2]);
+    assert.deepEqual(await graph.invoke(null, config), { log: ['x', 'y', 'z'] });
+    assert.deepEqual(await seen(), [['x', 'y', 'z'], [], 3]);
+    // As node y: the edit is the state now, and y's router decides next (its path map's one destination).
+    await graph.updateState(config, { log: ['edit'] }, 'y');
+    assert.deepEqual(await seen(), [['x', 'y', 'z', 'edit'], ['z'], 4]);
+    const steps = [];
+    for await (const s of graph.getStateHistory(config)) steps.push([s.metadata.step, s.next]);
+    assert.deepEqual(steps, [[4, ['z']], [3, []], [2, ['z']], [1, ['y']], [0, ['x']], [-1, ['__start__']]]);
+  });
+
+  test(named(impl, 'a failed step: getState shows its task\'s error, the history one checkpoint for it, and invoke(null) runs it again'), async () => {
+    let fail = true;
+    const graph = new StateGraph(Annotation.Root({ log: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) }))
+      .addNode('x', () => ({ log: ['x'] }))
+      .addNode('boom', () => { if (fail) throw new Error('boom!'); return { log: ['ok'] }; })
+      .addEdge(START, 'x').addEdge('x', 'boom').compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: 'failed' } };
+    await assert.rejects(graph.invoke({ log: [] }, config), /boom!/);
+    const state = await graph.getState(config);
+    assert.deepEqual([state.values, state.next, state.tasks.map((t) => [t.name, t.error?.message])], [{ log: ['x'] }, ['boom'], [['boom', 'boom!']]]);
+    fail = false;
+    assert.deepEqual(await graph.invoke(null, config), { log: ['x', 'ok'] });
+    const steps = [];
+    for await (const s of graph.getStateHistory(config)) steps.push([s.metadata.step, s.next]);
+    assert.deepEqual(steps, [[2, []], [1, ['boom']], [0, ['x']], [-1, ['__start__']]]);
+  });
+
+  test(named(impl, 'getStateHistory takes before (a checkpoint\'s config) and filter (metadata values)'), async () => {
+    const graph = new StateGraph(Annotation.Root({ log: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) }))
+      .addNode('x', () => ({ log: ['x'] })).addNode('y', () => ({ log: ['y'] }))
+      .addEdge(START, 'x').addEdge('x', 'y').compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: 'pages' } };
+    await graph.invoke({ log: [] }, config);
+    const all = [];
+    for await (const s of graph.getStateHistory(config)) all.push(s);
+    const nexts = async (options) => { const out = []; for await (const s of graph.getStateHistory(config, options)) out.push(s.next); return out; };
+    assert.deepEqual(await nexts({ before: all[1].config }), [['x'], ['__start__']]);
+    assert.deepEqual(await nexts({ before: all[1].config, limit: 1 }), [['x']]);
+    assert.deepEqual(await nexts({ filter: { step: 1 } }), [['y']]);
+    assert.deepEqual(await nexts({ filter: { source: 'input' } }), [['__start__']]);
   });
 }

@@ -179,4 +179,56 @@ for (const impl of implementations) {
       .addEdge(START, 'fan').compile();
     assert.deepEqual(await graph.invoke({ items: [] }), { items: ['p!', 'q!'] });
   });
+
+  // LangGraph keeps a Command's resume given while no interrupt is pending for an interrupt() of the tasks about to run.
+  const askGraph = (asks = 1) => new StateGraph(Annotation.Root({ log: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) }))
+    .addNode('a', () => ({ log: ['a'] }))
+    .addNode('ask', () => {
+      const answers = [];
+      for (let i = 0; i < asks; i++) answers.push(interrupt(`q${i}?`));
+      return { log: [`ask:${answers.join(',')}`] };
+    })
+    .addEdge(START, 'a').addEdge('a', 'ask').addEdge('ask', END)
+    .compile({ checkpointer: new MemorySaver() });
+
+  test(named(impl, 'a resume while no interrupt is pending goes to an interrupt() of the tasks about to run: a goto on a finished thread, a fork'), async () => {
+    const graph = askGraph();
+    const config = { configurable: { thread_id: 'early' } };
+    assert.deepEqual((await graph.invoke({ log: [] }, config)).__interrupt__.map((i) => i.value), ['q0?']);
+    assert.deepEqual(await graph.invoke(new Command({ resume: 'first' }), config), { log: ['a', 'ask:first'] });
+    // The thread finished: the goto runs `ask` again, and its interrupt() takes the resume instead of pausing.
+    assert.deepEqual(await graph.invoke(new Command({ goto: 'ask', resume: 'again' }), config), { log: ['a', 'ask:first', 'ask:again'] });
+    // A resume alone on a finished thread has nothing to continue: the values, unchanged.
+    assert.deepEqual(await graph.invoke(new Command({ resume: 'late' }), config), { log: ['a', 'ask:first', 'ask:again'] });
+
+    // Forks (updateState writes a new checkpoint): of the step where `ask` runs, whose interrupt() takes the answer;
+    // of the step before, where `a` runs: the answer was for that step's tasks, and `ask` asks again.
+    const other = { configurable: { thread_id: 'fork' } };
+    await graph.invoke({ log: [] }, other);
+    const at = {};
+    for await (const snapshot of graph.getStateHistory(other)) at[snapshot.next.join()] ??= snapshot.config;
+    const atAsk = await graph.updateState(at.ask, { log: ['forked'] });
+    assert.deepEqual(await graph.invoke(new Command({ resume: 'v' }), atAsk), { log: ['a', 'forked', 'ask:v'] });
+    const atA = await graph.updateState(at.a, { log: ['forked'] });
+    const asked = await graph.invoke(new Command({ resume: 'w' }), atA);
+    assert.deepEqual([asked.log, asked.__interrupt__.map((i) => i.value)], [['forked', 'a'], ['q0?']]);
+  });
 }
+
+test('edgegraph: an answer the first interrupt() took without pausing stays the task\'s when a later interrupt() of the node pauses', async () => {
+  const { StateGraph, Annotation, START, END, MemorySaver, Command, interrupt } = implementations.find((i) => i.name === 'edgegraph');
+  let calls = 0;
+  const graph = new StateGraph(Annotation.Root({ log: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) }))
+    .addNode('ask', () => { calls++; const first = interrupt('first?'); const second = interrupt('second?'); return { log: [`${first},${second}`] }; })
+    .addNode('done', () => ({ log: ['done'] }), { ends: ['ask'] })
+    .addEdge(START, 'done').addEdge('done', END).addEdge('ask', END)
+    .compile({ checkpointer: new MemorySaver() });
+  const config = { configurable: { thread_id: 'kept' } };
+  assert.deepEqual(await graph.invoke({ log: [] }, config), { log: ['done'] });
+  // The goto's run: `ask`'s first interrupt() takes 'x'; its second pauses.
+  const paused = await graph.invoke(new Command({ goto: 'ask', resume: 'x' }), config);
+  assert.deepEqual(paused.__interrupt__.map((i) => i.value), ['second?']);
+  // Its checkpoint keeps 'x' with the task: the resume re-runs the node from the top with both answers.
+  assert.deepEqual(await graph.invoke(new Command({ resume: 'y' }), config), { log: ['done', 'x,y'] });
+  assert.equal(calls, 2);
+});

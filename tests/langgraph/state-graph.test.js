@@ -267,6 +267,19 @@ for (const impl of implementations) {
       assert.doesNotMatch(text, /^\s*(\S+) --> \1;?\s*$/m, 'no arrow from the start to itself');
     }
   });
+
+  test(named(impl, 'drawMermaid() draws a conditional edge to each destination of its path map (an object or a list)'), () => {
+    const graph = new StateGraph(Annotation.Root({ v: Annotation() }))
+      .addNode('agent', () => ({})).addNode('tools', () => ({})).addNode('other', () => ({}))
+      .addEdge(START, 'agent')
+      .addConditionalEdges('agent', () => END, { go: 'tools', stop: END })
+      .addConditionalEdges('tools', () => 'agent', ['agent', 'other'])
+      .addEdge('other', END)
+      .compile();
+    assert.deepEqual(arrowsOf(graph.getGraph().drawMermaid()), [
+      '__start__ --> agent', 'agent -.-> __end__', 'agent -.-> tools', 'other --> __end__', 'tools -.-> agent', 'tools -.-> other',
+    ]);
+  });
 }
 
 for (const impl of implementations) {
@@ -320,4 +333,20 @@ for (const impl of implementations) {
     await assert.rejects(custom.invoke({}), /stop/);
     assert.equal(own, 2);
   });
+}
+
+/**
+ * A Mermaid flowchart's arrows as `from --> to` (`-.->`: conditional) between node labels, sorted: each
+ * implementation draws its own ids, labels and arrow captions (LangGraph `agent -. go .-> tools;`,
+ * edgegraph `n1 -.->|"agent()"| n2`), and the arrows between the named nodes are what both must have.
+ */
+function arrowsOf(text) {
+  const named = new Map();
+  const canonical = (label) => ({ start: '__start__', end: '__end__' })[label] ?? label;
+  for (const [, id, a, b, c] of text.matchAll(/^\s*(\w+)(?:\["([^"]*)"\]|\(\[(?:<p>)?([^<\]]*)|\(([^)]*)\))/gm)) named.set(id, canonical(a ?? b ?? c));
+  const out = [];
+  for (const [, from, arrow, to] of text.matchAll(/^\s*(\w+)\s+(-->|-\.->|-\..*?\.->)(?:\|[^|]*\|)?\s*(\w+);?\s*$/gm)) {
+    out.push(`${named.get(from) ?? from} ${arrow === '-->' ? '-->' : '-.->'} ${named.get(to) ?? to}`);
+  }
+  return out.sort();
 }

@@ -274,3 +274,17 @@ for (const impl of implementations) {
     }
   });
 }
+
+for (const impl of implementations) {
+  const { StateGraph, Annotation, START, MemorySaver, Command, interrupt } = impl;
+  test(named(impl, 'values mode: a resumed run starts with the values it resumes from'), async () => {
+    const graph = new StateGraph(Annotation.Root({ log: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) }))
+      .addNode('ask', () => ({ log: [`ask:${interrupt('?')}`] })).addNode('after', () => ({ log: ['after'] }))
+      .addEdge(START, 'ask').addEdge('ask', 'after').compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: 'values-resume' } };
+    await graph.invoke({ log: ['in'] }, config);
+    const chunks = [];
+    for await (const chunk of await graph.stream(new Command({ resume: 'yes' }), { ...config, streamMode: 'values' })) chunks.push(chunk.log);
+    assert.deepEqual(chunks, [['in'], ['in', 'ask:yes'], ['in', 'ask:yes', 'after']]);
+  });
+}

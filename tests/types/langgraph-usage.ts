@@ -25,6 +25,7 @@ async function main(): Promise<void> {
   const snapshot = await graph.getState({ configurable: { thread_id: 't' } });
   const next: string[] = snapshot.next;
   for await (const past of graph.getStateHistory({ configurable: { thread_id: 't' } }, { limit: 3 })) console.log(past.values.count, next);
+  for await (const older of graph.getStateHistory({ configurable: { thread_id: 't' } }, { before: snapshot.config, filter: { source: 'loop' } })) console.log(older.metadata?.step);
   try { await graph.withConfig({ recursionLimit: 1 }).invoke({}); } catch (e) { if (e instanceof GraphRecursionError) console.log(e.code); }
   // LangGraph's constructors: (message, extra), not EdgegraphError's (code, message).
   const own = new GraphRecursionError('too many supersteps', { node: 'a' });

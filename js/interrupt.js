@@ -37,7 +37,7 @@ export function isGraphInterrupt(e) {
 
 /**
  * A run option (internal: edgegraph/langgraph's): { value, steps }, an answer for the
- * first interrupt() the run reaches within its first `steps` steps of nodes (LangGraph's
+ * first interrupt() of each task within the run's first `steps` steps of nodes (LangGraph's
  * resume while none is pending is for the tasks about to run, not for a later question).
  */
 export const NEXT_ANSWER = Symbol.for('edgegraph.nextAnswer');
@@ -46,9 +46,9 @@ export const NEXT_ANSWER = Symbol.for('edgegraph.nextAnswer');
  * The interrupt() of one call of a task's node. `task` is the core's task
  * ({ node, id, answers? }); each call of the node gets a fresh one, so the
  * i-th call of interrupt() asks the i-th id again. `next` (the run's NEXT_ANSWER,
- * `taken` once used or expired, or null): LangGraph's resume given while no
- * interrupt was pending, which the first interrupt() without an answer takes
- * instead of pausing. It becomes the task's answer: on the task's own tries, and
+ * `taken` once expired, or null): LangGraph's resume given while no interrupt
+ * was pending, which the first interrupt() without an answer of each task
+ * about to run takes instead of pausing (LangGraph gives it to each). It becomes the task's answer: on the task's own tries, and
  * kept with the task (its `keep`) if a later call pauses, so a resume re-runs it alike.
  */
 export function interruptFor(task, next = null) {
@@ -59,8 +59,8 @@ export function interruptFor(task, next = null) {
   const interrupt = (value) => {
     const id = `${base}:${calls++}`;
     if (hasOwn(answers, id)) return answers[id];
-    if (next && !next.taken) {
-      next.taken = taken = true;
+    if (next && !next.taken && !taken) {
+      taken = true;
       return (answers[id] = next.value);
     }
     throw new GraphInterrupt([{ id, value: value === undefined ? null : value }], taken ? { answers } : undefined);

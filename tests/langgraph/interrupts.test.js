@@ -213,6 +213,18 @@ for (const impl of implementations) {
     const asked = await graph.invoke(new Command({ resume: 'w' }), atA);
     assert.deepEqual([asked.log, asked.__interrupt__.map((i) => i.value)], [['forked', 'a'], ['q0?']]);
   });
+
+  test(named(impl, 'a goto to two asking nodes on a finished thread, with a resume: both take it'), async () => {
+    const graph = new StateGraph(Annotation.Root({ log: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) }))
+      .addNode('a', () => ({ log: ['a'] }), { ends: ['p', 'q'] })
+      .addNode('p', () => ({ log: [`p:${interrupt('p?')}`] })).addNode('q', () => ({ log: [`q:${interrupt('q?')}`] }))
+      .addEdge(START, 'a').addEdge('a', END).addEdge('p', END).addEdge('q', END)
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: 'goto-two' } };
+    await graph.invoke({ log: [] }, config);
+    const resumed = await graph.invoke(new Command({ goto: ['p', 'q'], resume: 'v' }), config);
+    assert.deepEqual([resumed.log, resumed.__interrupt__], [['a', 'p:v', 'q:v'], undefined]);
+  });
 }
 
 test('edgegraph: an answer the first interrupt() took without pausing stays the task\'s when a later interrupt() of the node pauses', async () => {

@@ -186,7 +186,7 @@ test-c: $(TEST_BIN)
 test-js: $(WASM) $(DIST) $(ENCODINGS) $(CJSON_DIR)/cJSON.c npm
 	$(Q)scripts/need.sh apt chromium chromium
 	@echo "==> JS tests (node --test, real .wasm) and the runtime matrix from the packed tarball"
-	$(Q)node --test tests/js/ tests/langgraph/ tests/runtimes/ tests/web-demo/ tests/bundlers/ tests/typescript/ tests/docs/ examples/cloudflare/
+	$(Q)node --test --import ./tests/leak-guard.js tests/js/ tests/langgraph/ tests/runtimes/ tests/web-demo/ tests/bundlers/ tests/typescript/ tests/docs/ examples/cloudflare/
 
 # Fuzzing: libFuzzer with ASan and UBSan over the same sources. `make fuzz`
 # runs each target FUZZ_SECONDS (60); `make test` runs each 5 seconds.

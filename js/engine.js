@@ -52,6 +52,8 @@ export class GraphEngine extends CoreObject {
   constructor(definition, options = {}, llmConfig = undefined) {
     checkOptions(options, ENGINE_OPTIONS, 'the GraphEngine options');
     checkOptions(options?.limits, LIMIT_OPTIONS, 'options.limits');
+    // Checked before the core graph is made: a throw after it would leave the graph to the leak backstop.
+    if (options?.tracer !== undefined && typeof options.tracer?.startSpan !== 'function') throw new EdgegraphError('INVALID_OPTIONS', 'options.tracer must be an OpenTelemetry Tracer (with startSpan)');
     const core = getCore();
     // (options.retry, the default of every node without its own, is applied there too.)
     const { text, json, handlers, routers, subgraphs, hostReducers, policies, errorEdges, nodeTable } = normalizeDefinition(definition, options ?? {});
@@ -95,7 +97,6 @@ export class GraphEngine extends CoreObject {
     const partitioned = json.state === 'partitioned' || json.state?.shape === 'partitioned';
     // nodeTable: the core's node numbering, read by the first run (step.js) unless the definition had it.
     this.#parts = { core, handlers, routers, policies, errorEdges, partitioned, history: this.#history, hostReducers, nodeTable };
-    if (options.tracer !== undefined && typeof options.tracer?.startSpan !== 'function') throw new EdgegraphError('INVALID_OPTIONS', 'options.tracer must be an OpenTelemetry Tracer (with startSpan)');
     this.#tracing = options.tracer ? { tracer: options.tracer, content: options.traceContent === true } : null;
   }
 

@@ -6,10 +6,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GraphEngine, MemoryStore, createAgentNode, createLLMNode, createToolsNode, routeOnToolCalls, approve, reject, editArguments } from 'edgegraph';
 import { startServer, reply, call } from './support/openai-server.js';
+import { disposeAfter } from './support/dispose.js';
 
 const serverError = { status: 500, body: '{"error":{"message":"The server had an error while processing your request.","type":"server_error","param":null,"code":null}}' };
 
-function mailer(baseURL, sent, options = {}) {
+function mailer(t, baseURL, sent, options = {}) {
   const sendEmail = {
     name: 'send_email',
     description: 'Send an email',
@@ -18,21 +19,21 @@ function mailer(baseURL, sent, options = {}) {
     run: (args) => { sent.push(args.to); return { sent: true }; },
   };
   const lookup = { name: 'lookup', parameters: { type: 'object', properties: {} }, run: () => 'bob@example.com' };
-  return new GraphEngine({
+  return disposeAfter(t, new GraphEngine({
     nodes: { agent: createAgentNode({ llm: { baseURL, model: 'm', maxRetries: 0 }, tools: [sendEmail, lookup], agentInfo: { name: 'Mailer' } }) },
     edges: { agent: '__end__' },
     entryPoint: 'agent',
-  }, options);
+  }, options));
 }
 
 /** A strict server whose model asks to email bob, then answers `finalReply`; the mailer paused for approval. */
-async function pausedMailer(finalReply) {
+async function pausedMailer(t, finalReply) {
   const s = await startServer([
     { json: reply(null, [call('mail1', 'send_email', { to: 'bob@example.com' })]) },
     { json: reply(finalReply) },
   ]);
   const sent = [];
-  const paused = await mailer(s.baseURL, sent).execute({ messages: [{ role: 'user', content: 'email bob' }] });
+  const paused = await mailer(t, s.baseURL, sent).execute({ messages: [{ role: 'user', content: 'email bob' }] });
   return { s, sent, paused };
 }
 
@@ -41,11 +42,11 @@ for (const [label, decision, expectSent] of [
   ['reject()', reject('wrong person'), []],
   ['editArguments()', editArguments({ to: 'team@example.com' }), ['team@example.com']],
 ]) {
-  test(`resume with ${label}: the strict server accepts every request, and the run finishes`, async () => {
-    const { s, sent, paused } = await pausedMailer('Done.');
+  test(`resume with ${label}: the strict server accepts every request, and the run finishes`, async (t) => {
+    const { s, sent, paused } = await pausedMailer(t, 'Done.');
     try {
       assert.equal(paused.status, 'PAUSED');
-      const done = await mailer(s.baseURL, sent).resume(paused.checkpoint, decision);
+      const done = await mailer(t, s.baseURL, sent).resume(paused.checkpoint, decision);
       assert.deepEqual(s.rejected, [], 'no request the real API would refuse');
       assert.equal(done.status, 'FINISHED', done.error?.message);
       assert.deepEqual(sent, expectSent);
@@ -55,7 +56,7 @@ for (const [label, decision, expectSent] of [
   });
 }
 
-test('an approved tool runs once: the LLM call after it fails, and resuming that checkpoint three times never re-runs it', async () => {
+test('an approved tool runs once: the LLM call after it fails, and resuming that checkpoint three times never re-runs it', async (t) => {
   const s = await startServer([
     { json: reply(null, [call('mail1', 'send_email', { to: 'bob@example.com' })]) },
     serverError, serverError, serverError,
@@ -63,8 +64,8 @@ test('an approved tool runs once: the LLM call after it fails, and resuming that
   ]);
   try {
     const sent = [];
-    const paused = await mailer(s.baseURL, sent).execute({ messages: [{ role: 'user', content: 'email bob' }] });
-    const failed = await mailer(s.baseURL, sent).resume(paused.checkpoint, approve());
+    const paused = await mailer(t, s.baseURL, sent).execute({ messages: [{ role: 'user', content: 'email bob' }] });
+    const failed = await mailer(t, s.baseURL, sent).resume(paused.checkpoint, approve());
     assert.equal(failed.status, 'ERROR');
     assert.equal(failed.error.code, 'NODE_FAILED');
     assert.match(failed.error.message, /500/);
@@ -73,7 +74,7 @@ test('an approved tool runs once: the LLM call after it fails, and resuming that
     // Each resume of the failed run's checkpoint: still no second email.
     let last = failed;
     for (let i = 0; i < 3; i++) {
-      last = await mailer(s.baseURL, sent).resume(failed.checkpoint);
+      last = await mailer(t, s.baseURL, sent).resume(failed.checkpoint);
       assert.deepEqual(sent, ['bob@example.com'], `resume ${i + 1} did not send again`);
     }
     assert.equal(last.status, 'FINISHED', last.error?.message);
@@ -82,7 +83,7 @@ test('an approved tool runs once: the LLM call after it fails, and resuming that
   } finally { await s.close(); }
 });
 
-test('with a checkpointer: a tool not needing approval runs once even when the next LLM call fails', async () => {
+test('with a checkpointer: a tool not needing approval runs once even when the next LLM call fails', async (t) => {
   // Like a model: asked without the lookup's result, it asks for the lookup.
   const model = (request) => (request.body.messages.at(-1).role === 'tool' ? { json: reply('Found bob.') } : { json: reply(null, [call('l1', 'lookup', {})]) });
   const s = await startServer([model, serverError, model]);
@@ -90,11 +91,11 @@ test('with a checkpointer: a tool not needing approval runs once even when the n
     let lookups = 0;
     const store = new MemoryStore();
     const counting = { name: 'lookup', parameters: { type: 'object', properties: {} }, run: () => { lookups++; return 'bob@example.com'; } };
-    const counted = new GraphEngine({
+    const counted = disposeAfter(t, new GraphEngine({
       nodes: { agent: createAgentNode({ llm: { baseURL: s.baseURL, model: 'm', maxRetries: 0 }, tools: [counting] }) },
       edges: { agent: '__end__' },
       entryPoint: 'agent',
-    }, { checkpointer: store });
+    }, { checkpointer: store }));
     const failed = await counted.execute({ messages: [{ role: 'user', content: 'who?' }] }, { threadId: 't' });
     assert.equal(failed.status, 'ERROR');
     assert.equal(lookups, 1);
@@ -106,12 +107,12 @@ test('with a checkpointer: a tool not needing approval runs once even when the n
   } finally { await s.close(); }
 });
 
-test('no instructions, no system message: chat and react agents and an LLM node send the conversation alone', async () => {
+test('no instructions, no system message: chat and react agents and an LLM node send the conversation alone', async (t) => {
   const s = await startServer(() => ({ json: reply('hi') }));
   try {
     const llm = { baseURL: s.baseURL, model: 'm' };
     for (const node of [createAgentNode({ llm, mode: 'chat' }), createAgentNode({ llm, agentInfo: {} }), createAgentNode({ llm, agentInfo: { name: '' }, systemPrompt: '' }), createLLMNode({ llm })]) {
-      const engine = new GraphEngine({ nodes: { agent: node }, edges: { agent: '__end__' }, entryPoint: 'agent' });
+      const engine = disposeAfter(t, new GraphEngine({ nodes: { agent: node }, edges: { agent: '__end__' }, entryPoint: 'agent' }));
       const r = await engine.execute({ messages: [{ role: 'user', content: 'hello' }] });
       assert.equal(r.status, 'FINISHED');
       assert.deepEqual(s.requests.at(-1).body.messages, [{ role: 'user', content: 'hello' }]);
@@ -121,7 +122,7 @@ test('no instructions, no system message: chat and react agents and an LLM node 
   } finally { await s.close(); }
 });
 
-test('the explicit loop (LLM node, tools node): an approved tool runs once across a failing LLM call and repeated resumes', async () => {
+test('the explicit loop (LLM node, tools node): an approved tool runs once across a failing LLM call and repeated resumes', async (t) => {
   const s = await startServer([
     { json: reply(null, [call('mail1', 'send_email', { to: 'bob@example.com' })]) },
     serverError, serverError,
@@ -130,11 +131,11 @@ test('the explicit loop (LLM node, tools node): an approved tool runs once acros
   try {
     const sent = [];
     const tools = [{ name: 'send_email', parameters: { type: 'object', properties: { to: { type: 'string' } } }, needsApproval: true, run: (args) => { sent.push(args.to); return 'sent'; } }];
-    const graph = () => new GraphEngine({
+    const graph = () => disposeAfter(t, new GraphEngine({
       nodes: { llm: createLLMNode({ llm: { baseURL: s.baseURL, model: 'm', maxRetries: 0 }, tools, systemPrompt: 'You send mail.' }), tools: createToolsNode({ tools }) },
       edges: { llm: routeOnToolCalls('tools'), tools: 'llm' },
       entryPoint: 'llm',
-    });
+    }));
     const paused = await graph().execute({ messages: [{ role: 'user', content: 'email bob' }] });
     assert.equal(paused.status, 'PAUSED');
     const failed = await graph().resume(paused.checkpoint, approve());
@@ -149,7 +150,7 @@ test('the explicit loop (LLM node, tools node): an approved tool runs once acros
   } finally { await s.close(); }
 });
 
-test('two tool rounds, the LLM fails after each: every tool runs once, and a call needing no approval waits with the one that does', async () => {
+test('two tool rounds, the LLM fails after each: every tool runs once, and a call needing no approval waits with the one that does', async (t) => {
   // Round 1: a lookup (no approval) and an email (approval) in one reply; round 2: a second lookup.
   const s = await startServer([
     { json: reply(null, [call('l1', 'lookup', { who: 'bob' }), call('m1', 'send_email', { to: 'bob@example.com' })]) },
@@ -164,7 +165,7 @@ test('two tool rounds, the LLM fails after each: every tool runs once, and a cal
       { name: 'lookup', parameters: { type: 'object', properties: { who: { type: 'string' } } }, run: ({ who }) => { runs.push(`lookup ${who}`); return `${who}@example.com`; } },
       { name: 'send_email', parameters: { type: 'object', properties: { to: { type: 'string' } } }, needsApproval: true, run: ({ to }) => { runs.push(`email ${to}`); return 'sent'; } },
     ];
-    const graph = () => new GraphEngine({ nodes: { agent: createAgentNode({ llm: { baseURL: s.baseURL, model: 'm', maxRetries: 0 }, tools }) }, edges: { agent: '__end__' }, entryPoint: 'agent' });
+    const graph = () => disposeAfter(t, new GraphEngine({ nodes: { agent: createAgentNode({ llm: { baseURL: s.baseURL, model: 'm', maxRetries: 0 }, tools }) }, edges: { agent: '__end__' }, entryPoint: 'agent' }));
     const paused = await graph().execute({ messages: [{ role: 'user', content: 'find bob and ann, email bob' }] });
     assert.equal(paused.status, 'PAUSED');
     assert.deepEqual(runs, [], 'the lookup waits for the decision on the email of the same reply');
@@ -183,10 +184,10 @@ test('two tool rounds, the LLM fails after each: every tool runs once, and a cal
   } finally { await s.close(); }
 });
 
-test('answered with a message instead of a decision: the unanswered calls are left out of the request, and nothing runs', async () => {
-  const { s, sent, paused } = await pausedMailer('OK, I will not send it.');
+test('answered with a message instead of a decision: the unanswered calls are left out of the request, and nothing runs', async (t) => {
+  const { s, sent, paused } = await pausedMailer(t, 'OK, I will not send it.');
   try {
-    const done = await mailer(s.baseURL, sent).resume(paused.checkpoint, { role: 'user', content: 'no, do not email anyone' });
+    const done = await mailer(t, s.baseURL, sent).resume(paused.checkpoint, { role: 'user', content: 'no, do not email anyone' });
     assert.equal(done.status, 'FINISHED', done.error?.message);
     assert.deepEqual(sent, []);
     // The call that was never answered cannot go to OpenAI: the history leaves its group out.
@@ -195,7 +196,7 @@ test('answered with a message instead of a decision: the unanswered calls are le
 });
 
 for (const explicit of [false, true]) {
-  test(`decisions one resume at a time (${explicit ? 'LLM node and tools node' : 'agent node'}): a decided call runs at once and never again, the run pauses for the rest`, async () => {
+  test(`decisions one resume at a time (${explicit ? 'LLM node and tools node' : 'agent node'}): a decided call runs at once and never again, the run pauses for the rest`, async (t) => {
     const s = await startServer([
       { json: reply(null, [call('m1', 'send_email', { to: 'ann@example.com' }), call('m2', 'send_email', { to: 'bob@example.com' }), call('l1', 'lookup', {})]) },
       { json: reply('Sent to Ann only.') },
@@ -209,9 +210,9 @@ for (const explicit of [false, true]) {
         { name: 'lookup', parameters: { type: 'object', properties: {} }, run: () => { lookups++; return 'found'; } },
       ];
       const llm = { baseURL: s.baseURL, model: 'm', maxRetries: 0 };
-      const graph = () => new GraphEngine(explicit
+      const graph = () => disposeAfter(t, new GraphEngine(explicit
         ? { nodes: { llm: createLLMNode({ llm, tools }), tools: createToolsNode({ tools }) }, edges: { llm: routeOnToolCalls('tools'), tools: 'llm' }, entryPoint: 'llm' }
-        : { nodes: { agent: createAgentNode({ llm, tools }) }, edges: { agent: '__end__' }, entryPoint: 'agent' });
+        : { nodes: { agent: createAgentNode({ llm, tools }) }, edges: { agent: '__end__' }, entryPoint: 'agent' }));
       const paused = await graph().execute({ messages: [{ role: 'user', content: 'email ann and bob' }] });
       assert.equal(paused.status, 'PAUSED');
       assert.deepEqual(paused.state.pendingAskUser.toolCalls.map((c) => c.id), ['m1', 'm2', 'l1']);

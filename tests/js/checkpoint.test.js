@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { GraphEngine, MemoryStore, Checkpointer, kvStore } from 'edgegraph';
 import { definition as crashGraph } from './support/crash-graph.js';
 import { sqliteNode } from './support/store-of.js';
+import { disposeAfter } from './support/dispose.js';
 
 const counter = () => ({
   nodes: { inc: (s) => ({ data: { n: (s.data.n ?? 0) + 1 } }), ask: () => ({ pendingAskUser: { question: 'more?' } }) },
@@ -18,9 +19,9 @@ const counter = () => ({
   entryPoint: 'inc',
 });
 
-test('a thread: a checkpoint per step, getState, history, resume by thread id in a new engine', async () => {
+test('a thread: a checkpoint per step, getState, history, resume by thread id in a new engine', async (t) => {
   const store = new MemoryStore();
-  const engine = new GraphEngine(counter(), { checkpointer: store });
+  const engine = disposeAfter(t, new GraphEngine(counter(), { checkpointer: store }));
   const paused = await engine.execute({}, { threadId: 'chat-1' });
   assert.equal(paused.status, 'PAUSED');
   const history = await engine.getStateHistory('chat-1');
@@ -28,15 +29,15 @@ test('a thread: a checkpoint per step, getState, history, resume by thread id in
   assert.deepEqual(history.map((h) => h.status), ['PAUSED', 'RUNNING', 'RUNNING', 'RUNNING', 'RUNNING']);
   const now = await engine.getState('chat-1');
   assert.deepEqual([now.status, now.state.data.n, now.checkpointId], ['PAUSED', 3, 5]);
-  const other = new GraphEngine(counter(), { checkpointer: store });
+  const other = disposeAfter(t, new GraphEngine(counter(), { checkpointer: store }));
   const done = await other.resume({ threadId: 'chat-1' }, { role: 'user', content: 'no' });
   assert.equal(done.status, 'FINISHED');
   assert.equal((await other.getState('chat-1')).status, 'FINISHED');
 });
 
-test('time travel: resume from an earlier checkpoint forks; the original history stays', async () => {
+test('time travel: resume from an earlier checkpoint forks; the original history stays', async (t) => {
   const store = new MemoryStore();
-  const engine = new GraphEngine(counter(), { checkpointer: store });
+  const engine = disposeAfter(t, new GraphEngine(counter(), { checkpointer: store }));
   await engine.execute({}, { threadId: 't' });
   const second = (await engine.getStateHistory('t')).find((h) => h.superstep === 2);
   const before = await engine.getState('t', second.checkpointId);
@@ -51,18 +52,18 @@ test('time travel: resume from an earlier checkpoint forks; the original history
   assert.ok(history.length > 5);
 });
 
-test('checkpoints store changes, not copies: a 100-step run of a 1 KB state stays small', async () => {
+test('checkpoints store changes, not copies: a 100-step run of a 1 KB state stays small', async (t) => {
   const store = new MemoryStore();
   const nodes = {}, edges = {};
   for (let i = 0; i < 100; i++) { nodes[`n${i}`] = () => ({ data: { [`k${i % 5}`]: i } }); edges[`n${i}`] = i < 99 ? `n${i + 1}` : '__end__'; }
-  const engine = new GraphEngine({ nodes, edges, entryPoint: 'n0' }, { checkpointer: store, maxSteps: 100 });
+  const engine = disposeAfter(t, new GraphEngine({ nodes, edges, entryPoint: 'n0' }, { checkpointer: store, maxSteps: 100 }));
   const r = await engine.execute({ data: { blob: 'x'.repeat(1000) } }, { threadId: 'big' });
   assert.equal(r.status, 'FINISHED');
   assert.ok(store.size < 100 * 1000 / 3, `stored ${store.size} bytes`); // full copies would be > 100 KB
   assert.deepEqual((await engine.getState('big')).state, r.state);
 });
 
-test('a torn write leaves the previous checkpoint readable; a damaged chain is a clear error', async () => {
+test('a torn write leaves the previous checkpoint readable; a damaged chain is a clear error', async (t) => {
   // A store that "crashes" in the middle of one put: it writes half the value, then throws.
   const inner = new MemoryStore();
   let puts = 0, crashAt = Infinity;
@@ -70,7 +71,7 @@ test('a torn write leaves the previous checkpoint readable; a damaged chain is a
     get: (k) => inner.get(k), delete: (k) => inner.delete(k), list: (p) => inner.list(p),
     async put(k, v) { if (++puts === crashAt) { await inner.put(k, v.slice(0, v.length >> 1)); throw new Error('power cut'); } return inner.put(k, v); },
   };
-  const engine = new GraphEngine(counter(), { checkpointer: flaky });
+  const engine = disposeAfter(t, new GraphEngine(counter(), { checkpointer: flaky }));
   crashAt = 4; // the 4th record's write (one put a record: the head moves where a run stops)
   const failed = await engine.execute({}, { threadId: 'x' });
   assert.equal(failed.status, 'ERROR');
@@ -78,7 +79,7 @@ test('a torn write leaves the previous checkpoint readable; a damaged chain is a
   const cp = new Checkpointer(flaky);
   const latest = await cp.load('x');
   assert.equal(latest.id, 3, 'the record being written when it crashed is not the latest');
-  const resumed = await new GraphEngine(counter(), { checkpointer: flaky }).resume({ threadId: 'x' });
+  const resumed = await disposeAfter(t, new GraphEngine(counter(), { checkpointer: flaky })).resume({ threadId: 'x' });
   assert.equal(resumed.status, 'PAUSED');
   assert.equal(resumed.state.data.n, 3);
   // Head pointing at a torn record (a store that reordered writes): fall back to the one before.
@@ -88,19 +89,19 @@ test('a torn write leaves the previous checkpoint readable; a damaged chain is a
   assert.equal((await cp.load('x')).id, good);
   // A missing record in the middle of a chain: the thread cannot be rebuilt, and says so.
   const store = new MemoryStore();
-  const e2 = new GraphEngine(counter(), { checkpointer: store });
+  const e2 = disposeAfter(t, new GraphEngine(counter(), { checkpointer: store }));
   await e2.execute({}, { threadId: 'y' });
   await store.delete('y/r/0000000002');
   await assert.rejects(e2.resume({ threadId: 'y' }), (e) => e.code === 'INVALID_CHECKPOINT' && /'y'/.test(e.message));
 });
 
-test('kvStore adapts Durable Object storage (list returns a Map) and Workers KV (list returns keys)', async () => {
+test('kvStore adapts Durable Object storage (list returns a Map) and Workers KV (list returns keys)', async (t) => {
   const map = new Map();
   const doStorage = { get: async (k) => map.get(k), put: async (k, v) => { map.set(k, v); }, delete: async (k) => map.delete(k), list: async ({ prefix }) => new Map([...map].filter(([k]) => k.startsWith(prefix))) };
   const kv = new Map();
   const workersKv = { get: async (k) => kv.get(k) ?? null, put: async (k, v) => { kv.set(k, v); }, delete: async (k) => { kv.delete(k); }, list: async ({ prefix }) => ({ keys: [...kv.keys()].filter((k) => k.startsWith(prefix)).map((name) => ({ name })) }) };
   for (const store of [kvStore(doStorage), kvStore(workersKv)]) {
-    const engine = new GraphEngine(counter(), { checkpointer: store });
+    const engine = disposeAfter(t, new GraphEngine(counter(), { checkpointer: store }));
     await engine.execute({}, { threadId: 'k' });
     assert.equal((await engine.getStateHistory('k')).length, 5);
     assert.equal((await engine.resume({ threadId: 'k' }, { role: 'user', content: 'x' })).status, 'FINISHED');
@@ -113,8 +114,12 @@ const child = new URL('./support/crash-child.js', import.meta.url).pathname;
 
 async function reference() {
   const lines = [];
-  const r = await new GraphEngine(crashGraph((l) => lines.push(l), 'none')).execute({ data: { input: 3 } });
-  return r.state;
+  const engine = new GraphEngine(crashGraph((l) => lines.push(l), 'none'));
+  try {
+    return (await engine.execute({ data: { input: 3 } })).state;
+  } finally {
+    engine.dispose();
+  }
 }
 
 for (const [kind, mode] of [['file', 'between-steps'], ['file', 'mid-parallel'], ['file', 'mid-write'], ['file', 'before-link'], ['sqlite', 'between-steps'], ['sqlite', 'mid-parallel']]) {

@@ -5,9 +5,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GraphEngine, Command, send } from 'edgegraph';
+import { disposeAfter } from './support/dispose.js';
 
-test('a node returns a Command: update and goto in one result, overriding the edges', async () => {
-  const engine = new GraphEngine({
+test('a node returns a Command: update and goto in one result, overriding the edges', async (t) => {
+  const engine = disposeAfter(t, new GraphEngine({
     nodes: {
       // goto: where its Commands may go (for validation and diagrams, like LangGraph's `ends`)
       triage: { handler: (s) => new Command({ update: { data: { level: s.data.level + 1 } }, goto: s.data.level > 0 ? 'urgent' : 'normal' }), goto: ['urgent', 'normal'] },
@@ -17,7 +18,7 @@ test('a node returns a Command: update and goto in one result, overriding the ed
     edges: { triage: '__end__', urgent: '__end__', normal: '__end__' },
     entryPoint: 'triage',
     state: { shape: 'frame' },
-  });
+  }));
   // The edges say __end__: urgent and normal are reached only by goto.
   assert.match(engine.toMermaid(), /n0 -\.->\|"goto"\| n1/, 'drawn from triage (n0) to urgent (n1)');
   const urgent = await engine.execute({ data: { level: 1 } });
@@ -27,9 +28,9 @@ test('a node returns a Command: update and goto in one result, overriding the ed
   assert.deepEqual(normal.state.logs, ['normal']);
 });
 
-test('goto a list of names and Sends: plain targets run before Sends in one step; the Sends get their arg', async () => {
+test('goto a list of names and Sends: plain targets run before Sends in one step; the Sends get their arg', async (t) => {
   const order = [];
-  const engine = new GraphEngine({
+  const engine = disposeAfter(t, new GraphEngine({
     nodes: {
       plan: { handler: () => new Command({ goto: [send('work', { n: 1 }), 'audit', send('work', { n: 2 })] }), goto: ['work', 'audit'] },
       work: (s, e, ctx) => { order.push(`work${ctx.arg.n}`); return { done: [ctx.arg.n] }; },
@@ -38,19 +39,19 @@ test('goto a list of names and Sends: plain targets run before Sends in one step
     edges: { plan: '__end__', work: '__end__', audit: '__end__' },
     entryPoint: 'plan',
     state: { reducers: { done: 'concat' } },
-  });
+  }));
   const r = await engine.execute({});
   assert.equal(r.status, 'FINISHED');
   assert.deepEqual(order, ['audit', 'work1', 'work2']);
   assert.deepEqual(r.state.done, ['audit', 1, 2]);
 });
 
-test('a goto to an unknown node is UNKNOWN_ROUTE_TARGET naming it, with the state so far', async () => {
-  const engine = new GraphEngine({
+test('a goto to an unknown node is UNKNOWN_ROUTE_TARGET naming it, with the state so far', async (t) => {
+  const engine = disposeAfter(t, new GraphEngine({
     nodes: { a: () => ({ data: { kept: true } }), b: () => new Command({ goto: ['a', 'nowhere'] }) },
     edges: { a: 'b', b: '__end__' },
     entryPoint: 'a',
-  });
+  }));
   const r = await engine.execute({});
   assert.equal(r.status, 'ERROR');
   assert.equal(r.error.code, 'UNKNOWN_ROUTE_TARGET');
@@ -58,7 +59,7 @@ test('a goto to an unknown node is UNKNOWN_ROUTE_TARGET naming it, with the stat
   assert.equal(r.state.data.kept, true);
 });
 
-test('Command.PARENT: a subgraph node hands off to the parent graph: the child ends, the parent applies the update and goes to goto', async () => {
+test('Command.PARENT: a subgraph node hands off to the parent graph: the child ends, the parent applies the update and goes to goto', async (t) => {
   const child = {
     nodes: {
       check: (s) => (s.data.ok ? { data: { checked: true } } : new Command({ graph: Command.PARENT, goto: 'escalate', update: { data: { reason: 'not ok' } } })),
@@ -68,7 +69,7 @@ test('Command.PARENT: a subgraph node hands off to the parent graph: the child e
     entryPoint: 'check',
   };
   const ran = [];
-  const engine = new GraphEngine({
+  const engine = disposeAfter(t, new GraphEngine({
     nodes: {
       sub: { kind: 'subgraph', graph: child, input: (s) => ({ data: { ok: s.data.ok } }), output: (c) => ({ data: { child: c.data } }) },
       next: () => { ran.push('next'); return {}; },
@@ -77,7 +78,7 @@ test('Command.PARENT: a subgraph node hands off to the parent graph: the child e
     edges: { sub: 'next', next: '__end__', escalate: '__end__' },
     entryPoint: 'sub',
     state: { shape: 'frame' },
-  }, {});
+  }, {}));
   const fine = await engine.execute({ data: { ok: true } });
   assert.deepEqual(ran, ['next']);
   assert.equal(fine.state.data.child.after, true);
@@ -89,7 +90,7 @@ test('Command.PARENT: a subgraph node hands off to the parent graph: the child e
   assert.equal(handed.state.data.reason, 'not ok');
 });
 
-test('resume with a Command: update written through the reducers, goto replacing what runs next; bad gotos are typed errors and the thread is unchanged', async () => {
+test('resume with a Command: update written through the reducers, goto replacing what runs next; bad gotos are typed errors and the thread is unchanged', async (t) => {
   const { MemoryStore } = await import('edgegraph');
   const store = new MemoryStore();
   const definition = {
@@ -101,7 +102,7 @@ test('resume with a Command: update written through the reducers, goto replacing
     edges: { draft: 'publish', publish: '__end__', rewrite: '__end__' },
     entryPoint: 'draft',
   };
-  const engine = new GraphEngine({ ...definition, nodes: { ...definition.nodes, rewrite: { handler: definition.nodes.rewrite, jumpTarget: true } } }, { checkpointer: store });
+  const engine = disposeAfter(t, new GraphEngine({ ...definition, nodes: { ...definition.nodes, rewrite: { handler: definition.nodes.rewrite, jumpTarget: true } } }, { checkpointer: store }));
   const paused = await engine.execute({}, { threadId: 't' });
   assert.equal(paused.status, 'PAUSED');
   await assert.rejects(engine.resume({ threadId: 't' }, new Command({ goto: 'nowhere' })), (e) => e.code === 'UNKNOWN_ROUTE_TARGET' && /'nowhere'/.test(e.message));

@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GraphEngine, InMemoryCache } from '../../dist/node.js';
+import { disposeAfter } from './support/dispose.js';
 
 const definition = () => ({
   nodes: { ask: () => ({ pendingAskUser: { question: 'go?' } }), answer: () => ({ data: { done: true } }) },
@@ -12,10 +13,10 @@ const definition = () => ({
   entryPoint: 'ask',
 });
 
-test('maxSteps and limits never enter graphHash: a checkpoint of one resumes in the other', async () => {
-  const plain = new GraphEngine(definition());
-  const tuned = new GraphEngine(definition(), { maxSteps: 7, limits: { maxStateBytes: 1 << 20 } });
-  const inDefinition = new GraphEngine({ ...definition(), maxSteps: 50 });
+test('maxSteps and limits never enter graphHash: a checkpoint of one resumes in the other', async (t) => {
+  const plain = disposeAfter(t, new GraphEngine(definition()));
+  const tuned = disposeAfter(t, new GraphEngine(definition(), { maxSteps: 7, limits: { maxStateBytes: 1 << 20 } }));
+  const inDefinition = disposeAfter(t, new GraphEngine({ ...definition(), maxSteps: 50 }));
   assert.equal(tuned.graphHash, plain.graphHash);
   assert.equal(inDefinition.graphHash, plain.graphHash);
   const paused = await plain.execute({});
@@ -24,20 +25,20 @@ test('maxSteps and limits never enter graphHash: a checkpoint of one resumes in 
   assert.equal(done.status, 'FINISHED', done.error?.message);
   assert.equal(done.state.data.done, true);
   // A different shape is still a different graph.
-  const other = new GraphEngine({ ...definition(), edges: { ask: 'answer', answer: '__end__' }, entryPoint: 'ask', name: 'renamed' });
+  const other = disposeAfter(t, new GraphEngine({ ...definition(), edges: { ask: 'answer', answer: '__end__' }, entryPoint: 'ask', name: 'renamed' }));
   assert.notEqual(other.graphHash, plain.graphHash);
   for (const e of [plain, tuned, inDefinition, other]) e.dispose();
 });
 
-test('graphHash is worked out on first use: a checkpoint written first carries the value graphHash reads later', async () => {
-  const fresh = new GraphEngine(definition());
+test('graphHash is worked out on first use: a checkpoint written first carries the value graphHash reads later', async (t) => {
+  const fresh = disposeAfter(t, new GraphEngine(definition()));
   const paused = await fresh.execute({});   // its checkpoint asks the core for the hash first
   assert.equal(paused.status, 'PAUSED');
-  const asked = new GraphEngine(definition());
+  const asked = disposeAfter(t, new GraphEngine(definition()));
   assert.equal(JSON.parse(paused.checkpoint).graph, fresh.graphHash);
   assert.equal(fresh.graphHash, asked.graphHash);
   // And a graph that never needs it is freed with the definition it kept for it.
-  new GraphEngine(definition()).dispose();
+  disposeAfter(t, new GraphEngine(definition())).dispose();
   for (const e of [fresh, asked]) e.dispose();
 });
 
@@ -48,49 +49,49 @@ test('an unknown top-level definition key is INVALID_DEFINITION listing the know
   }
 });
 
-test("an edge to END, end or __END__ says did you mean '__end__'", () => {
+test("an edge to END, end or __END__ says did you mean '__end__'", (t) => {
   for (const typo of ['END', 'end', '__END__']) {
     assert.throws(() => new GraphEngine({ nodes: { a: () => ({}) }, edges: { a: typo }, entryPoint: 'a' }),
       (e) => e.code === 'UNKNOWN_NODE' && e.message.includes(`'${typo}'`) && e.message.includes("did you mean '__end__'?"));
   }
   // A node really named 'end' is a node, not a typo.
-  const engine = new GraphEngine({ nodes: { a: () => ({}), end: () => ({}) }, edges: { a: 'end', end: '__end__' }, entryPoint: 'a' });
+  const engine = disposeAfter(t, new GraphEngine({ nodes: { a: () => ({}), end: () => ({}) }, edges: { a: 'end', end: '__end__' }, entryPoint: 'a' }));
   engine.dispose();
 });
 
-test('a map edge over a path absent from the state is an error naming it; an empty list is fine', async () => {
+test('a map edge over a path absent from the state is an error naming it; an empty list is fine', async (t) => {
   const def = (items) => ({
     nodes: { plan: () => (items === undefined ? {} : { data: { items } }), work: (s, e, c) => ({ data: { done: [c.arg] } }) },
     edges: { plan: { map: 'data.items', to: 'work' }, work: '__end__' },
     entryPoint: 'plan',
   });
-  const absent = await new GraphEngine(def(undefined)).execute({ data: {} });
+  const absent = await disposeAfter(t, new GraphEngine(def(undefined))).execute({ data: {} });
   assert.equal(absent.status, 'ERROR');
   assert.equal(absent.error.code, 'NO_ROUTE');
   assert.match(absent.error.message, /state\.data\.items does not exist/);
   assert.match(absent.error.message, /'plan'/);
-  const empty = await new GraphEngine(def([])).execute({ data: {} });
+  const empty = await disposeAfter(t, new GraphEngine(def([]))).execute({ data: {} });
   assert.equal(empty.status, 'FINISHED', empty.error?.message);
 });
 
-test('a node reached only by nextNodeOverride runs when declared jumpTarget (the seed\'s way); undeclared, the error says how', async () => {
+test('a node reached only by nextNodeOverride runs when declared jumpTarget (the seed\'s way); undeclared, the error says how', async (t) => {
   const nodes = { start: () => ({ nextNodeOverride: 'special' }), normal: () => ({ data: { via: 'normal' } }) };
   assert.throws(() => new GraphEngine({ nodes: { ...nodes, special: () => ({ data: { via: 'special' } }) }, edges: { start: 'normal', normal: '__end__', special: '__end__' }, entryPoint: 'start' }),
     (e) => e.code === 'UNREACHABLE_NODE' && e.message.includes("'special'") && e.message.includes('jumpTarget: true'));
-  const engine = new GraphEngine({
+  const engine = disposeAfter(t, new GraphEngine({
     nodes: { ...nodes, special: { handler: () => ({ data: { via: 'special' } }), jumpTarget: true } },
     edges: { start: 'normal', normal: '__end__', special: '__end__' },
     entryPoint: 'start',
-  });
+  }));
   const r = await engine.execute({});
   assert.equal(r.status, 'FINISHED', r.error?.message);
   assert.equal(r.state.data.via, 'special');
   engine.dispose();
 });
 
-test('toMermaid() draws every edge kind, map edges included, from the same walk as the demo diagram', async () => {
+test('toMermaid() draws every edge kind, map edges included, from the same walk as the demo diagram', async (t) => {
   const { graphEdges } = await import('../../dist/node.js');
-  const engine = new GraphEngine({
+  const engine = disposeAfter(t, new GraphEngine({
     nodes: { plan: () => ({}), split: () => ({}), a: () => ({}), b: () => ({}), worker: () => ({}), join: () => ({}), check: () => ({}), route: () => ({}) },
     edges: {
       plan: 'split',
@@ -103,7 +104,7 @@ test('toMermaid() draws every edge kind, map edges included, from the same walk 
       route: { router: () => 'check', targets: ['check', '__end__'] },
     },
     entryPoint: 'plan',
-  });
+  }));
   const m = engine.toMermaid();
   const id = (name) => `n${Object.keys(engine.definition.nodes).indexOf(name)}`;
   for (const line of [
@@ -123,17 +124,17 @@ test('toMermaid() draws every edge kind, map edges included, from the same walk 
   engine.dispose();
 });
 
-test("a node's retry, timeoutMs and description never change graphHash", () => {
-  const plain = new GraphEngine(definition());
-  const tuned = new GraphEngine({ ...definition(), nodes: { ...definition().nodes, answer: { handler: () => ({}), retry: { attempts: 3 }, timeoutMs: 500, description: 'answers' } } });
+test("a node's retry, timeoutMs and description never change graphHash", (t) => {
+  const plain = disposeAfter(t, new GraphEngine(definition()));
+  const tuned = disposeAfter(t, new GraphEngine({ ...definition(), nodes: { ...definition().nodes, answer: { handler: () => ({}), retry: { attempts: 3 }, timeoutMs: 500, description: 'answers' } } }));
   assert.equal(tuned.graphHash, plain.graphHash);
   plain.dispose(); tuned.dispose();
 });
 
-test('engine.definition is the JSON the core validated: functions and cache policies left out, every other field as given, in every node form', async () => {
+test('engine.definition is the JSON the core validated: functions and cache policies left out, every other field as given, in every node form', async (t) => {
   class Step { constructor() { this.description = 'a class instance'; this.handler = () => ({ data: { step: true } }); } }
   const calls = [];
-  const engine = new GraphEngine({
+  const engine = disposeAfter(t, new GraphEngine({
     nodes: {
       plain: () => ({ data: { plain: 1 } }),
       object: { handler: () => ({ data: { object: 1 } }), description: 'an object', timeoutMs: 1000 },
@@ -143,7 +144,7 @@ test('engine.definition is the JSON the core validated: functions and cache poli
     },
     edges: { plain: 'object', object: 'named', named: 'cached', cached: (s) => (s.data.cached ? 'step' : '__end__'), step: '__end__' },
     entryPoint: 'plain',
-  }, { handlers: { shared: () => ({}) }, cache: new InMemoryCache(), retry: { attempts: 2 } });
+  }, { handlers: { shared: () => ({}) }, cache: new InMemoryCache(), retry: { attempts: 2 } }));
   assert.deepEqual(engine.definition.nodes, {
     plain: { retry: { attempts: 2 } },
     object: { description: 'an object', timeoutMs: 1000, retry: { attempts: 2 } },

@@ -124,6 +124,17 @@ test('a subgraph engine built from a definition is the parent\'s: disposed with 
   assert.deepEqual(warnings, []);
 }));
 
+test('a GraphEngine constructor that throws frees the core graph it made (a bad options.tracer): no leak warning', () => withLeakWarnings(async (warnings) => {
+  const def = { nodes: { a: () => ({}) }, edges: { a: '__end__' }, entryPoint: 'a' };
+  (() => {
+    for (let i = 0; i < 3; i++) assert.throws(() => new GraphEngine(def, { tracer: {} }), (e) => e.code === 'INVALID_OPTIONS' && /options\.tracer/.test(e.message));
+    new GraphEngine(def);   // dropped on purpose: its warning shows the garbage was collected
+  })();
+  await collect({ rounds: 10, enough: () => warnings.length >= 1 });
+  assert.equal(warnings.length, 1, warnings.join('\n'));
+  assert.match(warnings[0], /a GraphEngine was garbage-collected without dispose/);
+}));
+
 test('a subgraph engine the caller passed stays the caller\'s: the parent\'s dispose() leaves it usable', async () => {
   const child = new GraphEngine({ nodes: { x: () => ({ data: { x: 1 } }) }, edges: { x: '__end__' }, entryPoint: 'x' });
   const parent = new GraphEngine({ nodes: { s: { kind: 'subgraph', graph: child } }, edges: { s: '__end__' }, entryPoint: 's' });

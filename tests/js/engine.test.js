@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GraphEngine, GraphBuilder, createEndNode, EdgegraphError, memoryUsage } from 'edgegraph';
+import { disposeAfter } from './support/dispose.js';
 
 const chain = (nodes) => ({
   nodes,
@@ -11,14 +12,14 @@ const chain = (nodes) => ({
   entryPoint: Object.keys(nodes)[0],
 });
 
-test('the seed example runs as written: { default: "end" } to an END node', async () => {
+test('the seed example runs as written: { default: "end" } to an END node', async (t) => {
   let endRan = false;
   const end = createEndNode();
-  const engine = new GraphEngine({
+  const engine = disposeAfter(t, new GraphEngine({
     nodes: { start: () => ({ messages: [{ role: 'assistant', content: 'Hi' }] }), end },
     edges: { start: { default: 'end' } },
     entryPoint: 'start',
-  });
+  }));
   const result = await engine.execute({ messages: [{ role: 'user', content: 'Hello!' }], data: {}, metadata: {} });
   assert.equal(result.status, 'FINISHED');
   assert.equal(result.finalState, result.state);
@@ -27,13 +28,13 @@ test('the seed example runs as written: { default: "end" } to an END node', asyn
   assert.equal(result.checkpoint, undefined);
 });
 
-test('a throwing node ends the run in ERROR naming the node; state kept; execute resolves', async () => {
+test('a throwing node ends the run in ERROR naming the node; state kept; execute resolves', async (t) => {
   const boom = new TypeError('cannot read the thing');
-  const engine = new GraphEngine(chain({
+  const engine = disposeAfter(t, new GraphEngine(chain({
     a: () => ({ data: { a: 1 } }),
     b: () => { throw boom; },
     c: () => ({ data: { c: 1 } }),
-  }));
+  })));
   const result = await engine.execute({});
   assert.equal(result.status, 'ERROR');
   assert.equal(result.error.code, 'NODE_FAILED');
@@ -45,19 +46,19 @@ test('a throwing node ends the run in ERROR naming the node; state kept; execute
   assert.equal(typeof result.checkpoint, 'string');
 });
 
-test('an async rejection is handled like a throw', async () => {
-  const engine = new GraphEngine(chain({ a: async () => { throw new Error('later'); } }));
+test('an async rejection is handled like a throw', async (t) => {
+  const engine = disposeAfter(t, new GraphEngine(chain({ a: async () => { throw new Error('later'); } })));
   const result = await engine.execute({});
   assert.equal(result.error.code, 'NODE_FAILED');
   assert.equal(result.error.node, 'a');
 });
 
-test('resume adds the user message exactly once (state path and checkpoint path, through JSON)', async () => {
+test('resume adds the user message exactly once (state path and checkpoint path, through JSON)', async (t) => {
   const seen = [];
-  const engine = new GraphEngine(chain({
+  const engine = disposeAfter(t, new GraphEngine(chain({
     ask: () => ({ pendingAskUser: { question: 'Name?' }, messages: [{ role: 'assistant', content: 'Name?' }] }),
     greet: (s) => { seen.push(s.messages.length); return { messages: [{ role: 'assistant', content: `Hi ${s.messages.at(-1).content}` }] }; },
-  }));
+  })));
   const paused = await engine.execute({ messages: [{ role: 'user', content: 'start' }] });
   assert.equal(paused.status, 'PAUSED');
   assert.deepEqual(paused.state.pendingAskUser, { question: 'Name?' });
@@ -78,7 +79,7 @@ test('an unknown edge target fails at construction, naming it', () => {
     (e) => e instanceof EdgegraphError && e.code === 'UNKNOWN_NODE' && /'nowhere'/.test(e.message));
 });
 
-test('every validation defect has its own code', () => {
+test('every validation defect has its own code', (t) => {
   const f = () => ({});
   const cases = [
     [{ nodes: { a: f }, edges: { a: '__end__' } }, 'MISSING_ENTRY'],
@@ -94,46 +95,46 @@ test('every validation defect has its own code', () => {
     assert.throws(() => new GraphEngine(def), (e) => e.code === code, code);
   }
   // The core is still usable after all those errors.
-  assert.ok(new GraphEngine(chain({ a: f })));
+  assert.ok(disposeAfter(t, new GraphEngine(chain({ a: f }))));
 });
 
-test('routers may be async and may fan out; a router choosing an unknown node is a clear error', async () => {
-  const engine = new GraphEngine({
+test('routers may be async and may fan out; a router choosing an unknown node is a clear error', async (t) => {
+  const engine = disposeAfter(t, new GraphEngine({
     nodes: { a: () => ({}), b: () => ({ logs: ['b'] }), c: () => ({ logs: ['c'] }) },
     edges: { a: async () => ['b', 'c'], b: '__end__', c: '__end__' },
     entryPoint: 'a',
-  });
+  }));
   const r = await engine.execute({});
   assert.deepEqual(r.state.logs, ['b', 'c']);
-  const bad = new GraphEngine({ nodes: { a: () => ({}) }, edges: { a: () => 'x'.repeat(1 << 20) }, entryPoint: 'a' });
+  const bad = disposeAfter(t, new GraphEngine({ nodes: { a: () => ({}) }, edges: { a: () => 'x'.repeat(1 << 20) }, entryPoint: 'a' }));
   const e = await bad.execute({});
   assert.equal(e.error.code, 'UNKNOWN_ROUTE_TARGET');
   assert.equal(e.error.node, 'a');
   assert.ok(e.error.message.length < 300, 'a 1 MB name is cut in the message');
 });
 
-test('a node returning a non-object is INVALID_RESULT; the instance stays usable', async () => {
+test('a node returning a non-object is INVALID_RESULT; the instance stays usable', async (t) => {
   for (const value of ['text', 42, [1, 2], null, () => 1]) {
-    const engine = new GraphEngine(chain({ a: () => value }));
+    const engine = disposeAfter(t, new GraphEngine(chain({ a: () => value })));
     const r = await engine.execute({});
     assert.equal(r.status, 'ERROR');
     assert.equal(r.error.code, 'INVALID_RESULT');
     assert.equal(r.error.node, 'a');
   }
   const cyclic = {}; cyclic.self = cyclic;
-  const r = await new GraphEngine(chain({ a: () => ({ data: cyclic }) })).execute({});
+  const r = await disposeAfter(t, new GraphEngine(chain({ a: () => ({ data: cyclic }) }))).execute({});
   assert.equal(r.error.code, 'INVALID_RESULT');
   assert.match(r.error.message, /a cycle\) at 'data\.self', which JSON cannot write/);
-  assert.equal((await new GraphEngine(chain({ a: () => ({}) })).execute({})).status, 'FINISHED');
+  assert.equal((await disposeAfter(t, new GraphEngine(chain({ a: () => ({}) }))).execute({})).status, 'FINISHED');
 });
 
-test('maxSteps ends in MAX_STEPS_EXCEEDED with the partial state; resume continues with a new budget', async () => {
+test('maxSteps ends in MAX_STEPS_EXCEEDED with the partial state; resume continues with a new budget', async (t) => {
   let n = 0;
-  const engine = new GraphEngine({
+  const engine = disposeAfter(t, new GraphEngine({
     nodes: { work: () => ({ data: { n: ++n } }) },
     edges: { work: { path: 'data.n', cases: { 5: '__end__' }, default: 'work' } },
     entryPoint: 'work',
-  }, { maxSteps: 3 });
+  }, { maxSteps: 3 }));
   const first = await engine.execute({});
   assert.equal(first.status, 'ERROR');
   assert.equal(first.error.code, 'MAX_STEPS_EXCEEDED');
@@ -145,12 +146,12 @@ test('maxSteps ends in MAX_STEPS_EXCEEDED with the partial state; resume continu
   assert.equal(second.state.stepCount, 5);
 });
 
-test('bad initial state and bad checkpoints are typed errors', async () => {
-  const engine = new GraphEngine(chain({ a: () => ({}) }));
+test('bad initial state and bad checkpoints are typed errors', async (t) => {
+  const engine = disposeAfter(t, new GraphEngine(chain({ a: () => ({}) })));
   await assert.rejects(engine.execute([1, 2]), (e) => e.code === 'INVALID_INPUT');
   await assert.rejects(engine.resume('{"format":"edgegraph-checkpoint"'), (e) => e.code === 'INVALID_CHECKPOINT');
   // A graph that lacks the node the run paused on ('x').
-  const other = new GraphEngine(chain({ x: () => ({ shouldPause: true }), b: () => ({}) }));
+  const other = disposeAfter(t, new GraphEngine(chain({ x: () => ({ shouldPause: true }), b: () => ({}) })));
   const paused = await other.execute({});
   await assert.rejects(engine.resume(paused.checkpoint), (e) => e.code === 'CHECKPOINT_GRAPH_MISMATCH' && /'x'/.test(e.message));
   const edited = paused.checkpoint.replace('"stepCount":1', '"stepCount":7');
@@ -160,8 +161,8 @@ test('bad initial state and bad checkpoints are typed errors', async () => {
   await assert.rejects(other.resume(done.state), (e) => e.code === 'NOT_RESUMABLE');
 });
 
-test('events: run, node start/end with durations, state updates, pause; stream() yields the same', async () => {
-  const engine = new GraphEngine(chain({ a: () => ({ data: { x: 1 } }), b: async () => ({ shouldPause: true }) }));
+test('events: run, node start/end with durations, state updates, pause; stream() yields the same', async (t) => {
+  const engine = disposeAfter(t, new GraphEngine(chain({ a: () => ({ data: { x: 1 } }), b: async () => ({ shouldPause: true }) })));
   const events = [];
   const r = await engine.execute({}, { onEvent: (e) => events.push(e) });
   const types = events.map((e) => e.type + (e.node ? `:${e.node}` : ''));
@@ -173,13 +174,13 @@ test('events: run, node start/end with durations, state updates, pause; stream()
   assert.deepEqual(streamed, events.map((e) => e.type));
 });
 
-test('an AbortSignal interrupts a run; resume re-runs only the unfinished node', async () => {
+test('an AbortSignal interrupts a run; resume re-runs only the unfinished node', async (t) => {
   const calls = [];
   let release;
-  const engine = new GraphEngine(chain({
+  const engine = disposeAfter(t, new GraphEngine(chain({
     a: () => { calls.push('a'); return { data: { a: 1 } }; },
     slow: () => { calls.push('slow'); return new Promise((resolve) => { release = resolve; }); },
-  }));
+  })));
   const controller = new AbortController();
   const running = engine.execute({}, { signal: controller.signal, onEvent: (e) => { if (e.type === 'node_start' && e.node === 'slow') queueMicrotask(() => controller.abort()); } });
   const r = await running;
@@ -196,8 +197,8 @@ test('an AbortSignal interrupts a run; resume re-runs only the unfinished node',
   assert.deepEqual(calls, ['a', 'slow', 'slow']);
 });
 
-test('__proto__, constructor and prototype keys stay data', async () => {
-  const engine = new GraphEngine(chain({ a: () => JSON.parse('{"data":{"__proto__":{"polluted":true},"constructor":{"prototype":{"x":1}}}}') }));
+test('__proto__, constructor and prototype keys stay data', async (t) => {
+  const engine = disposeAfter(t, new GraphEngine(chain({ a: () => JSON.parse('{"data":{"__proto__":{"polluted":true},"constructor":{"prototype":{"x":1}}}}') })));
   const r = await engine.execute(JSON.parse('{"__proto__":{"evil":1},"data":{}}'));
   assert.equal(({}).polluted, undefined);
   assert.equal(({}).evil, undefined);
@@ -206,13 +207,13 @@ test('__proto__, constructor and prototype keys stay data', async () => {
   assert.equal(Object.getPrototypeOf(r.state.data), Object.prototype);
 });
 
-test('the API key in llmConfig never reaches state, checkpoints, events or errors', async () => {
+test('the API key in llmConfig never reaches state, checkpoints, events or errors', async (t) => {
   const key = 'sk-secret-DO-NOT-LEAK-1234567890';
-  const engine = new GraphEngine(chain({
+  const engine = disposeAfter(t, new GraphEngine(chain({
     a: (s, eng) => ({ data: { model: eng.llmConfig.model } }),
     b: () => ({ shouldPause: true }),
     c: () => { throw new Error('failed'); },
-  }), {}, { model: 'gpt-4o-mini', apiKey: key });
+  }), {}, { model: 'gpt-4o-mini', apiKey: key }));
   const events = [];
   const paused = await engine.execute({}, { onEvent: (e) => events.push(e) });
   const failed = await engine.resume(paused.checkpoint, undefined, { onEvent: (e) => events.push(e) });
@@ -221,7 +222,7 @@ test('the API key in llmConfig never reaches state, checkpoints, events or error
   assert.ok(everything.includes('gpt-4o-mini'));
 });
 
-test('GraphBuilder builds a graph the engine runs; toMermaid draws it', async () => {
+test('GraphBuilder builds a graph the engine runs; toMermaid draws it', async (t) => {
   const def = new GraphBuilder()
     .addNode('classify', () => ({ data: { kind: 'q' } }))
     .addNode('answer', () => ({ logs: ['answered'] }))
@@ -230,7 +231,7 @@ test('GraphBuilder builds a graph the engine runs; toMermaid draws it', async ()
     .addEdge('answer', 'end')
     .setEntryPoint('classify')
     .build();
-  const engine = new GraphEngine(def);
+  const engine = disposeAfter(t, new GraphEngine(def));
   assert.deepEqual((await engine.execute({})).state.logs, ['answered']);
   const m = engine.toMermaid();
   assert.match(m, /^flowchart TD/);
@@ -240,7 +241,7 @@ test('GraphBuilder builds a graph the engine runs; toMermaid draws it', async ()
   assert.throws(() => new GraphBuilder().addNode('x', () => ({})).addNode('x', () => ({})), (e) => e.code === 'DUPLICATE_NODE');
 });
 
-test('parallel branches merge by branch index whatever order they finish in', async () => {
+test('parallel branches merge by branch index whatever order they finish in', async (t) => {
   const wait = (ms) => new Promise((r) => setTimeout(r, ms));
   const definition = (dl, dr, rightWrites) => ({
     nodes: {
@@ -253,35 +254,35 @@ test('parallel branches merge by branch index whatever order they finish in', as
     entryPoint: 'split',
   });
   for (const [dl, dr] of [[8, 0], [0, 8]]) {
-    const r = await new GraphEngine(definition(dl, dr, 'same')).execute({});
+    const r = await disposeAfter(t, new GraphEngine(definition(dl, dr, 'same'))).execute({});
     assert.deepEqual(r.state.logs, ['left', 'right']);
     assert.deepEqual(r.state.data, { left: true, shared: 'same', right: true, joined: 'left+right' });
     assert.equal(r.state.stepCount, 4);
     // Different values for a key without a reducer: an error, not a race.
-    const c = await new GraphEngine(definition(dl, dr, 'other')).execute({});
+    const c = await disposeAfter(t, new GraphEngine(definition(dl, dr, 'other'))).execute({});
     assert.equal(c.error.code, 'PARALLEL_CONFLICT');
     assert.match(c.error.message, /'left' and 'right' wrote different values to 'data\.shared'/);
     assert.deepEqual(c.state.logs, [], 'nothing of the conflicting step was applied');
   }
 });
 
-test('dispose frees the graph; a disposed engine says so', async () => {
-  const engine = new GraphEngine(chain({ a: () => ({}) }));
+test('dispose frees the graph; a disposed engine says so', async (t) => {
+  const engine = disposeAfter(t, new GraphEngine(chain({ a: () => ({}) })));
   engine.dispose();
   engine.dispose();
   await assert.rejects(engine.execute({}), (e) => e.code === 'DISPOSED' && e.message.includes('GraphEngine'));
 });
 
-test('thousands of failing and finished runs do not grow WebAssembly memory (no leak)', async () => {
+test('thousands of failing and finished runs do not grow WebAssembly memory (no leak)', async (t) => {
   // Runs that fail in every way a user can cause; a leak of even 100 bytes
   // per run would need 2 MB more over these 20,000 runs.
   const input = { data: { blob: 'x'.repeat(2000) } };
   const engines = [
-    new GraphEngine(chain({ a: () => { throw new Error('x'); } })),
-    new GraphEngine(chain({ a: () => 'not an object' })),
-    new GraphEngine({ nodes: { a: () => ({}) }, edges: { a: () => 'nowhere' }, entryPoint: 'a' }),
-    new GraphEngine(chain({ a: () => ({ shouldPause: true }) })),
-    new GraphEngine(chain({ a: () => ({ data: { ok: 1 } }) })),
+    disposeAfter(t, new GraphEngine(chain({ a: () => { throw new Error('x'); } }))),
+    disposeAfter(t, new GraphEngine(chain({ a: () => 'not an object' }))),
+    disposeAfter(t, new GraphEngine({ nodes: { a: () => ({}) }, edges: { a: () => 'nowhere' }, entryPoint: 'a' })),
+    disposeAfter(t, new GraphEngine(chain({ a: () => ({ shouldPause: true }) }))),
+    disposeAfter(t, new GraphEngine(chain({ a: () => ({ data: { ok: 1 } }) }))),
   ];
   const runAll = async (n) => { for (let i = 0; i < n; i++) for (const e of engines) await e.execute(input); };
   await runAll(200); // warm up: buffers reach their working size
@@ -291,13 +292,13 @@ test('thousands of failing and finished runs do not grow WebAssembly memory (no 
   for (const e of engines) e.dispose();
 });
 
-test("a node's context.emit and recordUsage work taken off the context, with a listener and without one", async () => {
+test("a node's context.emit and recordUsage work taken off the context, with a listener and without one", async (t) => {
   const node = (state, engine, { emit, recordUsage, node: name, taskId }) => {
     emit({ type: 'progress', done: 1 });
     recordUsage({ tokens: { inputTokens: 3, outputTokens: 2, cachedTokens: 0 }, model: 'm' });
     return { data: { name, taskId } };
   };
-  const engine = new GraphEngine({ nodes: { a: node, b: node }, edges: { a: 'b', b: '__end__' }, entryPoint: 'a' });
+  const engine = disposeAfter(t, new GraphEngine({ nodes: { a: node, b: node }, edges: { a: 'b', b: '__end__' }, entryPoint: 'a' }));
   const events = [];
   const heard = await engine.execute({}, { onEvent: (e) => events.push(e) });
   const progress = events.filter((e) => e.type === 'progress');

@@ -5,9 +5,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ChatHistoryManager, GraphEngine } from 'edgegraph';
 import { loadEncoding } from 'edgegraph/tokenizer';
+import { disposeAfter } from './support/dispose.js';
 
-test('the seed example: system prompt first, messages in order, budget reported', () => {
-  const history = new ChatHistoryManager({ maxContextTokens: 1000 });
+test('the seed example: system prompt first, messages in order, budget reported', (t) => {
+  const history = disposeAfter(t, new ChatHistoryManager({ maxContextTokens: 1000 }));
   history.addSystemPrompt('Você é um assistente especializado em programação.');
   const id = history.addMessage({ role: 'user', content: 'Como fazer um loop?' });
   history.addMessage({ role: 'assistant', content: 'Use for ou while...' });
@@ -17,8 +18,8 @@ test('the seed example: system prompt first, messages in order, budget reported'
   assert.ok(history.getRemainingBudget() > 900 && history.getRemainingBudget() < 1000);
 });
 
-test('the API contract: validation, in-place system prompt, copies, edit/delete/get/import', () => {
-  const h = new ChatHistoryManager({ maxContextTokens: 500 });
+test('the API contract: validation, in-place system prompt, copies, edit/delete/get/import', (t) => {
+  const h = disposeAfter(t, new ChatHistoryManager({ maxContextTokens: 500 }));
   assert.throws(() => h.addMessage({ role: 'user', content: '' }), (e) => e.code === 'INVALID_MESSAGE');
   assert.throws(() => h.addMessage({ role: 'wizard', content: 'x' }), (e) => e.code === 'INVALID_MESSAGE' && /role/.test(e.message));
   h.addMessage({ role: 'user', content: 'first', id: 'u1' });
@@ -45,9 +46,9 @@ test('the API contract: validation, in-place system prompt, copies, edit/delete/
   assert.deepEqual(h.exportHistory().map((m) => m.content), ['Você é útil']);
 });
 
-test('trimming: oldest first, tool groups whole, last user kept, over budget is a flag and a warning', () => {
+test('trimming: oldest first, tool groups whole, last user kept, over budget is a flag and a warning', (t) => {
   const warnings = [];
-  const h = new ChatHistoryManager({ maxContextTokens: 60, onWarning: (w) => warnings.push(w) });
+  const h = disposeAfter(t, new ChatHistoryManager({ maxContextTokens: 60, onWarning: (w) => warnings.push(w) }));
   h.addSystemPrompt('be brief');
   for (let i = 0; i < 10; i++) {
     h.addMessage({ role: 'user', content: `question number ${i}` });
@@ -65,7 +66,7 @@ test('trimming: oldest first, tool groups whole, last user kept, over budget is 
     for (const call of kept[i].tool_calls ?? []) assert.ok(kept.some((m) => m.tool_call_id === call.id), 'no call without its result');
   }
   assert.ok(kept.some((m) => m.content === 'question number 9'));
-  const tiny = new ChatHistoryManager({ maxContextTokens: 5, onWarning: (w) => warnings.push(w) });
+  const tiny = disposeAfter(t, new ChatHistoryManager({ maxContextTokens: 5, onWarning: (w) => warnings.push(w) }));
   tiny.addSystemPrompt('a system prompt that is longer than the whole budget');
   tiny.addMessage({ role: 'user', content: 'and a question' });
   assert.deepEqual(tiny.getTrimmedHistory().map((m) => m.role), ['system', 'user']);
@@ -73,8 +74,8 @@ test('trimming: oldest first, tool groups whole, last user kept, over budget is 
   assert.deepEqual(warnings.map((w) => w.type), ['over_budget']);
 });
 
-test('every OpenAI field and multimodal part is kept', () => {
-  const h = new ChatHistoryManager({ maxContextTokens: 5000 });
+test('every OpenAI field and multimodal part is kept', (t) => {
+  const h = disposeAfter(t, new ChatHistoryManager({ maxContextTokens: 5000 }));
   const messages = [
     { role: 'user', name: 'ann', content: [{ type: 'text', text: 'what is this?' }, { type: 'image_url', image_url: { url: 'https://example.com/a.png', detail: 'high' } }] },
     { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'vision', arguments: '{"x":1}' } }], refusal: null },
@@ -85,14 +86,14 @@ test('every OpenAI field and multimodal part is kept', () => {
   assert.deepEqual(out, messages);
 });
 
-test('with an exact encoding, counts are exact BPE counts', async () => {
+test('with an exact encoding, counts are exact BPE counts', async (t) => {
   const enc = await loadEncoding('o200k_base');
-  const h = new ChatHistoryManager({ maxContextTokens: 10000, tokenizer: enc });
+  const h = disposeAfter(t, new ChatHistoryManager({ maxContextTokens: 10000, tokenizer: enc }));
   h.addMessage({ role: 'user', content: 'hello world' }); // 3 + 2
   assert.equal(h.getRemainingBudget(), 10000 - 3 - 5);
 });
 
-test('engine: getMessagesForLLM trims the run state; addMessage joins the next run; checkpoints restore the history exactly', async () => {
+test('engine: getMessagesForLLM trims the run state; addMessage joins the next run; checkpoints restore the history exactly', async (t) => {
   const seen = [];
   const definition = {
     nodes: {
@@ -107,13 +108,13 @@ test('engine: getMessagesForLLM trims the run state; addMessage joins the next r
   };
   definition.nodes.chat2 = (state, engine) => { seen.push(engine.getMessagesForLLM().map((m) => m.content)); return {}; };
   definition.edges.chat2 = '__end__';
-  const engine = new GraphEngine(definition, { maxContextTokens: 40 });
+  const engine = disposeAfter(t, new GraphEngine(definition, { maxContextTokens: 40 }));
   engine.addMessage({ role: 'system', content: 'sys' });
   for (let i = 0; i < 8; i++) engine.addMessage({ role: i % 2 ? 'assistant' : 'user', content: `old message ${i}` });
   assert.ok(engine.getMessagesForLLM().length < 9, 'trimmed before any run');
   const paused = await engine.execute({ messages: [] });
   assert.equal(paused.state.messages.length, 10, 'added messages are in the run state');
-  const restored = new GraphEngine(definition, { maxContextTokens: 40 });
+  const restored = disposeAfter(t, new GraphEngine(definition, { maxContextTokens: 40 }));
   const done = await restored.resume(paused.checkpoint, { role: 'user', content: 'next question' });
   assert.equal(done.status, 'FINISHED');
   const [first, second] = seen;

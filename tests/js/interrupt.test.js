@@ -3,10 +3,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GraphEngine, MemoryStore, Command, interrupt, isGraphInterrupt, EdgegraphError } from 'edgegraph';
+import { disposeAfter } from './support/dispose.js';
 
 const tick = () => new Promise((r) => setImmediate(r));
 
-test('a tool approval on interrupt(): the email is sent exactly once; code before interrupt() runs again; the answer is data, not a message', async () => {
+test('a tool approval on interrupt(): the email is sent exactly once; code before interrupt() runs again; the answer is data, not a message', async (t) => {
   const outbox = [];
   let drafted = 0;
   const definition = () => ({
@@ -22,12 +23,12 @@ test('a tool approval on interrupt(): the email is sent exactly once; code befor
     edges: { send: 'after', after: '__end__' },
     entryPoint: 'send',
   });
-  const paused = await new GraphEngine(definition()).execute({ messages: [{ role: 'user', content: 'hi' }] });
+  const paused = await disposeAfter(t, new GraphEngine(definition())).execute({ messages: [{ role: 'user', content: 'hi' }] });
   assert.equal(paused.status, 'PAUSED');
   assert.deepEqual(paused.interrupts, [{ id: 'send:1.0:0', value: { action: 'send_email', to: 'ann@example.org' }, node: 'send' }]);
   assert.deepEqual(outbox, []);
   const saved = JSON.stringify(paused.checkpoint);
-  const done = await new GraphEngine(definition()).resume(JSON.parse(saved), 'approve');
+  const done = await disposeAfter(t, new GraphEngine(definition())).resume(JSON.parse(saved), 'approve');
   assert.equal(done.status, 'FINISHED');
   assert.deepEqual(outbox, ['to ann'], 'sent once');
   assert.equal(drafted, 2, 'the code before interrupt() ran again');
@@ -37,7 +38,7 @@ test('a tool approval on interrupt(): the email is sent exactly once; code befor
   assert.equal(done.interrupts, undefined);
 });
 
-test('several interrupt() calls in one node: one pause each, answers in call order; the answers live in the thread (a new engine resumes it)', async () => {
+test('several interrupt() calls in one node: one pause each, answers in call order; the answers live in the thread (a new engine resumes it)', async (t) => {
   const store = new MemoryStore();
   const calls = [];
   const definition = {
@@ -54,19 +55,19 @@ test('several interrupt() calls in one node: one pause each, answers in call ord
     edges: { form: '__end__' },
     entryPoint: 'form',
   };
-  const first = await new GraphEngine(definition, { checkpointer: store }).execute({}, { threadId: 'f' });
+  const first = await disposeAfter(t, new GraphEngine(definition, { checkpointer: store })).execute({}, { threadId: 'f' });
   assert.deepEqual(first.interrupts.map((i) => [i.id, i.value]), [['form:1.0:0', 'name?']]);
-  const second = await new GraphEngine(definition, { checkpointer: store }).resume({ threadId: 'f' }, 'Ann');
+  const second = await disposeAfter(t, new GraphEngine(definition, { checkpointer: store })).resume({ threadId: 'f' }, 'Ann');
   assert.equal(second.status, 'PAUSED');
   assert.deepEqual(second.interrupts.map((i) => [i.id, i.value]), [['form:1.0:1', 'city?']]);
-  const third = await new GraphEngine(definition, { checkpointer: store }).resume({ threadId: 'f' }, new Command({ resume: 'Lisbon' }));
+  const third = await disposeAfter(t, new GraphEngine(definition, { checkpointer: store })).resume({ threadId: 'f' }, new Command({ resume: 'Lisbon' }));
   assert.equal(third.status, 'FINISHED');
   assert.deepEqual(third.state.data, { name: 'Ann', city: 'Lisbon' });
   assert.deepEqual(calls, [['Ann', 'Lisbon']]);
   assert.equal(third.state.stepCount, 1);
 });
 
-test('parallel branches: two interrupt, one finishes and never runs again; a map answers both; bad answers are typed errors and the thread stays resumable', async () => {
+test('parallel branches: two interrupt, one finishes and never runs again; a map answers both; bad answers are typed errors and the thread stays resumable', async (t) => {
   const store = new MemoryStore();
   const runs = { left: 0, right: 0, quick: 0 };
   const definition = {
@@ -81,7 +82,7 @@ test('parallel branches: two interrupt, one finishes and never runs again; a map
     entryPoint: 'split',
     state: { reducers: { picks: 'concat' }, defaults: { picks: [] } },
   };
-  const engine = new GraphEngine(definition, { checkpointer: store });
+  const engine = disposeAfter(t, new GraphEngine(definition, { checkpointer: store }));
   const paused = await engine.execute({}, { threadId: 'p' });
   assert.equal(paused.status, 'PAUSED');
   assert.deepEqual(paused.interrupts.map((i) => [i.id, i.node]), [['left:2.0:0', 'left'], ['right:2.1:0', 'right']]);
@@ -100,7 +101,7 @@ test('parallel branches: two interrupt, one finishes and never runs again; a map
   assert.equal(thread?.status, 'PAUSED', 'the thread is as it was');
   assert.deepEqual(thread?.interrupts, paused.interrupts, 'getState lists what waits for an answer');
 
-  const done = await new GraphEngine(definition, { checkpointer: store }).resume({ threadId: 'p' }, new Command({ resume: { 'left:2.0:0': 'L', 'right:2.1:0': 'R' } }));
+  const done = await disposeAfter(t, new GraphEngine(definition, { checkpointer: store })).resume({ threadId: 'p' }, new Command({ resume: { 'left:2.0:0': 'L', 'right:2.1:0': 'R' } }));
   assert.equal(done.status, 'FINISHED');
   // The kept result (quick finished before the pause) first, then the resumed branches' in branch order, whatever ran when.
   assert.deepEqual(done.state.picks, ['quick', 'left=L', 'right=R'], 'kept first, then branch order');
@@ -108,7 +109,7 @@ test('parallel branches: two interrupt, one finishes and never runs again; a map
   assert.deepEqual(runs, { left: 2, right: 2, quick: 1 }, 'the finished sibling did not run again');
 });
 
-test('a subgraph\'s interrupt bubbles up to the caller with a prefixed id; resuming the parent answers it and the child continues', async () => {
+test('a subgraph\'s interrupt bubbles up to the caller with a prefixed id; resuming the parent answers it and the child continues', async (t) => {
   let asked = 0;
   const child = {
     nodes: { ask: (s, e, ctx) => { asked++; return { data: { ok: ctx.interrupt({ q: 'approve?' }) } }; }, finish: (s) => ({ data: { verdict: s.data.ok ? 'approved' : 'rejected' } }) },
@@ -124,28 +125,28 @@ test('a subgraph\'s interrupt bubbles up to the caller with a prefixed id; resum
     edges: { write: 'review', review: 'publish', publish: '__end__' },
     entryPoint: 'write',
   };
-  const paused = await new GraphEngine(definition).execute({});
+  const paused = await disposeAfter(t, new GraphEngine(definition)).execute({});
   assert.equal(paused.status, 'PAUSED');
   assert.deepEqual(paused.interrupts, [{ id: 'review:2.0/ask:1.0:0', value: { q: 'approve?' }, node: 'review' }]);
   const stored = JSON.parse(JSON.stringify(paused.checkpoint));
-  const done = await new GraphEngine(definition).resume(stored, true);
+  const done = await disposeAfter(t, new GraphEngine(definition)).resume(stored, true);
   assert.equal(done.status, 'FINISHED');
   assert.deepEqual(done.state.logs, ['publish: approved']);
   assert.equal(asked, 2);
-  const byId = await new GraphEngine(definition).resume(stored, { 'review:2.0/ask:1.0:0': false });
+  const byId = await disposeAfter(t, new GraphEngine(definition)).resume(stored, { 'review:2.0/ask:1.0:0': false });
   assert.deepEqual(byId.state.logs, ['publish: rejected']);
 });
 
-test('the global interrupt(): within a node\'s call (and after await where AsyncLocalStorage exists); outside a node it is a typed error', async () => {
+test('the global interrupt(): within a node\'s call (and after await where AsyncLocalStorage exists); outside a node it is a typed error', async (t) => {
   assert.throws(() => interrupt('x'), (e) => e.code === 'INTERRUPT_OUTSIDE_NODE' && /outside a node/.test(e.message));
-  const engine = new GraphEngine({
+  const engine = disposeAfter(t, new GraphEngine({
     nodes: {
       sync: () => ({ data: { a: interrupt('a?') } }),
       later: async () => { await tick(); return { data: { b: interrupt('b?') } }; },
     },
     edges: { sync: 'later', later: '__end__' },
     entryPoint: 'sync',
-  });
+  }));
   const first = await engine.execute({});
   assert.equal(first.interrupts[0].value, 'a?');
   const second = await engine.resume(first.checkpoint, 1);
@@ -154,9 +155,9 @@ test('the global interrupt(): within a node\'s call (and after await where Async
   assert.deepEqual(done.state.data, { a: 1, b: 2 });
 });
 
-test('an interrupt is never retried by a retry policy, and a catch-all can tell it apart (isGraphInterrupt)', async () => {
+test('an interrupt is never retried by a retry policy, and a catch-all can tell it apart (isGraphInterrupt)', async (t) => {
   let tries = 0;
-  const engine = new GraphEngine({
+  const engine = disposeAfter(t, new GraphEngine({
     nodes: {
       n: {
         handler: (s, e, ctx) => {
@@ -168,24 +169,24 @@ test('an interrupt is never retried by a retry policy, and a catch-all can tell 
     },
     edges: { n: '__end__' },
     entryPoint: 'n',
-  });
+  }));
   const paused = await engine.execute({});
   assert.equal(paused.status, 'PAUSED');
   assert.equal(tries, 1);
   assert.equal((await engine.resume(paused.checkpoint, 'ok')).state.data.v, 'ok');
 });
 
-test('resume without an answer runs the node again, which asks again; an answer while nothing is pending is UNKNOWN_INTERRUPT', async () => {
-  const engine = new GraphEngine({ nodes: { n: (s, e, ctx) => ({ data: { v: ctx.interrupt('v?') } }) }, edges: { n: '__end__' }, entryPoint: 'n' });
+test('resume without an answer runs the node again, which asks again; an answer while nothing is pending is UNKNOWN_INTERRUPT', async (t) => {
+  const engine = disposeAfter(t, new GraphEngine({ nodes: { n: (s, e, ctx) => ({ data: { v: ctx.interrupt('v?') } }) }, edges: { n: '__end__' }, entryPoint: 'n' }));
   const paused = await engine.execute({});
   const again = await engine.resume(paused.checkpoint);
   assert.deepEqual(again.interrupts, paused.interrupts);
-  const other = new GraphEngine({ nodes: { ask: () => ({ shouldPause: true }) }, edges: { ask: '__end__' }, entryPoint: 'ask' });
+  const other = disposeAfter(t, new GraphEngine({ nodes: { ask: () => ({ shouldPause: true }) }, edges: { ask: '__end__' }, entryPoint: 'ask' }));
   const p = await other.execute({});
   await assert.rejects(other.resume(p.checkpoint, new Command({ resume: 'x' })), (e) => e.code === 'UNKNOWN_INTERRUPT' && /no interrupt is pending/.test(e.message));
 });
 
-test('two subgraphs in parallel branches both interrupt: one pause, ids told apart by the parent task; a map answers both; stream() shows the pause', async () => {
+test('two subgraphs in parallel branches both interrupt: one pause, ids told apart by the parent task; a map answers both; stream() shows the pause', async (t) => {
   const child = (label) => ({
     nodes: { ask: (s, e, ctx) => ({ data: { answer: `${label}:${ctx.interrupt(`${label}?`)}` } }) },
     edges: { ask: '__end__' },
@@ -201,7 +202,7 @@ test('two subgraphs in parallel branches both interrupt: one pause, ids told apa
     entryPoint: 'split',
     state: { shape: 'frame', reducers: { got: 'concat' }, defaults: { got: [] } },
   };
-  const engine = new GraphEngine(definition);
+  const engine = disposeAfter(t, new GraphEngine(definition));
   const events = [];
   for await (const event of engine.stream({})) events.push(event);
   const pause = events.find((e) => e.type === 'pause');
@@ -215,8 +216,8 @@ test('two subgraphs in parallel branches both interrupt: one pause, ids told apa
   assert.deepEqual(done.state.got, ['L:yes', 'R:no']);
 });
 
-test('resume with a bare value when no interrupt is pending is INVALID_INPUT saying what to pass', async () => {
-  const engine = new GraphEngine({ nodes: { ask: () => ({ shouldPause: true }) }, edges: { ask: '__end__' }, entryPoint: 'ask' });
+test('resume with a bare value when no interrupt is pending is INVALID_INPUT saying what to pass', async (t) => {
+  const engine = disposeAfter(t, new GraphEngine({ nodes: { ask: () => ({ shouldPause: true }) }, edges: { ask: '__end__' }, entryPoint: 'ask' }));
   const paused = await engine.execute({});
   await assert.rejects(engine.resume(paused.checkpoint, 'yes'), (e) => e.code === 'INVALID_INPUT' && /no interrupt is pending/.test(e.message) && /role: 'user'/.test(e.message));
 });

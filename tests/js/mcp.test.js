@@ -12,6 +12,7 @@ import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { GraphEngine, createAgentNode, mcpTools, approve, EdgegraphError } from 'edgegraph';
 import { startMcpServer } from './support/mcp-server.js';
 import { startServer, reply, call } from './support/openai-server.js';
+import { disposeAfter } from './support/dispose.js';
 
 async function connect(url) {
   const client = new Client({ name: 'edgegraph-test', version: '1.0.0' });
@@ -19,9 +20,9 @@ async function connect(url) {
   return client;
 }
 
-const agentEngine = (baseURL, tools) => new GraphEngine({ nodes: { agent: createAgentNode({ llm: { baseURL, model: 'm' }, tools, stream: false }) }, edges: { agent: '__end__' }, entryPoint: 'agent' });
+const agentEngine = (t, baseURL, tools) => disposeAfter(t, new GraphEngine({ nodes: { agent: createAgentNode({ llm: { baseURL, model: 'm' }, tools, stream: false }) }, edges: { agent: '__end__' }, entryPoint: 'agent' }));
 
-test('every page of tools is listed; results and errors go back to the model', async () => {
+test('every page of tools is listed; results and errors go back to the model', async (t) => {
   const mcp = await startMcpServer();
   const client = await connect(mcp.url);
   const llm = await startServer([
@@ -31,7 +32,7 @@ test('every page of tools is listed; results and errors go back to the model', a
   try {
     const tools = await mcpTools(client);
     assert.deepEqual(tools.map((t) => t.name), ['add', 'weather_now', 'fail', 'snapshot', 'send_email']);
-    const r = await agentEngine(llm.baseURL, tools).execute({ messages: [{ role: 'user', content: 'go' }] });
+    const r = await agentEngine(t, llm.baseURL, tools).execute({ messages: [{ role: 'user', content: 'go' }] });
     assert.equal(r.status, 'FINISHED');
     const sentTools = llm.requests[0].body.tools.map((t) => t.function);
     assert.deepEqual(sentTools[0].parameters.required, ['a', 'b']);
@@ -48,7 +49,7 @@ test('every page of tools is listed; results and errors go back to the model', a
   } finally { await client.close(); await llm.close(); await mcp.close(); }
 });
 
-test('an approval-gated MCP tool pauses, and runs exactly once across pause and resume in a new engine and session', async () => {
+test('an approval-gated MCP tool pauses, and runs exactly once across pause and resume in a new engine and session', async (t) => {
   const mcp = await startMcpServer();
   const llm = await startServer([
     { json: reply(null, [call('m1', 'send_email', { to: 'ana@example.com', body: 'hi' }), call('m2', 'add', { a: 1, b: 1 })]) },
@@ -58,7 +59,7 @@ test('an approval-gated MCP tool pauses, and runs exactly once across pause and 
   let second;
   try {
     const tools = await mcpTools(first, { needsApproval: ['send_email'] });
-    const paused = await agentEngine(llm.baseURL, tools).execute({ messages: [{ role: 'user', content: 'mail ana' }] });
+    const paused = await agentEngine(t, llm.baseURL, tools).execute({ messages: [{ role: 'user', content: 'mail ana' }] });
     assert.equal(paused.status, 'PAUSED');
     assert.deepEqual(paused.state.pendingAskUser.toolCalls.map((c) => [c.name, c.needsApproval]), [['send_email', true], ['add', false]]);
     assert.deepEqual(mcp.sent, []);
@@ -68,7 +69,7 @@ test('an approval-gated MCP tool pauses, and runs exactly once across pause and 
     // Another process: a new session, new tools, a new engine, the checkpoint through JSON.
     second = await connect(mcp.url);
     const again = await mcpTools(second, { needsApproval: (name) => name === 'send_email' });
-    const done = await agentEngine(llm.baseURL, again).resume(JSON.parse(JSON.stringify(paused.checkpoint)), approve());
+    const done = await agentEngine(t, llm.baseURL, again).resume(JSON.parse(JSON.stringify(paused.checkpoint)), approve());
     assert.equal(done.status, 'FINISHED');
     assert.equal(done.state.lastModelOutput, 'Sent.');
     assert.deepEqual(mcp.sent, [{ to: 'ana@example.com', body: 'hi' }]);
@@ -77,7 +78,7 @@ test('an approval-gated MCP tool pauses, and runs exactly once across pause and 
   } finally { await second?.close(); await llm.close(); await mcp.close(); }
 });
 
-test('a server that is gone fails the node with MCP_ERROR naming the server and the tool', async () => {
+test('a server that is gone fails the node with MCP_ERROR naming the server and the tool', async (t) => {
   const mcp = await startMcpServer();
   const client = await connect(mcp.url);
   const llm = await startServer([{ json: reply(null, [call('c1', 'calc_add', { a: 1, b: 2 })]) }]);
@@ -85,7 +86,7 @@ test('a server that is gone fails the node with MCP_ERROR naming the server and 
     const tools = await mcpTools(client, { prefix: 'calc_' });
     assert.equal(tools[0].name, 'calc_add');
     await mcp.close();
-    const r = await agentEngine(llm.baseURL, tools).execute({ messages: [{ role: 'user', content: 'add' }] });
+    const r = await agentEngine(t, llm.baseURL, tools).execute({ messages: [{ role: 'user', content: 'add' }] });
     assert.equal(r.status, 'ERROR');
     const e = r.error.cause;
     assert.ok(e instanceof EdgegraphError);
@@ -96,7 +97,7 @@ test('a server that is gone fails the node with MCP_ERROR naming the server and 
   } finally { await client.close().catch(() => {}); await llm.close(); }
 });
 
-test('a call whose server is unreachable is retried alone: the calls of its round that ran never run again', async () => {
+test('a call whose server is unreachable is retried alone: the calls of its round that ran never run again', async (t) => {
   const mcp = await startMcpServer();
   const client = await connect(mcp.url);
   // The connection fails for `add` only while `down`, as a dropped connection would (fetch failed).
@@ -107,7 +108,7 @@ test('a call whose server is unreachable is retried alone: the calls of its roun
     { json: reply('Sent, and 1 + 2 = 3.') },
   ]);
   try {
-    const engine = agentEngine(llm.baseURL, await mcpTools(flaky));
+    const engine = agentEngine(t, llm.baseURL, await mcpTools(flaky));
     const failed = await engine.execute({ messages: [{ role: 'user', content: 'mail and add' }] });
     assert.equal(failed.status, 'ERROR');
     assert.equal(failed.error.cause.code, 'MCP_ERROR');

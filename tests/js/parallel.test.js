@@ -4,14 +4,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GraphEngine, send } from 'edgegraph';
+import { disposeAfter } from './support/dispose.js';
 
 const tick = () => new Promise((r) => setImmediate(r));
 const randomDelay = () => new Promise((r) => setTimeout(r, Math.random() * 4));
 
-test('map fan-out: one task per item with the item as context.arg; results in item order whatever the timing', async () => {
+test('map fan-out: one task per item with the item as context.arg; results in item order whatever the timing', async (t) => {
   const seen = new Set();
   for (let round = 0; round < 5; round++) {
-    const engine = new GraphEngine({
+    const engine = disposeAfter(t, new GraphEngine({
       nodes: {
         split: () => ({ items: [3, 1, 4, 1, 5] }),
         square: async (state, _e, ctx) => { await randomDelay(); return { results: [ctx.arg * ctx.arg] }; },
@@ -20,7 +21,7 @@ test('map fan-out: one task per item with the item as context.arg; results in it
       edges: { split: { map: 'items', to: 'square' }, square: 'join', join: '__end__' },
       entryPoint: 'split',
       state: { reducers: { results: 'concat' }, defaults: { results: [] } },
-    });
+    }));
     const r = await engine.execute({});
     assert.equal(r.status, 'FINISHED');
     seen.add(JSON.stringify(r.state.results));
@@ -30,17 +31,17 @@ test('map fan-out: one task per item with the item as context.arg; results in it
   assert.deepEqual([...seen], ['[9,1,16,1,25]']);
 });
 
-test('a router may return Sends', async () => {
-  const engine = new GraphEngine({
+test('a router may return Sends', async (t) => {
+  const engine = disposeAfter(t, new GraphEngine({
     nodes: { plan: () => ({}), work: (s, e, ctx) => ({ done: [ctx.arg.job] }) },
     edges: { plan: () => [send('work', { job: 'a' }), send('work', { job: 'b' })], work: '__end__' },
     entryPoint: 'plan',
     state: { reducers: { done: 'concat' } },
-  });
+  }));
   assert.deepEqual((await engine.execute({})).state.done, ['a', 'b']);
 });
 
-test('a checkpoint taken mid parallel step restores in a new engine and re-runs only unfinished branches', async () => {
+test('a checkpoint taken mid parallel step restores in a new engine and re-runs only unfinished branches', async (t) => {
   const definition = (log, gate) => ({
     nodes: {
       split: () => { log.push('split'); return {}; },
@@ -55,13 +56,13 @@ test('a checkpoint taken mid parallel step restores in a new engine and re-runs 
   });
   // Uninterrupted, for reference.
   const refLog = [];
-  const reference = await new GraphEngine(definition(refLog, () => Promise.resolve())).execute({});
+  const reference = await disposeAfter(t, new GraphEngine(definition(refLog, () => Promise.resolve()))).execute({});
 
   // Interrupted once fast1 and fast2 are done and slow is still running.
   const log = [];
   const controller = new AbortController();
   let done = 0;
-  const first = new GraphEngine(definition(log, () => new Promise(() => {})));
+  const first = disposeAfter(t, new GraphEngine(definition(log, () => new Promise(() => {}))));
   const interrupted = await first.execute({}, {
     signal: controller.signal,
     onEvent: (e) => { if (e.type === 'node_end' && ++done === 3) controller.abort(); }, // split, fast1, fast2
@@ -71,7 +72,7 @@ test('a checkpoint taken mid parallel step restores in a new engine and re-runs 
 
   // "Another process": a new engine from the same definition.
   const log2 = [];
-  const second = new GraphEngine(definition(log2, () => Promise.resolve()));
+  const second = disposeAfter(t, new GraphEngine(definition(log2, () => Promise.resolve())));
   const resumed = await second.resume(stored);
   assert.equal(resumed.status, 'FINISHED');
   assert.deepEqual(log2, ['slow', 'join'], 'finished branches did not run again');
@@ -79,33 +80,33 @@ test('a checkpoint taken mid parallel step restores in a new engine and re-runs 
   assert.deepEqual(resumed.state.results, ['f1', 'f2', 's']);
 });
 
-test('retry: attempts with backoff; context.attempt counts; events report each retry', async () => {
+test('retry: attempts with backoff; context.attempt counts; events report each retry', async (t) => {
   const attempts = [];
-  const engine = new GraphEngine({
+  const engine = disposeAfter(t, new GraphEngine({
     nodes: {
       flaky: { handler: (s, e, ctx) => { attempts.push(ctx.attempt); if (ctx.attempt < 3) throw new Error(`try ${ctx.attempt}`); return { data: { ok: ctx.attempt } }; }, retry: { attempts: 3, backoffMs: 1, jitter: false } },
     },
     edges: { flaky: '__end__' },
     entryPoint: 'flaky',
-  });
+  }));
   const events = [];
   const r = await engine.execute({}, { onEvent: (e) => events.push(e) });
   assert.equal(r.status, 'FINISHED');
   assert.deepEqual(attempts, [1, 2, 3]);
   assert.deepEqual(events.filter((e) => e.type === 'node_retry').map((e) => [e.attempt, e.error, e.delayMs]), [[1, 'try 1', 1], [2, 'try 2', 2]]);
-  const always = new GraphEngine({ nodes: { f: { handler: () => { throw new Error('down'); }, retry: { attempts: 2, backoffMs: 0 } } }, edges: { f: '__end__' }, entryPoint: 'f' });
+  const always = disposeAfter(t, new GraphEngine({ nodes: { f: { handler: () => { throw new Error('down'); }, retry: { attempts: 2, backoffMs: 0 } } }, edges: { f: '__end__' }, entryPoint: 'f' }));
   const failed = await always.execute({});
   assert.equal(failed.error.code, 'NODE_FAILED');
   assert.match(failed.error.message, /down/);
 });
 
-test('timeout: a node that never finishes fails with NODE_TIMEOUT and its signal is aborted', async () => {
+test('timeout: a node that never finishes fails with NODE_TIMEOUT and its signal is aborted', async (t) => {
   let signal;
-  const engine = new GraphEngine({
+  const engine = disposeAfter(t, new GraphEngine({
     nodes: { stuck: { handler: (s, e, ctx) => { signal = ctx.signal; return new Promise(() => {}); }, timeoutMs: 20 } },
     edges: { stuck: '__end__' },
     entryPoint: 'stuck',
-  });
+  }));
   const r = await engine.execute({});
   assert.equal(r.status, 'ERROR');
   assert.equal(r.error.code, 'NODE_TIMEOUT');
@@ -114,9 +115,9 @@ test('timeout: a node that never finishes fails with NODE_TIMEOUT and its signal
   assert.equal(signal.aborted, true);
 });
 
-test('error edge: after the last try the failure goes to a handler node with lastError', async () => {
+test('error edge: after the last try the failure goes to a handler node with lastError', async (t) => {
   let tries = 0;
-  const engine = new GraphEngine({
+  const engine = disposeAfter(t, new GraphEngine({
     nodes: {
       fetch: { handler: () => { tries++; throw new Error('503'); }, retry: { attempts: 2, backoffMs: 0 }, onError: 'fallback' },
       fallback: (s) => ({ data: { used: 'cache', because: s.lastError.message } }),
@@ -124,7 +125,7 @@ test('error edge: after the last try the failure goes to a handler node with las
     },
     edges: { fetch: 'use', fallback: 'use', use: '__end__' },
     entryPoint: 'fetch',
-  });
+  }));
   const r = await engine.execute({});
   assert.equal(r.status, 'FINISHED');
   assert.equal(tries, 2);
@@ -139,7 +140,7 @@ test('node policy typos are caught at construction', () => {
   assert.throws(() => new GraphEngine({ nodes: { a: { handler: f, onError: 'nope' } }, edges: { a: '__end__' }, entryPoint: 'a' }), (e) => e.code === 'UNKNOWN_NODE' && /'nope'/.test(e.message));
 });
 
-test('subgraph: own state mapped in and out; a child pause pauses the parent; resume continues the child', async () => {
+test('subgraph: own state mapped in and out; a child pause pauses the parent; resume continues the child', async (t) => {
   const childRuns = [];
   const child = {
     nodes: {
@@ -149,7 +150,7 @@ test('subgraph: own state mapped in and out; a child pause pauses the parent; re
     edges: { draft: 'finalize', finalize: '__end__' },
     entryPoint: 'draft',
   };
-  const parent = () => new GraphEngine({
+  const parent = () => disposeAfter(t, new GraphEngine({
     nodes: {
       prepare: () => ({ data: { topic: 'wasm' } }),
       write: { kind: 'subgraph', graph: child, input: (s) => ({ data: { topic: s.data.topic } }), output: (childState) => ({ data: { article: childState.data.final } }) },
@@ -157,7 +158,7 @@ test('subgraph: own state mapped in and out; a child pause pauses the parent; re
     },
     edges: { prepare: 'write', write: 'publish', publish: '__end__' },
     entryPoint: 'prepare',
-  });
+  }));
   const paused = await parent().execute({});
   assert.equal(paused.status, 'PAUSED');
   assert.deepEqual(paused.state.pendingAskUser, { question: 'Approve the draft?' });
@@ -169,13 +170,13 @@ test('subgraph: own state mapped in and out; a child pause pauses the parent; re
   assert.equal(done.state.subgraphs.write, null);
 });
 
-test('retry.retryOn: an error it refuses fails the node at once; others are tried again', async () => {
+test('retry.retryOn: an error it refuses fails the node at once; others are tried again', async (t) => {
   const tries = [];
   const statusOf = (n) => Object.assign(new Error(`status ${n}`), { status: n });
-  const engine = new GraphEngine({
+  const engine = disposeAfter(t, new GraphEngine({
     nodes: { call: { handler: (s, e, ctx) => { tries.push(ctx.attempt); throw statusOf(ctx.attempt === 1 ? 503 : 400); }, retry: { attempts: 5, backoffMs: 0, retryOn: (err) => err.status >= 500 } } },
     edges: { call: '__end__' }, entryPoint: 'call',
-  });
+  }));
   const r = await engine.execute({});
   assert.equal(r.status, 'ERROR');
   assert.equal(r.error.code, 'NODE_FAILED');

@@ -10,16 +10,17 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { GraphEngine, createAgentNode, createChatClient, LLMError } from 'edgegraph';
 import { startServer, fromPolicy } from './support/openai-server.js';
 import { startResponsesServer, response, outputText, functionCall } from './support/responses-server.js';
+import { disposeAfter } from './support/dispose.js';
 
 const weather = { name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, run: ({ city }) => ({ city, sky: 'sunny' }) };
 const v4Usage = (input, output, cached) => ({ inputTokens: { total: input, noCache: input - cached, cacheRead: cached, cacheWrite: 0 }, outputTokens: { total: output, text: output, reasoning: 0 } });
 const finish = (unified) => ({ unified, raw: unified });
 
-function agentGraph(llm, extra = {}) {
-  return new GraphEngine({ nodes: { agent: createAgentNode({ llm, tools: [weather], systemPrompt: 'Be brief.', ...extra }) }, edges: { agent: '__end__' }, entryPoint: 'agent' });
+function agentGraph(t, llm, extra = {}) {
+  return disposeAfter(t, new GraphEngine({ nodes: { agent: createAgentNode({ llm, tools: [weather], systemPrompt: 'Be brief.', ...extra }) }, edges: { agent: '__end__' }, entryPoint: 'agent' }));
 }
 
-test('an AI SDK v4 model (MockLanguageModelV4) runs the tool loop: the prompt in the specification\'s shape, usage in edgegraph\'s', async () => {
+test('an AI SDK v4 model (MockLanguageModelV4) runs the tool loop: the prompt in the specification\'s shape, usage in edgegraph\'s', async (t) => {
   const model = new MockLanguageModelV4({
     provider: 'mock-provider',
     modelId: 'mock-model',
@@ -28,7 +29,7 @@ test('an AI SDK v4 model (MockLanguageModelV4) runs the tool loop: the prompt in
       { content: [{ type: 'text', text: 'Sunny in both.' }], finishReason: finish('stop'), usage: v4Usage(60, 4, 32), warnings: [] },
     ],
   });
-  const r = await agentGraph(model, { stream: false }).execute({ messages: [{ role: 'user', content: [{ type: 'text', text: 'Weather?' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] }] });
+  const r = await agentGraph(t, model, { stream: false }).execute({ messages: [{ role: 'user', content: [{ type: 'text', text: 'Weather?' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] }] });
   assert.equal(r.status, 'FINISHED', r.error?.message);
   assert.equal(r.state.lastModelOutput, 'Sunny in both.');
   const second = model.doGenerateCalls[1];
@@ -42,7 +43,7 @@ test('an AI SDK v4 model (MockLanguageModelV4) runs the tool loop: the prompt in
   assert.equal(r.usage.totalTokens, 110);
 });
 
-test('an AI SDK v3 model streams (doStream): tokens as llm_token events, tool calls from its stream parts', async () => {
+test('an AI SDK v3 model streams (doStream): tokens as llm_token events, tool calls from its stream parts', async (t) => {
   const parts = (list) => ({ stream: convertArrayToReadableStream([{ type: 'stream-start', warnings: [] }, ...list]) });
   const model = new MockLanguageModelV3({
     doStream: [
@@ -53,7 +54,7 @@ test('an AI SDK v3 model streams (doStream): tokens as llm_token events, tool ca
     ],
   });
   const events = [];
-  const r = await agentGraph(model).execute({ messages: [{ role: 'user', content: 'Weather?' }] }, { onEvent: (e) => events.push(e) });
+  const r = await agentGraph(t, model).execute({ messages: [{ role: 'user', content: 'Weather?' }] }, { onEvent: (e) => events.push(e) });
   assert.equal(r.status, 'FINISHED', r.error?.message);
   assert.equal(r.state.lastModelOutput, 'Sunny today.');
   assert.deepEqual(events.filter((e) => e.type === 'llm_token').map((e) => e.text), ['Sunny ', 'today.']);
@@ -62,9 +63,9 @@ test('an AI SDK v3 model streams (doStream): tokens as llm_token events, tool ca
   assert.equal(r.usage.inputTokens, 30);
 });
 
-test('an AI SDK model: a tool call with arguments that are not JSON is LLM_BAD_RESPONSE, nothing runs; its errors and aborts are LLMErrors', async () => {
+test('an AI SDK model: a tool call with arguments that are not JSON is LLM_BAD_RESPONSE, nothing runs; its errors and aborts are LLMErrors', async (t) => {
   const bad = new MockLanguageModelV4({ doGenerate: { content: [{ type: 'tool-call', toolCallId: 'tc1', toolName: 'get_weather', input: '{"city":' }], finishReason: finish('tool-calls'), usage: v4Usage(1, 1, 0), warnings: [] } });
-  const r = await agentGraph(bad, { stream: false }).execute({ messages: [{ role: 'user', content: 'x' }] });
+  const r = await agentGraph(t, bad, { stream: false }).execute({ messages: [{ role: 'user', content: 'x' }] });
   assert.equal(r.status, 'ERROR');
   assert.ok(r.error.cause instanceof LLMError && r.error.cause.code === 'LLM_BAD_RESPONSE', String(r.error.cause));
   assert.match(r.error.message, /the mock-provider reply has tool call 'get_weather' \(tc1\) whose arguments are not JSON/);
@@ -78,13 +79,13 @@ test('an AI SDK model: a tool call with arguments that are not JSON is LLM_BAD_R
   await assert.rejects(createChatClient(hanging).chat({ messages: [{ role: 'user', content: 'x' }], signal: controller.signal }), (e) => e instanceof LLMError && e.code === 'LLM_ABORTED');
 });
 
-test('@ai-sdk/openai (chat) against the strict OpenAI server: the agent tool loop, streamed and not', async () => {
+test('@ai-sdk/openai (chat) against the strict OpenAI server: the agent tool loop, streamed and not', async (t) => {
   let round = 0;
   const server = await startServer(fromPolicy(({ messages }) => (messages.at(-1).role === 'tool' ? `It is ${JSON.parse(messages.at(-1).content).sky}.` : { toolCalls: [{ id: `call_${++round}`, name: 'get_weather', arguments: { city: 'Lisbon' } }] })), { apiKey: 'sk-aisdk-SECRET-1' });
   try {
     const openai = createOpenAI({ baseURL: server.baseURL, apiKey: 'sk-aisdk-SECRET-1' });
     for (const stream of [false, true]) {
-      const r = await agentGraph(openai.chat('gpt-test'), { stream }).execute({ messages: [{ role: 'user', content: 'Weather in Lisbon?' }] });
+      const r = await agentGraph(t, openai.chat('gpt-test'), { stream }).execute({ messages: [{ role: 'user', content: 'Weather in Lisbon?' }] });
       assert.equal(r.status, 'FINISHED', r.error?.message);
       assert.equal(r.state.lastModelOutput, 'It is sunny.');
       assert.equal(r.usage.calls.length, 2);
@@ -94,14 +95,14 @@ test('@ai-sdk/openai (chat) against the strict OpenAI server: the agent tool loo
   } finally { await server.close(); }
 });
 
-test('@ai-sdk/openai (responses) against the strict Responses server: the agent tool loop', async () => {
+test('@ai-sdk/openai (responses) against the strict Responses server: the agent tool loop', async (t) => {
   const server = await startResponsesServer([
     { reply: response([functionCall('call_1', 'get_weather', { city: 'Lisbon' })]) },
     { reply: response([outputText('Sunny.')]) },
   ], { apiKey: 'sk-aisdk-SECRET-2' });
   try {
     const openai = createOpenAI({ baseURL: server.baseURL, apiKey: 'sk-aisdk-SECRET-2' });
-    const r = await agentGraph(openai.responses('gpt-test'), { stream: false }).execute({ messages: [{ role: 'user', content: 'Weather in Lisbon?' }] });
+    const r = await agentGraph(t, openai.responses('gpt-test'), { stream: false }).execute({ messages: [{ role: 'user', content: 'Weather in Lisbon?' }] });
     assert.equal(r.status, 'FINISHED', r.error?.message);
     assert.equal(r.state.lastModelOutput, 'Sunny.');
     assert.deepEqual(r.usage.calls.map((c) => [c.inputTokens, c.outputTokens, c.cachedTokens]), [[25, 9, 5], [25, 9, 5]]);

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { GraphEngine, createAgentNode, createChatClient } from 'edgegraph';
 import { startAnthropicServer, message, textBlock, toolUse, messageEvents } from './support/anthropic-server.js';
 import { providerSuite } from './support/provider-suite.js';
+import { disposeAfter } from './support/dispose.js';
 
 const KEY = 'sk-ant-SECRET-0123456789';
 
@@ -129,18 +130,18 @@ test('consecutive messages of one role (a tool result, then a user message) go a
   } finally { await s.close(); }
 });
 
-test('an agent on Anthropic: the reply names its provider; the key is in no state, event or error', async () => {
+test('an agent on Anthropic: the reply names its provider; the key is in no state, event or error', async (t) => {
   const s = await startAnthropicServer([{ reply: message([textBlock('Hi there')]) }], { apiKey: KEY });
   try {
     const events = [];
-    const engine = new GraphEngine({ nodes: { agent: createAgentNode({ llm: { provider: 'anthropic', model: 'claude-test', apiKey: KEY, baseURL: s.baseURL }, mode: 'chat' }) }, edges: { agent: '__end__' }, entryPoint: 'agent' });
+    const engine = disposeAfter(t, new GraphEngine({ nodes: { agent: createAgentNode({ llm: { provider: 'anthropic', model: 'claude-test', apiKey: KEY, baseURL: s.baseURL }, mode: 'chat' }) }, edges: { agent: '__end__' }, entryPoint: 'agent' }));
     const r = await engine.execute({ messages: [{ role: 'user', content: 'Hello' }] }, { onEvent: (e) => events.push(e) });
     assert.equal(r.state.lastModelOutput, 'Hi there');
     assert.equal(JSON.stringify([r.state, events.filter((e) => e.type !== 'run_end'), r.usage]).includes(KEY), false);
   } finally { await s.close(); }
 });
 
-test("with extended thinking on, the reply's thinking blocks go back before its tool_use blocks (streamed and not)", async () => {
+test("with extended thinking on, the reply's thinking blocks go back before its tool_use blocks (streamed and not)", async (t) => {
   const thinking = { type: 'thinking', thinking: 'The user wants the weather.', signature: 'EqQBCgIYAhIM' };
   const asks = message([thinking, toolUse('toolu_1', 'get_weather', { city: 'Lisbon' })]);
   const s = await startAnthropicServer([{ reply: asks }, { reply: message([textBlock('Sunny.')]) }, { reply: asks }, { reply: message([textBlock('Sunny.')]) }], { apiKey: KEY });
@@ -148,7 +149,7 @@ test("with extended thinking on, the reply's thinking blocks go back before its 
     const weather = { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } }, run: () => 'sunny' };
     for (const stream of [false, true]) {
       const agent = createAgentNode({ llm: { provider: 'anthropic', model: 'claude-test', apiKey: KEY, baseURL: s.baseURL, defaults: { thinking: { type: 'enabled', budget_tokens: 1024 } } }, tools: [weather], stream });
-      const r = await new GraphEngine({ nodes: { agent }, edges: { agent: '__end__' }, entryPoint: 'agent' }).execute({ messages: [{ role: 'user', content: 'Weather?' }] });
+      const r = await disposeAfter(t, new GraphEngine({ nodes: { agent }, edges: { agent: '__end__' }, entryPoint: 'agent' })).execute({ messages: [{ role: 'user', content: 'Weather?' }] });
       assert.equal(r.status, 'FINISHED', r.error?.message);
       const second = s.requests.at(-1).body;
       assert.deepEqual(second.messages[1].content.map((b) => b.type), ['thinking', 'tool_use']);

@@ -8,6 +8,7 @@ import { createChatClient } from 'edgegraph';
 import { startGeminiServer, candidate, candidateEvents } from './support/gemini-server.js';
 import { providerSuite } from './support/provider-suite.js';
 import { startServer, reply } from './support/openai-server.js';
+import { disposeAfter } from './support/dispose.js';
 
 const KEY = 'AIza-SECRET-gemini-0123456789';
 const fc = (name, args) => ({ functionCall: { name, args } });
@@ -138,7 +139,7 @@ test("gemini: a call's thoughtSignature goes back with it in the next request, a
   } finally { await s.close(); }
 });
 
-test("gemini: a traced chat span carries the provider (gcp.gemini) and Gemini's token counts (usageMetadata, read as edgegraph's tokens)", async () => {
+test("gemini: a traced chat span carries the provider (gcp.gemini) and Gemini's token counts (usageMetadata, read as edgegraph's tokens)", async (t) => {
   const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
   const exporter = new InMemorySpanExporter();
   const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer('edgegraph-test');
@@ -146,7 +147,7 @@ test("gemini: a traced chat span carries the provider (gcp.gemini) and Gemini's 
   try {
     const { GraphEngine, createAgentNode } = await import('edgegraph');
     const agent = createAgentNode({ llm: { provider: 'gemini', model: 'gemini-test', apiKey: KEY, baseURL: s.baseURL }, mode: 'chat', stream: false });
-    const r = await new GraphEngine({ nodes: { agent }, edges: { agent: '__end__' }, entryPoint: 'agent' }, { tracer }).execute({ messages: [{ role: 'user', content: 'x' }] });
+    const r = await disposeAfter(t, new GraphEngine({ nodes: { agent }, edges: { agent: '__end__' }, entryPoint: 'agent' }, { tracer })).execute({ messages: [{ role: 'user', content: 'x' }] });
     assert.equal(r.status, 'FINISHED');
   } finally { await s.close(); }
   const chat = exporter.getFinishedSpans().find((x) => x.name === 'chat gemini-test');

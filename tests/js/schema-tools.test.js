@@ -12,11 +12,11 @@ import { startServer, reply, call } from './support/openai-server.js';
 
 async function agentRun(tools, script) {
   const server = await startServer(script);
+  const engine = new GraphEngine({ nodes: { agent: createAgentNode({ llm: { baseURL: server.baseURL, model: 'm' }, tools, stream: false }) }, edges: { agent: '__end__' }, entryPoint: 'agent' });
   try {
-    const engine = new GraphEngine({ nodes: { agent: createAgentNode({ llm: { baseURL: server.baseURL, model: 'm' }, tools, stream: false }) }, edges: { agent: '__end__' }, entryPoint: 'agent' });
     const result = await engine.execute({ messages: [{ role: 'user', content: 'go' }] });
     return { result, requests: server.requests };
-  } finally { await server.close(); }
+  } finally { engine.dispose(); await server.close(); }
 }
 
 test('a Zod tool: the model gets Zod\'s JSON Schema; valid arguments run (with defaults filled), invalid ones come back naming the path', async () => {

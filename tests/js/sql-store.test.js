@@ -13,6 +13,7 @@ import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { sqliteStore, GraphEngine } from 'edgegraph';
 import { sqliteNode } from './support/store-of.js';
+import { disposeAfter } from './support/dispose.js';
 
 test('node:sqlite: concurrent resumes, a conversation, retention and pages (the suite, run on a Node with node:sqlite)', () => {
   const suite = new URL('./support/sqlite-suite.js', import.meta.url).pathname;
@@ -24,9 +25,9 @@ test('node:sqlite: concurrent resumes, a conversation, retention and pages (the 
   assert.match(run.stdout, /# fail 0\n/);
 });
 
-test('sqliteStore on a Node without node:sqlite (the tests\' Node 20): INVALID_OPTIONS naming what it needs, when first used', async () => {
+test('sqliteStore on a Node without node:sqlite (the tests\' Node 20): INVALID_OPTIONS naming what it needs, when first used', async (t) => {
   assert.notEqual(sqliteNode, process.execPath, 'this test runs on a Node without node:sqlite');
-  const engine = new GraphEngine({ nodes: { a: () => ({}) }, edges: { a: '__end__' }, entryPoint: 'a' }, { checkpointer: sqliteStore('/nonexistent/threads.sqlite') });
+  const engine = disposeAfter(t, new GraphEngine({ nodes: { a: () => ({}) }, edges: { a: '__end__' }, entryPoint: 'a' }, { checkpointer: sqliteStore('/nonexistent/threads.sqlite') }));
   await assert.rejects(engine.execute({}, { threadId: 't' }), (e) => e.code === 'INVALID_OPTIONS' || /node:sqlite/.test(e.message));
   await assert.rejects(engine.getState('t'), (e) => e.code === 'INVALID_OPTIONS' && /node:sqlite \(Node 22\.5 or later/.test(e.message));
 });

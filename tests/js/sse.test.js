@@ -8,11 +8,12 @@ import { GraphEngine, readServerSentEvents, eventStreamResponse } from 'edgegrap
 import { handler } from '../../examples/sse-server.js';
 import { researchDefinition, offline } from '../../examples/research-assistant.js';
 import { startServer, fromPolicy } from './support/openai-server.js';
+import { disposeAfter } from './support/dispose.js';
 
-test('a run streams to a client as server-sent events, ending with run_end', async () => {
+test('a run streams to a client as server-sent events, ending with run_end', async (t) => {
   // The graph's LLM: the strict OpenAI server, answering with the example's policy.
   const llm = await startServer(fromPolicy(offline));
-  const engine = new GraphEngine(researchDefinition({ baseURL: llm.baseURL, model: 'gpt-4o-mini' }));
+  const engine = disposeAfter(t, new GraphEngine(researchDefinition({ baseURL: llm.baseURL, model: 'gpt-4o-mini' })));
   const server = createServer(handler(engine));
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   try {
@@ -36,8 +37,8 @@ test('a run streams to a client as server-sent events, ending with run_end', asy
   }
 });
 
-test('an error in the run arrives as a run_end with the error, as data', async () => {
-  const engine = new GraphEngine({ nodes: { a: () => { throw new Error('nope'); } }, edges: { a: '__end__' }, entryPoint: 'a' });
+test('an error in the run arrives as a run_end with the error, as data', async (t) => {
+  const engine = disposeAfter(t, new GraphEngine({ nodes: { a: () => { throw new Error('nope'); } }, edges: { a: '__end__' }, entryPoint: 'a' }));
   const events = [];
   for await (const e of readServerSentEvents(eventStreamResponse(engine.stream({})))) events.push(e);
   assert.deepEqual(events.at(-1).error, { code: 'NODE_FAILED', message: "node 'a' failed: nope", node: 'a' });

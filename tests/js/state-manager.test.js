@@ -4,11 +4,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { StateManager, EdgegraphError } from 'edgegraph';
+import { disposeAfter } from './support/dispose.js';
 
 const deepFreeze = (v) => { if (v && typeof v === 'object') { Object.freeze(v); Object.values(v).forEach(deepFreeze); } return v; };
 
-test('the seed example: concat at scratch.messages', () => {
-  const manager = new StateManager({ 'scratch.messages': 'concat' });
+test('the seed example: concat at scratch.messages', (t) => {
+  const manager = disposeAfter(t, new StateManager({ 'scratch.messages': 'concat' }));
   let state = manager.initialize({ prompt: 'Hello' });
   state = manager.updateScratch(state, { messages: ['first'] });
   state = manager.updateScratch(state, { messages: ['second'] });
@@ -17,8 +18,8 @@ test('the seed example: concat at scratch.messages', () => {
   assert.deepEqual(Object.keys(state).sort(), ['artifacts', 'currentNodeId', 'diagnostics', 'input', 'iteration', 'memory', 'scratch', 'visitedNodes']);
 });
 
-test('input is read-only: frozen in JS, an error in the core', () => {
-  const manager = new StateManager();
+test('input is read-only: frozen in JS, an error in the core', (t) => {
+  const manager = disposeAfter(t, new StateManager());
   const state = manager.initialize({ nested: { q: 1 } });
   assert.ok(Object.isFrozen(state.input) && Object.isFrozen(state.input.nested));
   assert.throws(() => { 'use strict'; state.input.nested.q = 2; }, TypeError);
@@ -26,8 +27,8 @@ test('input is read-only: frozen in JS, an error in the core', () => {
   assert.throws(() => manager.mergeParallelBranches(state, [branch]), (e) => e.code === 'READONLY_PATH' && /'sneaky'/.test(e.message));
 });
 
-test('no method mutates its arguments (deep-frozen inputs stay equal)', () => {
-  const manager = new StateManager({ 'scratch.list': 'concat', 'scratch.n': 'sum', 'artifacts.meta': 'deepMerge' });
+test('no method mutates its arguments (deep-frozen inputs stay equal)', (t) => {
+  const manager = disposeAfter(t, new StateManager({ 'scratch.list': 'concat', 'scratch.n': 'sum', 'artifacts.meta': 'deepMerge' }));
   const base = deepFreeze(manager.updateScratch(manager.initialize({ q: 1 }), { list: ['x'], n: 1 }));
   const before = structuredClone(base);
   const patch = deepFreeze({ list: ['y'], n: 2 });
@@ -45,8 +46,8 @@ test('no method mutates its arguments (deep-frozen inputs stay equal)', () => {
   for (const s of [s1, s2, s3, s4]) assert.notEqual(s, base);
 });
 
-test('parallel merge applies deltas: base ["x"] + r1 + r2, untouched sum not doubled', () => {
-  const manager = new StateManager({ 'scratch.results': 'concat', 'scratch.total': 'sum' });
+test('parallel merge applies deltas: base ["x"] + r1 + r2, untouched sum not doubled', (t) => {
+  const manager = disposeAfter(t, new StateManager({ 'scratch.results': 'concat', 'scratch.total': 'sum' }));
   const base = manager.updateScratch(manager.initialize({}), { results: ['x'], total: 10 });
   const b1 = manager.recordNodeVisit(manager.updateScratch(base, { results: ['r1'] }), 'b1');
   const b2 = manager.recordNodeVisit(manager.updateScratch(base, { results: ['r2'] }), 'b2');
@@ -57,8 +58,8 @@ test('parallel merge applies deltas: base ["x"] + r1 + r2, untouched sum not dou
   assert.deepEqual(manager.mergeParallelBranches(base, [b2, b1]).scratch.results, ['x', 'r2', 'r1']);
 });
 
-test('conflicting writes without a reducer name the key and the nodes', () => {
-  const manager = new StateManager();
+test('conflicting writes without a reducer name the key and the nodes', (t) => {
+  const manager = disposeAfter(t, new StateManager());
   const base = manager.initialize({});
   const left = manager.recordNodeVisit(manager.updateScratch(base, { answer: 'A' }), 'left');
   const right = manager.recordNodeVisit(manager.updateScratch(base, { answer: 'B' }), 'right');
@@ -66,8 +67,8 @@ test('conflicting writes without a reducer name the key and the nodes', () => {
     (e) => e instanceof EdgegraphError && e.code === 'PARALLEL_CONFLICT' && /'left' and 'right'/.test(e.message) && /scratch\.answer/.test(e.message));
 });
 
-test('JS reducer functions work in updates and merges', () => {
-  const manager = new StateManager({ 'scratch.best': (a, b) => (b.score > a.score ? b : a) });
+test('JS reducer functions work in updates and merges', (t) => {
+  const manager = disposeAfter(t, new StateManager({ 'scratch.best': (a, b) => (b.score > a.score ? b : a) }));
   const base = manager.updateScratch(manager.initialize({}), { best: { score: 1 } });
   assert.deepEqual(manager.updateScratch(base, { best: { score: 0 } }).scratch.best, { score: 1 });
   assert.deepEqual(manager.updateScratch(base, { best: { score: 5 } }).scratch.best, { score: 5 });
@@ -76,7 +77,7 @@ test('JS reducer functions work in updates and merges', () => {
   assert.deepEqual(manager.mergeParallelBranches(base, [b1, b2]).scratch.best, { score: 7 });
 });
 
-test('every built-in reducer on edge values: missing key, null, wrong types', () => {
+test('every built-in reducer on edge values: missing key, null, wrong types', (t) => {
   const cases = [
     // [reducer, existing (undefined = missing), incoming, expected | error code]
     ['concat', undefined, [1], [1]], ['concat', null, 2, [2]], ['concat', [1], [2, 3], [1, 2, 3]], ['concat', 'str', [1], 'REDUCER_TYPE_ERROR'],
@@ -95,7 +96,7 @@ test('every built-in reducer on edge values: missing key, null, wrong types', ()
     ['readonly', 1, 2, 'READONLY_PATH'],
   ];
   for (const [reducer, existing, incoming, expected] of cases) {
-    const manager = new StateManager({ 'scratch.k': reducer });
+    const manager = disposeAfter(t, new StateManager({ 'scratch.k': reducer }));
     const base = manager.initialize({});
     const state = existing === undefined ? base : { ...base, scratch: { k: existing } };
     const label = `${reducer}(${JSON.stringify(existing)}, ${JSON.stringify(incoming)})`;
@@ -108,8 +109,8 @@ test('every built-in reducer on edge values: missing key, null, wrong types', ()
   }
 });
 
-test('avg is a running mean across updates and merges', () => {
-  const manager = new StateManager({ 'scratch.score': 'avg' });
+test('avg is a running mean across updates and merges', (t) => {
+  const manager = disposeAfter(t, new StateManager({ 'scratch.score': 'avg' }));
   let s = manager.initialize({});
   for (const v of [3, 6, 9]) s = manager.updateScratch(s, { score: v });
   assert.equal(s.scratch.score, 6);
@@ -118,18 +119,18 @@ test('avg is a running mean across updates and merges', () => {
   assert.equal(manager.mergeParallelBranches(s, [b1, b2]).scratch.score, 6); // (3+6+9+10+2)/5
 });
 
-test('bad reducer names and bad arguments are typed errors', () => {
+test('bad reducer names and bad arguments are typed errors', (t) => {
   assert.throws(() => new StateManager({ 'scratch.k': 'median' }), (e) => e.code === 'INVALID_DEFINITION' && /scratch\.k/.test(e.message));
-  const manager = new StateManager();
+  const manager = disposeAfter(t, new StateManager());
   assert.throws(() => manager.updateScratch(manager.initialize({}), [1]), (e) => e.code === 'INVALID_INPUT');
   assert.throws(() => manager.mergeParallelBranches(manager.initialize({}), {}), (e) => e.code === 'INVALID_INPUT');
   assert.throws(() => manager.recordNodeVisit(manager.initialize({}), 5), (e) => e.code === 'INVALID_INPUT');
 });
 
-test('the engine runs the partitioned shape: input frozen for nodes, visits recorded', async () => {
+test('the engine runs the partitioned shape: input frozen for nodes, visits recorded', async (t) => {
   const { GraphEngine } = await import('edgegraph');
   let frozen;
-  const engine = new GraphEngine({
+  const engine = disposeAfter(t, new GraphEngine({
     nodes: {
       plan: (s) => { frozen = Object.isFrozen(s.input) && Object.isFrozen(s.input.spec); return { scratch: { plan: `do ${s.input.spec.goal}` } }; },
       act: (s) => ({ artifacts: { report: `${s.scratch.plan}: done` } }),
@@ -137,11 +138,11 @@ test('the engine runs the partitioned shape: input frozen for nodes, visits reco
     edges: { plan: 'act', act: '__end__' },
     entryPoint: 'plan',
     state: 'partitioned',
-  });
+  }));
   const r = await engine.execute({ input: { spec: { goal: 'ship' } } });
   assert.equal(frozen, true);
   assert.deepEqual(r.state.artifacts, { report: 'do ship: done' });
   assert.deepEqual([r.state.visitedNodes, r.state.iteration, r.state.currentNodeId], [['plan', 'act'], 2, 'act']);
-  const writer = new GraphEngine({ nodes: { a: () => ({ iteration: 9 }) }, edges: { a: '__end__' }, entryPoint: 'a', state: 'partitioned' });
+  const writer = disposeAfter(t, new GraphEngine({ nodes: { a: () => ({ iteration: 9 }) }, edges: { a: '__end__' }, entryPoint: 'a', state: 'partitioned' }));
   assert.equal((await writer.execute({})).error.code, 'RESERVED_KEY');
 });

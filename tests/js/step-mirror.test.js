@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { GraphEngine, interrupt } from 'edgegraph';
 import { StateGraph, MessagesAnnotation, START, END } from 'edgegraph/langgraph';
 import { resultJSON } from '../../js/result-json.js';
+import { disposeAfter } from './support/dispose.js';
 
 /** The core's state of a paused run, as its checkpoint holds it. */
 const coreState = (result) => JSON.parse(result.checkpoint).state;
@@ -64,7 +65,7 @@ for (const [reducer, state] of [['concat (the frame state)', undefined], ['messa
   });
 }
 
-test('values JSON converts reach the mirror as the core holds them: toJSON, boxed values, undefined, -0, __proto__, key order, lone surrogates, NUL', async () => {
+test('values JSON converts reach the mirror as the core holds them: toJSON, boxed values, undefined, -0, __proto__, key order, lone surrogates, NUL', async (t) => {
   const when = new Date(0);
   const weird = () => {
     const m = JSON.parse('{"__proto__": {"polluted": true}}');
@@ -80,12 +81,12 @@ test('values JSON converts reach the mirror as the core holds them: toJSON, boxe
   const long = () => ({ role: 'long', content: 'y'.repeat(400), nul: `${'z'.repeat(300)}\u0000cut` });
   const messages = [];
   for (const [name, state] of [['concat', undefined], ['messages', { reducers: { messages: 'messages' }, defaults: { messages: [] } }]]) {
-    const engine = new GraphEngine({
+    const engine = disposeAfter(t, new GraphEngine({
       nodes: { a: () => ({ messages: [weird(), plain(), long()] }), b: () => ({ messages: plain(), shouldPause: true }) },
       edges: { a: 'b', b: '__end__' },
       entryPoint: 'a',
       ...(state ? { state } : {}),
-    });
+    }));
     for (let round = 0; round < 2; round++) {
       const r = await engine.execute({ messages: [] });
       assert.equal(r.status, 'PAUSED', name);
@@ -118,14 +119,14 @@ test('values JSON converts reach the mirror as the core holds them: toJSON, boxe
   }
 });
 
-test('a listener gets full values in its patch, and changing them changes no mirror', async () => {
+test('a listener gets full values in its patch, and changing them changes no mirror', async (t) => {
   const ops = [];
-  const engine = new GraphEngine({
+  const engine = disposeAfter(t, new GraphEngine({
     nodes: { a: () => ({ messages: [{ role: 'assistant', content: 'hi', meta: { n: 1 } }] }), b: () => ({ shouldPause: true }) },
     edges: { a: 'b', b: '__end__' },
     entryPoint: 'a',
     state: { reducers: { messages: 'messages' }, defaults: { messages: [] } },
-  });
+  }));
   for (let round = 0; round < 2; round++) {
     ops.length = 0;
     const r = await engine.execute({ messages: [] }, {
@@ -142,8 +143,8 @@ test('a listener gets full values in its patch, and changing them changes no mir
   }
 });
 
-test('a parallel step resumed from its checkpoint: the finished branch\'s result comes from the checkpoint, once', async () => {
-  const engine = new GraphEngine({
+test('a parallel step resumed from its checkpoint: the finished branch\'s result comes from the checkpoint, once', async (t) => {
+  const engine = disposeAfter(t, new GraphEngine({
     nodes: {
       split: () => ({}),
       done: () => ({ messages: [{ role: 'assistant', content: 'finished before the pause' }] }),
@@ -153,7 +154,7 @@ test('a parallel step resumed from its checkpoint: the finished branch\'s result
     edges: { split: ['done', 'asks'], done: 'stop', asks: 'stop', stop: '__end__' },
     entryPoint: 'split',
     state: { reducers: { messages: 'messages' }, defaults: { messages: [] } },
-  });
+  }));
   const paused = await engine.execute({ messages: [] });
   assert.equal(paused.status, 'PAUSED');
   assert.deepStrictEqual(paused.state.messages, []);
@@ -187,7 +188,7 @@ test('edgegraph/langgraph: a message changed after its node returned stays as re
   }
 });
 
-test('a message whose getter throws once the result is written as JSON: the mirror still holds what the core got', async () => {
+test('a message whose getter throws once the result is written as JSON: the mirror still holds what the core got', async (t) => {
   let allowed = Infinity;
   const message = () => {
     let reads = 0;
@@ -201,7 +202,7 @@ test('a message whose getter throws once the result is written as JSON: the mirr
   Object.defineProperty(probe, 'content', { enumerable: true, get: () => { reads++; return 'first'; } });
   resultJSON({ messages: [probe] }, 'a');
   allowed = reads;
-  const engine = new GraphEngine({
+  const engine = disposeAfter(t, new GraphEngine({
     nodes: {
       a: () => ({ messages: [message()] }),
       b: () => ({ shouldPause: true }),
@@ -209,7 +210,7 @@ test('a message whose getter throws once the result is written as JSON: the mirr
     edges: { a: 'b', b: '__end__' },
     entryPoint: 'a',
     state: { reducers: { messages: 'messages' }, defaults: { messages: [] } },
-  });
+  }));
   for (let round = 0; round < 2; round++) {
     const r = await engine.execute({ messages: [] });
     assert.equal(r.status, 'PAUSED');
@@ -218,12 +219,12 @@ test('a message whose getter throws once the result is written as JSON: the mirr
   }
 });
 
-test('long strings that cross raw: one with a NUL is cut there, as the core holds it', async () => {
-  const engine = new GraphEngine({
+test('long strings that cross raw: one with a NUL is cut there, as the core holds it', async (t) => {
+  const engine = disposeAfter(t, new GraphEngine({
     nodes: { a: () => ({ messages: [{ role: 'long', content: 'y'.repeat(400), nul: `${'z'.repeat(300)}\u0000cut` }] }), b: () => ({ shouldPause: true }) },
     edges: { a: 'b', b: '__end__' },
     entryPoint: 'a',
-  });
+  }));
   for (let round = 0; round < 2; round++) {
     const r = await engine.execute({ messages: [] });
     assert.deepStrictEqual(r.state.messages, [{ role: 'long', content: 'y'.repeat(400), nul: 'z'.repeat(300) }]);

@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GraphEngine, MemoryStore, Command, createLLMNode, createAgentNode, createAskUserNode, STREAM_MODES } from 'edgegraph';
 import { startServer, reply, call } from './support/openai-server.js';
+import { disposeAfter } from './support/dispose.js';
 
 async function collect(stream) {
   const out = [];
@@ -14,42 +15,42 @@ async function collect(stream) {
   return out;
 }
 
-const line = () => new GraphEngine({
+const line = (t) => disposeAfter(t, new GraphEngine({
   nodes: { a: () => ({ data: { x: 1 } }), b: (s) => ({ data: { y: s.data.x + 1 } }) },
   edges: { a: 'b', b: '__end__' },
   entryPoint: 'a',
-});
+}));
 
 test('STREAM_MODES lists the seven modes', () => {
   assert.deepEqual([...STREAM_MODES], ['values', 'updates', 'custom', 'messages', 'tasks', 'checkpoints', 'debug']);
 });
 
-test('values: the state after each superstep, the input first, each chunk a copy of its own', async () => {
-  const chunks = await collect(line().stream({ data: { seed: true } }, { streamMode: 'values' }));
+test('values: the state after each superstep, the input first, each chunk a copy of its own', async (t) => {
+  const chunks = await collect(line(t).stream({ data: { seed: true } }, { streamMode: 'values' }));
   assert.deepEqual(chunks.map((c) => c.data), [{ seed: true }, { seed: true, x: 1 }, { seed: true, x: 1, y: 2 }]);
   assert.equal(chunks.at(-1).status, 'FINISHED');
   chunks[0].data.seed = 'changed';
   assert.equal(chunks[1].data.seed, true);
 });
 
-test('updates: { node: update } as each node finishes', async () => {
-  assert.deepEqual(await collect(line().stream({}, { streamMode: 'updates' })), [{ a: { data: { x: 1 } } }, { b: { data: { y: 2 } } }]);
+test('updates: { node: update } as each node finishes', async (t) => {
+  assert.deepEqual(await collect(line(t).stream({}, { streamMode: 'updates' })), [{ a: { data: { x: 1 } } }, { b: { data: { y: 2 } } }]);
 });
 
-test('no streamMode: the raw events, as before', async () => {
-  const chunks = await collect(line().stream({}));
+test('no streamMode: the raw events, as before', async (t) => {
+  const chunks = await collect(line(t).stream({}));
   assert.deepEqual(chunks.map((e) => e.type), ['run_start', 'state_update', 'node_start', 'node_end', 'state_update', 'node_start', 'node_end', 'state_update', 'run_end']);
 });
 
-test('custom: what a node writes with context.writer (also destructured), in order with the other modes', async () => {
-  const engine = new GraphEngine({
+test('custom: what a node writes with context.writer (also destructured), in order with the other modes', async (t) => {
+  const engine = disposeAfter(t, new GraphEngine({
     nodes: {
       a: (s, e, ctx) => { ctx.writer({ progress: 0.5 }); ctx.writer({ progress: 1 }); return { data: { a: true } }; },
       b: async (s, e, { writer }) => { await null; writer('from b'); return {}; },
     },
     edges: { a: 'b', b: '__end__' },
     entryPoint: 'a',
-  });
+  }));
   assert.deepEqual(await collect(engine.stream({}, { streamMode: 'custom' })), [{ progress: 0.5 }, { progress: 1 }, 'from b']);
   const mixed = await collect(engine.stream({}, { streamMode: ['updates', 'custom'] }));
   assert.deepEqual(mixed, [['custom', { progress: 0.5 }], ['custom', { progress: 1 }], ['updates', { a: { data: { a: true } } }], ['custom', 'from b'], ['updates', { b: {} }]]);
@@ -62,16 +63,16 @@ test('custom: what a node writes with context.writer (also destructured), in ord
   assert.equal(seen.length, 3);
 });
 
-test('several modes at once: [mode, chunk] in run order; a one-item list is tagged too', async () => {
-  const chunks = await collect(line().stream({}, { streamMode: ['values', 'updates'] }));
+test('several modes at once: [mode, chunk] in run order; a one-item list is tagged too', async (t) => {
+  const chunks = await collect(line(t).stream({}, { streamMode: ['values', 'updates'] }));
   assert.deepEqual(chunks.map(([mode]) => mode), ['values', 'updates', 'values', 'updates', 'values']);
   assert.deepEqual(chunks[3], ['updates', { b: { data: { y: 2 } } }]);
-  assert.deepEqual((await collect(line().stream({}, { streamMode: ['updates'] })))[0], ['updates', { a: { data: { x: 1 } } }]);
+  assert.deepEqual((await collect(line(t).stream({}, { streamMode: ['updates'] })))[0], ['updates', { a: { data: { x: 1 } } }]);
 });
 
-test('options.onEvent still hears every raw event beside the modes, and stream.result is the run result', async () => {
+test('options.onEvent still hears every raw event beside the modes, and stream.result is the run result', async (t) => {
   const types = [];
-  const stream = line().stream({}, { streamMode: 'updates', onEvent: (e) => types.push(e.type) });
+  const stream = line(t).stream({}, { streamMode: 'updates', onEvent: (e) => types.push(e.type) });
   assert.equal((await collect(stream)).length, 2);
   assert.equal(types.at(-1), 'run_end');
   const result = await stream.result;
@@ -79,21 +80,21 @@ test('options.onEvent still hears every raw event beside the modes, and stream.r
   assert.equal(result.state.data.y, 2);
 });
 
-test('options.onEvent beside the modes gets each state_update with its patch (the modes\' own listener reads none), and the chunks are the same', async () => {
+test('options.onEvent beside the modes gets each state_update with its patch (the modes\' own listener reads none), and the chunks are the same', async (t) => {
   const patches = [];
-  const chunks = await collect(line().stream({}, { streamMode: ['updates', 'values'], onEvent: (e) => e.type === 'state_update' && patches.push(e.patch) }));
+  const chunks = await collect(line(t).stream({}, { streamMode: ['updates', 'values'], onEvent: (e) => e.type === 'state_update' && patches.push(e.patch) }));
   assert.ok(patches.some((p) => p.some(([op, path, value]) => op === 'set' && path.join('.') === 'data.y' && value === 2)));
   assert.ok(patches.every((p) => Array.isArray(p) && p.length > 0));
-  const alone = await collect(line().stream({}, { streamMode: ['updates', 'values'] }));
+  const alone = await collect(line(t).stream({}, { streamMode: ['updates', 'values'] }));
   assert.deepEqual(alone, chunks);
 });
 
-test('tasks: each task starts and ends with one id; a failing node ends with its error, and the loop throws it', async () => {
-  const engine = new GraphEngine({
+test('tasks: each task starts and ends with one id; a failing node ends with its error, and the loop throws it', async (t) => {
+  const engine = disposeAfter(t, new GraphEngine({
     nodes: { a: () => ({ data: { kept: true } }), b: () => { throw new Error('boom'); } },
     edges: { a: 'b', b: '__end__' },
     entryPoint: 'a',
-  });
+  }));
   const stream = engine.stream({}, { streamMode: 'tasks' });
   const chunks = [];
   await assert.rejects(async () => { for await (const c of stream) chunks.push(c); }, (e) => e.code === 'NODE_FAILED' && e.node === 'b' && /boom/.test(e.message));
@@ -112,12 +113,12 @@ test('tasks: each task starts and ends with one id; a failing node ends with its
   assert.equal(typeof result.checkpoint, 'string');
 });
 
-test('parallel branches: each branch its own updates and tasks chunks; one values chunk for the step', async () => {
-  const engine = new GraphEngine({
+test('parallel branches: each branch its own updates and tasks chunks; one values chunk for the step', async (t) => {
+  const engine = disposeAfter(t, new GraphEngine({
     nodes: { fork: () => ({}), left: async () => ({ logs: ['left'] }), right: () => ({ logs: ['right'] }), join: () => ({ data: { done: true } }) },
     edges: { fork: ['left', 'right'], left: 'join', right: 'join', join: '__end__' },
     entryPoint: 'fork',
-  });
+  }));
   const chunks = await collect(engine.stream({}, { streamMode: ['updates', 'values', 'tasks'] }));
   const updates = chunks.filter(([m]) => m === 'updates').map(([, c]) => c);
   assert.deepEqual(updates.slice(1, 3).sort((x, y) => Object.keys(x)[0].localeCompare(Object.keys(y)[0])), [{ left: { logs: ['left'] } }, { right: { logs: ['right'] } }]);
@@ -131,12 +132,12 @@ test('parallel branches: each branch its own updates and tasks chunks; one value
   assert.deepEqual(values[2].logs.sort(), ['left', 'right']);
 });
 
-test('several modes at once: each chunk has objects of its own, so a consumer editing one leaves the others as they came', async () => {
-  const engine = new GraphEngine({
+test('several modes at once: each chunk has objects of its own, so a consumer editing one leaves the others as they came', async (t) => {
+  const engine = disposeAfter(t, new GraphEngine({
     nodes: { say: () => ({ messages: [{ role: 'assistant', content: 'hi' }] }) },
     edges: { say: '__end__' },
     entryPoint: 'say',
-  }, { checkpointer: new MemoryStore() });
+  }, { checkpointer: new MemoryStore() }));
   // Every message's content gets one '!' per chunk it is in: an object two chunks share gets two.
   const contents = (v, each) => {
     if (Array.isArray(v)) v.forEach((x) => contents(x, each));
@@ -187,8 +188,8 @@ test('a chunk\'s copy is what JSON\'s round trip gives (toJSON with its key, box
   }
 });
 
-function approvalGraph(store) {
-  return new GraphEngine({
+function approvalGraph(t, store) {
+  return disposeAfter(t, new GraphEngine({
     nodes: {
       draft: () => ({ data: { draft: 'v1' } }),
       review: (s, e, ctx) => ({ data: { verdict: ctx.interrupt({ question: `publish ${s.data.draft}?` }) } }),
@@ -196,11 +197,11 @@ function approvalGraph(store) {
     },
     edges: { draft: 'review', review: 'publish', publish: '__end__' },
     entryPoint: 'draft',
-  }, { checkpointer: store });
+  }, { checkpointer: store }));
 }
 
-test('interrupt and resume: updates ends with { __interrupt__ }, the resumed stream goes on from the paused node', async () => {
-  const engine = approvalGraph(new MemoryStore());
+test('interrupt and resume: updates ends with { __interrupt__ }, the resumed stream goes on from the paused node', async (t) => {
+  const engine = approvalGraph(t, new MemoryStore());
   const first = engine.stream({}, { streamMode: ['updates', 'tasks'], threadId: 'review-1' });
   const before = await collect(first);
   const updates = before.filter(([m]) => m === 'updates').map(([, c]) => c);
@@ -223,8 +224,8 @@ test('interrupt and resume: updates ends with { __interrupt__ }, the resumed str
   assert.deepEqual(after.at(-1)[1].data, { draft: 'v1', verdict: 'yes', published: true });
 });
 
-test('interrupt and resume from a checkpoint (no thread): stream.result carries the checkpoint to resume', async () => {
-  const engine = approvalGraph(undefined);
+test('interrupt and resume from a checkpoint (no thread): stream.result carries the checkpoint to resume', async (t) => {
+  const engine = approvalGraph(t, undefined);
   const first = engine.stream({}, { streamMode: 'updates' });
   const chunks = await collect(first);
   assert.ok(chunks.at(-1).__interrupt__);
@@ -233,12 +234,12 @@ test('interrupt and resume from a checkpoint (no thread): stream.result carries 
   assert.deepEqual(rest, [{ review: { data: { verdict: 'no' } } }, { publish: { data: { published: false } } }]);
 });
 
-test('a pause without interrupt() (an ask-user node): updates ends with { __interrupt__: [] }, values stays the state', async () => {
-  const engine = new GraphEngine({
+test('a pause without interrupt() (an ask-user node): updates ends with { __interrupt__: [] }, values stays the state', async (t) => {
+  const engine = disposeAfter(t, new GraphEngine({
     nodes: { ask: createAskUserNode({ question: 'Your name?' }), greet: (s) => ({ data: { greeting: `Hi ${s.data.answer}` } }) },
     edges: { ask: 'greet', greet: '__end__' },
     entryPoint: 'ask',
-  });
+  }));
   const stream = engine.stream({}, { streamMode: ['updates', 'values'] });
   const chunks = await collect(stream);
   assert.deepEqual(chunks.at(-1), ['updates', { __interrupt__: [] }]);
@@ -248,8 +249,8 @@ test('a pause without interrupt() (an ask-user node): updates ends with { __inte
   assert.deepEqual(rest.at(-1), { greet: { data: { greeting: 'Hi Ann' } } });
 });
 
-test('checkpoints: a snapshot per checkpoint of the thread, with its values and the nodes it runs next', async () => {
-  const engine = approvalGraph(new MemoryStore());
+test('checkpoints: a snapshot per checkpoint of the thread, with its values and the nodes it runs next', async (t) => {
+  const engine = approvalGraph(t, new MemoryStore());
   const chunks = await collect(engine.stream({ data: { n: 1 } }, { streamMode: 'checkpoints', threadId: 'cp-1' }));
   const history = await engine.getStateHistory('cp-1');
   assert.deepEqual(chunks.map((c) => c.checkpointId), history.map((h) => h.checkpointId).reverse());
@@ -259,28 +260,28 @@ test('checkpoints: a snapshot per checkpoint of the thread, with its values and 
   assert.equal(chunks.at(-1).status, 'PAUSED');
   assert.ok(chunks.every((c) => c.threadId === 'cp-1'));
   // Without a thread there are no checkpoints to stream.
-  assert.deepEqual(await collect(line().stream({}, { streamMode: 'checkpoints' })), []);
+  assert.deepEqual(await collect(line(t).stream({}, { streamMode: 'checkpoints' })), []);
 });
 
-test('debug: checkpoints and tasks wrapped as { step, type, timestamp, payload }, a checkpoint before its tasks', async () => {
-  const engine = new GraphEngine({ nodes: { a: () => ({ data: { a: 1 } }) }, edges: { a: '__end__' }, entryPoint: 'a' }, { checkpointer: new MemoryStore() });
+test('debug: checkpoints and tasks wrapped as { step, type, timestamp, payload }, a checkpoint before its tasks', async (t) => {
+  const engine = disposeAfter(t, new GraphEngine({ nodes: { a: () => ({ data: { a: 1 } }) }, edges: { a: '__end__' }, entryPoint: 'a' }, { checkpointer: new MemoryStore() }));
   const chunks = await collect(engine.stream({}, { streamMode: 'debug', threadId: 'dbg' }));
   assert.deepEqual(chunks.map((c) => [c.type, c.step]), [['checkpoint', 1], ['task', 1], ['task_result', 1], ['checkpoint', 1]]);
   assert.deepEqual(chunks[2].payload.result, { data: { a: 1 } });
   assert.ok(chunks.every((c) => !Number.isNaN(Date.parse(c.timestamp))));
 });
 
-test('subgraphs: a subgraph node\'s chunks come with its namespace when asked, and not otherwise', async () => {
-  const child = new GraphEngine({
+test('subgraphs: a subgraph node\'s chunks come with its namespace when asked, and not otherwise', async (t) => {
+  const child = disposeAfter(t, new GraphEngine({
     nodes: { inner: (s, e, ctx) => { ctx.writer('inner says hi'); return { data: { inner: true } }; } },
     edges: { inner: '__end__' },
     entryPoint: 'inner',
-  });
-  const parent = new GraphEngine({
+  }));
+  const parent = disposeAfter(t, new GraphEngine({
     nodes: { sub: { kind: 'subgraph', graph: child, output: (c) => ({ data: { fromChild: c.data.inner } }) }, after: () => ({}) },
     edges: { sub: 'after', after: '__end__' },
     entryPoint: 'sub',
-  });
+  }));
   const chunks = await collect(parent.stream({}, { streamMode: ['updates', 'custom'], subgraphs: true }));
   const [ns] = chunks.find(([n]) => n.length);
   assert.deepEqual(ns, ['sub:1.0']);
@@ -291,17 +292,17 @@ test('subgraphs: a subgraph node\'s chunks come with its namespace when asked, a
   assert.deepEqual(own.map((c) => Object.keys(c)[0]), ['sub', 'after']);
 });
 
-test('subgraphs: a subgraph\'s interrupt comes in its namespace first (ids as the parent answers them), then the parent\'s; the resume streams the child\'s rest', async () => {
-  const child = new GraphEngine({
+test('subgraphs: a subgraph\'s interrupt comes in its namespace first (ids as the parent answers them), then the parent\'s; the resume streams the child\'s rest', async (t) => {
+  const child = disposeAfter(t, new GraphEngine({
     nodes: { ask: (s, e, ctx) => ({ data: { ok: ctx.interrupt('ship it?') } }), done: () => ({ data: { shipped: true } }) },
     edges: { ask: 'done', done: '__end__' },
     entryPoint: 'ask',
-  });
-  const parent = new GraphEngine({
+  }));
+  const parent = disposeAfter(t, new GraphEngine({
     nodes: { review: { kind: 'subgraph', graph: child, output: (c) => ({ data: { shipped: c.data.shipped === true, ok: c.data.ok } }) } },
     edges: { review: '__end__' },
     entryPoint: 'review',
-  }, { checkpointer: new MemoryStore() });
+  }, { checkpointer: new MemoryStore() }));
   const first = await collect(parent.stream({}, { streamMode: 'updates', subgraphs: true, threadId: 'sub-pause' }));
   const pauses = first.filter(([, c]) => c.__interrupt__);
   assert.deepEqual(pauses.map(([ns]) => ns), [['review:1.0'], []]);
@@ -312,14 +313,14 @@ test('subgraphs: a subgraph\'s interrupt comes in its namespace first (ids as th
   assert.deepEqual(rest.at(-1)[1].review.data, { shipped: true, ok: 'yes' });
 });
 
-test('messages: an LLM node\'s tokens as they stream, with the node and step; its reply is not sent again', async () => {
+test('messages: an LLM node\'s tokens as they stream, with the node and step; its reply is not sent again', async (t) => {
   const server = await startServer([{ json: reply('Hello there, streaming world') }]);
   try {
-    const engine = new GraphEngine({
+    const engine = disposeAfter(t, new GraphEngine({
       nodes: { greet: () => ({ messages: [{ role: 'system', content: 'be brief' }] }), chat: createLLMNode({ llm: { baseURL: server.baseURL, model: 'm', apiKey: 'sk-test' } }) },
       edges: { greet: 'chat', chat: '__end__' },
       entryPoint: 'greet',
-    });
+    }));
     const chunks = await collect(engine.stream({ messages: [{ role: 'user', content: 'hi' }] }, { streamMode: 'messages' }));
     // The system message greet returned comes whole; then chat's tokens.
     assert.deepEqual(chunks[0][0], { role: 'system', content: 'be brief' });
@@ -332,18 +333,18 @@ test('messages: an LLM node\'s tokens as they stream, with the node and step; it
   } finally { await server.close(); }
 });
 
-test('messages: an agent\'s tool calls and tool results, each once, beside its tokens', async () => {
+test('messages: an agent\'s tool calls and tool results, each once, beside its tokens', async (t) => {
   const server = await startServer([
     { json: reply(null, [call('c1', 'add', { a: 2, b: 3 })]) },
     { json: reply('It is 5.') },
   ]);
   try {
     const add = { name: 'add', description: 'Add two numbers', parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] }, run: ({ a, b }) => a + b };
-    const engine = new GraphEngine({
+    const engine = disposeAfter(t, new GraphEngine({
       nodes: { agent: createAgentNode({ llm: { baseURL: server.baseURL, model: 'm' }, tools: [add] }) },
       edges: { agent: { path: 'lastModelOutput', cases: {}, default: '__end__' } },
       entryPoint: 'agent',
-    });
+    }));
     const chunks = await collect(engine.stream({ messages: [{ role: 'user', content: '2+3?' }] }, { streamMode: 'messages' }));
     const withCalls = chunks.filter(([m]) => m.tool_calls);
     assert.equal(withCalls.length, 1);
@@ -355,14 +356,14 @@ test('messages: an agent\'s tool calls and tool results, each once, beside its t
   } finally { await server.close(); }
 });
 
-test('messages: a streamed reply that also calls tools: its text as tokens, then its tool calls once, with empty content', async () => {
+test('messages: a streamed reply that also calls tools: its text as tokens, then its tool calls once, with empty content', async (t) => {
   const server = await startServer([
     { json: reply('Adding them.', [call('c9', 'add', { a: 1, b: 1 })]) },
     { json: reply('2.') },
   ]);
   try {
     const add = { name: 'add', description: 'Add two numbers', parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] }, run: ({ a, b }) => a + b };
-    const engine = new GraphEngine({ nodes: { agent: createAgentNode({ llm: { baseURL: server.baseURL, model: 'm' }, tools: [add] }) }, edges: { agent: '__end__' }, entryPoint: 'agent' });
+    const engine = disposeAfter(t, new GraphEngine({ nodes: { agent: createAgentNode({ llm: { baseURL: server.baseURL, model: 'm' }, tools: [add] }) }, edges: { agent: '__end__' }, entryPoint: 'agent' }));
     const chunks = await collect(engine.stream({ messages: [{ role: 'user', content: '1+1?' }] }, { streamMode: 'messages' }));
     const assistant = chunks.filter(([m]) => m.role === 'assistant');
     assert.equal(assistant.map(([m]) => m.content).join(''), 'Adding them.2.', 'each text once');
@@ -374,10 +375,10 @@ test('messages: a streamed reply that also calls tools: its text as tokens, then
   } finally { await server.close(); }
 });
 
-test('leaving the loop early aborts the run: the node in flight sees its signal, no later node runs', async () => {
+test('leaving the loop early aborts the run: the node in flight sees its signal, no later node runs', async (t) => {
   let laterRan = false;
   let sawAbort = false;
-  const engine = new GraphEngine({
+  const engine = disposeAfter(t, new GraphEngine({
     nodes: {
       a: () => ({ data: { a: 1 } }),
       slow: (s, e, ctx) => new Promise((resolve) => ctx.signal.addEventListener('abort', () => { sawAbort = true; resolve({}); })),
@@ -385,7 +386,7 @@ test('leaving the loop early aborts the run: the node in flight sees its signal,
     },
     edges: { a: 'slow', slow: 'later', later: '__end__' },
     entryPoint: 'a',
-  });
+  }));
   const stream = engine.stream({}, { streamMode: 'updates' });
   for await (const chunk of stream) { assert.deepEqual(chunk, { a: { data: { a: 1 } } }); break; }
   const result = await stream.result;
@@ -394,9 +395,9 @@ test('leaving the loop early aborts the run: the node in flight sees its signal,
   assert.equal(laterRan, false);
 });
 
-test('a bad streamMode or subgraphs is an INVALID_OPTIONS error naming it, before anything runs', () => {
+test('a bad streamMode or subgraphs is an INVALID_OPTIONS error naming it, before anything runs', (t) => {
   let ran = false;
-  const engine = new GraphEngine({ nodes: { a: () => { ran = true; return {}; } }, edges: { a: '__end__' }, entryPoint: 'a' });
+  const engine = disposeAfter(t, new GraphEngine({ nodes: { a: () => { ran = true; return {}; } }, edges: { a: '__end__' }, entryPoint: 'a' }));
   assert.throws(() => engine.stream({}, { streamMode: 'value' }), (e) => e.code === 'INVALID_OPTIONS' && /unknown streamMode 'value'/.test(e.message));
   assert.throws(() => engine.stream({}, { streamMode: ['updates', 'token'] }), (e) => e.code === 'INVALID_OPTIONS' && /'token'/.test(e.message));
   assert.throws(() => engine.stream({}, { streamMode: 'updates', subgraphs: 'yes' }), (e) => e.code === 'INVALID_OPTIONS' && /subgraphs/.test(e.message));

@@ -11,13 +11,14 @@ import * as v from 'valibot';
 import { GraphEngine, createAgentNode, createLLMNode, createChatClient, EdgegraphError, LLMError } from 'edgegraph';
 import { createScriptedFetch } from 'edgegraph/testing';
 import { startServer, reply, call } from './support/openai-server.js';
+import { disposeAfter } from './support/dispose.js';
 
 async function withServer(script, fn, options) {
   const server = await startServer(script, options);
   try { return await fn(server); } finally { await server.close(); }
 }
 
-const oneNode = (node) => new GraphEngine({ nodes: { extract: node }, edges: { extract: '__end__' }, entryPoint: 'extract' });
+const oneNode = (t, node) => disposeAfter(t, new GraphEngine({ nodes: { extract: node }, edges: { extract: '__end__' }, entryPoint: 'extract' }));
 
 const Review = z.object({
   sentiment: z.enum(['positive', 'negative']),
@@ -26,13 +27,13 @@ const Review = z.object({
   pros: z.array(z.object({ text: z.string(), weight: z.number().optional() })),
 });
 
-test('a Zod response format: the request carries the strict schema, the reply lands parsed in state.structuredResponse (after a tool round)', () => withServer([
+test('a Zod response format: the request carries the strict schema, the reply lands parsed in state.structuredResponse (after a tool round)', (t) => withServer([
   { json: reply(null, [call('c1', 'lookup', { id: 'r1' })]) },
   { json: reply(JSON.stringify({ sentiment: 'positive', score: 4, summary: null, pros: [{ text: 'fast', weight: null }] })) },
 ], async (s) => {
   const lookup = { name: 'lookup', parameters: z.object({ id: z.string() }), run: () => 'Great product, fast shipping.' };
   const agent = createAgentNode({ llm: { baseURL: s.baseURL, model: 'm' }, tools: [lookup], stream: false, responseFormat: { name: 'review', schema: Review } });
-  const r = await oneNode(agent).execute({ messages: [{ role: 'user', content: 'review r1' }] });
+  const r = await oneNode(t, agent).execute({ messages: [{ role: 'user', content: 'review r1' }] });
   assert.equal(r.status, 'FINISHED');
   // Strict-mode nulls for optional properties are gone: Zod sees them absent.
   assert.deepEqual(r.state.structuredResponse, { sentiment: 'positive', score: 4, pros: [{ text: 'fast' }] });
@@ -50,11 +51,11 @@ test('a Zod response format: the request carries the strict schema, the reply la
   assert.equal(s.requests[0].body.response_format.json_schema.name, 'review', 'every call of the loop carries the format');
 }));
 
-test('a reply that does not fit is STRUCTURED_OUTPUT_INVALID naming the field; the state so far is kept', () => withServer([
+test('a reply that does not fit is STRUCTURED_OUTPUT_INVALID naming the field; the state so far is kept', (t) => withServer([
   { json: reply(JSON.stringify({ sentiment: 'meh', score: 9, summary: 'ok', pros: [] })) },
   { json: reply('Sure! Here is your JSON:') },
 ], async (s) => {
-  const engine = oneNode(createLLMNode({ llm: { baseURL: s.baseURL, model: 'm' }, stream: false, responseFormat: { name: 'review', schema: Review } }));
+  const engine = oneNode(t, createLLMNode({ llm: { baseURL: s.baseURL, model: 'm' }, stream: false, responseFormat: { name: 'review', schema: Review } }));
   const r = await engine.execute({ messages: [{ role: 'user', content: 'review it' }], data: { ticket: 7 } });
   assert.equal(r.status, 'ERROR');
   const e = r.error.cause;
@@ -71,26 +72,26 @@ test('a reply that does not fit is STRUCTURED_OUTPUT_INVALID naming the field; t
   assert.match(again.error.cause.message, /is not JSON/);
 }));
 
-test('JSON Schema and Valibot formats; strict: false sends the schema as given', () => withServer([
+test('JSON Schema and Valibot formats; strict: false sends the schema as given', (t) => withServer([
   { json: reply('{"city":"Lisbon","temp":21}') },
   { json: reply('{"tags":["a"]}') },
 ], async (s) => {
   const weather = { type: 'object', properties: { city: { type: 'string' }, temp: { type: 'number' } }, required: ['city', 'temp'] };
-  const first = await oneNode(createLLMNode({ llm: { baseURL: s.baseURL, model: 'm' }, stream: false, responseFormat: { name: 'weather', schema: weather } })).execute({ messages: [{ role: 'user', content: 'x' }] });
+  const first = await oneNode(t, createLLMNode({ llm: { baseURL: s.baseURL, model: 'm' }, stream: false, responseFormat: { name: 'weather', schema: weather } })).execute({ messages: [{ role: 'user', content: 'x' }] });
   assert.deepEqual(first.state.structuredResponse, { city: 'Lisbon', temp: 21 });
   const tags = v.object({ tags: v.array(v.string()) });
   const loose = { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' } } } };
-  const second = await oneNode(createLLMNode({ llm: { baseURL: s.baseURL, model: 'm' }, stream: false, responseFormat: { name: 'tags', schema: tags, jsonSchema: loose, strict: false } })).execute({ messages: [{ role: 'user', content: 'x' }] });
+  const second = await oneNode(t, createLLMNode({ llm: { baseURL: s.baseURL, model: 'm' }, stream: false, responseFormat: { name: 'tags', schema: tags, jsonSchema: loose, strict: false } })).execute({ messages: [{ role: 'user', content: 'x' }] });
   assert.deepEqual(second.state.structuredResponse, { tags: ['a'] });
   assert.deepEqual(s.requests[1].body.response_format.json_schema, { name: 'tags', schema: loose, strict: false });
 }));
 
-test('a reply fenced as Markdown JSON (a provider without strict mode) is read; prose around it is not', () => withServer([
+test('a reply fenced as Markdown JSON (a provider without strict mode) is read; prose around it is not', (t) => withServer([
   { json: reply('```json\n{"city":"Lisbon","temp":21}\n```') },
   { json: reply('Here: ```json\n{"city":"Lisbon","temp":21}\n```') },
 ], async (s) => {
   const weather = { type: 'object', properties: { city: { type: 'string' } , temp: { type: 'number' } }, required: ['city', 'temp'] };
-  const engine = oneNode(createLLMNode({ llm: { baseURL: s.baseURL, model: 'm' }, stream: false, responseFormat: { name: 'weather', schema: weather } }));
+  const engine = oneNode(t, createLLMNode({ llm: { baseURL: s.baseURL, model: 'm' }, stream: false, responseFormat: { name: 'weather', schema: weather } }));
   const first = await engine.execute({ messages: [{ role: 'user', content: 'x' }] });
   assert.deepEqual(first.state.structuredResponse, { city: 'Lisbon', temp: 21 });
   const second = await engine.execute({ messages: [{ role: 'user', content: 'x' }] });
@@ -117,10 +118,10 @@ test('the strict server refuses a strict schema OpenAI refuses, with OpenAI\'s m
   assert.equal(s.rejected.length, 2);
 }, { expectRejections: true }));
 
-test('offline, the scripted fetch of edgegraph/testing sees the response format and checks it as OpenAI would', async () => {
+test('offline, the scripted fetch of edgegraph/testing sees the response format and checks it as OpenAI would', async (t) => {
   const seen = [];
   const fetch = createScriptedFetch(({ responseFormat }) => { seen.push(responseFormat); return JSON.stringify({ sentiment: 'negative', score: 2, summary: null, pros: [] }); });
-  const engine = oneNode(createLLMNode({ llm: { model: 'm', fetch }, responseFormat: { name: 'review', schema: Review } }));
+  const engine = oneNode(t, createLLMNode({ llm: { model: 'm', fetch }, responseFormat: { name: 'review', schema: Review } }));
   const r = await engine.execute({ messages: [{ role: 'user', content: 'meh' }] });
   assert.deepEqual(r.state.structuredResponse, { sentiment: 'negative', score: 2, pros: [] });
   assert.equal(seen[0].json_schema.strict, true);

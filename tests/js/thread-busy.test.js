@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { GraphEngine, MemoryStore, FileStore, Checkpointer, kvStore } from 'edgegraph';
 import { busyGraph } from './support/busy-graph.js';
 import { sqliteNode } from './support/store-of.js';
+import { disposeAfter } from './support/dispose.js';
 
 /** A promise with its resolve function, to hold a node until the test lets it go. */
 function held() {
@@ -30,16 +31,16 @@ const stores = {
 };
 
 for (const [name, make] of Object.entries(stores)) {
-  test(`20 concurrent resumes of one paused thread (${name}): the side effect runs once, 19 are THREAD_BUSY`, async () => {
+  test(`20 concurrent resumes of one paused thread (${name}): the side effect runs once, 19 are THREAD_BUSY`, async (t) => {
     const { store, done } = make();
     try {
       let sent = 0;
       const hold = held();
-      const engine = new GraphEngine(busyGraph(async () => { sent++; await hold.promise; }), { checkpointer: store });
+      const engine = disposeAfter(t, new GraphEngine(busyGraph(async () => { sent++; await hold.promise; }), { checkpointer: store }));
       assert.equal((await engine.execute({}, { threadId: 'mail' })).status, 'PAUSED');
       const before = await engine.getStateHistory('mail');
       // Each resume on its own engine, as 20 requests would; all started at once.
-      const runs = Array.from({ length: 20 }, () => new GraphEngine(busyGraph(async () => { sent++; await hold.promise; }), { checkpointer: store }).resume({ threadId: 'mail' }, { role: 'user', content: 'yes' }));
+      const runs = Array.from({ length: 20 }, () => disposeAfter(t, new GraphEngine(busyGraph(async () => { sent++; await hold.promise; }), { checkpointer: store })).resume({ threadId: 'mail' }, { role: 'user', content: 'yes' }));
       const losers = runs.map((p) => p.then(() => 'won', (e) => e));
       // The winner is held inside its node until every loser has answered.
       const answers = await settledExceptOne(losers);
@@ -120,7 +121,7 @@ test('a store that cannot make runs exclusive (Workers KV, a store without creat
   const plain = new MemoryStore();
   const noCreate = { get: (k) => plain.get(k), put: (k, v) => plain.put(k, v), delete: (k) => plain.delete(k), list: (p) => plain.list(p) };
   for (const store of [kvStore(workersKv), noCreate]) {
-    const engine = new GraphEngine(busyGraph(() => {}), { checkpointer: store });
+    const engine = disposeAfter(t, new GraphEngine(busyGraph(() => {}), { checkpointer: store }));
     assert.equal((await engine.execute({}, { threadId: 'k' })).status, 'PAUSED');
     assert.equal((await engine.resume({ threadId: 'k' }, { role: 'user', content: 'yes' })).status, 'FINISHED');
   }
@@ -130,35 +131,35 @@ test('a store that cannot make runs exclusive (Workers KV, a store without creat
   const map = new Map();
   const doStorage = { get: async (k) => map.get(k), put: async (k, v) => { map.set(k, v); }, delete: async (k) => map.delete(k), list: async ({ prefix }) => new Map([...map].filter(([k]) => k.startsWith(prefix))) };
   doStorage.transaction = (fn) => fn(doStorage);
-  await new GraphEngine(busyGraph(() => {}), { checkpointer: kvStore(doStorage) }).execute({}, { threadId: 'd' });
+  await disposeAfter(t, new GraphEngine(busyGraph(() => {}), { checkpointer: kvStore(doStorage) })).execute({}, { threadId: 'd' });
   assert.equal(warnings.length, 2);
 });
 
-test('a run in flight: resume is THREAD_BUSY; { recover: true } or an expired lease takes the thread over, and the old run stops at its next write', async () => {
+test('a run in flight: resume is THREAD_BUSY; { recover: true } or an expired lease takes the thread over, and the old run stops at its next write', async (t) => {
   const store = new MemoryStore();
   const hold = held();
   let started = 0;
   const graph = { nodes: { slow: async () => { if (++started === 1) await hold.promise; return { data: { done: true } }; }, after: () => ({}) }, edges: { slow: 'after', after: '__end__' }, entryPoint: 'slow' };
   const claimed = held();
-  const first = new GraphEngine(graph, { checkpointer: store }).execute({}, { threadId: 'job', onEvent: (e) => { if (e.type === 'checkpoint') claimed.release(); } });
+  const first = disposeAfter(t, new GraphEngine(graph, { checkpointer: store })).execute({}, { threadId: 'job', onEvent: (e) => { if (e.type === 'checkpoint') claimed.release(); } });
   await claimed.promise;   // its first record is written
-  await assert.rejects(new GraphEngine(graph, { checkpointer: store }).resume({ threadId: 'job' }), (e) => e.code === 'THREAD_BUSY' && /in flight/.test(e.message) && /recover: true/.test(e.message));
+  await assert.rejects(disposeAfter(t, new GraphEngine(graph, { checkpointer: store })).resume({ threadId: 'job' }), (e) => e.code === 'THREAD_BUSY' && /in flight/.test(e.message) && /recover: true/.test(e.message));
   // Its process "died": recover.
-  const taken = await new GraphEngine(graph, { checkpointer: store }).resume({ threadId: 'job' }, undefined, { recover: true });
+  const taken = await disposeAfter(t, new GraphEngine(graph, { checkpointer: store })).resume({ threadId: 'job' }, undefined, { recover: true });
   assert.equal(taken.status, 'FINISHED');
   hold.release();
   const old = await first;
   assert.equal(old.status, 'ERROR');
   assert.equal(old.error.code, 'THREAD_BUSY', 'the old run stopped at its next write');
-  assert.equal((await new GraphEngine(graph, { checkpointer: store }).getState('job')).status, 'FINISHED');
+  assert.equal((await disposeAfter(t, new GraphEngine(graph, { checkpointer: store })).getState('job')).status, 'FINISHED');
   // A lease of 0: every mid-run checkpoint counts as abandoned.
   const leased = new MemoryStore();
   const again = held();
   const written = held();
-  const stuck = new GraphEngine({ ...graph, nodes: { ...graph.nodes, slow: async () => { await again.promise; return {}; } } }, { checkpointer: leased })
+  const stuck = disposeAfter(t, new GraphEngine({ ...graph, nodes: { ...graph.nodes, slow: async () => { await again.promise; return {}; } } }, { checkpointer: leased }))
     .execute({}, { threadId: 'job', onEvent: (e) => { if (e.type === 'checkpoint') written.release(); } });
   await written.promise;
-  const quick = new GraphEngine({ ...graph, nodes: { ...graph.nodes, slow: () => ({}) } }, { checkpointer: new Checkpointer(leased, { leaseMs: 0 }) });
+  const quick = disposeAfter(t, new GraphEngine({ ...graph, nodes: { ...graph.nodes, slow: () => ({}) } }, { checkpointer: new Checkpointer(leased, { leaseMs: 0 }) }));
   assert.equal((await quick.resume({ threadId: 'job' })).status, 'FINISHED');
   again.release();
   assert.equal((await stuck).error?.code, 'THREAD_BUSY');

@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GraphEngine, MemoryStore } from 'edgegraph';
+import { disposeAfter } from './support/dispose.js';
 
 /** One node that answers the last user message (and fails on "fail"). */
 const echo = (effects = []) => ({
@@ -23,9 +24,9 @@ const echo = (effects = []) => ({
 const user = (content) => ({ messages: [{ role: 'user', content }] });
 const contents = (state) => state.messages.map((m) => `${m.role}: ${m.content}`);
 
-test('a second execute on a thread continues it: the new message is appended, the history is one chain', async () => {
+test('a second execute on a thread continues it: the new message is appended, the history is one chain', async (t) => {
   const store = new MemoryStore();
-  const engine = new GraphEngine(echo(), { checkpointer: store });
+  const engine = disposeAfter(t, new GraphEngine(echo(), { checkpointer: store }));
   const first = await engine.execute(user('hi'), { threadId: 'chat' });
   assert.equal(first.status, 'FINISHED');
   const firstLast = (await engine.getState('chat')).checkpointId;
@@ -38,23 +39,23 @@ test('a second execute on a thread continues it: the new message is appended, th
   assert.equal(secondFirst.parentId, firstLast, 'the second run follows the first');
   assert.deepEqual((await engine.getState('chat')).state, second.state);
   // In a new engine (another request), the same.
-  const third = await new GraphEngine(echo(), { checkpointer: store }).execute(user('three'), { threadId: 'chat' });
+  const third = await disposeAfter(t, new GraphEngine(echo(), { checkpointer: store })).execute(user('three'), { threadId: 'chat' });
   assert.equal(third.state.data.turns, 3);
 });
 
-test('an ERROR thread and a PAUSED thread accept new input the same way (not NOT_RESUMABLE)', async () => {
+test('an ERROR thread and a PAUSED thread accept new input the same way (not NOT_RESUMABLE)', async (t) => {
   const effects = [];
   const store = new MemoryStore();
-  const engine = new GraphEngine(echo(effects), { checkpointer: store });
+  const engine = disposeAfter(t, new GraphEngine(echo(effects), { checkpointer: store }));
   const failed = await engine.execute(user('fail'), { threadId: 'e' });
   assert.equal(failed.status, 'ERROR');
   const ok = await engine.execute(user('fine'), { threadId: 'e' });
   assert.equal(ok.status, 'FINISHED', ok.error?.message);
   assert.deepEqual(contents(ok.state), ['user: fail', 'user: fine', 'assistant: you said fine']);
-  const asking = new GraphEngine({
+  const asking = disposeAfter(t, new GraphEngine({
     nodes: { ask: (s) => (s.messages.length < 2 ? { pendingAskUser: { question: 'name?' } } : { data: { name: s.messages.at(-1).content } }) },
     edges: { ask: '__end__' }, entryPoint: 'ask',
-  }, { checkpointer: store });
+  }, { checkpointer: store }));
   assert.equal((await asking.execute(user('hello'), { threadId: 'a' })).status, 'PAUSED');
   const answered = await asking.execute(user('Ada'), { threadId: 'a' });
   assert.equal(answered.status, 'FINISHED');
@@ -62,15 +63,15 @@ test('an ERROR thread and a PAUSED thread accept new input the same way (not NOT
   assert.equal(answered.state.pendingAskUser ?? null, null);
 });
 
-test('two executes on one thread at once (new and existing): one runs, the other is THREAD_BUSY', async () => {
+test('two executes on one thread at once (new and existing): one runs, the other is THREAD_BUSY', async (t) => {
   for (const existing of [false, true]) {
     const effects = [];
     const store = new MemoryStore();
-    if (existing) await new GraphEngine(echo(), { checkpointer: store }).execute(user('first'), { threadId: 'x' });
+    if (existing) await disposeAfter(t, new GraphEngine(echo(), { checkpointer: store })).execute(user('first'), { threadId: 'x' });
     let release;
     const gate = new Promise((r) => { release = r; });
     const slow = { nodes: { reply: async (s) => { effects.push(s.messages.at(-1).content); await gate; return {}; } }, edges: { reply: '__end__' }, entryPoint: 'reply' };
-    const runs = ['a', 'b'].map((m) => new GraphEngine(slow, { checkpointer: store }).execute(user(m), { threadId: 'x' }));
+    const runs = ['a', 'b'].map((m) => disposeAfter(t, new GraphEngine(slow, { checkpointer: store })).execute(user(m), { threadId: 'x' }));
     const lost = await Promise.race(runs.map((p) => p.then(() => null, (e) => e)));
     assert.equal(lost?.code, 'THREAD_BUSY', `existing ${existing}`);
     assert.match(lost.message, /'x'/);
@@ -81,12 +82,12 @@ test('two executes on one thread at once (new and existing): one runs, the other
   }
 });
 
-test('a parallel step where one task failed: getState shows the finished task\'s writes and the failed task\'s error', async () => {
-  const engine = new GraphEngine({
+test('a parallel step where one task failed: getState shows the finished task\'s writes and the failed task\'s error', async (t) => {
+  const engine = disposeAfter(t, new GraphEngine({
     nodes: { fan: () => ({}), l: () => ({ data: { l: 1 } }), r: async () => { await null; throw new Error('r broke'); }, done: () => ({}) },
     edges: { fan: ['l', 'r'], l: 'done', r: 'done', done: '__end__' },
     entryPoint: 'fan',
-  }, { checkpointer: new MemoryStore() });
+  }, { checkpointer: new MemoryStore() }));
   const r = await engine.execute({}, { threadId: 'p' });
   assert.equal(r.status, 'ERROR');
   const now = await engine.getState('p');

@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { GraphEngine, MemoryStore, Checkpointer } from 'edgegraph';
+import { disposeAfter } from './support/dispose.js';
 
 const stored = JSON.parse(readFileSync(new URL('./support/thread-records-format-1.json', import.meta.url), 'utf8'));
 
@@ -58,9 +59,9 @@ test('a thread stored in record format 1 reads, resumes, and goes on in format 2
   again.dispose();
 });
 
-test('a format 2 record with one character changed anywhere is INVALID_CHECKPOINT naming it, and the thread falls back to the record before', async () => {
+test('a format 2 record with one character changed anywhere is INVALID_CHECKPOINT naming it, and the thread falls back to the record before', async (t) => {
   const store = new MemoryStore();
-  const engine = new GraphEngine(definition(), { checkpointer: store });
+  const engine = disposeAfter(t, new GraphEngine(definition(), { checkpointer: store }));
   await engine.execute({}, { threadId: 't' });
   const keys = await store.list('t/r/');
   const top = keys.at(-1), text = await store.get(top);
@@ -78,14 +79,14 @@ test('a format 2 record with one character changed anywhere is INVALID_CHECKPOIN
   engine.dispose();
 });
 
-test('every record of a thread through a join (held in some checkpoints, not in others) rebuilds to a checkpoint that restores', async () => {
+test('every record of a thread through a join (held in some checkpoints, not in others) rebuilds to a checkpoint that restores', async (t) => {
   const store = new MemoryStore();
   const definition = {
     nodes: { a: () => ({}), b: () => ({}), c: () => ({}), e: () => ({}), f: () => ({}), d: { handler: () => ({}), join: ['b', 'f'] }, z: () => ({}) },
     edges: { a: ['b', 'c'], b: 'd', c: 'e', e: 'f', f: 'd', d: 'z', z: '__end__' },
     entryPoint: 'a',
   };
-  const engine = new GraphEngine(definition, { checkpointer: store });
+  const engine = disposeAfter(t, new GraphEngine(definition, { checkpointer: store }));
   assert.equal((await engine.execute({}, { threadId: 't' })).status, 'FINISHED');
   const history = await engine.getStateHistory('t');
   let held = 0;
@@ -99,10 +100,10 @@ test('every record of a thread through a join (held in some checkpoints, not in 
   engine.dispose();
 });
 
-test('updateState on a thread whose next record is due to be a snapshot writes one, from the core\'s text', async () => {
+test('updateState on a thread whose next record is due to be a snapshot writes one, from the core\'s text', async (t) => {
   for (const snapshotEvery of [1, 2, 3]) {
     const store = new MemoryStore();
-    const engine = new GraphEngine(definition(), { checkpointer: new Checkpointer(store, { snapshotEvery }) });
+    const engine = disposeAfter(t, new GraphEngine(definition(), { checkpointer: new Checkpointer(store, { snapshotEvery }) }));
     assert.equal((await engine.execute({}, { threadId: 't' })).status, 'PAUSED');
     const { checkpointId } = await engine.updateState({ threadId: 't' }, { data: { note: 'edited' } });
     const text = await store.get(`t/r/${String(checkpointId).padStart(10, '0')}`);
@@ -116,10 +117,10 @@ test('updateState on a thread whose next record is due to be a snapshot writes o
   }
 });
 
-test('a snapshot larger than the checksum reads at once (64 KB), with characters of 1 to 4 UTF-8 bytes across its chunks, reads back whole; a change deep inside is caught', async () => {
+test('a snapshot larger than the checksum reads at once (64 KB), with characters of 1 to 4 UTF-8 bytes across its chunks, reads back whole; a change deep inside is caught', async (t) => {
   const store = new MemoryStore();
   const text = 'a€é😀'.repeat(20_000) + 'x';   // ~200 KB of UTF-8: chunk ends fall inside characters
-  const engine = new GraphEngine({ nodes: { a: () => ({ data: { more: '😀é' } }), ask: () => ({ pendingAskUser: { question: 'ok?' } }) }, edges: { a: 'ask', ask: '__end__' }, entryPoint: 'a' }, { checkpointer: new Checkpointer(store, { snapshotEvery: 1 }) });
+  const engine = disposeAfter(t, new GraphEngine({ nodes: { a: () => ({ data: { more: '😀é' } }), ask: () => ({ pendingAskUser: { question: 'ok?' } }) }, edges: { a: 'ask', ask: '__end__' }, entryPoint: 'a' }, { checkpointer: new Checkpointer(store, { snapshotEvery: 1 }) }));
   assert.equal((await engine.execute({ data: { text } }, { threadId: 'big' })).status, 'PAUSED');
   const keys = await store.list('big/r/');
   const top = keys[0], stored = await store.get(top);
@@ -136,14 +137,14 @@ test('a snapshot larger than the checksum reads at once (64 KB), with characters
   engine.dispose();
 });
 
-test('snapshots: every snapshotEvery records for a small state; a large state with small steps waits until its records hold a quarter of it (at most 10 x snapshotEvery)', async () => {
+test('snapshots: every snapshotEvery records for a small state; a large state with small steps waits until its records hold a quarter of it (at most 10 x snapshotEvery)', async (t) => {
   const count = async (data, steps, snapshotEvery) => {
     const store = new MemoryStore();
-    const engine = new GraphEngine({
+    const engine = disposeAfter(t, new GraphEngine({
       nodes: { inc: (s) => ({ data: { n: s.data.n + 1 } }) },
       edges: { inc: { path: 'data.n', cases: { [steps]: '__end__' }, default: 'inc' } },
       entryPoint: 'inc',
-    }, { checkpointer: new Checkpointer(store, { snapshotEvery }), maxSteps: steps + 1 });
+    }, { checkpointer: new Checkpointer(store, { snapshotEvery }), maxSteps: steps + 1 }));
     assert.equal((await engine.execute({ data: { ...data, n: 0 } }, { threadId: 't' })).status, 'FINISHED');
     const snapshots = [];
     for (const key of await store.list('t/r/')) if (JSON.parse((await store.get(key)).slice(16)).s !== undefined) snapshots.push(Number(key.slice(-10)));
@@ -159,32 +160,32 @@ test('snapshots: every snapshotEvery records for a small state; a large state wi
   assert.deepEqual(await count({ text: 'x'.repeat(4_000) }, 45, 10), [1, 11, 21, 31, 41]);
 });
 
-test('a record written after a redeploy (another graph hash, no migration) keeps every checkpoint field: a third deploy resumes it', async () => {
+test('a record written after a redeploy (another graph hash, no migration) keeps every checkpoint field: a third deploy resumes it', async (t) => {
   const store = new MemoryStore();
   const ask = () => ({ pendingAskUser: { question: 'go on?' } });
   const v1 = { nodes: { a: () => ({ data: { a: 1 } }), ask }, edges: { a: 'ask', ask: '__end__' }, entryPoint: 'a' };
-  await new GraphEngine(v1, { checkpointer: store }).execute({}, { threadId: 't' });
+  await disposeAfter(t, new GraphEngine(v1, { checkpointer: store })).execute({}, { threadId: 't' });
   // v2 adds a second question after the first: its graph hash differs from the stored records'.
   const v2 = { nodes: { a: () => ({ data: { a: 1 } }), ask, again: ask, b: () => ({ data: { b: 2 } }) }, edges: { a: 'ask', ask: 'again', again: 'b', b: '__end__' }, entryPoint: 'a' };
-  const second = await new GraphEngine(v2, { checkpointer: store }).resume({ threadId: 't' });
+  const second = await disposeAfter(t, new GraphEngine(v2, { checkpointer: store })).resume({ threadId: 't' });
   assert.equal(second.status, 'PAUSED');
   const records = [];
   for (const key of await store.list('t/r/')) records.push(JSON.parse((await store.get(key)).slice(16)));
   const first = records.findIndex((r) => r.m.graph === JSON.parse(second.checkpoint).graph);
   assert.ok(first > 0 && records[first].s === undefined, 'the first record after the redeploy is a delta naming the new graph (all its fields: those before "status" changed)');
   assert.equal(records.at(-1).m.graph, undefined, 'the next one keeps the fields from "status" on');
-  const done = await new GraphEngine(v2, { checkpointer: store }).resume({ threadId: 't' });
+  const done = await disposeAfter(t, new GraphEngine(v2, { checkpointer: store })).resume({ threadId: 't' });
   assert.equal(done.status, 'FINISHED');
   assert.deepEqual(done.state.data, { a: 1, b: 2 });
 });
 
-test('records the core seals read back whatever their text: U+FFFD in the state, a long non-ASCII error message the core cut', async () => {
+test('records the core seals read back whatever their text: U+FFFD in the state, a long non-ASCII error message the core cut', async (t) => {
   const store = new MemoryStore();
-  const engine = new GraphEngine({
+  const engine = disposeAfter(t, new GraphEngine({
     nodes: { b: () => ({ data: { s: 'x\uFFFDy é' } }), a: () => { throw new Error(`${'é'.repeat(3000)} ✓`); } },
     edges: { b: 'a', a: '__end__' },
     entryPoint: 'b',
-  }, { checkpointer: store });
+  }, { checkpointer: store }));
   const r = await engine.execute({}, { threadId: 'u' });
   assert.equal(r.status, 'ERROR');
   const keys = await store.list('u/r/');

@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GraphEngine, MemoryStore, Checkpointer } from 'edgegraph';
+import { disposeAfter } from './support/dispose.js';
 
 /** A loop of `steps` steps over a 1 KB state. */
 const looping = (steps) => ({
@@ -32,11 +33,11 @@ async function everyCheckpointReads(engine, threadId) {
   return history;
 }
 
-test('a 10,000-step thread with keepLast keeps bounded storage, and its latest checkpoint and every kept one read', async () => {
+test('a 10,000-step thread with keepLast keeps bounded storage, and its latest checkpoint and every kept one read', async (t) => {
   const kept = [];
   for (const keepLast of [undefined, 20]) {
     const store = new MemoryStore();
-    const engine = new GraphEngine(looping(10_000), { checkpointer: new Checkpointer(store, { keepLast, snapshotEvery: 50 }), maxSteps: 10_001 });
+    const engine = disposeAfter(t, new GraphEngine(looping(10_000), { checkpointer: new Checkpointer(store, { keepLast, snapshotEvery: 50 }), maxSteps: 10_001 }));
     const r = await engine.execute({ data: { n: 0, blob } }, { threadId: 'long' });
     assert.equal(r.status, 'FINISHED', r.error?.message);
     assert.deepEqual((await engine.getState('long')).state, r.state);
@@ -51,9 +52,9 @@ test('a 10,000-step thread with keepLast keeps bounded storage, and its latest c
   assert.ok(history.length >= 20);
 });
 
-test('retention never deletes a fork point: a fork from an early checkpoint stays readable, the abandoned branch goes', async () => {
+test('retention never deletes a fork point: a fork from an early checkpoint stays readable, the abandoned branch goes', async (t) => {
   const store = new MemoryStore();
-  const engine = new GraphEngine(looping(40), { checkpointer: new Checkpointer(store, { keepLast: 4, snapshotEvery: 1000 }), maxSteps: 100 });
+  const engine = disposeAfter(t, new GraphEngine(looping(40), { checkpointer: new Checkpointer(store, { keepLast: 4, snapshotEvery: 1000 }), maxSteps: 100 }));
   await engine.execute({ data: { n: 0 } }, { threadId: 'f' });
   const first = await engine.getStateHistory('f');
   const early = first.find((h) => h.superstep === 20);
@@ -70,9 +71,9 @@ test('retention never deletes a fork point: a fork from an early checkpoint stay
   assert.equal(history[0].values.data.n, 40);
 });
 
-test('getStateHistory pages newest first with limit and before; a page reads its own records, not the thread', async () => {
+test('getStateHistory pages newest first with limit and before; a page reads its own records, not the thread', async (t) => {
   const c = counting();
-  const engine = new GraphEngine(looping(300), { checkpointer: new Checkpointer(c, { snapshotEvery: 25 }), maxSteps: 400 });
+  const engine = disposeAfter(t, new GraphEngine(looping(300), { checkpointer: new Checkpointer(c, { snapshotEvery: 25 }), maxSteps: 400 }));
   await engine.execute({ data: { n: 0 } }, { threadId: 'h' });
   const all = await engine.getStateHistory('h');
   const pages = [];
@@ -93,9 +94,9 @@ test('getStateHistory pages newest first with limit and before; a page reads its
   for (const h of withValues) assert.deepEqual((await engine.getState('h', h.checkpointId)).state, h.values);
 });
 
-test('deleteThread removes a thread and nothing else; the id starts afresh', async () => {
+test('deleteThread removes a thread and nothing else; the id starts afresh', async (t) => {
   const store = new MemoryStore();
-  const engine = new GraphEngine(looping(5), { checkpointer: store });
+  const engine = disposeAfter(t, new GraphEngine(looping(5), { checkpointer: store }));
   await engine.execute({ data: { n: 0 } }, { threadId: 'gone' });
   await engine.execute({ data: { n: 0 } }, { threadId: 'kept' });
   const keptKeys = await store.list('kept/');
@@ -113,11 +114,11 @@ test('keepFor keeps the checkpoints younger than a duration (a clock the test mo
   let clock = Date.now();
   t.mock.method(Date, 'now', () => clock);
   const store = new MemoryStore();
-  const engine = new GraphEngine({
+  const engine = disposeAfter(t, new GraphEngine({
     nodes: { inc: (s) => { clock += 60_000; return { data: { n: s.data.n + 1 } }; } },
     edges: { inc: { path: 'data.n', cases: { 200: '__end__' }, default: 'inc' } },
     entryPoint: 'inc',
-  }, { checkpointer: new Checkpointer(store, { keepFor: 10 * 60_000, snapshotEvery: 20 }), maxSteps: 300 });
+  }, { checkpointer: new Checkpointer(store, { keepFor: 10 * 60_000, snapshotEvery: 20 }), maxSteps: 300 }));
   await engine.execute({ data: { n: 0 } }, { threadId: 'timed' });
   const history = await everyCheckpointReads(engine, 'timed');
   // The last ten minutes: every checkpoint of them is there.

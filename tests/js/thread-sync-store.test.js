@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GraphEngine, Checkpointer, MemoryStore, EdgegraphError } from '../../dist/node.js';
+import { disposeAfter } from './support/dispose.js';
 
 /** A store over a Map whose createNow can be made to fail; `calls` counts create and createNow. */
 function syncStore({ failAt = Infinity, takenAt = Infinity } = {}) {
@@ -30,14 +31,14 @@ function syncStore({ failAt = Infinity, takenAt = Infinity } = {}) {
 }
 
 /** a -> b -> c, each node noting how many records the store held when it ran. */
-function chain(store, seen) {
+function chain(t, store, seen) {
   const node = (name) => () => { seen.push([name, [...store.map.keys()].filter((k) => k.includes('/r/')).length]); return { data: { [name]: true } }; };
-  return new GraphEngine({ nodes: { a: node('a'), b: node('b'), c: node('c') }, edges: { a: 'b', b: 'c', c: '__end__' }, entryPoint: 'a' }, { checkpointer: new Checkpointer(store) });
+  return disposeAfter(t, new GraphEngine({ nodes: { a: node('a'), b: node('b'), c: node('c') }, edges: { a: 'b', b: 'c', c: '__end__' }, entryPoint: 'a' }, { checkpointer: new Checkpointer(store) }));
 }
 
-test('a store with createNow: every record goes through it, each in the store before the next step runs, and the thread reads back', async () => {
+test('a store with createNow: every record goes through it, each in the store before the next step runs, and the thread reads back', async (t) => {
   const store = syncStore(), seen = [];
-  const engine = chain(store, seen);
+  const engine = chain(t, store, seen);
   const result = await engine.execute({ data: {} }, { threadId: 't' });
   assert.equal(result.status, 'FINISHED');
   // Records 1..3 were written before a, b and c ran; the 4th is where the run finished.
@@ -48,18 +49,18 @@ test('a store with createNow: every record goes through it, each in the store be
   assert.equal(state.checkpointId, 4);
 });
 
-test('createNow answering false (another run took the id) is THREAD_BUSY and the run stops before the next step', async () => {
+test('createNow answering false (another run took the id) is THREAD_BUSY and the run stops before the next step', async (t) => {
   const store = syncStore({ takenAt: 2 }), seen = [];
-  const result = await chain(store, seen).execute({ data: {} }, { threadId: 't' });
+  const result = await chain(t, store, seen).execute({ data: {} }, { threadId: 't' });
   assert.equal(result.status, 'ERROR');
   assert.equal(result.error.code, 'THREAD_BUSY');
   assert.match(result.error.message, /thread 't' is busy: another run wrote its record 2 first/);
   assert.deepEqual(seen, [['a', 1]]);
 });
 
-test('createNow throwing is CHECKPOINT_WRITE_FAILED naming the thread, and the last written record stays the readable latest', async () => {
+test('createNow throwing is CHECKPOINT_WRITE_FAILED naming the thread, and the last written record stays the readable latest', async (t) => {
   const store = syncStore({ failAt: 3 }), seen = [];
-  const engine = chain(store, seen);
+  const engine = chain(t, store, seen);
   const result = await engine.execute({ data: {} }, { threadId: 'w' });
   assert.equal(result.status, 'ERROR');
   assert.ok(result.error instanceof EdgegraphError);

@@ -12,6 +12,7 @@ import { trace, context, ROOT_CONTEXT, SpanStatusCode } from '@opentelemetry/api
 import { GraphEngine, createAgentNode, EdgegraphError } from 'edgegraph';
 import { startServer, reply, call } from './support/openai-server.js';
 import { startAnthropicServer, message, textBlock } from './support/anthropic-server.js';
+import { disposeAfter } from './support/dispose.js';
 
 const KEY = 'sk-trace-SECRET-0123456789';
 
@@ -23,22 +24,22 @@ function tracing() {
 
 const weather = { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, run: ({ city }) => ({ city, sky: 'sunny' }) };
 
-function agentEngine(baseURL, tracer, extra = {}) {
+function agentEngine(t, baseURL, tracer, extra = {}) {
   const agent = createAgentNode({ llm: { baseURL, model: 'gpt-test', apiKey: KEY, maxRetries: 0 }, tools: [weather], stream: false });
-  return new GraphEngine({ nodes: { agent }, edges: { agent: '__end__' }, entryPoint: 'agent' }, { tracer, ...extra });
+  return disposeAfter(t, new GraphEngine({ nodes: { agent }, edges: { agent: '__end__' }, entryPoint: 'agent' }, { tracer, ...extra }));
 }
 
 const idOf = (span) => span.spanContext().spanId;
 const parentOf = (span) => span.parentSpanContext?.spanId;
 
-test('an agent run: invoke_agent -> node -> chat / execute_tool, with the GenAI attributes', async () => {
+test('an agent run: invoke_agent -> node -> chat / execute_tool, with the GenAI attributes', async (t) => {
   const s = await startServer([
     { json: reply(null, [call('c1', 'get_weather', { city: 'Lisbon' }), call('c2', 'get_weather', { town: 'x' })]) },
     { json: reply('Sunny.') },
   ], { apiKey: KEY });
   const { exporter, tracer } = tracing();
   try {
-    const r = await agentEngine(s.baseURL, tracer).execute({ messages: [{ role: 'user', content: 'weather?' }] }, { runId: 'run-1' });
+    const r = await agentEngine(t, s.baseURL, tracer).execute({ messages: [{ role: 'user', content: 'weather?' }] }, { runId: 'run-1' });
     assert.equal(r.status, 'FINISHED');
   } finally { await s.close(); }
   const spans = exporter.getFinishedSpans();
@@ -69,12 +70,12 @@ test('an agent run: invoke_agent -> node -> chat / execute_tool, with the GenAI 
   assert.ok(spans.every((x) => x.attributes['gen_ai.input.messages'] === undefined && x.attributes['gen_ai.tool.call.arguments'] === undefined), 'no content unless traceContent');
 });
 
-test('a failed model call: ERROR status with the typed code on the chat, node and run spans; the key appears nowhere, even with traceContent', async () => {
+test('a failed model call: ERROR status with the typed code on the chat, node and run spans; the key appears nowhere, even with traceContent', async (t) => {
   // The provider echoes the key back in its error, as some proxies do; the client redacts it.
   const s = await startServer([{ status: 401, body: JSON.stringify({ error: { message: `Incorrect API key provided: ${KEY}` } }) }], { apiKey: KEY });
   const { exporter, tracer } = tracing();
   try {
-    const r = await agentEngine(s.baseURL, tracer, { traceContent: true }).execute({ messages: [{ role: 'user', content: 'hi' }] });
+    const r = await agentEngine(t, s.baseURL, tracer, { traceContent: true }).execute({ messages: [{ role: 'user', content: 'hi' }] });
     assert.equal(r.status, 'ERROR');
   } finally { await s.close(); }
   const spans = exporter.getFinishedSpans();
@@ -93,12 +94,12 @@ test('a failed model call: ERROR status with the typed code on the chat, node an
   assert.ok(!everything.includes(KEY) && !everything.includes('SECRET'), 'the API key is in no span');
 });
 
-test('content is traced when asked for; a caller\'s context (the real API) parents the run', async () => {
+test('content is traced when asked for; a caller\'s context (the real API) parents the run', async (t) => {
   const s = await startServer([{ json: reply(null, [call('c1', 'get_weather', { city: 'Porto' })]) }, { json: reply('Sunny in Porto.') }], { apiKey: KEY });
   const { exporter, tracer } = tracing();
   const outer = tracer.startSpan('http request');
   try {
-    await agentEngine(s.baseURL, tracer, { traceContent: true }).execute({ messages: [{ role: 'user', content: 'Porto?' }] }, { traceContext: trace.setSpan(context.active(), outer) });
+    await agentEngine(t, s.baseURL, tracer, { traceContent: true }).execute({ messages: [{ role: 'user', content: 'Porto?' }] }, { traceContext: trace.setSpan(context.active(), outer) });
   } finally { outer.end(); await s.close(); }
   const spans = exporter.getFinishedSpans();
   const run = spans.find((x) => x.name === 'invoke_agent edgegraph');
@@ -112,7 +113,7 @@ test('content is traced when asked for; a caller\'s context (the real API) paren
   assert.match(last.attributes['gen_ai.input.messages'], /"role":"tool"/);
 });
 
-test('two runs at once on one engine: each node and call span is under its own run, with no context manager', async () => {
+test('two runs at once on one engine: each node and call span is under its own run, with no context manager', async (t) => {
   let release;
   const gate = new Promise((r) => { release = r; });
   const s = await startServer(async ({ body }) => {
@@ -124,7 +125,7 @@ test('two runs at once on one engine: each node and call span is under its own r
   const { exporter, tracer } = tracing();
   assert.equal(trace.getSpan(context.active()), undefined);
   try {
-    const engine = agentEngine(s.baseURL, tracer);
+    const engine = agentEngine(t, s.baseURL, tracer);
     await Promise.all(['first', 'second'].map((who) => engine.execute({ messages: [{ role: 'user', content: who }] }, { runId: who, traceContext: ROOT_CONTEXT })));
   } finally { await s.close(); }
   const spans = exporter.getFinishedSpans();
@@ -137,12 +138,12 @@ test('two runs at once on one engine: each node and call span is under its own r
   }
 });
 
-test('another provider: gen_ai.provider.name and the token counts come from its reply (strict Anthropic server, streamed)', async () => {
+test('another provider: gen_ai.provider.name and the token counts come from its reply (strict Anthropic server, streamed)', async (t) => {
   const s = await startAnthropicServer([{ reply: message([textBlock('Bonjour.')]) }], { apiKey: KEY });
   const { exporter, tracer } = tracing();
   try {
     const agent = createAgentNode({ llm: { provider: 'anthropic', model: 'claude-test', apiKey: KEY, baseURL: s.baseURL }, mode: 'chat' });
-    const r = await new GraphEngine({ nodes: { agent }, edges: { agent: '__end__' }, entryPoint: 'agent' }, { tracer }).execute({ messages: [{ role: 'user', content: 'hello' }] });
+    const r = await disposeAfter(t, new GraphEngine({ nodes: { agent }, edges: { agent: '__end__' }, entryPoint: 'agent' }, { tracer })).execute({ messages: [{ role: 'user', content: 'hello' }] });
     assert.equal(r.status, 'FINISHED');
   } finally { await s.close(); }
   const chat = exporter.getFinishedSpans().find((x) => x.name === 'chat claude-test');

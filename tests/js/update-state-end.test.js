@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GraphEngine, MemoryStore } from 'edgegraph';
+import { disposeAfter } from './support/dispose.js';
 
 const definition = (log) => ({
   nodes: {
@@ -15,9 +16,9 @@ const definition = (log) => ({
   entryPoint: 'fan',
 });
 
-test('updateState as END on a thread paused by interrupt(): the update is applied, a finished sibling keeps its writes, nothing else runs, the thread is FINISHED', async () => {
+test('updateState as END on a thread paused by interrupt(): the update is applied, a finished sibling keeps its writes, nothing else runs, the thread is FINISHED', async (t) => {
   const log = [];
-  const engine = new GraphEngine(definition(log), { checkpointer: new MemoryStore() });
+  const engine = disposeAfter(t, new GraphEngine(definition(log), { checkpointer: new MemoryStore() }));
   const paused = await engine.execute({}, { threadId: 't' });
   assert.equal(paused.status, 'PAUSED');
   assert.deepEqual(paused.interrupts.map((i) => i.value), ['ok?']);
@@ -32,9 +33,9 @@ test('updateState as END on a thread paused by interrupt(): the update is applie
   assert.deepEqual(log, ['quick', 'ask']);
 });
 
-test('updateState as END from a checkpoint (no thread) returns a finished checkpoint; asNode of another name is still checked (UNKNOWN_NODE)', async () => {
+test('updateState as END from a checkpoint (no thread) returns a finished checkpoint; asNode of another name is still checked (UNKNOWN_NODE)', async (t) => {
   const log = [];
-  const engine = new GraphEngine(definition(log));
+  const engine = disposeAfter(t, new GraphEngine(definition(log)));
   const paused = await engine.execute({});
   const ended = await engine.updateState(paused.checkpoint, null, '__end__');
   assert.equal(JSON.parse(typeof ended.checkpoint === 'string' ? ended.checkpoint : JSON.stringify(ended.checkpoint)).status, 'FINISHED');

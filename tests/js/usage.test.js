@@ -7,19 +7,20 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GraphEngine, createAgentNode, createLLMNode, createToolsNode, routeOnToolCalls, approve, createChatClient } from 'edgegraph';
 import { startServer, reply, call } from './support/openai-server.js';
+import { disposeAfter } from './support/dispose.js';
 
 const usage = (prompt, completion, cached) => ({ usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, prompt_tokens_details: { cached_tokens: cached } } });
 const lookup = { name: 'lookup', description: 'Look up', parameters: { type: 'object', properties: {} }, run: () => 'found' };
 
-test('an explicit LLM -> tools -> LLM loop: each LLM node call is counted, cached tokens from prompt_tokens_details', async () => {
+test('an explicit LLM -> tools -> LLM loop: each LLM node call is counted, cached tokens from prompt_tokens_details', async (t) => {
   const s = await startServer([{ json: reply(null, [call('c1', 'lookup', {})], usage(50, 5, 20)) }, { json: reply('All done.', undefined, usage(70, 3, 40)) }]);
   try {
     const { router, targets } = routeOnToolCalls('tools', '__end__');
-    const engine = new GraphEngine({
+    const engine = disposeAfter(t, new GraphEngine({
       nodes: { llm: createLLMNode({ llm: { baseURL: s.baseURL, model: 'm' }, tools: [lookup], stream: false }), tools: createToolsNode({ tools: [lookup] }) },
       edges: { llm: { router, targets }, tools: 'llm' },
       entryPoint: 'llm',
-    });
+    }));
     const events = [];
     const r = await engine.execute({ messages: [{ role: 'user', content: 'go' }] }, { onEvent: (e) => events.push(e) });
     assert.equal(r.status, 'FINISHED', r.error?.message);
@@ -34,12 +35,12 @@ test('an explicit LLM -> tools -> LLM loop: each LLM node call is counted, cache
   } finally { await s.close(); }
 });
 
-test('a run without model calls has zero usage; a resumed run counts only its own calls', async () => {
+test('a run without model calls has zero usage; a resumed run counts only its own calls', async (t) => {
   const s = await startServer([{ json: reply(null, [call('m1', 'send', {})], usage(30, 4, 0)) }, { json: reply('Sent.', undefined, usage(45, 2, 30)) }]);
   try {
     const send = { ...lookup, name: 'send', needsApproval: true };
-    const engine = () => new GraphEngine({ nodes: { agent: createAgentNode({ llm: { baseURL: s.baseURL, model: 'm' }, tools: [send] }) }, edges: { agent: '__end__' }, entryPoint: 'agent' });
-    const idle = await new GraphEngine({ nodes: { a: () => ({}) }, edges: { a: '__end__' }, entryPoint: 'a' }).execute({});
+    const engine = () => disposeAfter(t, new GraphEngine({ nodes: { agent: createAgentNode({ llm: { baseURL: s.baseURL, model: 'm' }, tools: [send] }) }, edges: { agent: '__end__' }, entryPoint: 'agent' }));
+    const idle = await disposeAfter(t, new GraphEngine({ nodes: { a: () => ({}) }, edges: { a: '__end__' }, entryPoint: 'a' })).execute({});
     assert.deepEqual(idle.usage, { inputTokens: 0, outputTokens: 0, cachedTokens: 0, totalTokens: 0, calls: [] });
     const paused = await engine().execute({ messages: [{ role: 'user', content: 'send it' }] });
     assert.equal(paused.status, 'PAUSED');
@@ -52,11 +53,11 @@ test('a run without model calls has zero usage; a resumed run counts only its ow
   } finally { await s.close(); }
 });
 
-test('a node of your own counts the calls it makes with ctx.recordUsage(reply)', async () => {
+test('a node of your own counts the calls it makes with ctx.recordUsage(reply)', async (t) => {
   const s = await startServer([{ json: reply('hi', undefined, usage(12, 3, 0)) }]);
   try {
     const client = createChatClient({ baseURL: s.baseURL, model: 'm' });
-    const engine = new GraphEngine({ nodes: { mine: async (state, _engine, ctx) => { ctx.recordUsage(await client.chat({ messages: [{ role: 'user', content: 'x' }] })); ctx.recordUsage({ tokens: null }); return {}; } }, edges: { mine: '__end__' }, entryPoint: 'mine' });
+    const engine = disposeAfter(t, new GraphEngine({ nodes: { mine: async (state, _engine, ctx) => { ctx.recordUsage(await client.chat({ messages: [{ role: 'user', content: 'x' }] })); ctx.recordUsage({ tokens: null }); return {}; } }, edges: { mine: '__end__' }, entryPoint: 'mine' }));
     const r = await engine.execute({});
     assert.deepEqual(r.usage.calls, [{ node: 'mine', provider: 'openai', model: 'test-model', inputTokens: 12, outputTokens: 3, cachedTokens: 0 }], 'a reply without tokens counts nothing');
   } finally { await s.close(); }

@@ -4,6 +4,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { onLeakWarning } from 'edgegraph';
+import { recordLeak } from '../../leak-guard.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc');
@@ -13,13 +14,13 @@ export async function collect({ rounds = 5, enough = () => false } = {}) {
   for (let i = 0; i < rounds && !enough(); i++) { gc(); await new Promise((r) => setTimeout(r, 10)); }
 }
 
-/** Run `fn(warnings)` with the leak warnings collected into `warnings`; the default reporter after. */
+/** Run `fn(warnings)` with the leak warnings collected into `warnings`; the file's leak guard after. */
 export async function withLeakWarnings(fn) {
   const warnings = [];
   onLeakWarning((m) => warnings.push(m));
   try {
     return await fn(warnings);
   } finally {
-    onLeakWarning(undefined);
+    onLeakWarning(recordLeak);
   }
 }

@@ -8,6 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GraphEngine, createAgentNode, createLLMNode, createChatClient, LLMError } from 'edgegraph';
+import { disposeAfter } from './dispose.js';
 
 export function providerSuite(p) {
   const { provider, start, key } = p;
@@ -27,12 +28,12 @@ export function providerSuite(p) {
   }
 
   for (const stream of [false, true]) {
-    test(`${provider}: the agent's tool loop, ${stream ? 'streamed' : 'not streamed'}: two calls at once, results back, a system prompt, usage per call and in total`, () => withServer([
+    test(`${provider}: the agent's tool loop, ${stream ? 'streamed' : 'not streamed'}: two calls at once, results back, a system prompt, usage per call and in total`, (t) => withServer([
       { reply: p.toolReply([{ id: 'call_a', name: 'get_weather', args: { city: 'Lisbon' } }, { id: 'call_b', name: 'get_time', args: { city: 'Lisbon' } }]) },
       { reply: p.textReply('Sunny, and it is noon.') },
     ], async (s) => {
       const { ran, tools } = toolsCounting();
-      const engine = new GraphEngine({ nodes: { agent: createAgentNode({ llm: llm(s), tools, systemPrompt: 'Be brief.', stream }) }, edges: { agent: '__end__' }, entryPoint: 'agent' });
+      const engine = disposeAfter(t, new GraphEngine({ nodes: { agent: createAgentNode({ llm: llm(s), tools, systemPrompt: 'Be brief.', stream }) }, edges: { agent: '__end__' }, entryPoint: 'agent' }));
       const events = [];
       const r = await engine.execute({ messages: [{ role: 'user', content: 'Weather and time in Lisbon?' }] }, { onEvent: (e) => events.push(e) });
       assert.equal(r.status, 'FINISHED', r.error?.message);
@@ -55,19 +56,19 @@ export function providerSuite(p) {
   }
 
   const Review = { type: 'object', properties: { score: { type: 'integer' } }, required: ['score'], additionalProperties: false };
-  test(`${provider}: structured output: the schema in the provider's own field (or words), the reply parsed into structuredResponse`, () => withServer([
+  test(`${provider}: structured output: the schema in the provider's own field (or words), the reply parsed into structuredResponse`, (t) => withServer([
     { reply: p.textReply('{"score":4}') },
     { reply: p.toolReply([{ id: 'call_s', name: 'get_weather', args: { city: 'Lisbon' } }]) },
     { reply: p.textReply('{"score":5}') },
   ], async (s) => {
-    const alone = await new GraphEngine({ nodes: { rate: createLLMNode({ llm: llm(s), responseFormat: { name: 'review', schema: Review } }) }, edges: { rate: '__end__' }, entryPoint: 'rate' })
+    const alone = await disposeAfter(t, new GraphEngine({ nodes: { rate: createLLMNode({ llm: llm(s), responseFormat: { name: 'review', schema: Review } }) }, edges: { rate: '__end__' }, entryPoint: 'rate' }))
       .execute({ messages: [{ role: 'user', content: 'Rate it.' }] });
     assert.equal(alone.status, 'FINISHED', alone.error?.message);
     assert.deepEqual(alone.state.structuredResponse, { score: 4 });
     p.checkStructured(s.requests[0].body, { tools: false });
     const { tools } = toolsCounting();
     const agent = createAgentNode({ llm: llm(s), tools, responseFormat: { name: 'review', schema: Review }, stream: false });
-    const looped = await new GraphEngine({ nodes: { agent }, edges: { agent: '__end__' }, entryPoint: 'agent' }).execute({ messages: [{ role: 'user', content: 'Rate Lisbon.' }] });
+    const looped = await disposeAfter(t, new GraphEngine({ nodes: { agent }, edges: { agent: '__end__' }, entryPoint: 'agent' })).execute({ messages: [{ role: 'user', content: 'Rate Lisbon.' }] });
     assert.equal(looped.status, 'FINISHED', looped.error?.message);
     assert.deepEqual(looped.state.structuredResponse, { score: 5 });
     p.checkStructured(s.requests[2].body, { tools: true });
@@ -125,9 +126,9 @@ export function providerSuite(p) {
   }));
 
   for (const [what, step, pattern] of p.badReplies) {
-    test(`${provider}: a reply with ${what} is LLM_BAD_RESPONSE naming the provider; the state is kept, no tool runs`, () => withServer([step], async (s) => {
+    test(`${provider}: a reply with ${what} is LLM_BAD_RESPONSE naming the provider; the state is kept, no tool runs`, (t) => withServer([step], async (s) => {
       const { ran, tools } = toolsCounting();
-      const engine = new GraphEngine({ nodes: { agent: createAgentNode({ llm: llm(s, { maxRetries: 0 }), tools, stream: Boolean(step.sse) }) }, edges: { agent: '__end__' }, entryPoint: 'agent' });
+      const engine = disposeAfter(t, new GraphEngine({ nodes: { agent: createAgentNode({ llm: llm(s, { maxRetries: 0 }), tools, stream: Boolean(step.sse) }) }, edges: { agent: '__end__' }, entryPoint: 'agent' }));
       const r = await engine.execute({ messages: [{ role: 'user', content: 'Weather in Lisbon?' }] });
       assert.equal(r.status, 'ERROR');
       // The node failed (NODE_FAILED naming it); its cause is the provider's typed error.

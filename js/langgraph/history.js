@@ -56,11 +56,12 @@ export async function threadHistory(engine, threadId) {
     // The record before, through routing left out, each with this one child only (else: none).
     let up = r.parentId;
     while (only.get(up) && byId.get(up)?.skipped) up = byId.get(up).parentId;
-    const raw = only.get(up) ? byId.get(up) : undefined;
+    // (A record's first child continues it; a later one is a fork, a replay: never within its step.)
+    const raw = only.get(up) || !r.fork ? byId.get(up) : undefined;
     // Within one step (the same superstep and tasks): a run's pause, and its resume.
     const within = raw && raw.superstep === r.superstep && String(raw.pendingTasks) === String(r.pendingTasks);
     // A resume's first record: its answers kept (within the step), or its routes run (after a pause before them).
-    if (r.status === 'RUNNING' && stopped(raw) && (within || raw.routing?.length)) r.hidden = true;
+    if (!stopped(r) && stopped(raw) && (within || raw.routing?.length)) r.hidden = true;
     if (within && raw.status === 'RUNNING' && stopped(r) && parent?.superstep === r.superstep) {
       parent.hidden = true;   // the step's start (or its earlier pause) gives way to this pause or failure
       parent = parent.parent;

@@ -33,17 +33,27 @@ export function model({ messages }) {
 
 /** Run until the first pause (check's first interrupt); the checkpoint as JSON text. */
 export async function pause(eg) {
-  const r = await makeEngine(eg).execute({ messages: [] });
-  if (r.status !== 'PAUSED') throw new Error(`expected PAUSED, got ${r.status}`);
-  return r.checkpoint;
+  const engine = makeEngine(eg);
+  try {
+    const r = await engine.execute({ messages: [] });
+    if (r.status !== 'PAUSED') throw new Error(`expected PAUSED, got ${r.status}`);
+    return r.checkpoint;
+  } finally {
+    engine.dispose();
+  }
 }
 
 /** Resume a checkpoint with the answer, the agent's model at `baseURL`; a summary to compare across runtimes. */
 export async function resume(eg, checkpoint, baseURL) {
   const engine = makeEngine(eg, baseURL);
-  const first = await engine.resume(checkpoint, 'loud');                 // check's interrupts, in call order
-  const second = await engine.resume(first.checkpoint, 'go');
-  const r = await engine.resume(second.checkpoint, { role: 'user', content: 'yes' });
+  let r;
+  try {
+    const first = await engine.resume(checkpoint, 'loud');                 // check's interrupts, in call order
+    const second = await engine.resume(first.checkpoint, 'go');
+    r = await engine.resume(second.checkpoint, { role: 'user', content: 'yes' });
+  } finally {
+    engine.dispose();
+  }
   return { status: r.status, error: r.error?.message ?? null, results: r.state.results, count: r.state.count, published: r.state.data.published, logs: r.state.logs, stepCount: r.state.stepCount,
     tools: (r.state.toolCalls ?? []).map((t) => `${t.name}:${t.status}`), output: r.state.lastModelOutput };
 }

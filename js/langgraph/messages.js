@@ -12,7 +12,8 @@ export const REMOVE_ALL_MESSAGES = '__remove_all__';
 /** Whether `v` is an object (not null): a list too. */
 export const isObject = (v) => v !== null && typeof v === 'object';
 
-const ROLE_OF_TYPE = { human: 'user', user: 'user', ai: 'assistant', assistant: 'assistant', system: 'system', developer: 'system', tool: 'tool', function: 'tool', remove: 'remove', generic: 'user' };
+// (No prototype: a type such as 'constructor' or 'toString' names no role.)
+const ROLE_OF_TYPE = { __proto__: null, human: 'user', user: 'user', ai: 'assistant', assistant: 'assistant', system: 'system', developer: 'system', tool: 'tool', function: 'tool', remove: 'remove', generic: 'user' };
 
 /** A removal of the message with this id (LangGraph's RemoveMessage). */
 export class RemoveMessage {

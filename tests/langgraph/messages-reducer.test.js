@@ -113,3 +113,14 @@ for (const impl of implementations) {
     assert.ok(out.messages.every((m) => typeof m.id === 'string'));
   });
 }
+
+test('edgegraph: toPlainMessage leaves an object whose type is an Object.prototype name as it is (no role from the prototype)', async () => {
+  const { toPlainMessage, messagesStateReducer } = implementations.find((i) => i.name === 'edgegraph');
+  for (const type of ['constructor', 'toString', 'hasOwnProperty', '__proto__']) {
+    const value = { type, content: 'x' };
+    assert.deepEqual(toPlainMessage(value), { type, content: 'x' });
+  }
+  // Beside real messages in one list, such an object keeps its shape (a message's role is a string).
+  const merged = messagesStateReducer([], [{ role: 'user', content: 'hi', id: '1' }, { type: 'constructor', content: 'x', id: '2' }]);
+  assert.ok(merged.every((m) => typeof m.role === 'string' || m.role === undefined), JSON.stringify(merged));
+});

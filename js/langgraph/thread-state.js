@@ -72,7 +72,8 @@ export class ThreadState {
    * node's paused child (kept with its task) in namespace `prefix|<node>:<task>`.
    */
   #pausedTasks(tasks, cp, threadId, subgraphs, prefix) {
-    const saved = nodeTasks(cp);
+    // (The tasks still to run: a Send's finished task of the same node is not the one that waits.)
+    const saved = nodeTasks(cp).filter((t) => t.state !== 'done');
     const used = new Set();
     for (const task of tasks) {
       const own = saved.find((t) => t.node === task.name && !used.has(t));

@@ -214,6 +214,18 @@ for (const impl of implementations) {
     assert.deepEqual([asked.log, asked.__interrupt__.map((i) => i.value)], [['forked', 'a'], ['q0?']]);
   });
 
+  test(named(impl, 'Sends to one node, one finished and one paused: getState shows the paused task\'s interrupt'), async () => {
+    const graph = new StateGraph(Annotation.Root({ items: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }), out: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) }))
+      .addNode('w', (s) => ({ out: [s.items[0] === 'b' ? `b:${interrupt('b?')}` : s.items[0]] }))
+      .addConditionalEdges(START, (s) => s.items.map((i) => new Send('w', { items: [i] })), ['w'])
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: 'sends' } };
+    await graph.invoke({ items: ['a', 'b'] }, config);
+    const state = await graph.getState(config);
+    assert.deepEqual([state.next, state.tasks.flatMap((t) => t.interrupts.map((i) => i.value))], [['w'], ['b?']]);
+    assert.deepEqual((await graph.invoke(new Command({ resume: 'y' }), config)).out.toSorted(), ['a', 'b:y']);
+  });
+
   test(named(impl, 'a goto to two asking nodes on a finished thread, with a resume: both take it'), async () => {
     const graph = new StateGraph(Annotation.Root({ log: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) }))
       .addNode('a', () => ({ log: ['a'] }), { ends: ['p', 'q'] })

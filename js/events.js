@@ -21,7 +21,7 @@ export const STOP = Symbol.for('edgegraph.stop');
 /** Marks an onEvent of our own that never reads a state_update's patch (the run then builds none: run.js). */
 export const PATCHLESS = Symbol.for('edgegraph.patchless');
 /** A run option engine.js sets on a run restored from a checkpoint (resume): its first step may hold kept results (run.js). */
-export const RESUMED = Symbol('edgegraph.resumed');
+export const RESUMED = Symbol('resumed');
 
 /** A run's event to the caller's onEvent, then to the stream's channel. */
 function toChannel(onEvent, channel, event) {

@@ -75,7 +75,7 @@ export class Run {
     this.#configurable = options.configurable;
     this.#maxConcurrency = options.maxConcurrency;
     this.#resumeInput = resumeInput;
-    this.#resumed = options[RESUMED] === true;
+    this.#resumed = options[RESUMED];
     this.#thread = thread;
     this.#tracing = options.tracing;
     this.#tap = options[STREAM];
@@ -380,7 +380,7 @@ export class Run {
       return this.#fail(task, new EdgegraphError('INVALID_RESULT', `node '${task.node}' interrupted with a value JSON cannot keep: ${e.message}`, { node: task.node }), started);
     }
     naming(task, 'hand the interrupt of', this.#graph.core, 'runInterruptTask', this.#handle, json);
-    this.#emit?.({ type: 'node_end', node: task.node, taskId: this.#taskId(task), durationMs: now() - started, interrupted: true });
+    this.#emit?.({ type: 'node_end', node: task.node, taskId: this.#taskId(task), durationMs: now() - started, interrupted: true, interrupts: signal.interrupts });
   }
 }
 

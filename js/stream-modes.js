@@ -87,7 +87,7 @@ const isMessage = (m) => m !== null && typeof m === 'object' && typeof m.role ==
  * @property {(update: object) => object} update the update as chunks carry it (a copy, unless already one)
  * @property {() => object} currentValues the state now, as a copy
  * @property {(id: string, name: string, step: number, input: unknown) => object} taskStart
- * @property {(id: string, name: string, step: number, result: object | null, error: object | null, interrupted: boolean) => object} taskResult
+ * @property {(id: string, name: string, step: number, result: object | null, error: object | null, interrupted: boolean, interrupts?: Array<{ id: string, value: unknown }>) => object} taskResult
  * @property {(node: string, step: number, taskId: string) => object} meta a messages chunk's metadata
  * @property {(event: object) => object} snapshot a checkpoint event's snapshot (with a copy of the values)
  */
@@ -158,8 +158,8 @@ export class ModeStream {
   }
 
   /** A task failed (`error`: { code, message }) or stopped at interrupt() (`error` null). */
-  stopped(id, name, step, error) {
-    if (this.tasks || this.debug) this.#task('task_result', step, this.shape.taskResult(id, name, step, null, error, error === null));
+  stopped(id, name, step, error, interrupts) {
+    if (this.tasks || this.debug) this.#task('task_result', step, this.shape.taskResult(id, name, step, null, error, error === null, interrupts));
   }
 
   #task(type, step, payload) {

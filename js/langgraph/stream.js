@@ -7,6 +7,7 @@
 import { ModeStream, superstepOf, copyValue as copy } from '../langgraph-modes.js';
 import { GraphRecursionError } from './errors.js';
 import { configOf } from './history.js';
+import { shownInterrupts } from './subgraph-node.js';
 
 export { superstepOf };
 export { STREAM_MODES } from './edgegraph.js';
@@ -92,7 +93,8 @@ export class Invocation extends ModeStream {
       case 'checkpoint': this.checkpoint(event); break;
       // (A node's context emits it with its node and task: an agent node's tokens, { text }.)
       case 'llm_token': this.token(event.node, event.taskId, event.text); break;
-      case 'node_end': if (event.error) this.stopped(event.taskId, event.node, superstepOf(event.taskId), { message: event.error, code: event.errorCode }); break;
+      // A task that failed, or paused (LangGraph's result chunk lists its interrupts).
+      case 'node_end': if (event.error || event.interrupts) this.stopped(event.taskId, event.node, superstepOf(event.taskId), event.error ? { message: event.error, code: event.errorCode } : null, event.interrupts); break;
       case 'run_end': this.flushCheckpoint(); break;
     }
   }
@@ -103,7 +105,7 @@ export class Invocation extends ModeStream {
   currentValues() { return copy(this.view(this.mirror)); }
   meta(node, step) { return { langgraph_node: node, langgraph_step: step }; }
   taskStart(id, name, step, input) { return { id, name, input: copy(input), triggers: [`branch:to:${name}`], interrupts: [] }; }
-  taskResult(id, name, step, result, error) { return { id, name, result, interrupts: [], error }; }
+  taskResult(id, name, step, result, error, interrupted, interrupts) { return { id, name, result, interrupts: shownInterrupts(interrupts), error }; }
   snapshot(event) {
     // Before the first node runs, the state is the one the run started from.
     const values = copy(this.mirror ? this.view(this.mirror) : this.initialValues);

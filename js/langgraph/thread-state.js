@@ -38,8 +38,8 @@ export class ThreadState {
     const snapshot = snapshotOf(threadId, record, this.#runner.view);
     if (record.status === 'ERROR') {
       // A failed task's error ({ message, name }), as LangGraph's snapshot has it.
-      const failed = (await this.#records.load(threadId, record.checkpointId)).meta.tasks.filter((t) => t.state === 'failed');
-      for (const task of snapshot.tasks) task.error = failed.find((t) => t.node === task.name)?.result;
+      const { tasks } = (await this.#records.load(threadId, record.checkpointId)).meta;
+      for (const task of snapshot.tasks) task.error = tasks.find((t) => t.state === 'failed' && t.node === task.name)?.result;
     }
     if (record.status === 'PAUSED') this.#pausedTasks(snapshot.tasks, await this.#records.load(threadId, record.checkpointId), threadId, subgraphs);
     return snapshot;

@@ -231,7 +231,7 @@ export interface EngineLimits {
 export type GraphEvent<S extends object = IGraphState> =
   | { type: 'run_start' }
   | { type: 'node_start'; node: string; taskId: string }
-  | { type: 'node_end'; node: string; taskId: string; durationMs: number; error?: string; /** With error: the thrown error's code, else NODE_FAILED. */ errorCode?: string; /** The node called interrupt(). */ interrupted?: true }
+  | { type: 'node_end'; node: string; taskId: string; durationMs: number; error?: string; /** With error: the thrown error's code, else NODE_FAILED. */ errorCode?: string; /** The node called interrupt(). */ interrupted?: true; /** With interrupted: its interrupts, as result.interrupts has them. */ interrupts?: Array<{ id: string; value: unknown }> }
   | { type: 'node_retry'; node: string; taskId: string; attempt: number; error: string; delayMs: number }
   | { type: 'llm_token'; node: string; taskId: string; text: string }
   | ({ type: 'llm_usage'; taskId: string } & ModelCallUsage)

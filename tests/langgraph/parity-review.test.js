@@ -182,6 +182,17 @@ for (const impl of implementations) {
     assert.deepEqual(await historyOf(last, third), [[2, [], ['a', 'b']], [1, ['b'], ['a']], [0, ['a'], []], [-1, ['__start__'], []]]);
   });
 
+  test(named(impl, 'tasks mode: a task that paused ends with a result chunk listing its interrupts, on the first run and on a resume that pauses again'), async () => {
+    const graph = askGraph({ ask: () => ({ log: [`${interrupt('1?')},${interrupt('2?')}`] }) });
+    const config = threadOf('tasks');
+    /** [name, 'start' or 'result', interrupts' values] of each tasks chunk. */
+    const tasksOf = async (input) => (await collect(graph.stream(input, { ...config, streamMode: 'tasks' })))
+      .map((c) => [c.name, 'result' in c ? 'result' : 'start', c.interrupts.map((i) => i.value)]);
+    assert.deepEqual(await tasksOf({ log: [] }), [['a', 'start', []], ['a', 'result', []], ['ask', 'start', []], ['ask', 'result', ['1?']]]);
+    assert.deepEqual(await tasksOf(new Command({ resume: 'x' })), [['ask', 'start', []], ['ask', 'result', ['2?']]]);
+    assert.deepEqual(await tasksOf(new Command({ resume: 'y' })), [['ask', 'start', []], ['ask', 'result', []]]);
+  });
+
   test(named(impl, 'values and updates on a resume of a fork: the fork\'s values first, then each step'), async () => {
     const graph = askThenZ();
     const config = threadOf('modes');

@@ -47,9 +47,10 @@ export const NEXT_ANSWER = Symbol.for('edgegraph.nextAnswer');
  * ({ node, id, answers? }); each call of the node gets a fresh one, so the
  * i-th call of interrupt() asks the i-th id again. `next` (the run's NEXT_ANSWER,
  * `taken` once expired, or null): LangGraph's resume given while no interrupt
- * was pending, which the first interrupt() without an answer of each task
- * about to run takes instead of pausing (LangGraph gives it to each). It becomes the task's answer: on the task's own tries, and
- * kept with the task (its `keep`) if a later call pauses, so a resume re-runs it alike.
+ * was pending, which the first unanswered interrupt() of each task about to
+ * run takes instead of pausing (LangGraph gives it to each). It becomes the
+ * task's answer: on the task's own tries, and kept with the task (its `keep`)
+ * if a later call pauses, so a resume re-runs it alike.
  */
 export function interruptFor(task, next = null) {
   const base = `${task.node}:${task.id}`;

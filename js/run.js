@@ -307,17 +307,17 @@ export class Run {
     return { shouldEnd: true };
   }
 
-  /**
-   * The held results of a parallel step, folded in branch order. If a reducer
-   * throws, every held task fails with its error: none of them has its write
-   * in the core, so a resume runs them all again and folds afresh.
-   */
   /** The state a resumed step's JS-reduced writes fold over, or null when it kept no result. */
   #keptBase() {
     const kept = JSON.parse(this.#graph.core.runCheckpointMeta(this.#handle)).tasks.filter((t) => t.state === 'done' && t.kind !== 'route');
     return kept.length ? keptState(this.#graph.hostReducers, this.#mirror, kept.map((t) => t.result)) : null;
   }
 
+  /**
+   * The held results of a parallel step, folded in branch order. If a reducer
+   * throws, every held task fails with its error: none of them has its write
+   * in the core, so a resume runs them all again and folds afresh.
+   */
   #submitHeld() {
     const held = this.#held.sort((a, b) => a.task.index - b.task.index);
     this.#held = null;

@@ -294,10 +294,11 @@ class GraphRunner {
       if (input === null || input === undefined || isCommand(input)) {
         if (!latest) throw new EmptyInputError();
         const answer = isCommand(input) ? this.#engineCommand(input, 'resume', latest.state) : undefined;
-        // A resume while no interrupt is pending (a fork, a goto) is for the tasks about to run (LangGraph's; a goto's follow the input step).
-        if (answer?.resume !== undefined && !latest.interrupts.length) { options[NEXT_ANSWER] = { value: answer.resume, steps: answer.goto === undefined ? 1 : 2 }; delete answer.resume; }
-        if (answer?.goto !== undefined && latest.status !== 'PAUSED' && thread.checkpointId === undefined) {
-          // Nothing to resume (the thread finished): a new run from the input step, which applies the update and goes to goto.
+        // Nothing to resume (the thread finished): a goto is a new run from the input step, which applies the update and goes there.
+        const restart = answer?.goto !== undefined && latest.status !== 'PAUSED' && thread.checkpointId === undefined;
+        // A resume while no interrupt is pending (a fork, a goto) is for the tasks about to run (LangGraph's; a restart's follow the input step).
+        if (answer?.resume !== undefined && !latest.interrupts.length) { options[NEXT_ANSWER] = { value: answer.resume, steps: restart ? 2 : 1 }; delete answer.resume; }
+        if (restart) {
           result = await this.engine.execute({ __start__: input.update ?? {}, __goto__: gotoOf(input.goto) }, options);
         } else if ((!input || (answer.update === undefined && answer.goto === undefined)) && latest.status === 'FINISHED') {
           result = { status: 'FINISHED', state: latest.state };   // nothing to continue (nor to answer): LangGraph returns the values

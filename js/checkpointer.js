@@ -209,9 +209,11 @@ export class Checkpointer {
     for (let id = Math.min(await this.top(threadId), before - 1); id > 0 && out.length < limit;) {
       const { record: r, missing } = await this.#read(threadId, id);
       if (r) {
-        const open = (r.m.tasks ?? []).filter((t) => (t.state ?? 'pending') !== 'done');
+        const tasks = r.m.tasks ?? [];
+        // What runs next: the node tasks not done, or where the routes answered go (a pause after them: interruptAfter).
+        const next = (t) => (t.state !== 'done' ? [t.node] : []), routed = (t) => (t.state === 'done' ? t.targets ?? [t.result ?? []].flat().map((e) => e.node ?? e) : []);
         out.push({ id, parent: r.p, createdAt: r.t, status: r.m.status, superstep: r.m.superstep,
-          pendingTasks: open.filter((t) => t.kind !== 'route').map((t) => t.node), routing: open.filter((t) => t.kind === 'route').map((t) => t.node), record: r });
+          pendingTasks: tasks.flatMap((t) => (t.kind === 'route' ? routed(t) : next(t))), routing: tasks.filter((t) => t.kind === 'route').map((t) => t.node), record: r });
       }
       // Records below a gap (retention, a lost write) are found by one list, not by probing.
       if (missing && !ids) ids = await this.#idsBelow(threadId, id);

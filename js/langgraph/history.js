@@ -46,10 +46,10 @@ export async function threadHistory(engine, threadId) {
     parents.add(r.parentId);
     if (r.routing?.length) {
       if (r.status !== 'PAUSED') { r.skipped = true; continue; }
-      // Paused before its routes run (interruptAfter; updateState with asNode): LangGraph's checkpoint after the
-      // step, whose next are where the routing nodes' edges go (a router's declared targets; its answer comes on resume).
+      // Paused with its routes (LangGraph's checkpoint after the step): answered (interruptAfter; updateState with
+      // asNode), their next is where they go; not yet (a node's own pause), the routing nodes' edges' declared targets.
       edges ??= engine.definition.edges;
-      r.pendingTasks = r.routing.flatMap((n) => (edges[n].router ? edges[n].targets ?? [] : edges[n]));
+      if (!r.pendingTasks.length) r.pendingTasks = r.routing.flatMap((n) => (edges[n].router ? edges[n].targets ?? [] : edges[n]));
     }
     let parent = byId.get(r.parentId);
     while (parent?.skipped || parent?.hidden) parent = byId.get(parent.parentId);

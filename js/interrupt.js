@@ -66,7 +66,7 @@ export function interruptFor(task, next = null) {
       task.keep = { answers };
       return (answers[id] = next.value);
     }
-    throw new GraphInterrupt([{ id, value: value === undefined ? null : value }], taken ? { answers } : undefined);
+    throw new GraphInterrupt([{ id, value: value === undefined ? null : value }], task.keep);
   };
   return { interrupt, internal: { base, answers, keep: task.keep } };
 }

@@ -57,12 +57,12 @@ export function interruptFor(task, next = null) {
   const base = `${task.node}:${task.id}`;
   // The core's answers, and those taken without pausing, which a function node's task keeps (`keep`: a subgraph node's is its child's).
   const answers = (task.answers = { ...task.keep?.answers, ...task.answers });
-  let calls = 0, taken = false;
+  let calls = 0;
   const interrupt = (value) => {
     const id = `${base}:${calls++}`;
     if (hasOwn(answers, id)) return answers[id];
-    if (next && !next.taken && !taken) {
-      taken = true;
+    // Once a task: its keep says it took one (on an earlier try too), and holds it.
+    if (next && !next.taken && !task.keep) {
       task.keep = { answers };
       return (answers[id] = next.value);
     }

@@ -1,6 +1,6 @@
 // updateState(saved, values, asNode, { restartTasks: true }): a fork of a paused step whose
 // unfinished tasks run again from the top (their interrupts, answers and a paused subgraph's
-// child dropped), and an answer a node took is kept with it when it fails. On the real .wasm.
+// child dropped), and an answer a node took is kept with it when it fails or is retried. On the real .wasm.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -94,4 +94,28 @@ test('an answer a node took while none was pending (edgegraph/langgraph\'s resum
   fail = false;
   const done = await disposeAfter(t, new GraphEngine(definition)).resume(JSON.parse(JSON.stringify(failed.checkpoint)));
   assert.deepEqual([done.status, done.state.data, done.interrupts, seen], ['FINISHED', { answer: 'v' }, undefined, ['v', 'v']]);
+});
+
+test('an answer a node took while none was pending, then a retry (retry policy): the retry gets it at the same interrupt(), a later interrupt() pauses, and the resume answers that one', async (t) => {
+  let tries = 0;
+  const definition = {
+    nodes: {
+      ask: {
+        handler: (state, engine, ctx) => {
+          tries++;
+          const first = ctx.interrupt('1?');
+          if (tries === 1) throw new Error('flaky');
+          return { data: { both: `${first}:${ctx.interrupt('2?')}` } };
+        },
+        retry: { attempts: 2, backoffMs: 1 },
+      },
+    },
+    edges: { ask: '__end__' },
+    entryPoint: 'ask',
+  };
+  const engine = disposeAfter(t, new GraphEngine(definition));
+  const paused = await engine.execute({}, { [Symbol.for('edgegraph.nextAnswer')]: { value: 'v', steps: 1 } });
+  assert.deepEqual([paused.status, paused.interrupts?.map((i) => [i.id, i.value]), tries], ['PAUSED', [['ask:1.0:1', '2?']], 2]);
+  const done = await engine.resume(JSON.parse(JSON.stringify(paused.checkpoint)), 'w');
+  assert.deepEqual([done.status, done.state.data, tries], ['FINISHED', { both: 'v:w' }, 3]);
 });

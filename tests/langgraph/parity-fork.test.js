@@ -56,6 +56,24 @@ for (const impl of implementations) {
     assert.deepEqual([again.log, interruptsOf(again), calls], [['a', 'ask:v'], undefined, 2]);
   });
 
+  test(named(impl, 'a node with a retryPolicy that took an answer without a pending interrupt, then threw: its retry gets the answer at the same interrupt(), and a later interrupt() asks'), async () => {
+    let tries = 0;
+    const graph = new StateGraph(Log())
+      .addNode('a', () => ({ log: ['a'] }), { ends: ['ask'] })
+      .addNode('ask', () => {
+        tries++;
+        const first = interrupt('1?');
+        if (tries === 1) throw new Error('flaky');
+        return { log: [`ask:${first}:${interrupt('2?')}`] };
+      }, { retryPolicy: { maxAttempts: 2, initialInterval: 1, jitter: false } })
+      .addEdge(START, 'a').addEdge('a', END).addEdge('ask', END)
+      .compile({ checkpointer: new MemorySaver() });
+    const config = threadOf('retry-took');
+    await graph.invoke({ log: [] }, config);
+    const asked = await graph.invoke(new Command({ goto: 'ask', resume: 'v' }), config);
+    assert.deepEqual([asked.log, interruptsOf(asked), tries], [['a'], ['2?'], 2]);
+  });
+
   // From review2.
   test(named(impl, 'a fork of the step where a subgraph node paused runs the child again from the fork\'s values: its interrupt() asks again, and the answer goes to it'), async () => {
     for (const childSteps of [['c1', 'c2'], ['c2']]) {

@@ -61,7 +61,7 @@ export function interruptFor(task, next = null) {
   const interrupt = (value) => {
     const id = `${base}:${calls++}`;
     if (hasOwn(answers, id)) return answers[id];
-    // Once a task: its keep says it took one (on an earlier try too), and holds it.
+    // One answer a task: its keep (set here, on this try or an earlier one) says it took one, and holds it.
     if (next && !next.taken && !task.keep) {
       task.keep = { answers };
       return (answers[id] = next.value);

@@ -119,4 +119,18 @@ for (const impl of implementations) {
     assert.deepEqual([state.next, state.tasks.map((t) => t.interrupts)], [['ask'], [[]]]);
     assert.deepEqual([await graph.invoke(new Command({ resume: 'v' }), config), calls], [{ log: ['a', 'f', 'ask:v'] }, 2]);
   });
+
+  test(named(impl, 'updateState on a paused thread, then a resume with a map of the first pause\'s interrupt ids: it answers nothing, and the node asks again'), async () => {
+    const graph = new StateGraph(Log())
+      .addNode('a', () => ({ log: ['a'] })).addNode('ask', () => ({ log: [`ask:${JSON.stringify(interrupt('q?'))}`] }))
+      .addEdge(START, 'a').addEdge('a', 'ask').addEdge('ask', END)
+      .compile({ checkpointer: new MemorySaver() });
+    const config = threadOf('edit-then-map');
+    const [{ id }] = (await graph.invoke({ log: [] }, config)).__interrupt__;
+    await graph.updateState(config, { log: ['f'] });
+    const asked = await graph.invoke(new Command({ resume: { [id]: 'v' } }), config);
+    assert.deepEqual([asked.log, interruptsOf(asked)], [['a', 'f'], ['q?']]);
+    const [{ id: again }] = asked.__interrupt__;
+    assert.deepEqual(await graph.invoke(new Command({ resume: { [again]: 'w' } }), config), { log: ['a', 'f', 'ask:"w"'] });
+  });
 }

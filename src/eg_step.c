@@ -258,7 +258,7 @@ static void decide(eg_run *run, step_outcome *o) {
         if (o->gotos[i]) { t->result = o->gotos[i]; o->gotos[i] = NULL; t->state = T_DONE; }
     }
     eg_free(sources);
-    if (after) run->pause_after_routes = true;
+    if (after) run->boundary = BOUNDARY_PAUSE_AFTER_ROUTES;
     else if (o->pause) pause(run);
 }
 
@@ -290,9 +290,9 @@ void eg_run_advance_(eg_run *run) {
         if (run->phase == PHASE_ROUTES) eg_run_resolve_routes_(run);
         if (run->status != EG_STATUS_RUNNING || any_pending(run)) return;
         if (run->phase == PHASE_NODES) commit_nodes(run);
-        else if (run->pause_after_routes) {
+        else if (run->boundary == BOUNDARY_PAUSE_AFTER_ROUTES) {
             /* Resume commits the answered routes. */
-            run->pause_after_routes = false;
+            run->boundary = BOUNDARY_NONE;
             pause(run);
         } else eg_run_commit_routes_(run);
     }

@@ -296,6 +296,31 @@ for (const impl of implementations) {
     assert.deepEqual(await graph.invoke(null, config), { log: ['agent'] });
     assert.deepEqual((await graph.getState(config)).next, []);
   });
+
+  test(named(impl, 'one pause a step boundary: a resume from interruptAfter, or from updateState as a node, runs the next node even when interruptBefore names it; a later boundary pauses again'), async () => {
+    const abc = (options) => new StateGraph(Log())
+      .addNode('a', () => ({ log: ['a'] })).addNode('b', () => ({ log: ['b'] })).addNode('c', () => ({ log: ['c'] }))
+      .addEdge(START, 'a').addEdge('a', 'b').addEdge('b', 'c').addEdge('c', END)
+      .compile({ checkpointer: new MemorySaver(), ...options });
+    const walk = async (graph, config, input, calls) => {
+      const seen = [];
+      for (let i = 0; i < calls; i++) seen.push(`${(await graph.invoke(i ? null : input, config)).log}|${(await graph.getState(config)).next}`);
+      return seen;
+    };
+    assert.deepEqual(await walk(abc({ interruptAfter: ['a', 'b'], interruptBefore: ['b', 'c'] }), threadOf('after-before'), { log: [] }, 3),
+      ['a|b', 'a,b|c', 'a,b,c|']);
+    const edited = abc({ interruptBefore: ['b'] });
+    const config = threadOf('as-node');
+    await edited.invoke({ log: [] }, config);
+    await edited.updateState(config, { log: ['edit'] }, 'a');
+    assert.deepEqual([(await edited.getState(config)).next, (await edited.invoke(null, config)).log], [['b'], ['a', 'edit', 'b', 'c']]);
+    const finished = abc({ interruptBefore: ['c'] });
+    const done = threadOf('finished');
+    await finished.invoke({ log: [] }, done);
+    await finished.invoke(null, done);
+    await finished.updateState(done, { log: ['edit'] }, 'b');
+    assert.deepEqual((await finished.invoke(null, done)).log, ['a', 'b', 'c', 'edit', 'c']);
+  });
 }
 
 test('edgegraph: a node paused at its second interrupt() after its first was answered: getState\'s next still names it, beside its interrupt (LangGraph.js shows next [] while the task waits, its interrupt listed)', async () => {

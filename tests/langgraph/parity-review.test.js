@@ -321,6 +321,37 @@ for (const impl of implementations) {
     await finished.updateState(done, { log: ['edit'] }, 'b');
     assert.deepEqual((await finished.invoke(null, done)).log, ['a', 'b', 'c', 'edit', 'c']);
   });
+
+  test(named(impl, 'LangGraph\'s review-tool-calls flow (interruptBefore tools): an edited call written as agent runs once with its edit on invoke(null); a rejection written as tools goes to the agent'), async () => {
+    const { MessagesAnnotation } = impl;
+    const ran = [];
+    const model = (messages) => (messages.at(-1).tool_call_id
+      ? { role: 'assistant', content: `done: ${messages.at(-1).content}`, id: `ai${messages.length}` }
+      : { role: 'assistant', content: '', id: `ai${messages.length}`, tool_calls: [{ id: `c${messages.length}`, name: 'weather', args: { city: 'sf' } }] });
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode('agent', (s) => ({ messages: [model(s.messages.map((m) => ({ tool_call_id: m.tool_call_id, content: m.content })))] }))
+      .addNode('tools', (s) => {
+        const call = s.messages.at(-1).tool_calls[0];
+        ran.push(call.args.city);
+        return { messages: [{ role: 'tool', tool_call_id: call.id, content: `sunny in ${call.args.city}` }] };
+      })
+      .addEdge(START, 'agent').addConditionalEdges('agent', (s) => (s.messages.at(-1).tool_calls?.length ? 'tools' : END), ['tools', END])
+      .addEdge('tools', 'agent')
+      .compile({ checkpointer: new MemorySaver(), interruptBefore: ['tools'] });
+    const edit = threadOf('edit');
+    await graph.invoke({ messages: [{ role: 'user', content: 'weather?' }] }, edit);
+    const asked = (await graph.getState(edit)).values.messages.at(-1);
+    const call = asked.tool_calls[0];
+    await graph.updateState(edit, { messages: [{ role: 'assistant', content: '', id: asked.id, tool_calls: [{ ...call, args: { city: 'la' } }] }] }, 'agent');
+    assert.deepEqual((await graph.getState(edit)).next, ['tools']);
+    assert.deepEqual([(await graph.invoke(null, edit)).messages.at(-1).content, ran], ['done: sunny in la', ['la']]);
+    const reject = threadOf('reject');
+    await graph.invoke({ messages: [{ role: 'user', content: 'again?' }] }, reject);
+    const pending = (await graph.getState(reject)).values.messages.at(-1).tool_calls[0];
+    await graph.updateState(reject, { messages: [{ role: 'tool', tool_call_id: pending.id, content: 'rejected by the user' }] }, 'tools');
+    assert.deepEqual((await graph.getState(reject)).next, ['agent']);
+    assert.deepEqual([(await graph.invoke(null, reject)).messages.at(-1).content, ran], ['done: rejected by the user', ['la']]);
+  });
 }
 
 test('edgegraph: a node paused at its second interrupt() after its first was answered: getState\'s next still names it, beside its interrupt (LangGraph.js shows next [] while the task waits, its interrupt listed)', async () => {

@@ -371,3 +371,17 @@ test('edgegraph: a node paused at its second interrupt() after its first was ans
   assert.deepEqual((await collect(graph.getStateHistory(config))).map((s) => [s.metadata.step, s.next, s.values.log]),
     [[2, [], ['a', 'x,y']], [1, ['ask'], ['a']], [0, ['a'], []], [-1, ['__start__'], []]]);
 });
+
+test('edgegraph: a Command with goto and the answer to a pending interrupt() is refused (INVALID_RUN_STATE naming the node; LangGraph.js runs the goto beside the node it re-runs): the thread stays paused, and the answer alone goes on', async () => {
+  const { StateGraph, Annotation, START, END, MemorySaver, Command, interrupt } = await import('edgegraph/langgraph');
+  const graph = new StateGraph(Annotation.Root({ log: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) }))
+    .addNode('a', () => ({ log: ['a'] }), { ends: ['d'] }).addNode('b', () => ({ log: [`b:${interrupt('?')}`] }))
+    .addNode('c', () => ({ log: ['c'] })).addNode('d', () => ({ log: ['d'] }))
+    .addEdge(START, 'a').addEdge('a', 'b').addEdge('b', 'c').addEdge('c', END).addEdge('d', END)
+    .compile({ checkpointer: new MemorySaver() });
+  const config = threadOf('goto-with-answer');
+  await graph.invoke({ log: [] }, config);
+  await assert.rejects(graph.invoke(new Command({ resume: 'y', goto: 'd' }), config), (e) => e.code === 'INVALID_RUN_STATE' && /node 'b'/.test(e.message));
+  assert.deepEqual((await graph.getState(config)).next, ['b']);
+  assert.deepEqual(await graph.invoke(new Command({ resume: 'y' }), config), { log: ['a', 'b:y', 'c'] });
+});

@@ -385,3 +385,9 @@ test('edgegraph: a Command with goto and the answer to a pending interrupt() is 
   assert.deepEqual((await graph.getState(config)).next, ['b']);
   assert.deepEqual(await graph.invoke(new Command({ resume: 'y' }), config), { log: ['a', 'b:y', 'c'] });
 });
+
+test('edgegraph: a node with an unconditional edge to itself is refused by compile() (STATIC_SELF_LOOP naming it; LangGraph.js compiles it, and each run ends in GraphRecursionError)', async () => {
+  const { StateGraph, Annotation, START } = await import('edgegraph/langgraph');
+  const looped = new StateGraph(Annotation.Root({ log: Annotation() })).addNode('a', () => ({})).addEdge(START, 'a').addEdge('a', 'a');
+  assert.throws(() => looped.compile(), (e) => e.code === 'STATIC_SELF_LOOP' && /node 'a'/.test(e.message));
+});

@@ -282,13 +282,12 @@ static int reduce(const eg_reducers *rs, cJSON *obj, eg_path *path, cJSON *item,
     case EG_R_FIRST:
         if (absent) return replace_value(obj, path, item, existing, patch, err);
         break;
-    case EG_R_CONCAT: case EG_R_APPEND_UNIQUE:
-        if (absent) return set_items(obj, path, item, existing, patch, err);
+    case EG_R_CONCAT: case EG_R_APPEND_UNIQUE: case EG_R_MESSAGES:
+        /* (The messages reducer's absent list was made above.) */
+        if (absent && kind != EG_R_MESSAGES) return set_items(obj, path, item, existing, patch, err);
         if (!cJSON_IsArray(existing)) { rc = eg_reducer_type_error_(path, key, kind, who, "an array in the state", existing, err); break; }
+        if (kind == EG_R_MESSAGES) return eg_reduce_messages_(existing, path, item, patch, who, err);
         return append(existing, path, item, kind == EG_R_APPEND_UNIQUE, patch, err);
-    case EG_R_MESSAGES:   /* (an absent list was made above) */
-        if (!cJSON_IsArray(existing)) { rc = eg_reducer_type_error_(path, key, kind, who, "an array in the state", existing, err); break; }
-        return eg_reduce_messages_(existing, path, item, patch, who, err);
     case EG_R_MERGE: case EG_R_DEEP_MERGE:
         if (!cJSON_IsObject(item)) { rc = eg_reducer_type_error_(path, key, kind, who, "an object", item, err); break; }
         if (absent) return replace_value(obj, path, item, existing, patch, err);

@@ -229,7 +229,7 @@ static eg_code running_mean(cJSON *obj, eg_path *path, const cJSON *existing, cJ
     const cJSON *c = cJSON_GetObjectItemCaseSensitive(obj, count_key);
     double n = existing && cJSON_IsNumber(existing) ? (cJSON_IsNumber(c) && c->valuedouble >= 1 ? c->valuedouble : 1) : 0;
     double mean = n > 0 ? existing->valuedouble + (item->valuedouble - existing->valuedouble) / (n + 1) : item->valuedouble;
-    cJSON_SetNumberValue(item, mean);
+    item->valuedouble = mean;   /* (a number's valueint: see eg_json_read.c's read_number) */
     cJSON *count = cJSON_CreateNumber(n + 1);
     if (!count) { eg_free(count_key); cJSON_Delete(item); return eg_nomem(err); }
     count->string = count_key;
@@ -305,7 +305,7 @@ static int reduce(const eg_reducers *rs, cJSON *obj, eg_path *path, cJSON *item,
         {
             double a = existing->valuedouble, b = item->valuedouble;
             double r = kind == EG_R_SUM ? a + b : kind == EG_R_MAX ? (a > b ? a : b) : (a < b ? a : b);
-            cJSON_SetNumberValue(item, r);
+            item->valuedouble = r;
             return replace_value(obj, path, item, existing, patch, err);
         }
     case EG_R_LONGEST:

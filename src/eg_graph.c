@@ -16,6 +16,7 @@
 #include "eg_internal.h"
 #include "eg_json_read.h"
 
+#include <math.h>
 #include <string.h>
 
 #define DEFAULT_END "__end__"
@@ -62,9 +63,10 @@ static bool is_number_in(const cJSON *v, double lo, double hi) {
     return cJSON_IsNumber(v) && v->valuedouble >= lo && v->valuedouble <= hi;
 }
 
-/* An integer from lo to hi (within int's range: the range is checked first, so the cast is defined). */
+/* An integer from lo to hi (within int's range, so a caller may cast it). floor, not a round trip
+ * through int: one instruction in the .wasm, where a conversion is a guarded sequence. */
 static bool is_int_in(const cJSON *v, double lo, double hi) {
-    return is_number_in(v, lo, hi) && v->valuedouble == (double)(int)v->valuedouble;
+    return is_number_in(v, lo, hi) && v->valuedouble == floor(v->valuedouble);
 }
 
 /* maxSteps, in a definition or in run options: an integer from 1 to 1e9. */

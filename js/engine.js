@@ -6,7 +6,7 @@
 import { getCore } from './loader.js';
 import { EdgegraphError } from './errors.js';
 import { normalizeDefinition } from './definition.js';
-import { foldWrites } from './host-reducers.js';
+import { foldEdit } from './host-reducers.js';
 import { streamOf, STREAM_OPTIONS, RESUMED } from './events.js';
 import { toMermaid } from './mermaid.js';
 import { subgraphHandler } from './subgraph.js';
@@ -247,7 +247,7 @@ export class GraphEngine extends CoreObject {
       const step = () => readStep(core.runStep(handle), mirror, false, this.#parts.nodeTable ??= core.runGraphNodes(handle), core.statusNames);
       step();
       // Paths with a JS reducer fold here, as for a node's result; the core applies the rest.
-      if (values !== undefined && values !== null && this.#parts.hostReducers) [values] = foldWrites(this.#parts.hostReducers, mirror, [{ node: asNode ?? 'updateState', value: values }]);
+      if (values !== undefined && values !== null && this.#parts.hostReducers) values = foldEdit(core, handle, this.#parts.hostReducers, mirror, asNode ?? 'updateState', values);
       if (values !== undefined && values !== null) core.runApply(handle, JSON.stringify(values));
       if (asNode !== undefined) {
         core.runRouteFrom(handle, asNode);

@@ -101,3 +101,17 @@ export function keptState(reducers, state, kept) {
   }
   return out;
 }
+
+/** The results a stopped step's finished tasks kept (from the run's checkpoint without its state). */
+export const keptResults = (core, handle) =>
+  JSON.parse(core.runCheckpointMeta(handle)).tasks.filter((t) => t.state === 'done' && t.kind !== 'route').map((t) => t.result);
+
+/**
+ * An edit's (updateState's, a resume's update) writes of the JS-reduced paths,
+ * folded over the state as the core holds it once the edit is in: with the
+ * stopped step's kept results first (eg_run_apply settles them before it).
+ */
+export function foldEdit(core, handle, reducers, state, node, value) {
+  const kept = keptResults(core, handle);
+  return foldWrites(reducers, kept.length ? keptState(reducers, state, kept) : state, [{ node, value }])[0];
+}

@@ -7,7 +7,7 @@
 // not crowd GraphEngine's public API.
 
 import { EdgegraphError } from './errors.js';
-import { foldWrites } from './host-reducers.js';
+import { foldEdit } from './host-reducers.js';
 import { resumeCommand, gotoJSON } from './command.js';
 
 const CHECKPOINT_FORMAT = 'edgegraph-checkpoint';
@@ -52,7 +52,7 @@ export function resumeWith(core, handle, mirror, hostReducers, userInput, update
     if (command.resume !== undefined) core.runAnswer(handle, JSON.stringify({ resume: command.resume }));
   }
   // Paths with a JS reducer fold here, on the mirror; the core applies the rest.
-  if (update !== undefined && hostReducers) [update] = foldWrites(hostReducers, mirror, [{ node: 'resume', value: update }]);
+  if (update !== undefined && hostReducers) update = foldEdit(core, handle, hostReducers, mirror, 'resume', update);
   if (update !== undefined) core.runApply(handle, JSON.stringify(update));
   core.runResume(handle, input === undefined ? undefined : JSON.stringify(input));
   return input;

@@ -15,7 +15,7 @@ import { withPolicy } from './node-policy.js';
 import { inNode, isGraphInterrupt, NEXT_ANSWER } from './interrupt.js';
 import { nodeContext } from './context.js';
 import { Command, commandResult, isCommand } from './command.js';
-import { foldWrites, writesHostPath, keptState } from './host-reducers.js';
+import { foldWrites, writesHostPath, keptState, keptResults } from './host-reducers.js';
 
 export class Run {
   #engine;
@@ -309,8 +309,8 @@ export class Run {
 
   /** The state a resumed step's JS-reduced writes fold over, or null when it kept no result. */
   #keptBase() {
-    const kept = JSON.parse(this.#graph.core.runCheckpointMeta(this.#handle)).tasks.filter((t) => t.state === 'done' && t.kind !== 'route');
-    return kept.length ? keptState(this.#graph.hostReducers, this.#mirror, kept.map((t) => t.result)) : null;
+    const kept = keptResults(this.#graph.core, this.#handle);
+    return kept.length ? keptState(this.#graph.hostReducers, this.#mirror, kept) : null;
   }
 
   /**

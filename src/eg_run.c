@@ -153,6 +153,16 @@ eg_code eg_run_from_state(const eg_graph *g, const char *state, size_t len,
 
 /* ---- driving ---- */
 
+/* Whether a resume runs the whole stopped step again: its commit was refused
+ * (a conflict, a limit, a result the reducers reject), so no task of it
+ * failed. After a task's failure (whatever its code: a timeout too) only the
+ * failed tasks run again: the others' side effects happened once. */
+static bool reruns_step(const eg_run *run) {
+    if (run->status != EG_STATUS_ERROR || run->error.code == EG_E_MAX_STEPS) return false;
+    for (size_t i = 0; i < run->n_tasks; i++) if (run->tasks[i].state == T_FAILED) return false;
+    return true;
+}
+
 eg_code eg_run_resume(eg_run *run, const char *user_input, size_t len, eg_error *err) {
     eg_clear(err);
     if (!run) return eg_disposed(err, "run");
@@ -181,7 +191,7 @@ eg_code eg_run_resume(eg_run *run, const char *user_input, size_t len, eg_error 
     if (run->status == EG_STATUS_ERROR) {
         /* Retry: failed tasks run again; a step whose results were rejected
          * runs again whole; routes are evaluated again. */
-        bool rerun_all = run->error.code != EG_E_NODE_FAILED && run->error.code != EG_E_MAX_STEPS;
+        bool rerun_all = reruns_step(run);
         for (size_t i = 0; i < run->n_tasks; i++) {
             eg_task *t = &run->tasks[i];
             if (t->kind == TASK_ROUTE) { eg_run_task_reset_(t); t->state = T_UNRESOLVED; }
@@ -209,6 +219,33 @@ eg_code eg_run_resume(eg_run *run, const char *user_input, size_t len, eg_error 
     return EG_OK;
 }
 
+/* A write of a finished task that steers the step's commit (eg_step.c reads them there). */
+static bool steers(const eg_run *run, const char *k) {
+    return eg_run_is_engine_key_(run, k) || strcmp(k, EG_KEY_NEXT_NODE_OVERRIDE) == 0 || strcmp(k, EG_KEY_SHOULD_END) == 0
+        || strcmp(k, EG_KEY_STATUS) == 0 || strcmp(k, EG_KEY_SHOULD_PAUSE) == 0 || strcmp(k, EG_KEY_PENDING_ASK_USER) == 0;
+}
+
+/* An edit of a run stopped in the middle of a step comes after what the
+ * step's finished tasks wrote (else their kept results, applied when the
+ * step commits, would overwrite it): their writes go into the state first
+ * (a copy each); with `drop`, once the edit is in, their results keep only
+ * what steers the commit. */
+static eg_code settle_kept(eg_run *run, bool drop, eg_error *err) {
+    for (size_t i = 0; run->phase == PHASE_NODES && !reruns_step(run) && i < run->n_tasks; i++) {
+        eg_task *t = &run->tasks[i];
+        if (t->state != T_DONE || !cJSON_IsObject(t->result)) continue;
+        for (cJSON *f = t->result->child, *next; f; f = next) {
+            next = f->next;
+            if (steers(run, f->string)) continue;
+            if (drop) { cJSON_Delete(cJSON_DetachItemViaPointer(t->result, f)); continue; }
+            cJSON *copy = cJSON_Duplicate(f, true);
+            eg_code rc = copy ? eg_reduce_into(&run->graph->reducers, run->state, &eg_run_root_, copy, &run->patch, eg_run_node_name_(run, t->node), err) : eg_nomem(err);
+            if (rc) return rc;
+        }
+    }
+    return EG_OK;
+}
+
 eg_code eg_run_apply(eg_run *run, const char *update, size_t len, eg_error *err) {
     eg_clear(err);
     if (!run) return eg_disposed(err, "run");
@@ -226,9 +263,12 @@ eg_code eg_run_apply(eg_run *run, const char *update, size_t len, eg_error *err)
     /* All of the update or none of it. */
     eg_run_undo undo;
     if (!eg_run_undo_begin_(run, &undo)) { cJSON_Delete(u); return eg_nomem(err); }
+    rc = settle_kept(run, false, err);
     while (u->child && !rc) rc = eg_reduce_into(&run->graph->reducers, run->state, &eg_run_root_, cJSON_DetachItemViaPointer(u, u->child), &run->patch, "resume", err);
     cJSON_Delete(u);
-    return eg_run_undo_end_(run, &undo, rc);
+    rc = eg_run_undo_end_(run, &undo, rc);
+    if (!rc) settle_kept(run, true, NULL);
+    return rc;
 }
 
 static eg_code task_at(eg_run *run, uint32_t index, const char *call, eg_task **out, eg_error *err) {

@@ -370,3 +370,56 @@ TEST(interrupt_before_after_a_pause_at_the_same_boundary_is_one_pause) {
     eg_run_free(r);
     eg_graph_free(g);
 }
+
+/* An update of a run stopped in the middle of a step (eg_run_apply) comes
+ * after the finished tasks' writes: they go into the state first and out of
+ * their results, so the commit neither loses the update nor writes them
+ * twice. A step that a resume runs again whole (a failure not a node's)
+ * keeps its results as they were. */
+TEST(apply_in_the_middle_of_a_step_comes_after_the_finished_tasks) {
+    eg_graph *g = graph_of(parallel);
+    eg_run *r = at_the_fan_out(g);
+    eg_error e;
+    CHECK(hand(r, eg_run_interrupt_task, 0, "{\"interrupts\":[{\"id\":\"a:2.0:0\",\"value\":\"a?\"}]}", &e) == EG_OK);
+    CHECK(hand(r, eg_run_submit, 1, "{\"r\":[\"b\"]}", &e) == EG_OK);
+    CHECK(hand(r, eg_run_submit, 2, "{\"r\":[\"c\"]}", &e) == EG_OK);
+    cJSON *o = step(r);
+    CHECK_STR(field(o, "status"), "PAUSED");
+    cJSON_Delete(o);
+    const char *edit = "{\"r\":[\"edit\"]}";
+    CHECK(eg_run_apply(r, edit, strlen(edit), &e) == EG_OK);
+    r = reopen(r, g);
+    CHECK(eg_run_answer(r, "{\"resume\":1}", 12, &e) == EG_OK && eg_run_resume(r, NULL, 0, &e) == EG_OK);
+    cJSON_Delete(step(r));
+    CHECK(hand(r, eg_run_submit, 0, "{\"r\":[\"a\"]}", &e) == EG_OK);
+    o = step(r);
+    CHECK_STR(field(o, "status"), "FINISHED");
+    cJSON_Delete(o);
+    const char *text;
+    size_t len;
+    CHECK(eg_run_state(r, &text, &len, NULL) == EG_OK);
+    cJSON *state = cJSON_ParseWithLength(text, len);
+    char *list = cJSON_PrintUnformatted(cJSON_GetObjectItem(state, "r"));
+    CHECK_STR(list, "[\"b\",\"c\",\"edit\",\"a\"]");
+    free(list);
+    cJSON_Delete(state);
+    eg_run_free(r);
+
+    /* A step whose commit was refused (a conflict) runs again whole: nothing settles. */
+    r = at_the_fan_out(g);
+    CHECK(hand(r, eg_run_submit, 0, "{\"x\":1}", &e) == EG_OK);
+    CHECK(hand(r, eg_run_submit, 1, "{\"x\":2}", &e) == EG_OK);
+    CHECK(hand(r, eg_run_submit, 2, "{\"r\":[\"c\"]}", &e) == EG_OK);
+    o = step(r);
+    CHECK_STR(field(o, "status"), "ERROR");
+    cJSON_Delete(o);
+    CHECK(eg_run_apply(r, edit, strlen(edit), &e) == EG_OK);
+    CHECK(eg_run_state(r, &text, &len, NULL) == EG_OK);
+    state = cJSON_ParseWithLength(text, len);
+    list = cJSON_PrintUnformatted(cJSON_GetObjectItem(state, "r"));
+    CHECK_STR(list, "[\"edit\"]");
+    free(list);
+    cJSON_Delete(state);
+    eg_run_free(r);
+    eg_graph_free(g);
+}

@@ -183,3 +183,23 @@ test('retry.retryOn: an error it refuses fails the node at once; others are trie
   assert.match(r.error.message, /status 400/);
   assert.deepEqual(tries, [1, 2]);   // the 503 is tried again, the 400 is not
 });
+
+test('a parallel step stopped by one task\'s timeout: the resume runs that task again, not its sibling that finished (its side effect happened once)', async (t) => {
+  const { MemoryStore } = await import('edgegraph');
+  let hang = true, sideEffects = 0;
+  const engine = disposeAfter(t, new GraphEngine({
+    nodes: {
+      s: () => ({}),
+      slow: { handler: () => (hang ? new Promise(() => {}) : { logs: ['slow'] }), timeoutMs: 20 },
+      send: () => { sideEffects++; return { logs: ['sent'] }; },
+    },
+    edges: { s: ['slow', 'send'], slow: '__end__', send: '__end__' },
+    entryPoint: 's',
+    state: { reducers: { logs: 'concat' } },
+  }, { checkpointer: new MemoryStore() }));
+  const failed = await engine.execute({}, { threadId: 'timeout' });
+  assert.deepEqual([failed.status, failed.error?.code, sideEffects], ['ERROR', 'NODE_TIMEOUT', 1]);
+  hang = false;
+  const done = await engine.resume({ threadId: 'timeout' });
+  assert.deepEqual([done.status, [...done.state.logs].sort(), sideEffects], ['FINISHED', ['sent', 'slow'], 1]);
+});

@@ -199,7 +199,7 @@ export class Checkpointer {
 
   /**
    * Records of a thread, newest first: { id, parent, createdAt, status,
-   * superstep, pendingTasks, routing, values? }. `limit` records with ids
+   * superstep, pendingTasks, routing, update? (1: written by updateState), values? }. `limit` records with ids
    * below `before`: one read per record (and, with `values`, the reads that
    * rebuild the oldest entry's state). A record that does not read is left out.
    */
@@ -211,7 +211,7 @@ export class Checkpointer {
       if (r) {
         const open = (r.m.tasks ?? []).filter((t) => (t.state ?? 'pending') !== 'done');
         out.push({ id, parent: r.p, createdAt: r.t, status: r.m.status, superstep: r.m.superstep,
-          pendingTasks: open.filter((t) => t.kind !== 'route').map((t) => t.node), routing: open.filter((t) => t.kind === 'route').map((t) => t.node), record: r });
+          pendingTasks: open.filter((t) => t.kind !== 'route').map((t) => t.node), routing: open.filter((t) => t.kind === 'route').map((t) => t.node), update: r.u, record: r });
       }
       // Records below a gap (retention, a lost write) are found by one list, not by probing.
       if (missing && !ids) ids = await this.#idsBelow(threadId, id);

@@ -249,6 +249,7 @@ export class GraphEngine extends CoreObject {
       step();
       const result = { state: mirror, checkpoint: core.runCheckpoint(handle) };
       if (loaded) {
+        thread.head = '"u":1,';
         await thread.save();
         if (thread.error) throw new EdgegraphError('CHECKPOINT_WRITE_FAILED', `could not write the updated state of thread '${saved.threadId}': ${thread.error?.message ?? thread.error}`, { cause: thread.error });
         result.checkpointId = thread.parentId;

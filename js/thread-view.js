@@ -77,6 +77,6 @@ export function stateView(loaded) {
 export function historyView(records, values) {
   return records.map((r) => ({
     checkpointId: r.id, parentId: r.parent, createdAt: r.createdAt, status: r.status, superstep: r.superstep,
-    pendingTasks: r.pendingTasks, routing: r.routing, ...(values ? { values: r.values } : {}),
+    pendingTasks: r.pendingTasks, routing: r.routing, ...(r.update && { update: true }), ...(values ? { values: r.values } : {}),
   }));
 }

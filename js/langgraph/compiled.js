@@ -235,9 +235,20 @@ class GraphRunner {
     });
   }
 
-  /** The values a run of this graph returns (its output schema's keys). */
-  output(state) {
-    const values = this.view(state);
+  /**
+   * The channel `values` with the writes kept from a stopped step (`tasks`: its checkpoint's): those of
+   * its tasks that finished, through the reducers (a JS reducer's is folded already: set it), as
+   * LangGraph's latest state and a pause's result show them.
+   */
+  withKept = (values, tasks) => {
+    // (Only a task that finished has channels in its result: a failed one's is its error, a router's its targets.)
+    for (const { result } of tasks) for (const k in result?.channels) values[k] = this.#coreMessages.has(k) ? messagesStateReducer(values[k], result.channels[k]) : result.channels[k];
+    return values;
+  };
+
+  /** The values a run of this graph returns (its output schema's keys); with a stopped step's `tasks`, with the writes it kept. */
+  output(state, tasks = []) {
+    const values = this.withKept(this.view(state), tasks);
     const output = this.#builder.output;
     if (output) for (const key in values) if (!output.has(key)) delete values[key];   // (values: a fresh plain object)
     return values;
@@ -320,7 +331,7 @@ class GraphRunner {
     if (result.status === 'ERROR') throw this.#errorOf(result.error);
     if (result.status === 'INTERRUPTED') throw result.error ?? new EdgegraphError('ABORTED', 'the run was interrupted');
     if (result.status === 'FINISHED' && inv.steps >= inv.recursionLimit) throw inv.recursionError();
-    const values = this.output(result.state);
+    const values = this.output(result.state, result.status === 'PAUSED' ? JSON.parse(result.checkpoint).tasks : undefined);
     if (result.status === 'PAUSED') {
       if (!this.store) throw new EdgegraphError('INVALID_OPTIONS', 'No checkpointer set: a run that pauses needs compile({ checkpointer })');
       // As LangGraph: the pending interrupts beside the values (none for a breakpoint).

@@ -1,0 +1,89 @@
+// getStateHistory and streamMode 'checkpoints' held to LangGraph's: one checkpoint a step where one of
+// two parallel tasks paused or failed (with the finished task's write in it), updateState's checkpoints
+// with metadata source 'update', and checkpoints chunks that are the history's snapshots. The programs
+// come from review2 (branch review2-open-cases): each was run on @langchain/langgraph first, and its
+// behaviour is what both implementations are held to.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { implementations, collect, named } from './support/impls.js';
+
+const threadOf = (id) => ({ configurable: { thread_id: id } });
+const interruptsOf = (result) => result.__interrupt__?.map((i) => i.value);
+
+for (const impl of implementations) {
+  const { StateGraph, Annotation, START, END, MemorySaver, Command, interrupt } = impl;
+  const Log = () => Annotation.Root({ log: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) });
+  /** Each of the thread's checkpoints, newest first, as [step, next, values.log]. */
+  const historyOf = async (graph, config, options) =>
+    (await collect(graph.getStateHistory(config, options))).map((s) => [s.metadata.step, s.next, s.values.log]);
+  /** The first config of the thread's history whose next is `next` (newest first). */
+  const configAt = async (graph, config, next) =>
+    (await collect(graph.getStateHistory(config))).find((s) => s.next.join() === next).config;
+
+  // a -> ask -> END, `ask` asking once
+  const askGraph = (extra = {}) => new StateGraph(Log())
+    .addNode('a', () => ({ log: ['a'] }))
+    .addNode('ask', extra.ask ?? (() => ({ log: [`ask:${interrupt('q?')}`] })), extra.askOptions)
+    .addEdge(START, 'a').addEdge('a', 'ask').addEdge('ask', END)
+    .compile({ checkpointer: new MemorySaver() });
+
+  // a -> ask -> z -> END; z asks too with `zAsks`
+  const askThenZ = (options = {}, zAsks = false) => new StateGraph(Log())
+    .addNode('a', () => ({ log: ['a'] })).addNode('ask', () => ({ log: [`ask:${interrupt('q?')}`] }))
+    .addNode('z', () => ({ log: [zAsks ? `z:${interrupt('z?')}` : 'z'] }))
+    .addEdge(START, 'a').addEdge('a', 'ask').addEdge('ask', 'z').addEdge('z', END)
+    .compile({ checkpointer: new MemorySaver(), ...options });
+
+  /** START -> ok, bad (in parallel) -> END, both writing `log` (a reducer); bad throws while `fail.now`. */
+  const failingPair = (fail, runs) => new StateGraph(Log())
+    .addNode('ok', () => { runs.ok++; return { log: ['ok'] }; })
+    .addNode('bad', () => { if (fail.now) throw new Error('boom'); return { log: ['bad'] }; })
+    .addEdge(START, 'ok').addEdge(START, 'bad').addEdge('ok', END).addEdge('bad', END)
+    .compile({ checkpointer: new MemorySaver() });
+
+  test(named(impl, 'a step where one of two parallel tasks failed: getState shows the other\'s write and the failed task\'s error, and the history one checkpoint for the step'), async () => {
+    const fail = { now: true };
+    const graph = failingPair(fail, { ok: 0 });
+    const config = threadOf('failed');
+    await assert.rejects(graph.invoke({ log: [] }, config), /boom/);
+    const state = await graph.getState(config);
+    assert.deepEqual([state.values.log, state.next], [['ok'], ['bad']]);
+    assert.equal(state.tasks.find((t) => t.name === 'bad').error.message, 'boom');
+    assert.deepEqual(await historyOf(graph, config), [[0, ['ok', 'bad'], []], [-1, ['__start__'], []]]);
+    fail.now = false;
+    const resumed = await graph.invoke(null, config);
+    assert.deepEqual(await historyOf(graph, config), [[1, [], resumed.log], [0, ['ok', 'bad'], []], [-1, ['__start__'], []]]);
+  });
+
+  /** START -> p (asks), q (does not) -> END, in parallel, both writing `log`. */
+  const halfPaused = (runs) => new StateGraph(Log())
+    .addNode('p', () => ({ log: [`p:${interrupt('p?')}`] })).addNode('q', () => { runs.q++; return { log: ['q'] }; })
+    .addEdge(START, 'p').addEdge(START, 'q').addEdge('p', END).addEdge('q', END)
+    .compile({ checkpointer: new MemorySaver() });
+
+  test(named(impl, 'a step where one of two parallel tasks paused: the other\'s write shows in the result and getState, and the history has one checkpoint for the step'), async () => {
+    const graph = halfPaused({ q: 0 });
+    const config = threadOf('half-paused');
+    const paused = await graph.invoke({ log: [] }, config);
+    assert.deepEqual([paused.log, interruptsOf(paused)], [['q'], ['p?']]);
+    const state = await graph.getState(config);
+    assert.deepEqual([state.values.log, state.next], [['q'], ['p']]);
+    assert.deepEqual(await historyOf(graph, config), [[0, ['p', 'q'], []], [-1, ['__start__'], []]]);
+    const resumed = await graph.invoke(new Command({ resume: 'v' }), config);
+    assert.deepEqual(await historyOf(graph, config), [[1, [], resumed.log], [0, ['p', 'q'], []], [-1, ['__start__'], []]]);
+  });
+
+  test(named(impl, 'updateState\'s checkpoints have metadata source \'update\': a fork of a fork resumes, and getStateHistory\'s filter, before and limit find them'), async () => {
+    const graph = askGraph();
+    const config = threadOf('forks');
+    await graph.invoke({ log: [] }, config);
+    const first = await graph.updateState(await configAt(graph, config, 'ask'), { log: ['f1'] });
+    const second = await graph.updateState(first, { log: ['f2'] });
+    assert.deepEqual(await graph.invoke(new Command({ resume: 'v' }), second), { log: ['a', 'f1', 'f2', 'ask:v'] });
+    const sources = (await collect(graph.getStateHistory(config))).map((s) => [s.metadata.step, s.metadata.source]);
+    assert.deepEqual(sources, [[4, 'loop'], [3, 'update'], [2, 'update'], [1, 'loop'], [0, 'loop'], [-1, 'input']]);
+    assert.deepEqual(await historyOf(graph, config, { filter: { source: 'update' }, limit: 1 }), [[3, ['ask'], ['a', 'f1', 'f2']]]);
+    assert.deepEqual(await historyOf(graph, config, { before: second, limit: 2 }), [[2, ['ask'], ['a', 'f1']], [1, ['ask'], ['a']]]);
+  });
+}

@@ -23,6 +23,7 @@ import { withCache, cacheOf } from './cache.js';
 const PARENT = Symbol.for('edgegraph.langgraph.parent');
 const STOP = Symbol.for('edgegraph.stop');   // events.js's: a stream's stop, { reason, onStop }, cheaper than an AbortSignal (run.js)
 const PATCHLESS = Symbol.for('edgegraph.patchless');   // events.js's: this run's onEvent reads no state_update patch (none is copied)
+const STREAM = Symbol.for('edgegraph.stream');   // events.js's: the run's tap
 const NEXT_ANSWER = Symbol.for('edgegraph.nextAnswer');   // interrupt.js's: an answer for an interrupt() about to run
 const AsyncFunction = (async () => {}).constructor;
 const FREED_WHEN_COLLECTED = Symbol.for('edgegraph.freedWhenCollected');
@@ -302,6 +303,7 @@ class GraphRunner {
       const latest = await this.engine.getState(thread.threadId, thread.checkpointId);
       // On a thread with state, the run starts from it (an input step folds the input over it).
       inv.initialValues = latest ? this.view(latest.state) : { ...this.#defaults };
+      if (inv.checkpoints || inv.debug) await inv.follow(this.engine, latest?.checkpointId, input === null || input === undefined || isCommand(input));
       if (input === null || input === undefined || isCommand(input)) {
         if (!latest) throw new EmptyInputError();
         const answer = isCommand(input) ? this.#engineCommand(input, 'resume', latest.state) : undefined;
@@ -362,7 +364,8 @@ class GraphRunner {
     inv.threadId = threadId;
     const onEvent = (event) => inv.onEvent(event);
     onEvent[PATCHLESS] = true;
-    return { onEvent, maxSteps: 1e9, configurable: inv };
+    // In the checkpoints and debug modes the invocation is the run's tap (run.js): it reads the core's checkpoint meta.
+    return { onEvent, maxSteps: 1e9, configurable: inv, [STREAM]: inv.checkpoints || inv.debug ? inv : undefined };
   }
 
 

@@ -6,7 +6,7 @@
 
 import { ModeStream, superstepOf, copyValue as copy } from '../langgraph-modes.js';
 import { GraphRecursionError } from './errors.js';
-import { configOf } from './history.js';
+import { historyReader, threadHistory, snapshotOf } from './history.js';
 import { shownInterrupts } from './subgraph-node.js';
 
 export { superstepOf };
@@ -95,7 +95,7 @@ export class Invocation extends ModeStream {
       case 'llm_token': this.token(event.node, event.taskId, event.text); break;
       // A task that failed, or paused (LangGraph's result chunk lists its interrupts).
       case 'node_end': if (event.error || event.interrupts) this.stopped(event.taskId, event.node, superstepOf(event.taskId), event.error ? { message: event.error, code: event.errorCode } : null, event.interrupts); break;
-      case 'run_end': this.flushCheckpoint(); break;
+      case 'run_end': this.flushCheckpoint(true); break;
     }
   }
 
@@ -106,9 +106,51 @@ export class Invocation extends ModeStream {
   meta(node, step) { return { langgraph_node: node, langgraph_step: step }; }
   taskStart(id, name, step, input) { return { id, name, input: copy(input), triggers: [`branch:to:${name}`], interrupts: [] }; }
   taskResult(id, name, step, result, error, interrupted, interrupts) { return { id, name, result, interrupts: shownInterrupts(interrupts), error }; }
-  snapshot(event) {
-    // Before the first node runs, the state is the one the run started from.
-    const values = copy(this.mirror ? this.view(this.mirror) : this.initialValues);
-    return { config: configOf(this.threadId, event.checkpointId), values, metadata: { source: 'loop', step: -1, parents: {} }, tasks: [] };
+
+  // ---- checkpoints (and debug) chunks: the snapshots getStateHistory shows ----
+
+  /**
+   * Before a run in those modes: the thread's history so far, read (`read`: history.js's
+   * historyReader) as getStateHistory shows it, which each record the run writes continues.
+   * `from`: the checkpoint the run continues; a resume's first chunk (`resumes`) is that one, as LangGraph's.
+   */
+  async follow(engine, from, resumes) {
+    this.read = historyReader(engine);
+    this.last = from ?? null;
+    for (const r of await threadHistory(engine, this.threadId, this.read)) if (resumes && r.checkpointId === from && !r.hidden) this.pending = r;
+  }
+
+  /** run.js (as the run's tap): its state, and the core's checkpoint meta (JSON text; null once the run ended). */
+  attach(mirror, checkpointMeta) {
+    this.mirror = mirror;
+    this.checkpointMeta = checkpointMeta;
+  }
+
+  result() {}   // (a tap's: the results reach the modes through the node wrappers)
+  child() {}    // (a tap's: a subgraph node's run gets its own Invocation, subgraph-node.js)
+
+  /**
+   * Record `checkpointId` was written: read as getStateHistory reads it. A shown one waits for the
+   * next, which may take its place (a pause or failure of its step); the one waiting goes out.
+   */
+  checkpoint({ checkpointId, status }) {
+    if (!this.read) return;
+    const { superstep, tasks = [] } = JSON.parse(this.checkpointMeta() ?? '{}');
+    // (As the engine's getStateHistory has them: the nodes still to run, and the routers.)
+    const open = (route) => tasks.filter((t) => t.state !== 'done' && (t.kind === 'route') === route).map((t) => t.node);
+    const r = { checkpointId, parentId: this.last, status, superstep, createdAt: Date.now(), values: copy(this.mirror), pendingTasks: open(false), routing: open(true) };
+    this.last = checkpointId;
+    this.read(r);
+    if (r.skipped || r.hidden) return;
+    if (!this.pending?.hidden) this.flushCheckpoint(true);
+    this.pending = r;
+  }
+
+  /** The waiting checkpoint's chunk goes out `now` (ModeStream calls this as each step's state changes: too early here). */
+  flushCheckpoint(now) {
+    const r = this.pending;
+    if (!now || !r) return;
+    this.pending = null;
+    this.checkpointChunk(snapshotOf(this.threadId, r, this.view), r.step);
   }
 }

@@ -86,4 +86,62 @@ for (const impl of implementations) {
     assert.deepEqual(await historyOf(graph, config, { filter: { source: 'update' }, limit: 1 }), [[3, ['ask'], ['a', 'f1', 'f2']]]);
     assert.deepEqual(await historyOf(graph, config, { before: second, limit: 2 }), [[2, ['ask'], ['a', 'f1']], [1, ['ask'], ['a']]]);
   });
+
+  test(named(impl, 'checkpoints mode on a resume: the checkpoint it resumes from, then each new one, with getStateHistory\'s steps'), async () => {
+    const graph = askGraph();
+    const config = threadOf('stream');
+    await graph.invoke({ log: [] }, config);
+    const chunks = await collect(graph.stream(new Command({ resume: 'v' }), { ...config, streamMode: 'checkpoints' }));
+    assert.deepEqual(chunks.map((c) => [c.metadata.step, c.next, c.values.log]), [[1, ['ask'], ['a']], [2, [], ['a', 'ask:v']]]);
+  });
+
+  test(named(impl, 'checkpoints mode on a run that pauses and on its resume: each chunk is a checkpoint of getStateHistory, with its step and parentConfig'), async () => {
+    const graph = askThenZ();
+    const config = threadOf('chunks');
+    const chunks = [
+      ...await collect(graph.stream({ log: [] }, { ...config, streamMode: 'checkpoints' })),
+      ...await collect(graph.stream(new Command({ resume: 'x' }), { ...config, streamMode: 'checkpoints' })),
+    ];
+    const byId = new Map((await collect(graph.getStateHistory(config))).map((s) => [s.config.configurable.checkpoint_id, s]));
+    const idOf = (c) => c?.configurable.checkpoint_id;
+    assert.deepEqual(chunks.map((c) => [byId.has(idOf(c.config)), c.metadata.step, idOf(c.parentConfig)]),
+      chunks.map((c) => [true, byId.get(idOf(c.config))?.metadata.step, idOf(byId.get(idOf(c.config))?.parentConfig)]));
+  });
+
+  // Not review2's: the parallel steps above in checkpoints mode (LangGraph's run is the reference).
+  test(named(impl, 'checkpoints mode on a parallel step whose tasks both finish, and on one where a task failed and on its resume: the chunks are getStateHistory\'s checkpoints, oldest first, with its steps and parentConfig'), async () => {
+    const fail = { now: false };
+    const graph = failingPair(fail, { ok: 0 });
+    const idOf = (c) => c?.configurable.checkpoint_id;
+    /** A stream's checkpoints chunks as [id, step, parent id], and the error it ended with. */
+    const chunksOf = async (input, config) => {
+      const out = [];
+      try {
+        for await (const c of await graph.stream(input, { ...config, streamMode: 'checkpoints' })) out.push([idOf(c.config), c.metadata.step, idOf(c.parentConfig)]);
+      } catch (e) { out.push(e.message); }
+      return out;
+    };
+    /** The thread's history, oldest first, as [id, step, parent id]. */
+    const shown = async (config) => (await collect(graph.getStateHistory(config))).reverse().map((s) => [idOf(s.config), s.metadata.step, idOf(s.parentConfig)]);
+    const both = threadOf('both-finish');
+    const chunks = await chunksOf({ log: [] }, both);
+    assert.deepEqual([chunks, chunks.length], [await shown(both), 3]);
+    fail.now = true;
+    const failed = threadOf('one-failed');
+    const first = await chunksOf({ log: [] }, failed);
+    fail.now = false;
+    const resumed = await chunksOf(null, failed);
+    const [input, step, end] = await shown(failed);
+    assert.deepEqual([first, resumed], [[input, step, 'boom'], [step, end]]);
+  });
+
+  test(named(impl, 'a parallel step whose tasks both finish, each with a router: the history has one checkpoint for it, none while its tasks or routers ran'), async () => {
+    const graph = new StateGraph(Log())
+      .addNode('p', () => ({ log: ['p'] })).addNode('q', () => ({ log: ['q'] })).addNode('z', () => ({ log: ['z'] }))
+      .addEdge(START, 'p').addEdge(START, 'q').addConditionalEdges('p', () => 'z').addConditionalEdges('q', () => 'z').addEdge('z', END)
+      .compile({ checkpointer: new MemorySaver() });
+    const config = threadOf('routers');
+    assert.deepEqual(await graph.invoke({ log: [] }, config), { log: ['p', 'q', 'z'] });
+    assert.deepEqual(await historyOf(graph, config), [[2, [], ['p', 'q', 'z']], [1, ['z'], ['p', 'q']], [0, ['p', 'q'], []], [-1, ['__start__'], []]]);
+  });
 }

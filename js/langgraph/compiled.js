@@ -303,7 +303,11 @@ class GraphRunner {
       const latest = await this.engine.getState(thread.threadId, thread.checkpointId);
       // On a thread with state, the run starts from it (an input step folds the input over it).
       inv.initialValues = latest ? this.view(latest.state) : { ...this.#defaults };
-      if (inv.checkpoints || inv.debug) await inv.follow(this.engine, latest?.checkpointId, input === null || input === undefined || isCommand(input));
+      // The checkpoints and debug modes: the invocation is the run's tap (run.js), which reads the core's checkpoint meta.
+      if (inv.checkpoints || inv.debug) {
+        options[STREAM] = inv;
+        await inv.follow(this.engine, latest?.checkpointId, input === null || input === undefined || isCommand(input));
+      }
       if (input === null || input === undefined || isCommand(input)) {
         if (!latest) throw new EmptyInputError();
         const answer = isCommand(input) ? this.#engineCommand(input, 'resume', latest.state) : undefined;
@@ -364,8 +368,7 @@ class GraphRunner {
     inv.threadId = threadId;
     const onEvent = (event) => inv.onEvent(event);
     onEvent[PATCHLESS] = true;
-    // In the checkpoints and debug modes the invocation is the run's tap (run.js): it reads the core's checkpoint meta.
-    return { onEvent, maxSteps: 1e9, configurable: inv, [STREAM]: inv.checkpoints || inv.debug ? inv : undefined };
+    return { onEvent, maxSteps: 1e9, configurable: inv };
   }
 
 

@@ -36,24 +36,23 @@ export function historyReader(engine) {
   const parents = new Set();   // the parents of the records seen so far
   let edges;   // the engine's, read when a record paused before its routes
   return (r) => {
-    let raw = byId.get(r.parentId);
     byId.set(r.checkpointId, r);
     r.fork = r.parentId !== null && parents.has(r.parentId);
     parents.add(r.parentId);
+    let parent = byId.get(r.parentId);
+    // The record before, through those skipped (a record's first child continues it; a later one is a fork, a replay: never within its step).
+    let raw = r.fork ? undefined : parent;
     if (r.routing.length) {
       if (r.status !== 'PAUSED') return (r.skipped = true);
       // Paused before its routes run (interruptAfter; updateState with asNode): LangGraph's checkpoint after the
       // step, whose next are where the routing nodes' edges go (a router's declared targets; its answer comes on resume).
       edges ??= engine.definition.edges;
       r.pendingTasks = r.routing.flatMap((n) => (edges[n].router ? edges[n].targets ?? [] : edges[n]));
-    } else if (r.status === 'RUNNING' && raw?.status === 'RUNNING' && raw.superstep === r.superstep && !r.fork) {
-      return (r.skipped = true);   // taken within a step (a task finished), or as its routers ran; a fork of one (a replay) is shown
+    } else if (r.status === 'RUNNING' && raw?.status === 'RUNNING' && raw.superstep === r.superstep) {
+      return (r.skipped = true);   // taken within a step (a task finished), or as its routers ran (a fork of one, a replay, is shown)
     }
-    let parent = raw;
     while (parent?.skipped || parent?.hidden) parent = byId.get(parent.parentId);
-    // The record before, through those skipped (a record's first child continues it; a later one is a fork, a replay: never within its step).
     while (raw?.skipped) raw = byId.get(raw.parentId);
-    if (r.fork) raw = undefined;
     // Within one step (the same superstep, its tasks or those of them left to run): a run's pause, and its resume.
     const within = raw?.superstep === r.superstep && !r.routing.length && r.pendingTasks.length && r.pendingTasks.every((n) => raw.pendingTasks.includes(n));
     // A resume's first record: its answers kept (within the step), or its routes run (after a pause before them).

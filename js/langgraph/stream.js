@@ -116,7 +116,7 @@ export class Invocation extends ModeStream {
    */
   async follow(engine, from, resumes) {
     this.read = historyReader(engine);
-    this.last = from ?? null;
+    this.last = from;
     for (const r of await threadHistory(engine, this.threadId, this.read)) if (resumes && r.checkpointId === from && !r.hidden) this.pending = r;
   }
 

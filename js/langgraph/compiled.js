@@ -236,13 +236,8 @@ class GraphRunner {
     });
   }
 
-  /**
-   * The channel `values` with the writes kept from a stopped step (`tasks`: its checkpoint's): those of
-   * its tasks that finished, through the reducers (a JS reducer's is folded already: set it), as
-   * LangGraph's latest state and a pause's result show them.
-   */
+  /** `values` with the writes a stopped step kept (of its checkpoint's `tasks`, those that finished: a failed one's result is its error, a router's its targets), as LangGraph shows them (a JS reducer's are folded already). */
   withKept = (values, tasks) => {
-    // (Only a task that finished has channels in its result: a failed one's is its error, a router's its targets.)
     for (const { result } of tasks) for (const k in result?.channels) values[k] = this.#coreMessages.has(k) ? messagesStateReducer(values[k], result.channels[k]) : result.channels[k];
     return values;
   };
@@ -303,9 +298,8 @@ class GraphRunner {
       const latest = await this.engine.getState(thread.threadId, thread.checkpointId);
       // On a thread with state, the run starts from it (an input step folds the input over it).
       inv.initialValues = latest ? this.view(latest.state) : { ...this.#defaults };
-      // The checkpoints and debug modes: the invocation is the run's tap (run.js), which reads the core's checkpoint meta.
       if (inv.checkpoints || inv.debug) {
-        options[STREAM] = inv;
+        options[STREAM] = inv;   // (the run's tap, run.js: it reads the core's checkpoint meta)
         await inv.follow(this.engine, latest?.checkpointId, input === null || input === undefined || isCommand(input));
       }
       if (input === null || input === undefined || isCommand(input)) {
@@ -370,8 +364,6 @@ class GraphRunner {
     onEvent[PATCHLESS] = true;
     return { onEvent, maxSteps: 1e9, configurable: inv };
   }
-
-
 }
 
 // A compiled graph's runner, for a parent graph that uses it as a node (else

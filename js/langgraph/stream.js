@@ -95,7 +95,8 @@ export class Invocation extends ModeStream {
       case 'llm_token': this.token(event.node, event.taskId, event.text); break;
       // A task that failed, or paused (LangGraph's result chunk lists its interrupts).
       case 'node_end': if (event.error || event.interrupts) this.stopped(event.taskId, event.node, superstepOf(event.taskId), event.error ? { message: event.error, code: event.errorCode } : null, event.interrupts); break;
-      case 'run_end': this.flushCheckpoint(true); break;
+      // LangGraph sends a checkpoint as its step's tasks are about to run: one paused before its routes (interruptAfter), on the resume.
+      case 'run_end': this.flushCheckpoint(!this.pending?.routing.length); break;
     }
   }
 

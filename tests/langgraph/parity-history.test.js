@@ -144,4 +144,17 @@ for (const impl of implementations) {
     assert.deepEqual(await graph.invoke({ log: [] }, config), { log: ['p', 'q', 'z'] });
     assert.deepEqual(await historyOf(graph, config), [[2, [], ['p', 'q', 'z']], [1, ['z'], ['p', 'q']], [0, ['p', 'q'], []], [-1, ['__start__'], []]]);
   });
+
+  test(named(impl, 'checkpoints mode at breakpoints: a pause before a node sends its checkpoint, and its resume again; a pause after one sends it on the resume only'), async () => {
+    const stepsOf = async (graph, input, config) => (await collect(graph.stream(input, { ...config, streamMode: 'checkpoints' }))).map((c) => [c.metadata.step, c.next]);
+    for (const [breakpoint, first] of [['interruptBefore', [[-1, ['__start__']], [0, ['a']], [1, ['b']]]], ['interruptAfter', [[-1, ['__start__']], [0, ['a']]]]]) {
+      const graph = new StateGraph(Log())
+        .addNode('a', () => ({ log: ['a'] })).addNode('b', () => ({ log: ['b'] }))
+        .addEdge(START, 'a').addEdge('a', 'b').addEdge('b', END)
+        .compile({ checkpointer: new MemorySaver(), [breakpoint]: [breakpoint === 'interruptBefore' ? 'b' : 'a'] });
+      const config = threadOf(breakpoint);
+      assert.deepEqual(await stepsOf(graph, { log: [] }, config), first);
+      assert.deepEqual(await stepsOf(graph, null, config), [[1, ['b']], [2, []]]);
+    }
+  });
 }

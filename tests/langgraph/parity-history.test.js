@@ -12,7 +12,7 @@ const threadOf = (id) => ({ configurable: { thread_id: id } });
 const interruptsOf = (result) => result.__interrupt__?.map((i) => i.value);
 
 for (const impl of implementations) {
-  const { StateGraph, Annotation, START, END, MemorySaver, Command, interrupt } = impl;
+  const { StateGraph, Annotation, START, END, MemorySaver, Command, interrupt, MessagesAnnotation } = impl;
   const Log = () => Annotation.Root({ log: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) });
   /** Each of the thread's checkpoints, newest first, as [step, next, values.log]. */
   const historyOf = async (graph, config, options) =>
@@ -156,5 +156,25 @@ for (const impl of implementations) {
       assert.deepEqual(await stepsOf(graph, { log: [] }, config), first);
       assert.deepEqual(await stepsOf(graph, null, config), [[1, ['b']], [2, []]]);
     }
+  });
+
+  test(named(impl, 'a subgraph node paused beside a task that wrote a reducer channel, a last-value channel and messages: the pause\'s result and getState show those writes, next the subgraph node'), async () => {
+    const State = Annotation.Root({ ...Log().spec, last: Annotation(), ...MessagesAnnotation.spec });
+    const child = new StateGraph(State).addNode('c', () => ({ log: [`c:${interrupt('c?')}`] })).addEdge(START, 'c').addEdge('c', END).compile();
+    const graph = new StateGraph(State)
+      .addNode('a', () => ({ log: ['a'], messages: [{ role: 'user', content: 'hi', id: 'm1' }] })).addNode('sub', child)
+      .addNode('x', () => ({ log: ['x'], last: 'x', messages: [{ role: 'assistant', content: 'yo', id: 'm2' }, { role: 'user', content: 'hi!', id: 'm1' }] }))
+      .addEdge(START, 'a').addEdge('a', 'sub').addEdge('a', 'x').addEdge('sub', END).addEdge('x', END)
+      .compile({ checkpointer: new MemorySaver() });
+    const config = threadOf('sub-beside');
+    const shown = (values) => [values.log, values.last, values.messages.map((m) => [m.id, m.content])];
+    const kept = [['a', 'x'], 'x', [['m1', 'hi!'], ['m2', 'yo']]];
+    const paused = await graph.invoke({ log: [] }, config);
+    assert.deepEqual([...shown(paused), interruptsOf(paused)], [...kept, ['c?']]);
+    const state = await graph.getState(config);
+    assert.deepEqual([...shown(state.values), state.next], [...kept, ['sub']]);
+    // The history's checkpoint for the step has the values before it, as LangGraph's.
+    const [step] = await collect(graph.getStateHistory(config));
+    assert.deepEqual([step.values.log, step.next.toSorted()], [['a'], ['sub', 'x']]);
   });
 }

@@ -25,6 +25,7 @@
 import { applyPatch } from './patch.js';
 import { EdgegraphError } from './errors.js';
 import { createOnce, mergeMeta, recordKey, threadBusy, unseal } from './records.js';
+import { nextOf } from './checkpoint-tasks.js';
 
 /** The head moves at least this often (records): see save. */
 const HEAD_EVERY = 16;
@@ -209,9 +210,7 @@ export class Checkpointer {
     for (let id = Math.min(await this.top(threadId), before - 1); id > 0 && out.length < limit;) {
       const { record: r, missing } = await this.#read(threadId, id);
       if (r) {
-        const open = (r.m.tasks ?? []).filter((t) => (t.state ?? 'pending') !== 'done');
-        out.push({ id, parent: r.p, createdAt: r.t, status: r.m.status, superstep: r.m.superstep,
-          pendingTasks: open.filter((t) => t.kind !== 'route').map((t) => t.node), routing: open.filter((t) => t.kind === 'route').map((t) => t.node), update: r.u, record: r });
+        out.push({ id, parent: r.p, createdAt: r.t, status: r.m.status, superstep: r.m.superstep, ...nextOf(r.m.tasks), update: r.u, record: r });
       }
       // Records below a gap (retention, a lost write) are found by one list, not by probing.
       if (missing && !ids) ids = await this.#idsBelow(threadId, id);

@@ -20,6 +20,7 @@ import { isThreadRef, openThread } from './thread.js';
 import { EMPTY } from './objects.js';
 import { migrateState } from './migrate.js';
 import { readStep } from './step.js';
+import { resultText } from './result-json.js';
 import { ENGINE_OPTIONS, LIMIT_OPTIONS, RUN_OPTIONS, RESUME_OPTIONS, checkOptions, coreRunOptions, newRunId } from './options.js';
 import { traceRun } from './trace-run.js';
 
@@ -245,7 +246,16 @@ export class GraphEngine extends CoreObject {
       // Paths with a JS reducer fold here, as for a node's result; the core applies the rest.
       if (values !== undefined && values !== null && this.#parts.hostReducers) [values] = foldWrites(this.#parts.hostReducers, mirror, [{ node: asNode ?? 'updateState', value: values }]);
       if (values !== undefined && values !== null) core.runApply(handle, JSON.stringify(values));
-      if (asNode !== undefined) core.runRouteFrom(handle, asNode);
+      if (asNode !== undefined) {
+        core.runRouteFrom(handle, asNode);
+        // Its router answers now, on the state written (LangGraph's): the checkpoint shows where the run goes.
+        const { edges, end = '__end__' } = this.definition, router = this.#parts.routers.get(edges[asNode]?.router);
+        if (router) {
+          step();
+          const to = [await router(mirror, this)].flat();
+          core.runGoto(handle, resultText(to.length ? to : end, asNode));
+        }
+      }
       step();
       const result = { state: mirror, checkpoint: core.runCheckpoint(handle) };
       if (loaded) {

@@ -53,6 +53,7 @@ struct eg_run {
     size_t max_messages;       /* entries of the top-level `messages` list; default 100,000 */
     size_t state_bytes_bound;  /* >= the state's JSON size: inputs and results merged so far */
     bool interrupt;
+    bool pause_after_routes;   /* interruptAfter: the routes being answered pause the run once they are (eg_step.c) */
     cJSON *held;           /* joins and deferred nodes waiting: {"node": ["source", ...]} (eg_join.c) */
     unsigned char *breaks; /* per node: interruptBefore / interruptAfter bits (eg_breakpoints.c) */
     bool has_breaks;

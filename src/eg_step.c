@@ -224,11 +224,19 @@ static bool bookkeep(eg_run *run, const step_outcome *o) {
     return true;
 }
 
+static void pause(eg_run *run) {
+    if (!eg_run_record_next_(run)) eg_run_fatal_nomem_(run);
+    else eg_run_set_status_(run, EG_STATUS_PAUSED);
+}
+
 /* Phase 5: what comes next. Precedence: PAUSED > shouldEnd > a status
  * returned by a node; otherwise each task's node routes (now, or after the
- * resume when the step paused, so routers see the user's answer). */
+ * resume when the step paused, so routers see the user's answer). A pause
+ * of interruptAfter alone routes first, and pauses with the routes answered
+ * (eg_run_advance_): the pause shows where the run goes, as LangGraph's. */
 static void decide(eg_run *run, step_outcome *o) {
-    if (o->node_status == EG_STATUS_PAUSED || eg_run_breaks_after_(run)) o->pause = true;
+    bool after = !o->pause && o->node_status != EG_STATUS_PAUSED && eg_run_breaks_after_(run);
+    if (o->node_status == EG_STATUS_PAUSED || after) o->pause = true;
     if (!o->pause && (o->end || o->node_status == EG_STATUS_FINISHED)) { eg_run_finish_(run); return; }
     if (!o->pause && o->node_status == EG_STATUS_ERROR) {
         eg_run_clear_tasks_(run);
@@ -250,10 +258,8 @@ static void decide(eg_run *run, step_outcome *o) {
         if (o->gotos[i]) { t->result = o->gotos[i]; o->gotos[i] = NULL; t->state = T_DONE; }
     }
     eg_free(sources);
-    if (o->pause) {
-        if (!eg_run_record_next_(run)) { eg_run_fatal_nomem_(run); return; }
-        eg_run_set_status_(run, EG_STATUS_PAUSED);
-    }
+    if (after) run->pause_after_routes = true;
+    else if (o->pause) pause(run);
 }
 
 /* Commit a step whose node tasks have all finished, phase by phase; a phase
@@ -284,6 +290,10 @@ void eg_run_advance_(eg_run *run) {
         if (run->phase == PHASE_ROUTES) eg_run_resolve_routes_(run);
         if (run->status != EG_STATUS_RUNNING || any_pending(run)) return;
         if (run->phase == PHASE_NODES) commit_nodes(run);
-        else eg_run_commit_routes_(run);
+        else if (run->pause_after_routes) {
+            /* Resume commits the answered routes. */
+            run->pause_after_routes = false;
+            pause(run);
+        } else eg_run_commit_routes_(run);
     }
 }

@@ -44,10 +44,10 @@ export function historyReader(engine) {
     let raw = r.fork ? undefined : parent;
     if (r.routing.length) {
       if (r.status !== 'PAUSED') return (r.skipped = true);
-      // Paused before its routes run (interruptAfter; updateState with asNode): LangGraph's checkpoint after the
-      // step, whose next are where the routing nodes' edges go (a router's declared targets; its answer comes on resume).
+      // Paused with its routes (LangGraph's checkpoint after the step): answered (interruptAfter; updateState with
+      // asNode), their next is where they go; not yet (a node's own pause), the routing nodes' edges' declared targets.
       edges ??= engine.definition.edges;
-      r.pendingTasks = r.routing.flatMap((n) => (edges[n].router ? edges[n].targets ?? [] : edges[n]));
+      if (!r.pendingTasks.length) r.pendingTasks = r.routing.flatMap((n) => (edges[n].router ? edges[n].targets ?? [] : edges[n]));
     } else if (r.status === 'RUNNING' && raw?.status === 'RUNNING' && raw.superstep === r.superstep) {
       return (r.skipped = true);   // taken within a step (a task finished), or as its routers ran (a fork of one, a replay, is shown)
     }

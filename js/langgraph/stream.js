@@ -7,6 +7,7 @@
 import { ModeStream, superstepOf, copyValue as copy } from '../langgraph-modes.js';
 import { GraphRecursionError } from './errors.js';
 import { historyReader, threadHistory, snapshotOf } from './history.js';
+import { nextOf } from '../checkpoint-tasks.js';
 import { shownInterrupts } from './subgraph-node.js';
 
 export { superstepOf };
@@ -136,10 +137,9 @@ export class Invocation extends ModeStream {
    */
   checkpoint({ checkpointId, status }) {
     if (!this.read) return;
-    const { superstep, tasks = [] } = JSON.parse(this.checkpointMeta() ?? '{}');
-    // (As the engine's getStateHistory has them: the nodes still to run, and the routers.)
-    const open = (route) => tasks.filter((t) => t.state !== 'done' && (t.kind === 'route') === route).map((t) => t.node);
-    const r = { checkpointId, parentId: this.last, status, superstep, createdAt: Date.now(), values: copy(this.mirror), pendingTasks: open(false), routing: open(true) };
+    const { superstep, tasks } = JSON.parse(this.checkpointMeta() ?? '{}');
+    // (Its pendingTasks and routing as the engine's getStateHistory has them.)
+    const r = { checkpointId, parentId: this.last, status, superstep, createdAt: Date.now(), values: copy(this.mirror), ...nextOf(tasks) };
     this.last = checkpointId;
     this.read(r);
     if (r.skipped || r.hidden) return;

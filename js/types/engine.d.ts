@@ -190,7 +190,7 @@ export interface EngineOptions<S extends object = IGraphState> {
   retry?: RetryPolicy;
   /** Pause before these nodes run (every run's default; a run's own option replaces it). */
   interruptBefore?: string[];
-  /** Pause after these nodes ran, before routing (every run's default). */
+  /** Pause after these nodes ran and their routes chose (every run's default): the pause shows where the run goes. */
   interruptAfter?: string[];
   /** OpenTelemetry spans for every run: the run, its nodes, model calls and tool calls (docs/tracing.md). */
   tracer?: OTelTracerLike;
@@ -270,7 +270,7 @@ export interface RunOptions<S extends object = IGraphState> {
   maxConcurrency?: number;
   /** Pause before these nodes run; resume runs them. */
   interruptBefore?: string[];
-  /** Pause after these nodes ran, before routing; resume routes on. */
+  /** Pause after these nodes ran and their routes chose; resume goes where they chose. */
   interruptAfter?: string[];
 }
 
@@ -279,7 +279,7 @@ export interface ThreadRef { threadId: string; checkpointId?: number }
 
 export interface ThreadState<S> { state: S; status: GraphStatus; checkpointId: number; parentId: number | null; createdAt: number; /** The step's tasks: a finished one's writes show here even when a sibling failed (the state then has neither). */ tasks: ThreadTask[]; /** Waiting for an answer ([] when none). */ interrupts: Interrupt[] }
 export interface ThreadTask { node: string; status: 'pending' | 'done' | 'failed' | (string & {}); writes?: unknown; error?: unknown }
-export interface CheckpointInfo<S = unknown> { checkpointId: number; parentId: number | null; createdAt: number; status: GraphStatus; superstep: number; /** Nodes about to run. */ pendingTasks: string[]; /** Nodes whose routers are about to choose. */ routing: string[]; /** Written by updateState. */ update?: true; /** The state then: with getStateHistory(id, { values: true }). */ values?: S }
+export interface CheckpointInfo<S = unknown> { checkpointId: number; parentId: number | null; createdAt: number; status: GraphStatus; superstep: number; /** Nodes about to run (after a pause of interruptAfter: where its routes chose, END included). */ pendingTasks: string[]; /** Nodes routing at this checkpoint (their routers about to choose, or, after such a pause, chosen). */ routing: string[]; /** Written by updateState. */ update?: true; /** The state then: with getStateHistory(id, { values: true }). */ values?: S }
 
 interface RunResultBase<S> {
   state: S;

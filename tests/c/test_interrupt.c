@@ -205,3 +205,45 @@ TEST(goto_on_resume_routes_like_a_router_and_names_unknown_nodes) {
     eg_run_free(r);
     eg_graph_free(g);
 }
+
+/* interruptAfter a node whose router decides: the router answers first (the
+ * pause shows where the run goes), then the run pauses; a checkpoint taken
+ * while the router runs keeps that pause to come (restored without the
+ * option), and resume goes where the router said without asking it again. */
+TEST(interrupt_after_a_router_pauses_with_its_answer) {
+    eg_graph *g = graph_of("{\"nodes\":{\"a\":{},\"x\":{},\"y\":{}},\"edges\":{\"a\":{\"router\":\"r\",\"targets\":[\"x\",\"y\"]},"
+                           "\"x\":\"__end__\",\"y\":\"__end__\"},\"entryPoint\":\"a\",\"state\":{\"reducers\":{}}}");
+    const char *opts = "{\"interruptAfter\":[\"a\"]}";
+    eg_run *r = NULL;
+    eg_error e;
+    CHECK(eg_run_new(g, "{}", 2, opts, strlen(opts), &r, &e) == EG_OK);
+    cJSON_Delete(step(r));
+    CHECK(hand(r, eg_run_submit, 0, "{}", &e) == EG_OK);
+    cJSON *o = step(r);
+    CHECK_STR(field(o, "status"), "RUNNING");
+    CHECK_STR(field(cJSON_GetArrayItem(cJSON_GetObjectItem(o, "tasks"), 0), "kind"), "route");
+    cJSON_Delete(o);
+    r = reopen(r, g);
+    o = step(r);
+    CHECK_STR(field(cJSON_GetArrayItem(cJSON_GetObjectItem(o, "tasks"), 0), "router"), "r");
+    cJSON_Delete(o);
+    CHECK(hand(r, eg_run_submit, 0, "\"y\"", &e) == EG_OK);
+    o = step(r);
+    CHECK_STR(field(o, "status"), "PAUSED");
+    CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(o, "tasks")) == 0);
+    cJSON_Delete(o);
+    r = reopen(r, g);
+    CHECK(eg_run_status(r) == EG_STATUS_PAUSED);
+    CHECK(eg_run_resume(r, NULL, 0, &e) == EG_OK);
+    o = step(r);
+    cJSON *tasks = cJSON_GetObjectItem(o, "tasks");
+    CHECK(cJSON_GetArraySize(tasks) == 1);
+    CHECK_STR(field(cJSON_GetArrayItem(tasks, 0), "node"), "y");
+    cJSON_Delete(o);
+    CHECK(hand(r, eg_run_submit, 0, "{}", &e) == EG_OK);
+    o = step(r);
+    CHECK_STR(field(o, "status"), "FINISHED");
+    cJSON_Delete(o);
+    eg_run_free(r);
+    eg_graph_free(g);
+}

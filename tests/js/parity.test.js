@@ -120,3 +120,25 @@ test('updateState folds a path with a JS reducer as a node\'s write would be', a
   assert.equal(edited.state.notes, '>+a+hand');
   assert.equal((await engine.resume(edited.checkpoint)).state.notes, '>+a+hand+b');
 });
+
+test('interruptAfter a node whose router decides: the router answers before the pause, once, and the history shows where the run goes; updateState as that node asks the router on the state written', async (t) => {
+  const asked = [];
+  const definition = {
+    nodes: { pick: () => ({ data: { to: 'x' } }), x: () => ({ logs: ['x'] }), y: () => ({ logs: ['y'] }) },
+    edges: { pick: (s) => { asked.push(s.data.to); return s.data.to; }, x: '__end__', y: '__end__' },
+    entryPoint: 'pick',
+  };
+  const engine = disposeAfter(t, new GraphEngine(definition, { checkpointer: new MemoryStore(), interruptAfter: ['pick'] }));
+  assert.equal((await engine.execute({}, { threadId: 'r' })).status, 'PAUSED');
+  const next = async () => (await engine.getStateHistory('r', { limit: 1 }))[0].pendingTasks;
+  assert.deepEqual([asked, await next()], [['x'], ['x']]);
+  // An edit at the pause is not a new answer: the router has answered.
+  await engine.updateState({ threadId: 'r' }, { data: { to: 'y' } });
+  const done = await engine.resume({ threadId: 'r' });
+  assert.deepEqual([done.status, done.state.logs, asked], ['FINISHED', ['x'], ['x']]);
+  // As node pick: its router answers now, on the state written, and the resume goes there without asking again.
+  await engine.updateState({ threadId: 'r' }, { data: { to: 'y' } }, 'pick');
+  assert.deepEqual([asked, await next()], [['x', 'y'], ['y']]);
+  const again = await engine.resume({ threadId: 'r' });
+  assert.deepEqual([again.status, again.state.logs, asked], ['FINISHED', ['x', 'y'], ['x', 'y']]);
+});

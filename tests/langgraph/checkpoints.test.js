@@ -196,7 +196,7 @@ for (const impl of implementations) {
     assert.equal(sent, 1);
   });
 
-  test(named(impl, 'interruptAfter and updateState with asNode: getState shows the step\'s values and where it goes next, before the routes run'), async () => {
+  test(named(impl, 'interruptAfter and updateState with asNode: getState shows the step\'s values and where it goes next (its router has chosen)'), async () => {
     const graph = new StateGraph(Annotation.Root({ log: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) }))
       .addNode('x', () => ({ log: ['x'] })).addNode('y', () => ({ log: ['y'] })).addNode('z', () => ({ log: ['z'] }))
       .addEdge(START, 'x').addEdge('x', 'y').addConditionalEdges('y', () => 'z', ['z'])

@@ -260,6 +260,42 @@ for (const impl of implementations) {
     const old = await graph.getState(pausedConfig);
     assert.deepEqual([old.values.log, old.next, old.tasks.map((t) => t.interrupts.map((i) => i.value))], [['a'], ['ask'], [['q?']]]);
   });
+
+  test(named(impl, 'interruptAfter a router with a path map, and updateState as that router: next is where the router goes'), async () => {
+    const routed = (options) => new StateGraph(Log())
+      .addNode('r', () => ({ log: ['r'] })).addNode('x', () => ({ log: ['x'] })).addNode('y', () => ({ log: ['y'] }))
+      .addEdge(START, 'r').addConditionalEdges('r', (s) => (s.log.includes('Y') ? 'goY' : 'goX'), { goX: 'x', goY: 'y' })
+      .addEdge('x', END).addEdge('y', END)
+      .compile({ checkpointer: new MemorySaver(), ...options });
+    const after = routed({ interruptAfter: ['r'] });
+    const config = threadOf('after');
+    await after.invoke({ log: [] }, config);
+    const paused = await after.getState(config);
+    assert.deepEqual([paused.values.log, paused.next, paused.tasks.map((t) => t.name)], [['r'], ['x'], ['x']]);
+    assert.deepEqual(await after.invoke(null, config), { log: ['r', 'x'] });
+    assert.deepEqual(await historyOf(after, config), [[2, [], ['r', 'x']], [1, ['x'], ['r']], [0, ['r'], []], [-1, ['__start__'], []]]);
+
+    const updated = routed();
+    const other = threadOf('asNode');
+    assert.deepEqual(await updated.invoke({ log: [] }, other), { log: ['r', 'x'] });
+    await updated.updateState(other, { log: ['Y'] }, 'r');
+    assert.deepEqual((await updated.getState(other)).next, ['y']);
+    assert.deepEqual(await updated.invoke(null, other), { log: ['r', 'x', 'Y', 'y'] });
+  });
+
+  test(named(impl, 'interruptAfter an agent whose router goes to END (a reply without tool calls): next is [] at the pause, and invoke(null) ends the thread without running tools'), async () => {
+    const graph = new StateGraph(Log())
+      .addNode('agent', () => ({ log: ['agent'] })).addNode('tools', () => ({ log: ['tools'] }))
+      .addEdge(START, 'agent').addConditionalEdges('agent', (s) => (s.log.includes('call') ? 'tools' : END), ['tools', END])
+      .addEdge('tools', 'agent')
+      .compile({ checkpointer: new MemorySaver(), interruptAfter: ['agent'] });
+    const config = threadOf('agent-end');
+    await graph.invoke({ log: [] }, config);
+    const paused = await graph.getState(config);
+    assert.deepEqual([paused.values.log, paused.next], [['agent'], []]);
+    assert.deepEqual(await graph.invoke(null, config), { log: ['agent'] });
+    assert.deepEqual((await graph.getState(config)).next, []);
+  });
 }
 
 test('edgegraph: a node paused at its second interrupt() after its first was answered: getState\'s next still names it, beside its interrupt (LangGraph.js shows next [] while the task waits, its interrupt listed)', async () => {

@@ -1,0 +1,12 @@
+// checkpoint-tasks.js: what a checkpoint's task list says runs next, as getStateHistory names it:
+// read by the Checkpointer's history (from a record) and by edgegraph/langgraph's checkpoints
+// stream (from the core's checkpoint meta, as the run writes each record).
+
+/**
+ * `tasks` (a checkpoint's) as { pendingTasks, routing }: the node tasks not done, or where the
+ * routes answered go (a pause after them: interruptAfter); the nodes routing.
+ */
+export function nextOf(tasks = []) {
+  const next = (t) => (t.state !== 'done' ? [t.node] : []), routed = (t) => (t.state === 'done' ? t.targets ?? [t.result ?? []].flat().map((e) => e.node ?? e) : []);
+  return { pendingTasks: tasks.flatMap((t) => (t.kind === 'route' ? routed(t) : next(t))), routing: tasks.filter((t) => t.kind === 'route').map((t) => t.node) };
+}

@@ -200,7 +200,7 @@ export class Checkpointer {
 
   /**
    * Records of a thread, newest first: { id, parent, createdAt, status,
-   * superstep, pendingTasks, routing, update? (1: written by updateState), values? }. `limit` records with ids
+   * superstep, pendingTasks, routing, update? (true: written by updateState), values? }. `limit` records with ids
    * below `before`: one read per record (and, with `values`, the reads that
    * rebuild the oldest entry's state). A record that does not read is left out.
    */
@@ -210,7 +210,7 @@ export class Checkpointer {
     for (let id = Math.min(await this.top(threadId), before - 1); id > 0 && out.length < limit;) {
       const { record: r, missing } = await this.#read(threadId, id);
       if (r) {
-        out.push({ id, parent: r.p, createdAt: r.t, status: r.m.status, superstep: r.m.superstep, ...nextOf(r.m.tasks), update: r.u, record: r });
+        out.push({ id, parent: r.p, createdAt: r.t, status: r.m.status, superstep: r.m.superstep, ...nextOf(r.m.tasks), ...(r.u && { update: true }), record: r });
       }
       // Records below a gap (retention, a lost write) are found by one list, not by probing.
       if (missing && !ids) ids = await this.#idsBelow(threadId, id);

@@ -319,7 +319,7 @@ export class GraphEngine extends CoreObject {
    */
   async getStateHistory(threadId, { limit, before, values } = {}) {
     this.#threadCall('getStateHistory', threadId);
-    return historyView(await this.#checkpointer.history(threadId, { limit, before, values }), values);
+    return historyView(await this.#checkpointer.history(threadId, { limit, before, values }));
   }
 
   /** Remove a thread's checkpoints from the store (with no run of it in flight: a later write would start a broken chain). */

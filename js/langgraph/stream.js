@@ -7,7 +7,6 @@
 import { ModeStream, superstepOf, copyValue as copy } from '../langgraph-modes.js';
 import { GraphRecursionError } from './errors.js';
 import { historyReader, threadHistory, snapshotOf } from './history.js';
-import { nextOf } from '../checkpoint-tasks.js';
 import { shownInterrupts } from './subgraph-node.js';
 
 export { superstepOf };
@@ -122,7 +121,7 @@ export class Invocation extends ModeStream {
     for (const r of await threadHistory(engine, this.threadId, this.read)) if (resumes && r.checkpointId === from && !r.hidden) this.pending = r;
   }
 
-  /** run.js (as the run's tap): its state, and the core's checkpoint meta (JSON text; null once the run ended). */
+  /** run.js (as the run's tap): its state, and a function giving the checkpoint's { superstep, pendingTasks, routing } (null once the run ended). */
   attach(mirror, checkpointMeta) {
     this.mirror = mirror;
     this.checkpointMeta = checkpointMeta;
@@ -136,10 +135,10 @@ export class Invocation extends ModeStream {
    * next, which may take its place (a pause or failure of its step); the one waiting goes out.
    */
   checkpoint({ checkpointId, status }) {
-    if (!this.read) return;
-    const { superstep, tasks } = JSON.parse(this.checkpointMeta() ?? '{}');
-    // (Its pendingTasks and routing as the engine's getStateHistory has them.)
-    const r = { checkpointId, parentId: this.last, status, superstep, createdAt: Date.now(), values: copy(this.mirror), ...nextOf(tasks) };
+    // (Its superstep, pendingTasks and routing as the engine's getStateHistory has them; none: a write that ended after the run did, an aborted one's.)
+    const meta = this.read && this.checkpointMeta();
+    if (!meta) return;
+    const r = { checkpointId, parentId: this.last, status, createdAt: Date.now(), values: copy(this.mirror), ...meta };
     this.last = checkpointId;
     this.read(r);
     if (r.skipped || r.hidden) return;

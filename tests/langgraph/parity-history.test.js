@@ -1,8 +1,8 @@
 // getStateHistory and streamMode 'checkpoints' held to LangGraph's: one checkpoint a step where one of
 // two parallel tasks paused or failed (with the finished task's write in it), updateState's checkpoints
-// with metadata source 'update', and checkpoints chunks that are the history's snapshots. The programs
-// come from review2 (branch review2-open-cases): each was run on @langchain/langgraph first, and its
-// behaviour is what both implementations are held to.
+// with metadata source 'update', and checkpoints chunks that are the history's snapshots. The first
+// five tests come from review2 (branch review2-open-cases), the others from this branch (history-marks):
+// each program was run on @langchain/langgraph first, and its behaviour is what both implementations are held to.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

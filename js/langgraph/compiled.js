@@ -331,12 +331,14 @@ class GraphRunner {
     if (result.status === 'ERROR') throw this.#errorOf(result.error);
     if (result.status === 'INTERRUPTED') throw result.error ?? new EdgegraphError('ABORTED', 'the run was interrupted');
     if (result.status === 'FINISHED' && inv.steps >= inv.recursionLimit) throw inv.recursionError();
-    const values = this.output(result.state, result.status === 'PAUSED' ? JSON.parse(result.checkpoint).tasks : undefined);
-    if (result.status === 'PAUSED') {
+    const kept = result.status === 'PAUSED' ? JSON.parse(result.checkpoint).tasks : undefined;
+    const values = this.output(result.state, kept);
+    if (kept) {
       if (!this.store) throw new EdgegraphError('INVALID_OPTIONS', 'No checkpointer set: a run that pauses needs compile({ checkpointer })');
-      // As LangGraph: the pending interrupts beside the values (none for a breakpoint).
+      // As LangGraph: the pending interrupts beside the values (none for a breakpoint), then the values with the writes kept.
+      inv.paused(shownInterrupts(result.interrupts));
+      if (inv.values && kept.some((t) => t.state === 'done')) inv.push('values', inv.update(values));
       values.__interrupt__ = shownInterrupts(result.interrupts);
-      inv.paused(values.__interrupt__);
     }
     return values;
   }

@@ -94,7 +94,12 @@ export class Invocation extends ModeStream {
       // (A node's context emits it with its node and task: an agent node's tokens, { text }.)
       case 'llm_token': this.token(event.node, event.taskId, event.text); break;
       // A task that failed, or paused (LangGraph's result chunk lists its interrupts).
-      case 'node_end': if (event.error || event.interrupts) this.stopped(event.taskId, event.node, superstepOf(event.taskId), event.error ? { message: event.error, code: event.errorCode } : null, event.interrupts); break;
+      case 'node_end':
+        if (event.error || event.interrupts) {
+          this.halted = true;
+          this.stopped(event.taskId, event.node, superstepOf(event.taskId), event.error ? { message: event.error, code: event.errorCode } : null, event.interrupts);
+        }
+        break;
       // LangGraph sends a checkpoint as its step's tasks are about to run: one paused before its routes (interruptAfter), on the resume.
       case 'run_end': this.flushCheckpoint(!this.pending?.routing.length); break;
     }
@@ -144,6 +149,11 @@ export class Invocation extends ModeStream {
     if (r.skipped || r.hidden) return;
     if (!this.pending?.hidden) this.flushCheckpoint(true);
     this.pending = r;
+  }
+
+  /** A step where a task failed or paused has no values chunk (the run stops there), as LangGraph's. */
+  stateChanged() {
+    if (!this.halted) super.stateChanged();
   }
 
   /** The waiting checkpoint's chunk goes out `now` (ModeStream calls this as each step's state changes: too early here). */

@@ -177,4 +177,19 @@ for (const impl of implementations) {
     const [step] = await collect(graph.getStateHistory(config));
     assert.deepEqual([step.values.log, step.next.toSorted()], [['a'], ['sub', 'x']]);
   });
+
+  test(named(impl, 'values mode on a parallel step where a task paused, or failed: no chunk for the stopped step; a pause ends with the values and the other task\'s write'), async () => {
+    /** A values stream's chunks (an interrupt chunk as its values), and the error it ended with. */
+    const valuesOf = async (graph, config) => {
+      const out = [];
+      try {
+        for await (const c of await graph.stream({ log: [] }, { ...config, streamMode: 'values' })) out.push(c.__interrupt__ ? c.__interrupt__.map((i) => i.value) : c);
+      } catch (e) { out.push(e.message); }
+      return out;
+    };
+    assert.deepEqual(await valuesOf(halfPaused({ q: 0 }), threadOf('values-paused')), [{ log: [] }, ['p?'], { log: ['q'] }]);
+    assert.deepEqual(await valuesOf(failingPair({ now: true }, { ok: 0 }), threadOf('values-failed')), [{ log: [] }, 'boom']);
+    // One task that pauses: the pause ends the stream.
+    assert.deepEqual(await valuesOf(askGraph(), threadOf('values-ask')), [{ log: [] }, { log: ['a'] }, ['q?']]);
+  });
 }

@@ -336,9 +336,10 @@ class GraphRunner {
     if (kept) {
       if (!this.store) throw new EdgegraphError('INVALID_OPTIONS', 'No checkpointer set: a run that pauses needs compile({ checkpointer })');
       // As LangGraph: the pending interrupts beside the values (none for a breakpoint), then the values with the writes kept.
-      inv.paused(shownInterrupts(result.interrupts));
+      const interrupts = shownInterrupts(result.interrupts);
+      inv.paused(interrupts);   // (each chunk its copy)
       if (inv.values && kept.some((t) => t.state === 'done')) inv.push('values', inv.update(values));
-      values.__interrupt__ = shownInterrupts(result.interrupts);
+      values.__interrupt__ = interrupts;
     }
     return values;
   }

@@ -14,26 +14,21 @@ const interruptsOf = (result) => result.__interrupt__?.map((i) => i.value);
 for (const impl of implementations) {
   const { StateGraph, Annotation, START, END, MemorySaver, Command, interrupt, MessagesAnnotation } = impl;
   const Log = () => Annotation.Root({ log: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) });
-  /** Each of the thread's checkpoints, newest first, as [step, next, values.log]. */
-  const historyOf = async (graph, config, options) =>
-    (await collect(graph.getStateHistory(config, options))).map((s) => [s.metadata.step, s.next, s.values.log]);
-  /** The first config of the thread's history whose next is `next` (newest first). */
-  const configAt = async (graph, config, next) =>
-    (await collect(graph.getStateHistory(config))).find((s) => s.next.join() === next).config;
+  /** The thread's checkpoints (getStateHistory's snapshots), newest first. */
+  const snapshots = (graph, config, options) => collect(graph.getStateHistory(config, options));
+  /** Each of them as [step, next, values.log]. */
+  const historyOf = async (graph, config, options) => (await snapshots(graph, config, options)).map((s) => [s.metadata.step, s.next, s.values.log]);
+  /** The config of the newest whose next is `next`. */
+  const configAt = async (graph, config, next) => (await snapshots(graph, config)).find((s) => s.next.join() === next).config;
 
-  // a -> ask -> END, `ask` asking once
-  const askGraph = (extra = {}) => new StateGraph(Log())
-    .addNode('a', () => ({ log: ['a'] }))
-    .addNode('ask', extra.ask ?? (() => ({ log: [`ask:${interrupt('q?')}`] })), extra.askOptions)
-    .addEdge(START, 'a').addEdge('a', 'ask').addEdge('ask', END)
-    .compile({ checkpointer: new MemorySaver() });
-
-  // a -> ask -> z -> END; z asks too with `zAsks`
-  const askThenZ = (options = {}, zAsks = false) => new StateGraph(Log())
-    .addNode('a', () => ({ log: ['a'] })).addNode('ask', () => ({ log: [`ask:${interrupt('q?')}`] }))
-    .addNode('z', () => ({ log: [zAsks ? `z:${interrupt('z?')}` : 'z'] }))
-    .addEdge(START, 'a').addEdge('a', 'ask').addEdge('ask', 'z').addEdge('z', END)
-    .compile({ checkpointer: new MemorySaver(), ...options });
+  /** a -> ask -> END, `ask` asking once; with `thenZ`, ask -> z -> END. */
+  const askGraph = (thenZ = false) => {
+    const builder = new StateGraph(Log()).addNode('a', () => ({ log: ['a'] })).addNode('ask', () => ({ log: [`ask:${interrupt('q?')}`] }));
+    builder.addEdge(START, 'a').addEdge('a', 'ask');
+    if (thenZ) builder.addNode('z', () => ({ log: ['z'] })).addEdge('ask', 'z').addEdge('z', END);
+    else builder.addEdge('ask', END);
+    return builder.compile({ checkpointer: new MemorySaver() });
+  };
 
   /** START -> ok, bad (in parallel) -> END, both writing `log` (a reducer); bad throws while `fail.now`. */
   const failingPair = (fail, runs) => new StateGraph(Log())
@@ -81,7 +76,7 @@ for (const impl of implementations) {
     const first = await graph.updateState(await configAt(graph, config, 'ask'), { log: ['f1'] });
     const second = await graph.updateState(first, { log: ['f2'] });
     assert.deepEqual(await graph.invoke(new Command({ resume: 'v' }), second), { log: ['a', 'f1', 'f2', 'ask:v'] });
-    const sources = (await collect(graph.getStateHistory(config))).map((s) => [s.metadata.step, s.metadata.source]);
+    const sources = (await snapshots(graph, config)).map((s) => [s.metadata.step, s.metadata.source]);
     assert.deepEqual(sources, [[4, 'loop'], [3, 'update'], [2, 'update'], [1, 'loop'], [0, 'loop'], [-1, 'input']]);
     assert.deepEqual(await historyOf(graph, config, { filter: { source: 'update' }, limit: 1 }), [[3, ['ask'], ['a', 'f1', 'f2']]]);
     assert.deepEqual(await historyOf(graph, config, { before: second, limit: 2 }), [[2, ['ask'], ['a', 'f1']], [1, ['ask'], ['a']]]);
@@ -96,13 +91,13 @@ for (const impl of implementations) {
   });
 
   test(named(impl, 'checkpoints mode on a run that pauses and on its resume: each chunk is a checkpoint of getStateHistory, with its step and parentConfig'), async () => {
-    const graph = askThenZ();
+    const graph = askGraph(true);
     const config = threadOf('chunks');
     const chunks = [
       ...await collect(graph.stream({ log: [] }, { ...config, streamMode: 'checkpoints' })),
       ...await collect(graph.stream(new Command({ resume: 'x' }), { ...config, streamMode: 'checkpoints' })),
     ];
-    const byId = new Map((await collect(graph.getStateHistory(config))).map((s) => [s.config.configurable.checkpoint_id, s]));
+    const byId = new Map((await snapshots(graph, config)).map((s) => [s.config.configurable.checkpoint_id, s]));
     const idOf = (c) => c?.configurable.checkpoint_id;
     assert.deepEqual(chunks.map((c) => [byId.has(idOf(c.config)), c.metadata.step, idOf(c.parentConfig)]),
       chunks.map((c) => [true, byId.get(idOf(c.config))?.metadata.step, idOf(byId.get(idOf(c.config))?.parentConfig)]));
@@ -122,7 +117,7 @@ for (const impl of implementations) {
       return out;
     };
     /** The thread's history, oldest first, as [id, step, parent id]. */
-    const shown = async (config) => (await collect(graph.getStateHistory(config))).reverse().map((s) => [idOf(s.config), s.metadata.step, idOf(s.parentConfig)]);
+    const shown = async (config) => (await snapshots(graph, config)).reverse().map((s) => [idOf(s.config), s.metadata.step, idOf(s.parentConfig)]);
     const both = threadOf('both-finish');
     const chunks = await chunksOf({ log: [] }, both);
     assert.deepEqual([chunks, chunks.length], [await shown(both), 3]);
@@ -174,7 +169,7 @@ for (const impl of implementations) {
     const state = await graph.getState(config);
     assert.deepEqual([...shown(state.values), state.next], [...kept, ['sub']]);
     // The history's checkpoint for the step has the values before it, as LangGraph's.
-    const [step] = await collect(graph.getStateHistory(config));
+    const [step] = await snapshots(graph, config);
     assert.deepEqual([step.values.log, step.next.toSorted()], [['a'], ['sub', 'x']]);
   });
 

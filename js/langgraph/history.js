@@ -29,7 +29,7 @@ export function threadRef(configurable) {
  * never shown): a fork or replay of the step then asks its interrupts again, instead of
  * replaying the answers it was given.
  */
-const stopped = (record) => record?.status === 'PAUSED' || record?.status === 'ERROR';
+export const stopped = (record) => record?.status === 'PAUSED' || record?.status === 'ERROR';
 
 export function historyReader(engine) {
   const byId = new Map();

@@ -4,7 +4,7 @@
 // reads and forks checkpoints.
 
 import { EdgegraphError, Checkpointer } from './edgegraph.js';
-import { threadHistory, snapshotOf, pendingOf, configOf, threadRef } from './history.js';
+import { threadHistory, snapshotOf, pendingOf, configOf, threadRef, stopped } from './history.js';
 import { updateOf } from './command.js';
 import { shownInterrupts } from './subgraph-node.js';
 import { removesMessages } from './messages-channel.js';
@@ -36,7 +36,7 @@ export class ThreadState {
     const record = (await threadHistory(this.#runner.engine, threadId)).find(wanted === undefined ? (r) => !r.hidden : (r) => String(r.checkpointId) === String(wanted));
     if (!record) return { values: {}, next: [], tasks: [], config: { configurable: { thread_id: threadId } }, metadata: undefined };
     const snapshot = snapshotOf(threadId, record, this.#runner.view);
-    if (record.status === 'ERROR' || record.status === 'PAUSED') {
+    if (stopped(record)) {
       const cp = await this.#records.load(threadId, record.checkpointId);
       const { tasks } = cp.meta;
       // The latest state (LangGraph's) has the writes of the step's tasks that finished, and next the others.

@@ -313,6 +313,7 @@ class GraphRunner {
           result = await this.engine.execute({ __start__: input.update ?? {}, __goto__: gotoOf(input.goto) }, options);
         } else if ((!input || (answer.update === undefined && answer.goto === undefined)) && latest.status === 'FINISHED') {
           result = { status: 'FINISHED', state: latest.state };   // nothing to continue (nor to answer): LangGraph returns the values
+          inv.flushCheckpoint(true);   // (and its checkpoints mode, the thread's checkpoint)
         } else {
           if (inv.values) inv.push('values', inv.update(inv.initialValues));   // LangGraph's values stream starts with them
           result = await this.engine.resume(thread, answer, options);

@@ -187,4 +187,14 @@ for (const impl of implementations) {
     // One task that pauses: the pause ends the stream.
     assert.deepEqual(await valuesOf(askGraph(), threadOf('values-ask')), [{ log: [] }, { log: ['a'] }, ['q?']]);
   });
+
+  test(named(impl, 'checkpoints mode on invoke(null) of a finished thread: its last checkpoint, once'), async () => {
+    const graph = askGraph();
+    const config = threadOf('finished');
+    await graph.invoke({ log: [] }, config);
+    await graph.invoke(new Command({ resume: 'v' }), config);
+    const chunks = await collect(graph.stream(null, { ...config, streamMode: 'checkpoints' }));
+    const [last] = await snapshots(graph, config);
+    assert.deepEqual(chunks.map((c) => [c.config.configurable.checkpoint_id, c.metadata.step, c.next]), [[last.config.configurable.checkpoint_id, 2, []]]);
+  });
 }

@@ -137,7 +137,7 @@ export class Invocation extends ModeStream {
 
   /**
    * Record `checkpointId` was written: read as getStateHistory reads it. A shown one waits for the
-   * next, which may take its place (a pause or failure of its step); the one waiting goes out.
+   * next, which may take its place (a pause or failure of its step, a fork); the one waiting goes out.
    */
   checkpoint({ checkpointId, status }) {
     // (Its superstep, pendingTasks and routing as the engine's getStateHistory has them; none: a write that ended after the run did, an aborted one's.)
@@ -147,7 +147,8 @@ export class Invocation extends ModeStream {
     this.last = checkpointId;
     this.read(r);
     if (r.skipped || r.hidden) return;
-    if (!this.pending?.hidden) this.flushCheckpoint(true);
+    // (A fork, a replay's first record, replaces the one it resumes from, which LangGraph does not send either.)
+    if (!this.pending?.hidden && !r.fork) this.flushCheckpoint(true);
     this.pending = r;
   }
 

@@ -197,4 +197,19 @@ for (const impl of implementations) {
     const [last] = await snapshots(graph, config);
     assert.deepEqual(chunks.map((c) => [c.config.configurable.checkpoint_id, c.metadata.step, c.next]), [[last.config.configurable.checkpoint_id, 2, []]]);
   });
+
+  test(named(impl, 'checkpoints mode on a replay and on a resume of an updateState fork: the fork\'s checkpoints (source fork, update), not the ones they start from, with getStateHistory\'s steps'), async () => {
+    const graph = new StateGraph(Log())
+      .addNode('a', () => ({ log: ['a'] })).addNode('b', () => ({ log: ['b'] })).addNode('ask', () => ({ log: [`ask:${interrupt('q?')}`] }))
+      .addEdge(START, 'a').addEdge('a', 'b').addEdge('b', 'ask').addEdge('ask', END)
+      .compile({ checkpointer: new MemorySaver() });
+    const config = threadOf('replays');
+    await graph.invoke({ log: [] }, config);
+    const chunksOf = async (input, from) => (await collect(graph.stream(input, { ...from, streamMode: 'checkpoints' }))).map((c) => [c.config.configurable.checkpoint_id, c.metadata.step, c.metadata.source, c.next]);
+    const replayed = await chunksOf(null, await configAt(graph, config, 'b'));
+    const forked = await chunksOf(new Command({ resume: 'v' }), await graph.updateState(await configAt(graph, config, 'ask'), { log: ['f'] }));
+    const byId = new Map((await snapshots(graph, config)).map((s) => [s.config.configurable.checkpoint_id, [s.config.configurable.checkpoint_id, s.metadata.step, s.metadata.source, s.next]]));
+    assert.deepEqual([replayed, forked], [replayed, forked].map((chunks) => chunks.map(([id]) => byId.get(id))));
+    assert.deepEqual([replayed, forked].map((chunks) => chunks.map(([, step, source]) => [step, source])), [[[2, 'fork'], [3, 'loop']], [[4, 'update'], [5, 'loop']]]);
+  });
 }

@@ -47,8 +47,9 @@ export function resumeWith(core, handle, mirror, hostReducers, userInput, update
   if (command) {
     input = undefined;
     if (command.update !== undefined) update = { ...update, ...command.update };
-    if (command.resume !== undefined) core.runAnswer(handle, JSON.stringify({ resume: command.resume }));
+    // The goto first: with an interrupt() pending it is refused (it would drop the node the answer is for).
     if (command.goto !== undefined) core.runGoto(handle, JSON.stringify(gotoJSON(command.goto, 'resume()')));
+    if (command.resume !== undefined) core.runAnswer(handle, JSON.stringify({ resume: command.resume }));
   }
   // Paths with a JS reducer fold here, on the mirror; the core applies the rest.
   if (update !== undefined && hostReducers) [update] = foldWrites(hostReducers, mirror, [{ node: 'resume', value: update }]);

@@ -89,13 +89,12 @@ export class RunTracing {
 
   #on(event) {
     switch (event.type) {
-      case 'run_start': {
-        const options = { kind: KIND.INTERNAL, attributes: this.#attributes };
-        // No parent given: the tracer's own default (the active context, if a context manager keeps one).
-        this.#run = this.#parent ? this.#tracer.startSpan('invoke_agent edgegraph', options, this.#parent) : this.#tracer.startSpan('invoke_agent edgegraph', options);
+      case 'run_start':
+        // No parent given: the tracer's own default (the active context, if a context manager keeps one:
+        // the API's startSpan defaults its context parameter, which undefined leaves to the default).
+        this.#run = this.#start('invoke_agent edgegraph', this.#attributes, KIND.INTERNAL, this.#parent);
         this.#runContext = (this.#parent ?? ROOT).setValue(SPAN_KEY, this.#run);
         break;
-      }
       case 'node_start': {
         const span = this.#start(`node ${event.node}`, { 'edgegraph.node': event.node, 'edgegraph.task.id': event.taskId }, KIND.INTERNAL, this.#runContext ?? ROOT);
         this.#nodes.set(event.taskId, { span, context: (this.#runContext ?? ROOT).setValue(SPAN_KEY, span) });

@@ -2,7 +2,7 @@
  *
  * {"format":"edgegraph-checkpoint","version":3,"graph":"<hash>","graphVersion":0,"runId":...,
  *  "status":"PAUSED","phase":"nodes"|"routes","superstep":3,"stepsThisCall":2,
- *  "pauseAfterRoutes":true?, "error":{...}?, "tasks":[{"node":"a","kind":"node","state":"done","result":{...}}, ...],
+ *  "boundary":1|2?, "error":{...}?, "tasks":[{"node":"a","kind":"node","state":"done","result":{...}}, ...],
  *  "checksum":"<hash of everything else>", "state":{...}}
  *
  * The checksum is over the parsed values, not over the bytes, so a checkpoint
@@ -189,7 +189,8 @@ static eg_code load(eg_run *run, cJSON *cp, missing *m, eg_error *err) {
     run->superstep = (uint32_t)superstep->valuedouble;
     run->steps_this_call = (int)steps->valuedouble;
     run->interrupt = cJSON_IsTrue(eg_get(cp, "interrupt"));
-    run->pause_after_routes = cJSON_IsTrue(eg_get(cp, "pauseAfterRoutes"));
+    const cJSON *boundary = eg_get(cp, "boundary");
+    if (cJSON_IsNumber(boundary)) run->boundary = boundary->valuedouble == 1 ? BOUNDARY_PAUSE_AFTER_ROUTES : boundary->valuedouble == 2 ? BOUNDARY_PAUSED : BOUNDARY_NONE;
     const cJSON *held = eg_get(cp, "held");
     if (held) {
         eg_code rc = load_held(run, held, m, err);

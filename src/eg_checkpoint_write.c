@@ -28,7 +28,7 @@ typedef struct fields { uint64_t sum; bool any; } fields;
     X(M_TASKS, "tasks") X(M_CODE, "code") X(M_MESSAGE, "message") X(M_NODE, "node") X(M_KIND, "kind") \
     X(M_STATE, "state") X(M_OVERRIDE, "override") X(M_RESULT, "result") X(M_ARG, "arg") \
     X(M_INTERRUPTS, "interrupts") X(M_ANSWERS, "answers") X(M_KEEP, "keep") X(M_TARGETS, "targets") \
-    X(M_PAUSE_AFTER_ROUTES, "pauseAfterRoutes")
+    X(M_BOUNDARY, "boundary")
 #define AS_ENUM(id, k) id,
 #define AS_NAME(id, k) { k, ",\"" k "\":", sizeof(",\"" k "\":") - 1 },
 typedef enum { MEMBERS(AS_ENUM) N_MEMBERS } member;
@@ -150,7 +150,7 @@ bool eg_run_write_meta_(eg_run *run, eg_buf *b, bool from_status) {
     put_int(&w, &top, M_SUPERSTEP, run->superstep);
     put_int(&w, &top, M_STEPS, run->steps_this_call);
     put_bool(&w, &top, M_INTERRUPT, run->interrupt);
-    if (run->pause_after_routes) put_bool(&w, &top, M_PAUSE_AFTER_ROUTES, true);
+    if (run->boundary) put_int(&w, &top, M_BOUNDARY, run->boundary);
     if (run->held) put_json(&w, &top, M_HELD, run->held);
     if (run->error.code != EG_OK) put_error(&w, &top, run);
     key(&w, &top, M_TASKS);

@@ -70,14 +70,11 @@ eg_code eg_vfail(eg_error *err, eg_code code, const char *fmt, va_list ap) {
             if (!text) text = "(null)";
             used = append(out, cap, used, text, strlen(text), p[1] == 's' ? EG_NAME_MAX : cap);
             p++;
-        } else if (p[0] == '%' && p[1] == 'd') {
-            eg_snprintf(number, sizeof number, "%d", va_arg(ap, int));
+        } else if (p[0] == '%' && (p[1] == 'd' || (p[1] == 'z' && p[2] == 'u'))) {
+            if (p[1] == 'd') eg_snprintf(number, sizeof number, "%d", va_arg(ap, int));
+            else { eg_snprintf(number, sizeof number, "%zu", va_arg(ap, size_t)); p++; }
             used = append(out, cap, used, number, strlen(number), cap);
             p++;
-        } else if (p[0] == '%' && p[1] == 'z' && p[2] == 'u') {
-            eg_snprintf(number, sizeof number, "%zu", va_arg(ap, size_t));
-            used = append(out, cap, used, number, strlen(number), cap);
-            p += 2;
         } else {
             out[used++] = *p;
         }

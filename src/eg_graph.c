@@ -16,6 +16,7 @@
 #include "eg_internal.h"
 #include "eg_json_read.h"
 
+#include <math.h>
 #include <string.h>
 
 #define DEFAULT_END "__end__"
@@ -58,14 +59,18 @@ int eg_graph_find_former(const eg_graph *g, const char *name) {
     return now ? eg_graph_find(g, now->valuestring, strlen(now->valuestring)) : i;
 }
 
-/* maxSteps, in a definition or in run options: an integer from 1 to 1e9. */
-bool eg_is_max_steps(const cJSON *v) {
-    return cJSON_IsNumber(v) && v->valuedouble >= 1 && v->valuedouble <= 1e9 && v->valuedouble == (double)(int)v->valuedouble;
-}
-
 static bool is_number_in(const cJSON *v, double lo, double hi) {
     return cJSON_IsNumber(v) && v->valuedouble >= lo && v->valuedouble <= hi;
 }
+
+/* An integer from lo to hi (within int's range, so a caller may cast it). floor, not a round trip
+ * through int: one instruction in the .wasm, where a conversion is a guarded sequence. */
+static bool is_int_in(const cJSON *v, double lo, double hi) {
+    return is_number_in(v, lo, hi) && v->valuedouble == floor(v->valuedouble);
+}
+
+/* maxSteps, in a definition or in run options: an integer from 1 to 1e9. */
+bool eg_is_max_steps(const cJSON *v) { return is_int_in(v, 1, 1e9); }
 
 /* A node's fields, found in one pass over its object (the first of a
  * repeated key, as a lookup would find). */
@@ -109,7 +114,7 @@ static eg_code read_node_fields(const char *name, const cJSON *v, node_fields *n
     if (retry) {
         if (!cJSON_IsObject(retry)) return eg_fail(err, EG_E_DEFINITION, "nodes.%s.retry must be { attempts, backoffMs?, factor?, maxBackoffMs? }", name);
         for (const cJSON *f = retry->child; f; f = f->next) {
-            bool ok = strcmp(f->string, "attempts") == 0 ? (is_number_in(f, 1, 100) && f->valuedouble == (int)f->valuedouble)
+            bool ok = strcmp(f->string, "attempts") == 0 ? is_int_in(f, 1, 100)
                     : strcmp(f->string, "backoffMs") == 0 || strcmp(f->string, "maxBackoffMs") == 0 ? is_number_in(f, 0, 3600000)
                     : strcmp(f->string, "factor") == 0 ? is_number_in(f, 1, 100)
                     : strcmp(f->string, "jitter") == 0 ? cJSON_IsBool(f) : false;
@@ -269,7 +274,7 @@ static eg_code check_graph(const eg_graph *g, eg_error *err) {
 static eg_code parse_redeploy(eg_graph *g, const cJSON *def, eg_error *err) {
     const cJSON *version = eg_get(def, "version"), *renamed = eg_get(def, "renamedNodes");
     if (version) {
-        if (!cJSON_IsNumber(version) || !(version->valuedouble >= 0 && version->valuedouble <= 1e9) || version->valuedouble != (double)(int)version->valuedouble)
+        if (!is_int_in(version, 0, 1e9))
             return eg_fail(err, EG_E_DEFINITION, "'version' must be an integer from 0 to 1000000000");
         g->version = (int)version->valuedouble;
     }

@@ -87,7 +87,7 @@ static const char *ensure_id(eg_history *h, cJSON *m) {
     const cJSON *id = eg_get(m, "id");
     if (cJSON_IsString(id)) return id->valuestring;
     char buf[32];
-    eg_snprintf(buf, sizeof buf, "msg-%lu", ++h->next_id);
+    eg_snprintf(buf, sizeof buf, "msg-%zu", (size_t)++h->next_id);   /* (eg_snprintf has no %lu: size_t is as wide here) */
     if (!eg_set(m, "id", cJSON_CreateString(buf))) return NULL;
     return eg_get(m, "id")->valuestring;
 }

@@ -136,8 +136,8 @@ size_t eg_number_format(char *buf, size_t cap, double d, int digits);
  * EG_NUMBER_JS_CAP bytes. */
 #define EG_NUMBER_JS_CAP 32
 void eg_number_js(char buf[EG_NUMBER_JS_CAP], double d);
-/* snprintf for %s (with a precision: %.60s, %.*s), %d, %lld, %lu, %zu and %%
- * only (eg_number_format does floating point): no libc printf in the .wasm. */
+/* snprintf for %s (with a precision: %.60s, %.*s), %d, %zu and %% only
+ * (eg_number_format does floating point): no libc printf in the .wasm. */
 int eg_snprintf(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* ---- token estimates (eg_tokens.c) ---- */

@@ -13,7 +13,6 @@
 #include "eg_internal.h"
 #include "eg_json_read.h"
 
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -230,8 +229,9 @@ static bool read_number(reader *r, cJSON *item) {
     size_t used = (size_t)(after - text);
     if (text != small) eg_free(text);
     if (!used) return false;
+    /* valuedouble alone: nothing in the core reads a number's valueint (eg_reduce_messages.c's tag is an
+     * object's), so neither this reader nor a reducer's write keeps cJSON's clamped copy of it. */
     item->valuedouble = d;
-    item->valueint = d >= INT_MAX ? INT_MAX : d <= (double)INT_MIN ? INT_MIN : (int)d;
     item->type = cJSON_Number;
     r->p += used;
     return true;

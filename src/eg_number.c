@@ -172,9 +172,6 @@ int eg_snprintf(char *buf, size_t cap, const char *fmt, ...) {
                 if (*f == '*') { precision = va_arg(ap, int); f++; }
                 else for (precision = 0; digit(*f); f++) precision = precision * 10 + (*f - '0');
             }
-            long long v = 0;
-            unsigned long long u = 0;
-            bool is_signed = false;
             if (*f == 's') {
                 text = va_arg(ap, const char *);
                 if (!text) text = "(null)";
@@ -183,13 +180,13 @@ int eg_snprintf(char *buf, size_t cap, const char *fmt, ...) {
             } else if (*f == '%') {
                 text = f;
             } else {
-                if (*f == 'd') { v = va_arg(ap, int); is_signed = true; }
-                else if (f[0] == 'l' && f[1] == 'l' && f[2] == 'd') { v = va_arg(ap, long long); is_signed = true; f += 2; }
-                else if (f[0] == 'l' && f[1] == 'u') { u = va_arg(ap, unsigned long); f++; }
+                /* The conversions the core's formats use: %s (with a precision), %d and %zu (and %%). */
+                unsigned long long u;
+                bool negative = false;
+                if (*f == 'd') { long long v = va_arg(ap, int); negative = v < 0; u = negative ? 0ULL - (unsigned long long)v : (unsigned long long)v; }
                 else if (f[0] == 'z' && f[1] == 'u') { u = va_arg(ap, size_t); f++; }
                 else { EG_ASSERT(false); break; } /* a conversion no caller uses */
-                if (is_signed) u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-                text = integer_text(tmp + sizeof tmp, u, is_signed && v < 0);
+                text = integer_text(tmp + sizeof tmp, u, negative);
                 len = (size_t)(tmp + sizeof tmp - text);
             }
         }

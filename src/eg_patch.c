@@ -67,7 +67,7 @@ bool eg_patch_put_scalar(eg_patch *patch, cJSON *obj, const eg_path *path, const
     if ((string && !text) || !eg_patch_op(patch, "set", path, key, -1, value)) { eg_free(text); return false; }
     /* No allocation from here on. */
     eg_sum_replace(patch, path, key, -1, old, value);
-    if (number) cJSON_SetNumberValue(old, value->valuedouble);
+    if (number) old->valuedouble = value->valuedouble;   /* (a number's valueint: see eg_json_read.c's read_number) */
     else { cJSON_free(old->valuestring); old->valuestring = text; }
     return true;
 }

@@ -229,7 +229,7 @@ static eg_code running_mean(cJSON *obj, eg_path *path, const cJSON *existing, cJ
     const cJSON *c = cJSON_GetObjectItemCaseSensitive(obj, count_key);
     double n = existing && cJSON_IsNumber(existing) ? (cJSON_IsNumber(c) && c->valuedouble >= 1 ? c->valuedouble : 1) : 0;
     double mean = n > 0 ? existing->valuedouble + (item->valuedouble - existing->valuedouble) / (n + 1) : item->valuedouble;
-    cJSON_SetNumberValue(item, mean);
+    item->valuedouble = mean;   /* (a number's valueint: see eg_json_read.c's read_number) */
     cJSON *count = cJSON_CreateNumber(n + 1);
     if (!count) { eg_free(count_key); cJSON_Delete(item); return eg_nomem(err); }
     count->string = count_key;
@@ -256,22 +256,21 @@ static int reduce(const eg_reducers *rs, cJSON *obj, eg_path *path, cJSON *item,
         else if (m == 2) nested = true;
     }
     bool absent = !existing || cJSON_IsNull(existing);
-    if (!exact) {
-        if (nested && cJSON_IsObject(item) && (absent || cJSON_IsObject(existing))) {
-            if (absent) {
-                cJSON *fresh = cJSON_CreateObject();
-                char *name = fresh ? eg_strdup(key) : NULL;
-                if (!name) { cJSON_Delete(fresh); cJSON_Delete(item); return eg_nomem(err); }
-                fresh->string = name;
-                eg_code rc = replace_value(obj, path, fresh, existing, patch, err);
-                if (rc) { cJSON_Delete(item); return rc; }
-                existing = fresh;
-            }
-            return merge_object(rs, existing, path, item, false, patch, who, err);
-        }
-        return replace_value(obj, path, item, existing, patch, err);
-    }
+    /* Written into, member by member: an object under a nested reducer's path (merged as last-write-wins,
+     * each member through its own reducer), or the list of the messages reducer. */
+    bool into = exact ? kind == EG_R_MESSAGES : nested && cJSON_IsObject(item) && (absent || cJSON_IsObject(existing));
+    if (!exact && !into) return replace_value(obj, path, item, existing, patch, err);
     eg_code rc = EG_OK;
+    if (into && absent) {
+        /* (One block for both: a new empty container of the key's name, in the state and the patch.) */
+        cJSON *fresh = exact ? cJSON_CreateArray() : cJSON_CreateObject();
+        char *name = fresh ? eg_strdup(key) : NULL;
+        if (!name) { cJSON_Delete(fresh); cJSON_Delete(item); return eg_nomem(err); }
+        fresh->string = name;
+        if ((rc = replace_value(obj, path, fresh, existing, patch, err))) { cJSON_Delete(item); return rc; }
+        existing = fresh;
+    }
+    if (!exact) return merge_object(rs, existing, path, item, false, patch, who, err);
     switch (kind) {
     case EG_R_LAST:
         return replace_value(obj, path, item, existing, patch, err);
@@ -283,21 +282,12 @@ static int reduce(const eg_reducers *rs, cJSON *obj, eg_path *path, cJSON *item,
     case EG_R_FIRST:
         if (absent) return replace_value(obj, path, item, existing, patch, err);
         break;
-    case EG_R_CONCAT: case EG_R_APPEND_UNIQUE:
-        if (absent) return set_items(obj, path, item, existing, patch, err);
+    case EG_R_CONCAT: case EG_R_APPEND_UNIQUE: case EG_R_MESSAGES:
+        /* (The messages reducer's absent list was made above.) */
+        if (absent && kind != EG_R_MESSAGES) return set_items(obj, path, item, existing, patch, err);
         if (!cJSON_IsArray(existing)) { rc = eg_reducer_type_error_(path, key, kind, who, "an array in the state", existing, err); break; }
+        if (kind == EG_R_MESSAGES) return eg_reduce_messages_(existing, path, item, patch, who, err);
         return append(existing, path, item, kind == EG_R_APPEND_UNIQUE, patch, err);
-    case EG_R_MESSAGES:
-        if (absent) {
-            cJSON *fresh = cJSON_CreateArray();
-            char *name = fresh ? eg_strdup(key) : NULL;
-            if (!name) { cJSON_Delete(fresh); cJSON_Delete(item); return eg_nomem(err); }
-            fresh->string = name;
-            if ((rc = replace_value(obj, path, fresh, existing, patch, err))) break;
-            existing = fresh;
-        }
-        if (!cJSON_IsArray(existing)) { rc = eg_reducer_type_error_(path, key, kind, who, "an array in the state", existing, err); break; }
-        return eg_reduce_messages_(existing, path, item, patch, who, err);
     case EG_R_MERGE: case EG_R_DEEP_MERGE:
         if (!cJSON_IsObject(item)) { rc = eg_reducer_type_error_(path, key, kind, who, "an object", item, err); break; }
         if (absent) return replace_value(obj, path, item, existing, patch, err);
@@ -307,20 +297,17 @@ static int reduce(const eg_reducers *rs, cJSON *obj, eg_path *path, cJSON *item,
              * registered below this path still apply through eg_reduce_into. */
             return merge_object(rs, existing, path, item, kind == EG_R_DEEP_MERGE, patch, who, err);
         }
-    case EG_R_SUM: case EG_R_MAX: case EG_R_MIN:
+    case EG_R_SUM: case EG_R_MAX: case EG_R_MIN: case EG_R_AVG:
         if (!cJSON_IsNumber(item)) { rc = eg_reducer_type_error_(path, key, kind, who, "a number", item, err); break; }
+        if (!absent && !cJSON_IsNumber(existing)) { rc = eg_reducer_type_error_(path, key, kind, who, "a number in the state", existing, err); break; }
+        if (kind == EG_R_AVG) return running_mean(obj, path, existing, item, patch, err);
         if (absent) return replace_value(obj, path, item, existing, patch, err);
-        if (!cJSON_IsNumber(existing)) { rc = eg_reducer_type_error_(path, key, kind, who, "a number in the state", existing, err); break; }
         {
             double a = existing->valuedouble, b = item->valuedouble;
             double r = kind == EG_R_SUM ? a + b : kind == EG_R_MAX ? (a > b ? a : b) : (a < b ? a : b);
-            cJSON_SetNumberValue(item, r);
+            item->valuedouble = r;
             return replace_value(obj, path, item, existing, patch, err);
         }
-    case EG_R_AVG:
-        if (!cJSON_IsNumber(item)) { rc = eg_reducer_type_error_(path, key, kind, who, "a number", item, err); break; }
-        if (!absent && !cJSON_IsNumber(existing)) { rc = eg_reducer_type_error_(path, key, kind, who, "a number in the state", existing, err); break; }
-        return running_mean(obj, path, existing, item, patch, err);
     case EG_R_LONGEST:
         if (!cJSON_IsString(item) && !cJSON_IsArray(item)) { rc = eg_reducer_type_error_(path, key, kind, who, "a string or an array", item, err); break; }
         if (absent) return replace_value(obj, path, item, existing, patch, err);

@@ -191,6 +191,9 @@ eg_code eg_run_resume(eg_run *run, const char *user_input, size_t len, eg_error 
         run->error.message[0] = '\0';
         run->error_node = -1;
     }
+    /* Paused while routing (interruptAfter, a node's own pause, updateState
+     * as a node, a goto): what the routes schedule is past that pause. */
+    if (run->status == EG_STATUS_PAUSED && run->phase == PHASE_ROUTES && run->boundary == BOUNDARY_NONE) run->boundary = BOUNDARY_PAUSED;
     /* Interrupts not answered: their nodes run again (and may pause again). */
     for (size_t i = 0; i < run->n_tasks; i++) {
         eg_task *t = &run->tasks[i];

@@ -34,6 +34,13 @@ typedef struct eg_task {
     cJSON *keep;           /* NODE: host data kept with an interrupted task (a subgraph's checkpoint) */
 } eg_task;
 
+/* A breakpoint at the step boundary a run is routing (kept in its checkpoint
+ * while routers run): interruptAfter's pause, taken once the routes have
+ * chosen (eg_step.c); or a pause taken there already, so the batch the
+ * routes schedule runs without interruptBefore's (eg_tasks.c): one pause a
+ * boundary, as LangGraph's resume. */
+enum { BOUNDARY_NONE, BOUNDARY_PAUSE_AFTER_ROUTES, BOUNDARY_PAUSED };
+
 struct eg_run {
     const eg_graph *graph;
     int status;
@@ -53,7 +60,7 @@ struct eg_run {
     size_t max_messages;       /* entries of the top-level `messages` list; default 100,000 */
     size_t state_bytes_bound;  /* >= the state's JSON size: inputs and results merged so far */
     bool interrupt;
-    bool pause_after_routes;   /* interruptAfter: the routes being answered pause the run once they are (eg_step.c) */
+    unsigned char boundary;    /* BOUNDARY_*: a breakpoint at the step boundary being routed */
     cJSON *held;           /* joins and deferred nodes waiting: {"node": ["source", ...]} (eg_join.c) */
     unsigned char *breaks; /* per node: interruptBefore / interruptAfter bits (eg_breakpoints.c) */
     bool has_breaks;

@@ -236,8 +236,9 @@ static void pause(eg_run *run) {
  * (eg_run_advance_): the pause shows where the run goes, as LangGraph's. */
 static void decide(eg_run *run, step_outcome *o) {
     bool after = !o->pause && o->node_status != EG_STATUS_PAUSED && eg_run_breaks_after_(run);
-    if (o->node_status == EG_STATUS_PAUSED || after) o->pause = true;
-    if (!o->pause && (o->end || o->node_status == EG_STATUS_FINISHED)) { eg_run_finish_(run); return; }
+    bool end = o->end || o->node_status == EG_STATUS_FINISHED;
+    if (o->node_status == EG_STATUS_PAUSED) o->pause = true;
+    if (!o->pause && end && !after) { eg_run_finish_(run); return; }
     if (!o->pause && o->node_status == EG_STATUS_ERROR) {
         eg_run_clear_tasks_(run);
         eg_run_stop_(run, o->status_node, EG_E_NODE_STATUS, "node '%s' returned status ERROR", eg_run_node_name_(run, o->status_node));
@@ -256,9 +257,11 @@ static void decide(eg_run *run, step_outcome *o) {
         t->override = sources[2 * i + 1];
         /* A goto list is this route's answer already, as a router's would be. */
         if (o->gotos[i]) { t->result = o->gotos[i]; o->gotos[i] = NULL; t->state = T_DONE; }
+        /* Ended, and paused after (interruptAfter): no route goes anywhere, so resume finishes. */
+        else if (end && after) t->state = T_DONE;
     }
     eg_free(sources);
-    if (after) run->pause_after_routes = true;
+    if (after) run->boundary = BOUNDARY_PAUSE_AFTER_ROUTES;
     else if (o->pause) pause(run);
 }
 
@@ -290,9 +293,9 @@ void eg_run_advance_(eg_run *run) {
         if (run->phase == PHASE_ROUTES) eg_run_resolve_routes_(run);
         if (run->status != EG_STATUS_RUNNING || any_pending(run)) return;
         if (run->phase == PHASE_NODES) commit_nodes(run);
-        else if (run->pause_after_routes) {
+        else if (run->boundary == BOUNDARY_PAUSE_AFTER_ROUTES) {
             /* Resume commits the answered routes. */
-            run->pause_after_routes = false;
+            run->boundary = BOUNDARY_NONE;
             pause(run);
         } else eg_run_commit_routes_(run);
     }

@@ -61,6 +61,8 @@ void eg_run_finish_(eg_run *run) {
 /* Start the next superstep with these nodes (END already removed). args[i]
  * (may be NULL, or NULL entries) is moved into task i. */
 void eg_run_schedule_(eg_run *run, const int *targets, cJSON **args, size_t n) {
+    bool paused_here = run->boundary == BOUNDARY_PAUSED;
+    run->boundary = BOUNDARY_NONE;
     if (n == 0) { eg_run_finish_(run); return; }
     /* targets/args may point into the current batch's memory: copy first. */
     int *copy = eg_malloc(sizeof(int) * n);
@@ -81,7 +83,7 @@ void eg_run_schedule_(eg_run *run, const int *targets, cJSON **args, size_t n) {
         /* The batch stays scheduled: resume continues exactly here. */
         eg_run_stop_(run, -1, EG_E_MAX_STEPS, "maxSteps (%d) reached: %d node executions in this call; the run stops before '%s'",
              run->max_steps, run->steps_this_call, eg_run_node_name_(run, run->tasks[0].node));
-    else if (eg_run_breaks_before_(run)) {
+    else if (!paused_here && eg_run_breaks_before_(run)) {
         /* interruptBefore: the batch stays scheduled, and resume runs it. */
         if (!eg_run_record_next_(run)) eg_run_fatal_nomem_(run);
         else eg_run_set_status_(run, EG_STATUS_PAUSED);

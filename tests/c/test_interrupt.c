@@ -247,3 +247,44 @@ TEST(interrupt_after_a_router_pauses_with_its_answer) {
     eg_run_free(r);
     eg_graph_free(g);
 }
+
+/* One pause a step boundary: resumed from interruptAfter's pause, the batch
+ * the routes schedule runs though interruptBefore names it, and a
+ * checkpoint taken while the router runs (restored with the same options)
+ * keeps that; the next boundary pauses again. */
+TEST(interrupt_before_after_a_pause_at_the_same_boundary_is_one_pause) {
+    eg_graph *g = graph_of("{\"nodes\":{\"a\":{},\"b\":{},\"c\":{}},\"edges\":{\"a\":{\"router\":\"r\",\"targets\":[\"b\"]},"
+                           "\"b\":\"c\",\"c\":\"__end__\"},\"entryPoint\":\"a\",\"state\":{\"reducers\":{}}}");
+    const char *opts = "{\"interruptAfter\":[\"a\"],\"interruptBefore\":[\"b\",\"c\"]}";
+    eg_run *r = NULL;
+    eg_error e;
+    CHECK(eg_run_new(g, "{}", 2, opts, strlen(opts), &r, &e) == EG_OK);
+    cJSON_Delete(step(r));
+    CHECK(hand(r, eg_run_submit, 0, "{}", &e) == EG_OK);
+    cJSON_Delete(step(r));                      /* the router's task */
+    CHECK(hand(r, eg_run_submit, 0, "\"b\"", &e) == EG_OK);
+    cJSON *o = step(r);
+    CHECK_STR(field(o, "status"), "PAUSED");   /* after a, b chosen */
+    cJSON_Delete(o);
+    CHECK(eg_run_resume(r, NULL, 0, &e) == EG_OK);
+    const char *cp;
+    size_t len;
+    CHECK(eg_run_checkpoint(r, &cp, &len, NULL) == EG_OK && strstr(cp, "\"boundary\":2"));
+    char *copy = malloc(len + 1);
+    memcpy(copy, cp, len + 1);
+    eg_run_free(r);
+    r = NULL;
+    CHECK(eg_run_restore(g, copy, len, opts, strlen(opts), &r, &e) == EG_OK);
+    free(copy);
+    CHECK(eg_run_resume(r, NULL, 0, &e) == EG_OK);
+    o = step(r);
+    CHECK_STR(field(o, "status"), "RUNNING");
+    CHECK_STR(field(cJSON_GetArrayItem(cJSON_GetObjectItem(o, "tasks"), 0), "node"), "b");
+    cJSON_Delete(o);
+    CHECK(hand(r, eg_run_submit, 0, "{}", &e) == EG_OK);
+    o = step(r);
+    CHECK_STR(field(o, "status"), "PAUSED");   /* before c: b ran since */
+    cJSON_Delete(o);
+    eg_run_free(r);
+    eg_graph_free(g);
+}

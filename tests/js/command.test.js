@@ -113,3 +113,24 @@ test('resume with a Command: update written through the reducers, goto replacing
   assert.deepEqual(done.state.logs, ['draft', 'rewrite: shorter']);
   assert.deepEqual(done.state.messages, [], 'a Command is not a message');
 });
+
+test('resume with a Command whose goto comes with the answer to a pending interrupt(): refused (INVALID_RUN_STATE naming the node), nothing written; the answer alone then goes to the node', async (t) => {
+  const { MemoryStore } = await import('edgegraph');
+  const ran = [];
+  const engine = disposeAfter(t, new GraphEngine({
+    nodes: {
+      ask: (s, e, ctx) => { const answer = ctx.interrupt('ok?'); ran.push(`ask:${answer}`); return { logs: [`ask:${answer}`] }; },
+      next: () => { ran.push('next'); return {}; },
+      other: { handler: () => { ran.push('other'); return {}; }, jumpTarget: true },
+    },
+    edges: { ask: 'next', next: '__end__', other: '__end__' },
+    entryPoint: 'ask',
+  }, { checkpointer: new MemoryStore() }));
+  assert.equal((await engine.execute({}, { threadId: 'g' })).status, 'PAUSED');
+  const before = await engine.getState('g');
+  await assert.rejects(engine.resume({ threadId: 'g' }, new Command({ resume: 'yes', goto: 'other' })),
+    (e) => e.code === 'INVALID_RUN_STATE' && /node 'ask' has an interrupt pending/.test(e.message));
+  assert.deepEqual([(await engine.getState('g')).checkpointId, ran], [before.checkpointId, []]);
+  const done = await engine.resume({ threadId: 'g' }, new Command({ resume: 'yes' }));
+  assert.deepEqual([done.status, ran], ['FINISHED', ['ask:yes', 'next']]);
+});

@@ -142,3 +142,17 @@ test('interruptAfter a node whose router decides: the router answers before the 
   const again = await engine.resume({ threadId: 'r' });
   assert.deepEqual([again.status, again.state.logs, asked], ['FINISHED', ['x', 'y'], ['x', 'y']]);
 });
+
+test('interruptAfter a node that ends the run (shouldEnd, status FINISHED) pauses, and resume finishes without the next node; one that returns status ERROR stops with it, no pause', async (t) => {
+  for (const [result, first, last] of [[{ shouldEnd: true }, 'PAUSED', 'FINISHED'], [{ status: 'FINISHED' }, 'PAUSED', 'FINISHED'], [{ status: 'ERROR' }, 'ERROR', 'ERROR']]) {
+    const ran = [];
+    const engine = disposeAfter(t, new GraphEngine({
+      nodes: { a: () => { ran.push('a'); return result; }, b: () => { ran.push('b'); return {}; } },
+      edges: { a: 'b', b: '__end__' },
+      entryPoint: 'a',
+    }, { interruptAfter: ['a'] }));
+    const stopped = await engine.execute({});
+    const done = stopped.status === 'PAUSED' ? await engine.resume(stopped.checkpoint) : stopped;
+    assert.deepEqual([stopped.status, done.status, ran], [first, last, ['a']], JSON.stringify(result));
+  }
+});

@@ -296,6 +296,62 @@ for (const impl of implementations) {
     assert.deepEqual(await graph.invoke(null, config), { log: ['agent'] });
     assert.deepEqual((await graph.getState(config)).next, []);
   });
+
+  test(named(impl, 'one pause a step boundary: a resume from interruptAfter, or from updateState as a node, runs the next node even when interruptBefore names it; a later boundary pauses again'), async () => {
+    const abc = (options) => new StateGraph(Log())
+      .addNode('a', () => ({ log: ['a'] })).addNode('b', () => ({ log: ['b'] })).addNode('c', () => ({ log: ['c'] }))
+      .addEdge(START, 'a').addEdge('a', 'b').addEdge('b', 'c').addEdge('c', END)
+      .compile({ checkpointer: new MemorySaver(), ...options });
+    const walk = async (graph, config, input, calls) => {
+      const seen = [];
+      for (let i = 0; i < calls; i++) seen.push(`${(await graph.invoke(i ? null : input, config)).log}|${(await graph.getState(config)).next}`);
+      return seen;
+    };
+    assert.deepEqual(await walk(abc({ interruptAfter: ['a', 'b'], interruptBefore: ['b', 'c'] }), threadOf('after-before'), { log: [] }, 3),
+      ['a|b', 'a,b|c', 'a,b,c|']);
+    const edited = abc({ interruptBefore: ['b'] });
+    const config = threadOf('as-node');
+    await edited.invoke({ log: [] }, config);
+    await edited.updateState(config, { log: ['edit'] }, 'a');
+    assert.deepEqual([(await edited.getState(config)).next, (await edited.invoke(null, config)).log], [['b'], ['a', 'edit', 'b', 'c']]);
+    const finished = abc({ interruptBefore: ['c'] });
+    const done = threadOf('finished');
+    await finished.invoke({ log: [] }, done);
+    await finished.invoke(null, done);
+    await finished.updateState(done, { log: ['edit'] }, 'b');
+    assert.deepEqual((await finished.invoke(null, done)).log, ['a', 'b', 'c', 'edit', 'c']);
+  });
+
+  test(named(impl, 'LangGraph\'s review-tool-calls flow (interruptBefore tools): an edited call written as agent runs once with its edit on invoke(null); a rejection written as tools goes to the agent'), async () => {
+    const { MessagesAnnotation } = impl;
+    const ran = [];
+    const model = (messages) => (messages.at(-1).tool_call_id
+      ? { role: 'assistant', content: `done: ${messages.at(-1).content}`, id: `ai${messages.length}` }
+      : { role: 'assistant', content: '', id: `ai${messages.length}`, tool_calls: [{ id: `c${messages.length}`, name: 'weather', args: { city: 'sf' } }] });
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode('agent', (s) => ({ messages: [model(s.messages.map((m) => ({ tool_call_id: m.tool_call_id, content: m.content })))] }))
+      .addNode('tools', (s) => {
+        const call = s.messages.at(-1).tool_calls[0];
+        ran.push(call.args.city);
+        return { messages: [{ role: 'tool', tool_call_id: call.id, content: `sunny in ${call.args.city}` }] };
+      })
+      .addEdge(START, 'agent').addConditionalEdges('agent', (s) => (s.messages.at(-1).tool_calls?.length ? 'tools' : END), ['tools', END])
+      .addEdge('tools', 'agent')
+      .compile({ checkpointer: new MemorySaver(), interruptBefore: ['tools'] });
+    const edit = threadOf('edit');
+    await graph.invoke({ messages: [{ role: 'user', content: 'weather?' }] }, edit);
+    const asked = (await graph.getState(edit)).values.messages.at(-1);
+    const call = asked.tool_calls[0];
+    await graph.updateState(edit, { messages: [{ role: 'assistant', content: '', id: asked.id, tool_calls: [{ ...call, args: { city: 'la' } }] }] }, 'agent');
+    assert.deepEqual((await graph.getState(edit)).next, ['tools']);
+    assert.deepEqual([(await graph.invoke(null, edit)).messages.at(-1).content, ran], ['done: sunny in la', ['la']]);
+    const reject = threadOf('reject');
+    await graph.invoke({ messages: [{ role: 'user', content: 'again?' }] }, reject);
+    const pending = (await graph.getState(reject)).values.messages.at(-1).tool_calls[0];
+    await graph.updateState(reject, { messages: [{ role: 'tool', tool_call_id: pending.id, content: 'rejected by the user' }] }, 'tools');
+    assert.deepEqual((await graph.getState(reject)).next, ['agent']);
+    assert.deepEqual([(await graph.invoke(null, reject)).messages.at(-1).content, ran], ['done: rejected by the user', ['la']]);
+  });
 }
 
 test('edgegraph: a node paused at its second interrupt() after its first was answered: getState\'s next still names it, beside its interrupt (LangGraph.js shows next [] while the task waits, its interrupt listed)', async () => {
@@ -314,4 +370,24 @@ test('edgegraph: a node paused at its second interrupt() after its first was ans
   // One checkpoint for the step, as LangGraph's: its two pauses and the resumes' records are one.
   assert.deepEqual((await collect(graph.getStateHistory(config))).map((s) => [s.metadata.step, s.next, s.values.log]),
     [[2, [], ['a', 'x,y']], [1, ['ask'], ['a']], [0, ['a'], []], [-1, ['__start__'], []]]);
+});
+
+test('edgegraph: a Command with goto and the answer to a pending interrupt() is refused (INVALID_RUN_STATE naming the node; LangGraph.js runs the goto beside the node it re-runs): the thread stays paused, and the answer alone goes on', async () => {
+  const { StateGraph, Annotation, START, END, MemorySaver, Command, interrupt } = await import('edgegraph/langgraph');
+  const graph = new StateGraph(Annotation.Root({ log: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) }))
+    .addNode('a', () => ({ log: ['a'] }), { ends: ['d'] }).addNode('b', () => ({ log: [`b:${interrupt('?')}`] }))
+    .addNode('c', () => ({ log: ['c'] })).addNode('d', () => ({ log: ['d'] }))
+    .addEdge(START, 'a').addEdge('a', 'b').addEdge('b', 'c').addEdge('c', END).addEdge('d', END)
+    .compile({ checkpointer: new MemorySaver() });
+  const config = threadOf('goto-with-answer');
+  await graph.invoke({ log: [] }, config);
+  await assert.rejects(graph.invoke(new Command({ resume: 'y', goto: 'd' }), config), (e) => e.code === 'INVALID_RUN_STATE' && /node 'b'/.test(e.message));
+  assert.deepEqual((await graph.getState(config)).next, ['b']);
+  assert.deepEqual(await graph.invoke(new Command({ resume: 'y' }), config), { log: ['a', 'b:y', 'c'] });
+});
+
+test('edgegraph: a node with an unconditional edge to itself is refused by compile() (STATIC_SELF_LOOP naming it; LangGraph.js compiles it, and each run ends in GraphRecursionError)', async () => {
+  const { StateGraph, Annotation, START } = await import('edgegraph/langgraph');
+  const looped = new StateGraph(Annotation.Root({ log: Annotation() })).addNode('a', () => ({})).addEdge(START, 'a').addEdge('a', 'a');
+  assert.throws(() => looped.compile(), (e) => e.code === 'STATIC_SELF_LOOP' && /node 'a'/.test(e.message));
 });

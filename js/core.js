@@ -222,6 +222,8 @@ export class Core {
     this.check(this.x.eg_run_fail(r, index, p, n, this.errPtr));
   }
   runInterrupt(r) { this.x.eg_run_interrupt(r); }
+  /** A stopped run's unfinished tasks forget their interrupts, answers and keep (eg_run_forget_answers). */
+  runForgetAnswers(r) { this.x.eg_run_forget_answers(r); }
   /** The pending interrupts: [{ id, value, node }]. */
   runPendingInterrupts(r) { return JSON.parse(this.lent(this.x.eg_run_pending_interrupts(r, this.outPtr, this.lenPtr, this.errPtr))); }
   runRouteFrom(r, node) {

@@ -219,13 +219,16 @@ export class GraphEngine extends CoreObject {
    * (its edge decides what runs next). `saved` is a thread ({ threadId,
    * checkpointId? }: a new checkpoint is written to it) or a checkpoint.
    * Returns { state, checkpoint, checkpointId? } (checkpointId for a thread).
+   * With `restartTasks`, the step's unfinished tasks run again from the top:
+   * their interrupts, answers and kept data (a paused subgraph's child) are dropped.
    */
-  updateState(saved, values, asNode = undefined) {
-    return holding(this.#checkpointer, isThreadRef(saved) ? saved.threadId : undefined, () => this.#updateState(saved, values, asNode));
+  updateState(saved, values, asNode = undefined, options = undefined) {
+    return holding(this.#checkpointer, isThreadRef(saved) ? saved.threadId : undefined, () => this.#updateState(saved, values, asNode, options));
   }
 
-  async #updateState(saved, values, asNode) {
+  async #updateState(saved, values, asNode, options) {
     this.#alive();
+    checkOptions(options, ['restartTasks'], 'the updateState() options');
     const core = this.#core;
     let loaded = null, text;
     if (isThreadRef(saved)) ({ checkpoint: text } = loaded = await this.#loadThread(saved));
@@ -256,6 +259,7 @@ export class GraphEngine extends CoreObject {
           core.runGoto(handle, resultText(to.length ? to : end, asNode));
         }
       }
+      if (options?.restartTasks) core.runForgetAnswers(handle);
       step();
       const result = { state: mirror, checkpoint: core.runCheckpoint(handle) };
       if (loaded) {

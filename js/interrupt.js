@@ -48,25 +48,27 @@ export const NEXT_ANSWER = Symbol.for('edgegraph.nextAnswer');
  * i-th call of interrupt() asks the i-th id again. `next` (the run's NEXT_ANSWER,
  * `taken` once expired, or null): LangGraph's resume given while no interrupt
  * was pending, which the first unanswered interrupt() of each task about to
- * run takes instead of pausing (LangGraph gives it to each). It becomes the
- * task's answer: on the task's own tries, and kept with the task (its `keep`)
- * if a later call pauses, so a resume re-runs it alike.
+ * run takes instead of pausing (LangGraph gives it to each; a subgraph node's
+ * child asks again). It becomes the task's answer: on the task's own tries, and
+ * kept with the task (its `keep`) if a later call pauses or the node fails
+ * (run.js), so a resume re-runs it alike.
  */
 export function interruptFor(task, next = null) {
   const base = `${task.node}:${task.id}`;
   // The core's answers, and those taken without pausing, which a function node's task keeps (`keep`: a subgraph node's is its child's).
   const answers = (task.answers = { ...task.keep?.answers, ...task.answers });
-  let calls = 0, taken = false;
+  let calls = 0;
   const interrupt = (value) => {
     const id = `${base}:${calls++}`;
     if (hasOwn(answers, id)) return answers[id];
-    if (next && !next.taken && !taken) {
-      taken = true;
+    // One answer a task: its keep (set here, on this try or an earlier one) says it took one, and holds it.
+    if (next && !next.taken && !task.keep) {
+      task.keep = { answers };
       return (answers[id] = next.value);
     }
-    throw new GraphInterrupt([{ id, value: value === undefined ? null : value }], taken ? { answers } : undefined);
+    throw new GraphInterrupt([{ id, value: value === undefined ? null : value }], task.keep);
   };
-  return { interrupt, internal: { base, answers, keep: task.keep, next } };
+  return { interrupt, internal: { base, answers, keep: task.keep } };
 }
 
 // The node whose call is on the stack now (a stack: a subgraph's node runs

@@ -358,6 +358,8 @@ export class Run {
     this.#thrown.set(task.node, error);
     const { core } = this.#graph;
     const failure = describeThrown(error);
+    // What the task keeps (an answer its interrupt() took: interrupt.js) stays with it for the resume's re-run.
+    if (task.keep) failure.keep = task.keep;
     const thrownCode = failure.code;   // the event names what the node threw, even when the core is told ABORTED
     if (task.kind !== 'route' && !this.#graph.errorEdges.has(task.node)) {
       // The step fails: its other tasks are told (context.signal), and a task

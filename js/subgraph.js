@@ -14,7 +14,7 @@
 
 import { EdgegraphError } from './errors.js';
 import { Command } from './command.js';
-import { GraphInterrupt, TASK, NEXT_ANSWER } from './interrupt.js';
+import { GraphInterrupt, TASK } from './interrupt.js';
 import { STREAM } from './events.js';
 
 /** The child's answers among the parent task's: those for the child's pending ids. */
@@ -48,8 +48,6 @@ export function subgraphHandler(name, spec, child) {
     const edit = internal?.keep ? state.subgraphs?.[internal.base] : undefined;
     const start = (more) => {
       const o = { ...options, ...more };
-      // An answer the parent's run holds for the interrupt() of its tasks about to run (interrupt.js's NEXT_ANSWER): the child's first tasks too.
-      if (internal?.next && !internal.next.taken) o[NEXT_ANSWER] = { value: internal.next.value, steps: 1 };
       if (tap && more.onEvent) o.onEvent = (event) => { more.onEvent(event); tap.onEvent(event); };
       if (internal?.keep) return child.resume(edit?.replaces === internal.keep.checkpoint ? edit.checkpoint : internal.keep.checkpoint, childAnswers(internal), o);
       const input = () => (spec.input ? spec.input(state, ctx) : {});

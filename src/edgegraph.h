@@ -204,7 +204,9 @@ eg_code eg_run_graph_nodes(eg_run *run, const char **json, size_t *len, eg_error
 eg_code eg_run_submit(eg_run *run, uint32_t index, const char *result, size_t len, eg_error *err);
 
 /* Report that task `index` failed; `error` is a JSON object {"message": "..."}
- * (or any JSON; it is kept in the error as given).
+ * (or any JSON; it is kept in the error as given). A node task's "keep" in it
+ * is taken out and kept with the task, as eg_run_interrupt_task keeps it, and
+ * handed back with the task's re-run (a resume of the failed run).
  * Returns EG_OK, EG_E_NOMEM, EG_E_DISPOSED, EG_E_BAD_STATE or EG_E_BAD_TASK. */
 eg_code eg_run_fail(eg_run *run, uint32_t index, const char *error, size_t len, eg_error *err);
 
@@ -231,6 +233,12 @@ eg_code eg_run_interrupt_task(eg_run *run, uint32_t index, const char *json, siz
  * pending, or nothing pending) or EG_E_MISSING_ANSWER; on an error the run
  * is unchanged. */
 eg_code eg_run_answer(eg_run *run, const char *json, size_t len, eg_error *err);
+
+/* A stopped run's unfinished node tasks forget their interrupts, answers and
+ * "keep": they run again from the top on resume, and ask again (a fork of a
+ * paused step, as LangGraph's updateState makes one). Finished tasks keep
+ * their results. Does nothing to a RUNNING run (its tasks are the host's) or NULL. */
+void eg_run_forget_answers(eg_run *run);
 
 /* The pending interrupts, [{"id","value","node"}] ([] when none).
  * Returns EG_OK, EG_E_NOMEM or EG_E_DISPOSED. */

@@ -205,6 +205,18 @@ eg_code eg_run_answer(eg_run *run, const char *json, size_t len, eg_error *err) 
     return rc;
 }
 
+void eg_run_forget_answers(eg_run *run) {
+    for (size_t i = 0; run && run->status != EG_STATUS_RUNNING && i < run->n_tasks; i++) {
+        eg_task *t = &run->tasks[i];
+        if (t->state == T_DONE) continue;
+        cJSON_Delete(t->interrupts);
+        cJSON_Delete(t->answers);
+        cJSON_Delete(t->keep);
+        t->interrupts = t->answers = t->keep = NULL;
+        if (t->state == T_INTERRUPTED) t->state = T_PENDING;
+    }
+}
+
 eg_code eg_run_load_interrupts_(eg_task *t, const cJSON *task, eg_error *err) {
     const cJSON *list = eg_get(task, "interrupts"), *answers = eg_get(task, "answers"), *keep = eg_get(task, "keep");
     bool ok = t->state == T_INTERRUPTED ? cJSON_IsArray(list) && list->child : !list;

@@ -287,6 +287,9 @@ eg_code eg_run_fail(eg_run *run, uint32_t index, const char *error, size_t len, 
     bool nomem;
     cJSON *e = eg_parse_ex(error, len, &nomem);
     if (!e && nomem) return eg_nomem(err);
+    /* "keep": data kept with a node task, as an interrupt's (answers it took: its re-run takes them again). */
+    cJSON *keep = t->kind == TASK_NODE ? cJSON_DetachItemViaPointer(e, eg_get(e, "keep")) : NULL;
+    if (keep) { cJSON_Delete(t->keep); t->keep = keep; }
     t->result = e; /* NULL when the host sent no valid JSON: "(no message)" */
     t->state = T_FAILED;
     if (t->kind == TASK_ROUTE) {

@@ -26,6 +26,7 @@ const PATCHLESS = Symbol.for('edgegraph.patchless');   // events.js's: this run'
 const STREAM = Symbol.for('edgegraph.stream');   // events.js's: the run's tap
 const NEXT_ANSWER = Symbol.for('edgegraph.nextAnswer');   // interrupt.js's: an answer for an interrupt() about to run
 const AsyncFunction = (async () => {}).constructor;
+const isIdMap = (v) => v?.constructor === Object && Object.keys(v).every((k) => /:\d+\.\d+:\d+$/.test(k));   // interrupt ids (`<node>:<step>.<task>:<call>`) -> answers
 const FREED_WHEN_COLLECTED = Symbol.for('edgegraph.freedWhenCollected');
 // definition.js's PREPARED: the nodes and edges as a list, with their functions.
 const PREPARED = Symbol.for('edgegraph.preparedGraph');
@@ -307,8 +308,9 @@ class GraphRunner {
         const answer = isCommand(input) ? this.#engineCommand(input, 'resume', latest.state) : undefined;
         // Nothing to resume (the thread finished): a goto is a new run from the input step, which applies the update and goes there.
         const restart = answer?.goto !== undefined && latest.status !== 'PAUSED' && thread.checkpointId === undefined;
-        // A resume while no interrupt is pending (a fork, a goto) is for the tasks about to run (LangGraph's; a restart's follow the input step).
-        if (answer?.resume !== undefined && !latest.interrupts.length) { options[NEXT_ANSWER] = { value: answer.resume, steps: restart ? 2 : 1 }; delete answer.resume; }
+        // A resume while no interrupt is pending (a fork, a goto) is for the tasks about to run (LangGraph's; a restart's follow the input step);
+        // a map of interrupt ids answers by id: none here, so the tasks ask.
+        if (answer?.resume !== undefined && !latest.interrupts.length) { if (!isIdMap(answer.resume)) options[NEXT_ANSWER] = { value: answer.resume, steps: restart ? 2 : 1 }; delete answer.resume; }
         if (restart) {
           result = await this.engine.execute({ __start__: input.update ?? {}, __goto__: gotoOf(input.goto) }, options);
         } else if ((!input || (answer.update === undefined && answer.goto === undefined)) && latest.status === 'FINISHED') {

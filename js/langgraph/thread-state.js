@@ -139,7 +139,9 @@ export class ThreadState {
       const current = Object.values(byKey).some(removesMessages) ? (await read())?.state : undefined;
       update = { channels: this.#runner.toUpdate(byKey, asNode ?? 'updateState', current) };
     }
-    return this.#runner.engine.updateState(target, update, asNode);
+    // A thread's new checkpoint has no pending writes, as LangGraph's: its paused tasks run again from the top, asking again
+    // (a paused child's edit keeps the child's and its parent task's: the resume goes on inside the child).
+    return this.#runner.engine.updateState(target, update, asNode, { restartTasks: !local && !!target.threadId });
   }
 
   /** The thread's checkpoints, newest first. */

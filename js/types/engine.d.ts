@@ -323,8 +323,10 @@ export class GraphEngine<S extends object = IGraphState> {
   /**
    * Write `values` through the reducers into a stopped run (a thread: a new checkpoint is written to it;
    * or a checkpoint: a new one is returned); with `asNode`, the run goes on as if that node had just run.
+   * `restartTasks`: the step's unfinished tasks run again from the top on resume, asking again (their pending
+   * interrupts, the answers they were given and a paused subgraph's child run are dropped).
    */
-  updateState(saved: ThreadRef | string | object, values: NodeResult<S> | Record<string, unknown> | null, asNode?: string): Promise<{ state: S; checkpoint: string; checkpointId?: number }>;
+  updateState(saved: ThreadRef | string | object, values: NodeResult<S> | Record<string, unknown> | null, asNode?: string, options?: { restartTasks?: boolean }): Promise<{ state: S; checkpoint: string; checkpointId?: number }>;
   /** A thread's latest state, or that of one checkpoint (needs a checkpointer). */
   getState(threadId: string, checkpointId?: number): Promise<ThreadState<S> | undefined>;
   /** A thread's checkpoints, newest first. */

@@ -206,6 +206,88 @@ TEST(goto_on_resume_routes_like_a_router_and_names_unknown_nodes) {
     eg_graph_free(g);
 }
 
+/* Field `key` of task `i` of the run's next step, as text; caller frees. */
+static char *task_field(eg_run *r, int i, const char *key) {
+    cJSON *o = step(r);
+    char *text = cJSON_PrintUnformatted(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(o, "tasks"), i), key));
+    cJSON_Delete(o);
+    return text;
+}
+
+TEST(forget_answers_makes_a_paused_step_ask_again_and_keeps_finished_results) {
+    eg_graph *g = graph_of(parallel);
+    eg_run *r = at_the_fan_out(g);
+    eg_error e;
+    CHECK(hand(r, eg_run_submit, 0, "{\"r\":[\"a\"]}", &e) == EG_OK);
+    CHECK(hand(r, eg_run_interrupt_task, 1, "{\"interrupts\":[{\"id\":\"b:2.1:0\",\"value\":1}],\"keep\":{\"answers\":{\"b:2.1:9\":0}}}", &e) == EG_OK);
+    CHECK(hand(r, eg_run_interrupt_task, 2, "{\"interrupts\":[{\"id\":\"c:2.2:0\",\"value\":2}]}", &e) == EG_OK);
+    cJSON_Delete(step(r));
+    CHECK(eg_run_status(r) == EG_STATUS_PAUSED);
+    eg_run_forget_answers(NULL);   /* no run: nothing */
+    r = reopen(r, g);
+    if (!r) { eg_graph_free(g); return; }
+    eg_run_forget_answers(r);
+    const char *pending;
+    CHECK(eg_run_pending_interrupts(r, &pending, NULL, &e) == EG_OK && strcmp(pending, "[]") == 0);
+    CHECK(eg_run_status(r) == EG_STATUS_PAUSED);
+    CHECK(eg_run_answer(r, "{\"resume\":1}", 12, &e) == EG_E_UNKNOWN_INTERRUPT);
+    /* Through a checkpoint: b and c run again with no answers and no keep; a's result stays. */
+    r = reopen(r, g);
+    if (!r) { eg_graph_free(g); return; }
+    CHECK(eg_run_resume(r, NULL, 0, &e) == EG_OK);
+    cJSON *o = step(r);
+    cJSON *tasks = cJSON_GetObjectItem(o, "tasks");
+    CHECK(cJSON_GetArraySize(tasks) == 2);
+    for (int i = 0; i < 2; i++) {
+        const cJSON *t = cJSON_GetArrayItem(tasks, i);
+        CHECK(!cJSON_GetObjectItem(t, "keep") && !cJSON_GetObjectItem(t, "answers"));
+    }
+    cJSON_Delete(o);
+    eg_run_forget_answers(r);   /* RUNNING: nothing changes */
+    CHECK(hand(r, eg_run_interrupt_task, 1, "{\"interrupts\":[{\"id\":\"b:2.1:0\",\"value\":1}]}", &e) == EG_OK);
+    CHECK(hand(r, eg_run_submit, 2, "{\"r\":[\"c\"]}", &e) == EG_OK);
+    cJSON_Delete(step(r));
+    CHECK(eg_run_pending_interrupts(r, &pending, NULL, &e) == EG_OK && strstr(pending, "\"b:2.1:0\""));
+    /* Asked again, answered, done: a's result (kept through all of it) and c's apply first, then b's. */
+    r = reopen(r, g);
+    if (!r) { eg_graph_free(g); return; }
+    CHECK(eg_run_answer(r, "{\"resume\":3}", 12, &e) == EG_OK && eg_run_resume(r, NULL, 0, &e) == EG_OK);
+    char *answers = task_field(r, 0, "answers");
+    CHECK_STR(answers, "{\"b:2.1:0\":3}");
+    free(answers);
+    CHECK(hand(r, eg_run_submit, 1, "{\"r\":[\"b\"]}", &e) == EG_OK);
+    cJSON_Delete(step(r));
+    const char *state;
+    CHECK(eg_run_status(r) == EG_STATUS_FINISHED && eg_run_state(r, &state, NULL, NULL) == EG_OK && strstr(state, "\"r\":[\"a\",\"c\",\"b\"]"));
+    eg_run_free(r);
+    eg_graph_free(g);
+}
+
+TEST(a_failed_node_keeps_the_keep_it_failed_with_for_its_rerun) {
+    eg_graph *g = graph_of("{\"nodes\":{\"a\":{}},\"edges\":{\"a\":\"__end__\"},\"entryPoint\":\"a\"}");
+    eg_run *r = after_first(g, eg_run_fail, "{\"message\":\"down\",\"keep\":{\"answers\":{\"a:1.0:0\":\"v\"}}}");
+    eg_error e;
+    CHECK(eg_run_status(r) == EG_STATUS_ERROR);
+    /* The keep is not part of the error the run reports. */
+    const char *cp;
+    CHECK(eg_run_checkpoint(r, &cp, NULL, NULL) == EG_OK && strstr(cp, "\"down\"") && strstr(cp, "\"keep\":{\"answers\":{\"a:1.0:0\":\"v\"}}"));
+    r = reopen(r, g);
+    if (!r) { eg_graph_free(g); return; }
+    CHECK(eg_run_resume(r, NULL, 0, &e) == EG_OK);
+    char *keep = task_field(r, 0, "keep");
+    CHECK_STR(keep, "{\"answers\":{\"a:1.0:0\":\"v\"}}");
+    free(keep);
+    /* A failure without a keep leaves the task's. */
+    CHECK(hand(r, eg_run_fail, 0, "{\"message\":\"again\"}", &e) == EG_OK);
+    cJSON_Delete(step(r));
+    CHECK(eg_run_resume(r, NULL, 0, &e) == EG_OK);
+    keep = task_field(r, 0, "keep");
+    CHECK_STR(keep, "{\"answers\":{\"a:1.0:0\":\"v\"}}");
+    free(keep);
+    eg_run_free(r);
+    eg_graph_free(g);
+}
+
 /* interruptAfter a node whose router decides: the router answers first (the
  * pause shows where the run goes), then the run pauses; a checkpoint taken
  * while the router runs keeps that pause to come (restored without the

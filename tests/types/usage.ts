@@ -216,6 +216,7 @@ async function parity(): Promise<void> {
   await engine.execute({}, { threadId: 'p', interruptAfter: ['a'], configurable: { user: 'ann' } });
   const { state, checkpointId } = await engine.updateState({ threadId: 'p' }, { data: { x: 1 } }, 'a');
   const fromCheckpoint = await engine.updateState('{}', null);
+  await engine.updateState({ threadId: 'p' }, null, undefined, { restartTasks: true });
   console.log(state.stepCount, checkpointId, fromCheckpoint.checkpoint.length);
 }
 void parity;

@@ -25,6 +25,7 @@
 import { applyPatch } from './patch.js';
 import { EdgegraphError } from './errors.js';
 import { createOnce, mergeMeta, recordKey, threadBusy, unseal } from './records.js';
+import { nextOf } from './checkpoint-tasks.js';
 
 /** The head moves at least this often (records): see save. */
 const HEAD_EVERY = 16;
@@ -199,7 +200,7 @@ export class Checkpointer {
 
   /**
    * Records of a thread, newest first: { id, parent, createdAt, status,
-   * superstep, pendingTasks, routing, values? }. `limit` records with ids
+   * superstep, pendingTasks, routing, update? (true: written by updateState), values? }. `limit` records with ids
    * below `before`: one read per record (and, with `values`, the reads that
    * rebuild the oldest entry's state). A record that does not read is left out.
    */
@@ -209,11 +210,7 @@ export class Checkpointer {
     for (let id = Math.min(await this.top(threadId), before - 1); id > 0 && out.length < limit;) {
       const { record: r, missing } = await this.#read(threadId, id);
       if (r) {
-        const tasks = r.m.tasks ?? [];
-        // What runs next: the node tasks not done, or where the routes answered go (a pause after them: interruptAfter).
-        const next = (t) => (t.state !== 'done' ? [t.node] : []), routed = (t) => (t.state === 'done' ? t.targets ?? [t.result ?? []].flat().map((e) => e.node ?? e) : []);
-        out.push({ id, parent: r.p, createdAt: r.t, status: r.m.status, superstep: r.m.superstep,
-          pendingTasks: tasks.flatMap((t) => (t.kind === 'route' ? routed(t) : next(t))), routing: tasks.filter((t) => t.kind === 'route').map((t) => t.node), record: r });
+        out.push({ id, parent: r.p, createdAt: r.t, status: r.m.status, superstep: r.m.superstep, ...nextOf(r.m.tasks), ...(r.u && { update: true }), record: r });
       }
       // Records below a gap (retention, a lost write) are found by one list, not by probing.
       if (missing && !ids) ids = await this.#idsBelow(threadId, id);

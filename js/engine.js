@@ -263,6 +263,7 @@ export class GraphEngine extends CoreObject {
       step();
       const result = { state: mirror, checkpoint: core.runCheckpoint(handle) };
       if (loaded) {
+        thread.head = '"u":1,';
         await thread.save();
         if (thread.error) throw new EdgegraphError('CHECKPOINT_WRITE_FAILED', `could not write the updated state of thread '${saved.threadId}': ${thread.error?.message ?? thread.error}`, { cause: thread.error });
         result.checkpointId = thread.parentId;
@@ -322,7 +323,7 @@ export class GraphEngine extends CoreObject {
    */
   async getStateHistory(threadId, { limit, before, values } = {}) {
     this.#threadCall('getStateHistory', threadId);
-    return historyView(await this.#checkpointer.history(threadId, { limit, before, values }), values);
+    return historyView(await this.#checkpointer.history(threadId, { limit, before, values }));
   }
 
   /** Remove a thread's checkpoints from the store (with no run of it in flight: a later write would start a broken chain). */

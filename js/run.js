@@ -16,6 +16,7 @@ import { inNode, isGraphInterrupt, NEXT_ANSWER } from './interrupt.js';
 import { nodeContext } from './context.js';
 import { Command, commandResult, isCommand } from './command.js';
 import { foldWrites, writesHostPath, keptState, keptResults } from './host-reducers.js';
+import { metaNext } from './checkpoint-tasks.js';
 
 export class Run {
   #engine;
@@ -81,7 +82,7 @@ export class Run {
     this.#tap = options[STREAM];
     this.#shared = { emit: this.#emit, usage: this.#usage, configurable: this.#configurable, tracing: this.#tracing, tap: this.#tap, nextAnswer: options[NEXT_ANSWER] ?? null };
     // The core's checkpoint meta (superstep, tasks) is read only for the checkpoints mode, and never once the run is freed.
-    this.#tap?.attach(mirror, () => (this.#open ? graph.core.runCheckpointMeta(handle) : null));
+    this.#tap?.attach(mirror, () => (this.#open ? metaNext(graph.core.runCheckpointMeta(handle)) : null));
     // The core keeps each step's patch for the thread's next record, from the first step on.
     thread?.bind(graph.core, handle);
   }

@@ -202,7 +202,7 @@ export class ModeStream {
     if (!this.checkpoints && !this.debug) return;
     this.flushCheckpoint();
     const snapshot = this.shape.snapshot(event);
-    if (snapshot.next) this.#checkpointChunk(snapshot, snapshot.superstep ?? this.#step);
+    if (snapshot.next) this.checkpointChunk(snapshot, snapshot.superstep ?? this.#step);
     else this.#pending = { snapshot, next: [] };
   }
 
@@ -211,10 +211,10 @@ export class ModeStream {
     const p = this.#pending;
     if (!p) return;
     this.#pending = null;
-    this.#checkpointChunk({ ...p.snapshot, next: p.next }, this.#step);
+    this.checkpointChunk({ ...p.snapshot, next: p.next }, this.#step);
   }
 
-  #checkpointChunk(snapshot, step) {
+  checkpointChunk(snapshot, step) {
     if (this.checkpoints) this.push('checkpoints', snapshot);
     if (this.debug) this.push('debug', { step, type: 'checkpoint', timestamp: new Date().toISOString(), payload: this.checkpoints ? copyValue(snapshot) : snapshot });
   }

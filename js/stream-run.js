@@ -32,7 +32,7 @@ class RunTap {
     this.onEvent[PATCHLESS] = true;
   }
 
-  /** run.js: the run's state (patched in place as it goes), and a function giving the core's checkpoint meta (JSON text). */
+  /** run.js: the run's state (patched in place as it goes), and a function giving the checkpoint's { superstep, pendingTasks, routing } (checkpoint-tasks.js's metaNext; null once the run ended). */
   attach(mirror, checkpointMeta) {
     this.#mirror = mirror;
     this.#meta = checkpointMeta;
@@ -95,9 +95,7 @@ class RunTap {
     const meta = this.#meta();
     // A write that ended after the run did: the nodes it ran are not known any more.
     if (meta === null) return { threadId, checkpointId, status, values: copy(this.#mirror) };
-    const { superstep, tasks = [] } = JSON.parse(meta);
-    const next = tasks.filter((t) => t.kind !== 'route' && t.state !== 'done').map((t) => t.node);
-    return { threadId, checkpointId, status, superstep, values: copy(this.#mirror), next };
+    return { threadId, checkpointId, status, superstep: meta.superstep, values: copy(this.#mirror), next: meta.pendingTasks };
   }
 }
 

@@ -73,10 +73,5 @@ export function stateView(loaded) {
   return { state: loaded.state, status: loaded.status, checkpointId: loaded.id, parentId: loaded.parent, createdAt: loaded.createdAt, tasks: taskViews(loaded.meta.tasks), interrupts };
 }
 
-/** getStateHistory: a page of the Checkpointer's records, as the engine names their fields. */
-export function historyView(records, values) {
-  return records.map((r) => ({
-    checkpointId: r.id, parentId: r.parent, createdAt: r.createdAt, status: r.status, superstep: r.superstep,
-    pendingTasks: r.pendingTasks, routing: r.routing, ...(values ? { values: r.values } : {}),
-  }));
-}
+/** getStateHistory: a page of the Checkpointer's records, as the engine names their fields (its id and parent's). */
+export const historyView = (records) => records.map(({ id, parent, ...fields }) => ({ checkpointId: id, parentId: parent, ...fields }));

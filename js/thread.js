@@ -100,6 +100,9 @@ export class ThreadWriter {
   /** The status of the run's last record written (a field from the start: a property added later is a new shape). */
   lastStatus;
 
+  /** What the record's text has before "m" (updateState's `"u":1,`: getStateHistory shows it, `update: true`). */
+  head = '';
+
   /**
    * Queue a record of the run as it is now, the core's text taken now (a
    * string does not change while the write waits in the queue), never parsed
@@ -122,12 +125,14 @@ export class ThreadWriter {
     const prefix = snapshot ? undefined : this.#prefix;
     const flags = snapshot ? SNAPSHOT : prefix === null ? DELTA : 0;
     let text, body;
-    if (this.#inFlight === 0 && this.nextId !== undefined && typeof prefix !== 'string') {
+    if (this.#inFlight === 0 && this.nextId !== undefined && typeof prefix !== 'string' && !this.head) {
       const id = this.nextId;
       text = sealed(this.id, id, this.#core.runRecord(this.#handle, flags | SEALED, seedOf(this.id, id, this.#seedStart), this.parentId ?? -1, Date.now(), depth));
     } else {
       body = this.#core.runRecord(this.#handle, flags);
       if (typeof prefix === 'string') body = asDelta(body, prefix);
+      // (After the head seal() adds: "u" is the record's, not the checkpoint's.)
+      body = this.head + body;
     }
     this.#prefix = null;
     const size = (text ?? body).length;

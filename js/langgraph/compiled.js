@@ -23,6 +23,7 @@ import { withCache, cacheOf } from './cache.js';
 const PARENT = Symbol.for('edgegraph.langgraph.parent');
 const STOP = Symbol.for('edgegraph.stop');   // events.js's: a stream's stop, { reason, onStop }, cheaper than an AbortSignal (run.js)
 const PATCHLESS = Symbol.for('edgegraph.patchless');   // events.js's: this run's onEvent reads no state_update patch (none is copied)
+const STREAM = Symbol.for('edgegraph.stream');   // events.js's: the run's tap
 const NEXT_ANSWER = Symbol.for('edgegraph.nextAnswer');   // interrupt.js's: an answer for an interrupt() about to run
 const AsyncFunction = (async () => {}).constructor;
 const isIdMap = (v) => v?.constructor === Object && Object.keys(v).every((k) => /:\d+\.\d+:\d+$/.test(k));   // interrupt ids (`<node>:<step>.<task>:<call>`) -> answers
@@ -236,9 +237,15 @@ class GraphRunner {
     });
   }
 
-  /** The values a run of this graph returns (its output schema's keys). */
-  output(state) {
-    const values = this.view(state);
+  /** `values` with the writes a stopped step kept (of its checkpoint's `tasks`, those that finished: a failed one's result is its error, a router's its targets), as LangGraph shows them (a JS reducer's are folded already). */
+  withKept = (values, tasks) => {
+    for (const { result } of tasks) for (const k in result?.channels) values[k] = this.#coreMessages.has(k) ? messagesStateReducer(values[k], result.channels[k]) : result.channels[k];
+    return values;
+  };
+
+  /** The values a run of this graph returns (its output schema's keys); with a stopped step's `tasks`, with the writes it kept. */
+  output(state, tasks = []) {
+    const values = this.withKept(this.view(state), tasks);
     const output = this.#builder.output;
     if (output) for (const key in values) if (!output.has(key)) delete values[key];   // (values: a fresh plain object)
     return values;
@@ -292,6 +299,10 @@ class GraphRunner {
       const latest = await this.engine.getState(thread.threadId, thread.checkpointId);
       // On a thread with state, the run starts from it (an input step folds the input over it).
       inv.initialValues = latest ? this.view(latest.state) : { ...this.#defaults };
+      if (inv.checkpoints || inv.debug) {
+        options[STREAM] = inv;   // (the run's tap, run.js: it reads the core's checkpoint meta)
+        await inv.follow(this.engine, latest?.checkpointId, input === null || input === undefined || isCommand(input));
+      }
       if (input === null || input === undefined || isCommand(input)) {
         if (!latest) throw new EmptyInputError();
         const answer = isCommand(input) ? this.#engineCommand(input, 'resume', latest.state) : undefined;
@@ -304,6 +315,7 @@ class GraphRunner {
           result = await this.engine.execute({ __start__: input.update ?? {}, __goto__: gotoOf(input.goto) }, options);
         } else if ((!input || (answer.update === undefined && answer.goto === undefined)) && latest.status === 'FINISHED') {
           result = { status: 'FINISHED', state: latest.state };   // nothing to continue (nor to answer): LangGraph returns the values
+          inv.flushCheckpoint(true);   // (and its checkpoints mode, the thread's checkpoint)
         } else {
           if (inv.values) inv.push('values', inv.update(inv.initialValues));   // LangGraph's values stream starts with them
           result = await this.engine.resume(thread, answer, options);
@@ -322,12 +334,15 @@ class GraphRunner {
     if (result.status === 'ERROR') throw this.#errorOf(result.error);
     if (result.status === 'INTERRUPTED') throw result.error ?? new EdgegraphError('ABORTED', 'the run was interrupted');
     if (result.status === 'FINISHED' && inv.steps >= inv.recursionLimit) throw inv.recursionError();
-    const values = this.output(result.state);
-    if (result.status === 'PAUSED') {
+    const kept = result.status === 'PAUSED' ? JSON.parse(result.checkpoint).tasks : undefined;
+    const values = this.output(result.state, kept);
+    if (kept) {
       if (!this.store) throw new EdgegraphError('INVALID_OPTIONS', 'No checkpointer set: a run that pauses needs compile({ checkpointer })');
-      // As LangGraph: the pending interrupts beside the values (none for a breakpoint).
-      values.__interrupt__ = shownInterrupts(result.interrupts);
-      inv.paused(values.__interrupt__);
+      // As LangGraph: the pending interrupts beside the values (none for a breakpoint), then the values with the writes kept.
+      const interrupts = shownInterrupts(result.interrupts);
+      inv.paused(interrupts);   // (each chunk its copy)
+      if (inv.values && kept.some((t) => t.state === 'done')) inv.push('values', inv.update(values));
+      values.__interrupt__ = interrupts;
     }
     return values;
   }
@@ -355,8 +370,6 @@ class GraphRunner {
     onEvent[PATCHLESS] = true;
     return { onEvent, maxSteps: 1e9, configurable: inv };
   }
-
-
 }
 
 // A compiled graph's runner, for a parent graph that uses it as a node (else

@@ -6,7 +6,7 @@
 
 import { ModeStream, superstepOf, copyValue as copy } from '../langgraph-modes.js';
 import { GraphRecursionError } from './errors.js';
-import { configOf } from './history.js';
+import { historyReader, threadHistory, snapshotOf } from './history.js';
 import { shownInterrupts } from './subgraph-node.js';
 
 export { superstepOf };
@@ -94,8 +94,14 @@ export class Invocation extends ModeStream {
       // (A node's context emits it with its node and task: an agent node's tokens, { text }.)
       case 'llm_token': this.token(event.node, event.taskId, event.text); break;
       // A task that failed, or paused (LangGraph's result chunk lists its interrupts).
-      case 'node_end': if (event.error || event.interrupts) this.stopped(event.taskId, event.node, superstepOf(event.taskId), event.error ? { message: event.error, code: event.errorCode } : null, event.interrupts); break;
-      case 'run_end': this.flushCheckpoint(); break;
+      case 'node_end':
+        if (event.error || event.interrupts) {
+          this.halted = true;
+          this.stopped(event.taskId, event.node, superstepOf(event.taskId), event.error ? { message: event.error, code: event.errorCode } : null, event.interrupts);
+        }
+        break;
+      // LangGraph sends a checkpoint as its step's tasks are about to run: one paused before its routes (interruptAfter), on the resume.
+      case 'run_end': this.flushCheckpoint(!this.pending?.routing.length); break;
     }
   }
 
@@ -106,9 +112,56 @@ export class Invocation extends ModeStream {
   meta(node, step) { return { langgraph_node: node, langgraph_step: step }; }
   taskStart(id, name, step, input) { return { id, name, input: copy(input), triggers: [`branch:to:${name}`], interrupts: [] }; }
   taskResult(id, name, step, result, error, interrupted, interrupts) { return { id, name, result, interrupts: shownInterrupts(interrupts), error }; }
-  snapshot(event) {
-    // Before the first node runs, the state is the one the run started from.
-    const values = copy(this.mirror ? this.view(this.mirror) : this.initialValues);
-    return { config: configOf(this.threadId, event.checkpointId), values, metadata: { source: 'loop', step: -1, parents: {} }, tasks: [] };
+
+  // ---- checkpoints (and debug) chunks: the snapshots getStateHistory shows ----
+
+  /**
+   * Before a run in those modes: the thread's history so far, read (`read`: history.js's
+   * historyReader) as getStateHistory shows it, which each record the run writes continues.
+   * `from`: the checkpoint the run continues; a resume's first chunk (`resumes`) is that one, as LangGraph's.
+   */
+  async follow(engine, from, resumes) {
+    this.read = historyReader(engine);
+    this.last = from;
+    for (const r of await threadHistory(engine, this.threadId, this.read)) if (resumes && r.checkpointId === from && !r.hidden) this.pending = r;
+  }
+
+  /** run.js (as the run's tap): its state, and a function giving the checkpoint's { superstep, pendingTasks, routing } (null once the run ended). */
+  attach(mirror, checkpointMeta) {
+    this.mirror = mirror;
+    this.checkpointMeta = checkpointMeta;
+  }
+
+  result() {}   // (a tap's: the results reach the modes through the node wrappers)
+  child() {}    // (a tap's: a subgraph node's run gets its own Invocation, subgraph-node.js)
+
+  /**
+   * Record `checkpointId` was written: read as getStateHistory reads it. A shown one waits for the
+   * next, which may take its place (a pause or failure of its step, a fork); the one waiting goes out.
+   */
+  checkpoint({ checkpointId, status }) {
+    // (Its superstep, pendingTasks and routing as the engine's getStateHistory has them; none: a write that ended after the run did, an aborted one's.)
+    const meta = this.read && this.checkpointMeta();
+    if (!meta) return;
+    const r = { checkpointId, parentId: this.last, status, createdAt: Date.now(), values: copy(this.mirror), ...meta };
+    this.last = checkpointId;
+    this.read(r);
+    if (r.skipped || r.hidden) return;
+    // (A fork, a replay's first record, replaces the one it resumes from, which LangGraph does not send either.)
+    if (!this.pending?.hidden && !r.fork) this.flushCheckpoint(true);
+    this.pending = r;
+  }
+
+  /** A step where a task failed or paused has no values chunk (the run stops there), as LangGraph's. */
+  stateChanged() {
+    if (!this.halted) super.stateChanged();
+  }
+
+  /** The waiting checkpoint's chunk goes out `now` (ModeStream calls this as each step's state changes: too early here). */
+  flushCheckpoint(now) {
+    const r = this.pending;
+    if (!now || !r) return;
+    this.pending = null;
+    this.checkpointChunk(snapshotOf(this.threadId, r, this.view), r.step);
   }
 }

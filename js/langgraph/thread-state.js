@@ -4,7 +4,7 @@
 // reads and forks checkpoints.
 
 import { EdgegraphError, Checkpointer } from './edgegraph.js';
-import { threadHistory, snapshotOf, pendingOf, configOf, threadRef } from './history.js';
+import { threadHistory, snapshotOf, pendingOf, configOf, threadRef, stopped } from './history.js';
 import { updateOf } from './command.js';
 import { shownInterrupts } from './subgraph-node.js';
 import { removesMessages } from './messages-channel.js';
@@ -36,12 +36,15 @@ export class ThreadState {
     const record = (await threadHistory(this.#runner.engine, threadId)).find(wanted === undefined ? (r) => !r.hidden : (r) => String(r.checkpointId) === String(wanted));
     if (!record) return { values: {}, next: [], tasks: [], config: { configurable: { thread_id: threadId } }, metadata: undefined };
     const snapshot = snapshotOf(threadId, record, this.#runner.view);
-    if (record.status === 'ERROR') {
+    if (stopped(record)) {
+      const cp = await this.#records.load(threadId, record.checkpointId);
+      const { tasks } = cp.meta;
+      // The latest state (LangGraph's) has the writes of the step's tasks that finished, and next the others.
+      if (wanted === undefined && record.open) { this.#runner.withKept(snapshot.values, tasks); snapshot.next = record.open; }
       // A failed task's error ({ message, name }), as LangGraph's snapshot has it.
-      const { tasks } = (await this.#records.load(threadId, record.checkpointId)).meta;
-      for (const task of snapshot.tasks) task.error = tasks.find((t) => t.state === 'failed' && t.node === task.name)?.result;
+      if (record.status === 'ERROR') for (const task of snapshot.tasks) task.error = tasks.find((t) => t.state === 'failed' && t.node === task.name)?.result;
+      else this.#pausedTasks(snapshot.tasks, cp, threadId, subgraphs);
     }
-    if (record.status === 'PAUSED') this.#pausedTasks(snapshot.tasks, await this.#records.load(threadId, record.checkpointId), threadId, subgraphs);
     return snapshot;
   }
 

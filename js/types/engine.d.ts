@@ -279,7 +279,7 @@ export interface ThreadRef { threadId: string; checkpointId?: number }
 
 export interface ThreadState<S> { state: S; status: GraphStatus; checkpointId: number; parentId: number | null; createdAt: number; /** The step's tasks: a finished one's writes show here even when a sibling failed (the state then has neither). */ tasks: ThreadTask[]; /** Waiting for an answer ([] when none). */ interrupts: Interrupt[] }
 export interface ThreadTask { node: string; status: 'pending' | 'done' | 'failed' | (string & {}); writes?: unknown; error?: unknown }
-export interface CheckpointInfo<S = unknown> { checkpointId: number; parentId: number | null; createdAt: number; status: GraphStatus; superstep: number; /** Nodes about to run (after a pause of interruptAfter: where its routes chose, END included). */ pendingTasks: string[]; /** Nodes routing at this checkpoint (their routers about to choose, or, after such a pause, chosen). */ routing: string[]; /** The state then: with getStateHistory(id, { values: true }). */ values?: S }
+export interface CheckpointInfo<S = unknown> { checkpointId: number; parentId: number | null; createdAt: number; status: GraphStatus; superstep: number; /** Nodes about to run (after a pause of interruptAfter: where its routes chose, END included). */ pendingTasks: string[]; /** Nodes routing at this checkpoint (their routers about to choose, or, after such a pause, chosen). */ routing: string[]; /** Written by updateState. */ update?: true; /** The state then: with getStateHistory(id, { values: true }). */ values?: S }
 
 interface RunResultBase<S> {
   state: S;

@@ -104,6 +104,6 @@ export class Checkpointer {
   readonly keepFor: number | undefined;
   readonly leaseMs: number;
   load(threadId: string, id?: number): Promise<{ id: number; parent: number | null; createdAt: number; status: GraphStatus; state: unknown; checkpoint: string } | undefined>;
-  history(threadId: string, options?: HistoryOptions): Promise<Array<{ id: number; parent: number | null; createdAt: number; status: GraphStatus; superstep: number; pendingTasks: string[]; routing: string[]; values?: unknown }>>;
+  history(threadId: string, options?: HistoryOptions): Promise<Array<{ id: number; parent: number | null; createdAt: number; status: GraphStatus; superstep: number; pendingTasks: string[]; routing: string[]; /** Written by updateState. */ update?: true; values?: unknown }>>;
   deleteThread(threadId: string): Promise<void>;
 }

@@ -119,7 +119,8 @@ async function lastingThreads(sql: { exec(q: string, ...b: unknown[]): { toArray
   await engine.resume({ threadId: 't' }, undefined, { recover: true });
   const page: CheckpointInfo<IGraphState>[] = await engine.getStateHistory('t', { limit: 10, before: 100, values: true });
   const tasks: ThreadTask[] | undefined = (await engine.getState('t'))?.tasks;
-  console.log(page[0]?.values?.stepCount, tasks?.[0]?.writes);
+  const edited: true | undefined = page[0]?.update;
+  console.log(page[0]?.values?.stepCount, tasks?.[0]?.writes, edited);
   await engine.deleteThread('t');
   const stores: SqlStore[] = [sqliteStore('threads.sqlite'), d1Store({ prepare: () => ({ bind: () => ({ all: async () => ({ results: [] }), run: async () => ({}) }) }) })];
   console.log(await stores[0].create('k', 'v'), new MemoryStore().create('k', 'v'));

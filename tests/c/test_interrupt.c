@@ -6,6 +6,7 @@
 #include "cJSON.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -167,15 +168,25 @@ TEST(route_from_end_finishes_a_paused_run_dropping_its_interrupts) {
     eg_graph_free(g);
 }
 
-TEST(route_from_end_mid_step_keeps_the_writes_of_finished_siblings) {
-    eg_graph *g = graph_of(parallel);
+/* A run of `parallel` paused at the fan-out: task `asker` interrupted, the
+ * others (a, b, c) finished writing r: ["<name>"]. */
+static eg_run *paused_at_the_fan_out(const eg_graph *g, unsigned asker) {
     eg_run *r = at_the_fan_out(g);
-    eg_error e;
-    CHECK(hand(r, eg_run_submit, 0, "{\"r\":[\"a\"]}", &e) == EG_OK);
-    CHECK(hand(r, eg_run_interrupt_task, 1, "{\"interrupts\":[{\"id\":\"b:2.1:0\",\"value\":1}]}", &e) == EG_OK);
-    CHECK(hand(r, eg_run_submit, 2, "{\"r\":[\"c\"]}", &e) == EG_OK);
+    for (unsigned i = 0; i < 3; i++) {
+        char json[80];
+        if (i == asker) snprintf(json, sizeof json, "{\"interrupts\":[{\"id\":\"%c:2.%u:0\",\"value\":1}]}", 'a' + i, i);
+        else snprintf(json, sizeof json, "{\"r\":[\"%c\"]}", 'a' + i);
+        CHECK((i == asker ? eg_run_interrupt_task : eg_run_submit)(r, i, json, strlen(json), NULL) == EG_OK);
+    }
     cJSON_Delete(step(r));
     CHECK(eg_run_status(r) == EG_STATUS_PAUSED);
+    return r;
+}
+
+TEST(route_from_end_mid_step_keeps_the_writes_of_finished_siblings) {
+    eg_graph *g = graph_of(parallel);
+    eg_run *r = paused_at_the_fan_out(g, 1);
+    eg_error e;
     r = reopen(r, g);
     if (!r) { eg_graph_free(g); return; }
     CHECK(eg_run_route_from(r, "__end__", 7, &e) == EG_OK);
@@ -288,6 +299,15 @@ TEST(a_failed_node_keeps_the_keep_it_failed_with_for_its_rerun) {
     eg_graph_free(g);
 }
 
+/* A run of `g` with `opts` whose first task (a routing node) finished: its routes are next. */
+static eg_run *after_first_with(const eg_graph *g, const char *opts) {
+    eg_run *r = NULL;
+    CHECK(eg_run_new(g, "{}", 2, opts, strlen(opts), &r, NULL) == EG_OK);
+    cJSON_Delete(step(r));
+    CHECK(eg_run_submit(r, 0, "{}", 2, NULL) == EG_OK);
+    return r;
+}
+
 /* interruptAfter a node whose router decides: the router answers first (the
  * pause shows where the run goes), then the run pauses; a checkpoint taken
  * while the router runs keeps that pause to come (restored without the
@@ -295,12 +315,8 @@ TEST(a_failed_node_keeps_the_keep_it_failed_with_for_its_rerun) {
 TEST(interrupt_after_a_router_pauses_with_its_answer) {
     eg_graph *g = graph_of("{\"nodes\":{\"a\":{},\"x\":{},\"y\":{}},\"edges\":{\"a\":{\"router\":\"r\",\"targets\":[\"x\",\"y\"]},"
                            "\"x\":\"__end__\",\"y\":\"__end__\"},\"entryPoint\":\"a\",\"state\":{\"reducers\":{}}}");
-    const char *opts = "{\"interruptAfter\":[\"a\"]}";
-    eg_run *r = NULL;
+    eg_run *r = after_first_with(g, "{\"interruptAfter\":[\"a\"]}");
     eg_error e;
-    CHECK(eg_run_new(g, "{}", 2, opts, strlen(opts), &r, &e) == EG_OK);
-    cJSON_Delete(step(r));
-    CHECK(hand(r, eg_run_submit, 0, "{}", &e) == EG_OK);
     cJSON *o = step(r);
     CHECK_STR(field(o, "status"), "RUNNING");
     CHECK_STR(field(cJSON_GetArrayItem(cJSON_GetObjectItem(o, "tasks"), 0), "kind"), "route");
@@ -338,11 +354,8 @@ TEST(interrupt_before_after_a_pause_at_the_same_boundary_is_one_pause) {
     eg_graph *g = graph_of("{\"nodes\":{\"a\":{},\"b\":{},\"c\":{}},\"edges\":{\"a\":{\"router\":\"r\",\"targets\":[\"b\"]},"
                            "\"b\":\"c\",\"c\":\"__end__\"},\"entryPoint\":\"a\",\"state\":{\"reducers\":{}}}");
     const char *opts = "{\"interruptAfter\":[\"a\"],\"interruptBefore\":[\"b\",\"c\"]}";
-    eg_run *r = NULL;
+    eg_run *r = after_first_with(g, opts);
     eg_error e;
-    CHECK(eg_run_new(g, "{}", 2, opts, strlen(opts), &r, &e) == EG_OK);
-    cJSON_Delete(step(r));
-    CHECK(hand(r, eg_run_submit, 0, "{}", &e) == EG_OK);
     cJSON_Delete(step(r));                      /* the router's task */
     CHECK(hand(r, eg_run_submit, 0, "\"b\"", &e) == EG_OK);
     cJSON *o = step(r);
@@ -378,14 +391,9 @@ TEST(interrupt_before_after_a_pause_at_the_same_boundary_is_one_pause) {
  * keeps its results as they were. */
 TEST(apply_in_the_middle_of_a_step_comes_after_the_finished_tasks) {
     eg_graph *g = graph_of(parallel);
-    eg_run *r = at_the_fan_out(g);
+    eg_run *r = paused_at_the_fan_out(g, 0);
     eg_error e;
-    CHECK(hand(r, eg_run_interrupt_task, 0, "{\"interrupts\":[{\"id\":\"a:2.0:0\",\"value\":\"a?\"}]}", &e) == EG_OK);
-    CHECK(hand(r, eg_run_submit, 1, "{\"r\":[\"b\"]}", &e) == EG_OK);
-    CHECK(hand(r, eg_run_submit, 2, "{\"r\":[\"c\"]}", &e) == EG_OK);
-    cJSON *o = step(r);
-    CHECK_STR(field(o, "status"), "PAUSED");
-    cJSON_Delete(o);
+    cJSON *o;
     const char *edit = "{\"r\":[\"edit\"]}";
     CHECK(eg_run_apply(r, edit, strlen(edit), &e) == EG_OK);
     r = reopen(r, g);

@@ -17,7 +17,7 @@ eg_code eg_lww_record(eg_lww_writes *w, const eg_path *p, const char *key, const
     eg_path_text(p, key, buf, sizeof buf);
     /* One writer writes a path once (keys are unique): an earlier entry is another branch's. */
     for (size_t i = 0; i < w->n; i++)
-        if (strcmp(w->items[i].path, buf) == 0 && !cJSON_Compare(w->items[i].value, value, true))
+        if (strcmp(w->items[i].path, buf) == 0 && !eg_json_equal(w->items[i].value, value))
             return eg_fail(err, EG_E_CONFLICT, "'%s' and '%s' wrote different values to '%s' in the same step; give it a reducer (e.g. concat, merge, last)",
                            w->items[i].who, who, buf);
     if (w->n == w->cap) {

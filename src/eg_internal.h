@@ -100,6 +100,10 @@ void eg_hex64(uint64_t v, char out[17]);
 cJSON *eg_get(const cJSON *obj, const char *key);
 /* Detach-and-replace or add `value` under `key`; takes ownership of value. */
 bool eg_set(cJSON *obj, const char *key, cJSON *value);
+/* A number item: cJSON_CreateNumber without the clamped valueint nothing reads (NULL: out of memory). */
+cJSON *eg_number(double d);
+/* cJSON_Compare(a, b, true)'s answer, without the case-insensitive lookup it keeps in the .wasm. */
+bool eg_json_equal(const cJSON *a, const cJSON *b);
 /* Add a non-owning reference to item (an array or object) under key. */
 bool eg_set_ref(cJSON *obj, const char *key, const cJSON *item);
 

@@ -2,6 +2,8 @@
 #include "eg_internal.h"
 #include "eg_json_read.h"
 
+#include <float.h>
+#include <math.h>
 #include <string.h>
 
 /* splitmix64's finalizer: a cheap, well-mixed 64-bit permutation. */
@@ -190,4 +192,41 @@ eg_code eg_parse_object(const char *json, size_t len, eg_code code, const char *
     if (rc) return rc;
     if (!cJSON_IsObject(*out)) { cJSON_Delete(*out); *out = NULL; return eg_fail(err, code, "%s must be a JSON object", what); }
     return EG_OK;
+}
+
+/* cJSON_Compare(a, b, true), without the case-insensitive lookup its third argument keeps in the
+ * .wasm (no caller asks for it): the same answers. Numbers are equal within cJSON's relative
+ * DBL_EPSILON; objects when each member of either is in the other (its first of that name) with an
+ * equal value; a node is equal to itself. */
+bool eg_json_equal(const cJSON *a, const cJSON *b) {
+    if (!a || !b || (a->type & 0xFF) != (b->type & 0xFF)) return false;
+    int t = a->type & 0xFF;
+    if (!t || (t & (t - 1))) return false;   /* not one of cJSON's types (each is one bit) */
+    if (a == b) return true;
+    switch (t) {
+    case cJSON_Number: {
+        double x = fabs(a->valuedouble), y = fabs(b->valuedouble);
+        return fabs(a->valuedouble - b->valuedouble) <= (x > y ? x : y) * DBL_EPSILON;
+    }
+    case cJSON_String: case cJSON_Raw:
+        return a->valuestring && b->valuestring && strcmp(a->valuestring, b->valuestring) == 0;
+    case cJSON_Array: {
+        const cJSON *x = a->child, *y = b->child;
+        for (; x && y; x = x->next, y = y->next) if (!eg_json_equal(x, y)) return false;
+        return x == y;
+    }
+    case cJSON_Object:
+        for (const cJSON *x = a->child; x; x = x->next) if (!eg_json_equal(x, eg_get(b, x->string))) return false;
+        for (const cJSON *y = b->child; y; y = y->next) if (!eg_json_equal(eg_get(a, y->string), y)) return false;
+        return true;
+    default:   /* false, true and null: the type is the value */
+        return true;
+    }
+}
+
+/* A number item: cJSON_CreateNumber without its clamped valueint, which nothing reads. */
+cJSON *eg_number(double d) {
+    cJSON *n = cJSON_CreateNull();
+    if (n) { n->type = cJSON_Number; n->valuedouble = d; }
+    return n;
 }

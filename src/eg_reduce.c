@@ -135,7 +135,7 @@ cJSON *eg_reducer_items_(cJSON *item) {
 }
 
 static bool contains(const cJSON *array, const cJSON *v) {
-    for (const cJSON *c = array->child; c; c = c->next) if (cJSON_Compare(c, v, true)) return true;
+    for (const cJSON *c = array->child; c; c = c->next) if (eg_json_equal(c, v)) return true;
     return false;
 }
 
@@ -230,7 +230,7 @@ static eg_code running_mean(cJSON *obj, eg_path *path, const cJSON *existing, cJ
     double n = existing && cJSON_IsNumber(existing) ? (cJSON_IsNumber(c) && c->valuedouble >= 1 ? c->valuedouble : 1) : 0;
     double mean = n > 0 ? existing->valuedouble + (item->valuedouble - existing->valuedouble) / (n + 1) : item->valuedouble;
     item->valuedouble = mean;   /* (a number's valueint: see eg_json_read.c's read_number) */
-    cJSON *count = cJSON_CreateNumber(n + 1);
+    cJSON *count = eg_number(n + 1);
     if (!count) { eg_free(count_key); cJSON_Delete(item); return eg_nomem(err); }
     count->string = count_key;
     eg_code rc = set_value(obj, path, item, patch, err);

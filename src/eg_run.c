@@ -84,7 +84,7 @@ static eg_code start(eg_run *run, const char *input, size_t input_len, eg_error 
     bool ok = true;
     for (const cJSON *d = g->defaults->child; d && ok; d = d->next)
         if (!eg_get(run->state, d->string)) ok = eg_run_put_(run, d->string, cJSON_Duplicate(d, true));
-    ok = ok && eg_run_put_(run, EG_KEY_STEP_COUNT, cJSON_CreateNumber(0));
+    ok = ok && eg_run_put_(run, EG_KEY_STEP_COUNT, eg_number(0));
     ok = ok && eg_run_put_(run, EG_KEY_STATUS, cJSON_CreateString("RUNNING"));
     if (!ok) return eg_nomem(err);
     int entry = g->entry;

@@ -102,7 +102,7 @@ bool eg_run_record_next_(eg_run *run) {
         cJSON_Delete(names);
     }
     cJSON *cur = eg_get(run->state, EG_KEY_NEXT_NODE);
-    if (cur && value && cJSON_Compare(cur, value, true)) { cJSON_Delete(value); return true; }
+    if (cur && value && eg_json_equal(cur, value)) { cJSON_Delete(value); return true; }
     return eg_run_put_(run, EG_KEY_NEXT_NODE, value);
 }
 

@@ -67,7 +67,7 @@ eg_code eg_sm_initialize(eg_sm *sm, const char *input, size_t len, const char **
     if (!s) cJSON_Delete(in);
     for (size_t i = 0; ok && i < sizeof partitions / sizeof *partitions; i++) ok = eg_set(s, partitions[i], cJSON_CreateObject());
     ok = ok && eg_set(s, EG_KEY_CURRENT_NODE_ID, cJSON_CreateNull()) && eg_set(s, EG_KEY_VISITED_NODES, cJSON_CreateArray())
-            && eg_set(s, EG_KEY_ITERATION, cJSON_CreateNumber(0));
+            && eg_set(s, EG_KEY_ITERATION, eg_number(0));
     return hand_out(sm, ok ? EG_OK : eg_nomem(err), s, json, out_len, err);
 }
 
@@ -123,7 +123,7 @@ typedef struct merge_ctx {
 
 static bool is_prefix(const cJSON *base, const cJSON *branch) {
     const cJSON *b = base->child, *v = branch->child;
-    for (; b; b = b->next, v = v->next) if (!v || !cJSON_Compare(b, v, true)) return false;
+    for (; b; b = b->next, v = v->next) if (!v || !eg_json_equal(b, v)) return false;
     return true;
 }
 
@@ -141,14 +141,14 @@ static cJSON *delta(int kind, const cJSON *b, const cJSON *v) {
         }
         return items;
     }
-    if (kind == EG_R_SUM && cJSON_IsNumber(b) && cJSON_IsNumber(v)) return cJSON_CreateNumber(v->valuedouble - b->valuedouble);
+    if (kind == EG_R_SUM && cJSON_IsNumber(b) && cJSON_IsNumber(v)) return eg_number(v->valuedouble - b->valuedouble);
     if ((kind == EG_R_MERGE || kind == EG_R_DEEP_MERGE) && cJSON_IsObject(b) && cJSON_IsObject(v)) {
         /* Only the members that changed: an untouched member must not undo
          * another branch's write to it. */
         cJSON *changed = cJSON_CreateObject();
         for (const cJSON *c = v->child; changed && c; c = c->next) {
             const cJSON *old = cJSON_GetObjectItemCaseSensitive(b, c->string);
-            if (old && cJSON_Compare(old, c, true)) continue;
+            if (old && eg_json_equal(old, c)) continue;
             if (!eg_set(changed, c->string, cJSON_Duplicate(c, true))) { cJSON_Delete(changed); return NULL; }
         }
         return changed;
@@ -175,9 +175,9 @@ static int merge_avg(merge_ctx *m, cJSON *target, const cJSON *base, const cJSON
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(target, key), *tc = count_of(target, key, ck, sizeof ck);
     double ct = cJSON_IsNumber(t) ? (cJSON_IsNumber(tc) ? tc->valuedouble : 1) : 0;
     double mt = cJSON_IsNumber(t) ? t->valuedouble : 0;
-    if (!eg_set(target, key, cJSON_CreateNumber((mt * ct + ds) / (ct + dc)))) return eg_nomem(m->err);
+    if (!eg_set(target, key, eg_number((mt * ct + ds) / (ct + dc)))) return eg_nomem(m->err);
     count_of(target, key, ck, sizeof ck);
-    if (!eg_set(target, ck, cJSON_CreateNumber(ct + dc))) return eg_nomem(m->err);
+    if (!eg_set(target, ck, eg_number(ct + dc))) return eg_nomem(m->err);
     return EG_OK;
 }
 
@@ -195,7 +195,7 @@ static int merge_into(merge_ctx *m, cJSON *target, eg_path *path, const cJSON *b
     for (const cJSON *v = branch->child; v; v = v->next) {
         const char *key = v->string;
         const cJSON *b = base ? cJSON_GetObjectItemCaseSensitive(base, key) : NULL;
-        if (b && cJSON_Compare(b, v, true)) continue; /* untouched by this branch */
+        if (b && eg_json_equal(b, v)) continue; /* untouched by this branch */
         int kind = eg_reducer_at(m->rs, path, key);
         if (kind == EG_R_AVG) { int rc = merge_avg(m, target, base, branch, key); if (rc) return rc; continue; }
         if (is_avg_count(m->rs, path, key)) continue;
@@ -247,7 +247,7 @@ eg_code eg_sm_merge(eg_sm *sm, const char *base, size_t len, const char *branche
         const char *who = cJSON_IsString(node) ? node->valuestring : NULL;
         if (!who) { eg_snprintf(names[index], sizeof names[0], "branch %d", index); who = names[index]; }
         if (!cJSON_IsObject(br)) { rc = eg_fail(err, EG_E_INVALID_INPUT, "branch %d is not a state object", index); break; }
-        if (!cJSON_Compare(cJSON_GetObjectItemCaseSensitive(br, "input"), cJSON_GetObjectItemCaseSensitive(b, "input"), true)) {
+        if (!eg_json_equal(cJSON_GetObjectItemCaseSensitive(br, "input"), cJSON_GetObjectItemCaseSensitive(b, "input"))) {
             rc = eg_fail(err, EG_E_READONLY, "'%s' changed state.input, which is read-only", who);
             break;
         }

@@ -44,7 +44,7 @@ static bool validate_result(eg_run *run, const eg_task *t) {
         const char *k = f->string;
         /* The state handed back as it was given ((state) => state): the
          * engine's own keys, unchanged, are ignored (and dropped when applied). */
-        if (eg_run_is_engine_key_(run, k) && !cJSON_Compare(f, eg_get(run->state, k), true)) {
+        if (eg_run_is_engine_key_(run, k) && !eg_json_equal(f, eg_get(run->state, k))) {
             eg_run_stop_(run, t->node, EG_E_RESERVED_KEY, "node '%s' wrote '%s', which the engine owns", name, k);
             return false;
         }

@@ -28,6 +28,6 @@ bool eg_record_visits(cJSON *state, const char *const *names, size_t n, eg_patch
     }
     const cJSON *iteration = cJSON_GetObjectItemCaseSensitive(state, EG_KEY_ITERATION);
     double next = (cJSON_IsNumber(iteration) ? iteration->valuedouble : 0) + (double)n;
-    return ok && eg_patch_put(patch, state, &root, EG_KEY_ITERATION, cJSON_CreateNumber(next))
+    return ok && eg_patch_put(patch, state, &root, EG_KEY_ITERATION, eg_number(next))
               && eg_patch_put(patch, state, &root, EG_KEY_CURRENT_NODE_ID, cJSON_CreateString(names[n - 1]));
 }

@@ -10,7 +10,7 @@ import { edgeOf } from './edges.js';
 import { plainMessages, plainMessageList, messagesStateReducer } from './messages.js';
 import { EMPTY } from '../objects.js';   // copies that add keys spread it first (objects.js says why)
 import { coreUpdate, bothWrites } from './messages-channel.js';
-import { GraphRecursionError, InvalidUpdateError, EmptyInputError } from './errors.js';
+import { InvalidUpdateError, EmptyInputError, thrownOf } from './errors.js';
 import { Invocation, STREAM_MODES, superstepOf, invocationIn } from './stream.js';
 import { storeOf } from './checkpoint.js';
 import { threadRef } from './history.js';
@@ -331,7 +331,7 @@ class GraphRunner {
       inv.input = input;
       result = await this.engine.execute({}, options);
     }
-    if (result.status === 'ERROR') throw this.#errorOf(result.error);
+    if (result.status === 'ERROR') throw thrownOf(result.error);
     if (result.status === 'INTERRUPTED') throw result.error ?? new EdgegraphError('ABORTED', 'the run was interrupted');
     if (result.status === 'FINISHED' && inv.steps >= inv.recursionLimit) throw inv.recursionError();
     const kept = result.status === 'PAUSED' ? JSON.parse(result.checkpoint).tasks : undefined;
@@ -345,17 +345,6 @@ class GraphRunner {
       values.__interrupt__ = interrupts;
     }
     return values;
-  }
-
-  /** LangGraph raises what the node threw; edgegraph's codes keep their meaning. */
-  #errorOf(error) {
-    let cause = error?.cause;
-    // A subgraph node's failure wraps its child's node's: what that node threw is innermost.
-    while (cause?.code === 'NODE_FAILED' && cause.cause !== undefined) cause = cause.cause;
-    if (cause instanceof GraphRecursionError || cause instanceof InvalidUpdateError) return cause;
-    if (error.code === 'NODE_FAILED' && cause instanceof Error) return cause;
-    if (error.code === 'PARALLEL_CONFLICT') return new InvalidUpdateError(`Invalid update for channel: ${error.message}`);
-    return error;
   }
 
   /**

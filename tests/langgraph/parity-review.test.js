@@ -391,3 +391,17 @@ test('edgegraph: a node with an unconditional edge to itself is refused by compi
   const looped = new StateGraph(Annotation.Root({ log: Annotation() })).addNode('a', () => ({})).addEdge(START, 'a').addEdge('a', 'a');
   assert.throws(() => looped.compile(), (e) => e.code === 'STATIC_SELF_LOOP' && /node 'a'/.test(e.message));
 });
+
+test('edgegraph: updateState as the node whose interrupt() is pending is refused (INVALID_RUN_STATE naming the node; LangGraph.js takes the values as its write and goes on): the thread stays paused, its question pending', async () => {
+  const { StateGraph, Annotation, START, END, MemorySaver, Command, interrupt } = await import('edgegraph/langgraph');
+  const graph = new StateGraph(Annotation.Root({ log: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) }))
+    .addNode('a', () => ({ log: ['a'] })).addNode('ask', () => ({ log: [`ask:${interrupt('q?')}`] })).addNode('z', () => ({ log: ['z'] }))
+    .addEdge(START, 'a').addEdge('a', 'ask').addEdge('ask', 'z').addEdge('z', END)
+    .compile({ checkpointer: new MemorySaver() });
+  const config = threadOf('as-paused');
+  await graph.invoke({ log: [] }, config);
+  await assert.rejects(graph.updateState(config, { log: ['manual'] }, 'ask'), (e) => e.code === 'INVALID_RUN_STATE' && /'ask'/.test(e.message));
+  const state = await graph.getState(config);
+  assert.deepEqual([state.next, state.tasks.map((t) => t.interrupts.map((i) => i.value))], [['ask'], [['q?']]]);
+  assert.deepEqual(await graph.invoke(new Command({ resume: 'v' }), config), { log: ['a', 'ask:v', 'z'] });
+});

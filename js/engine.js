@@ -97,7 +97,7 @@ export class GraphEngine extends CoreObject {
     }, owned);
     const partitioned = json.state === 'partitioned' || json.state?.shape === 'partitioned';
     // nodeTable: the core's node numbering, read by the first run (step.js) unless the definition had it.
-    this.#parts = { core, handlers, routers, policies, errorEdges, partitioned, history: this.#history, hostReducers, nodeTable };
+    this.#parts = { core, handlers, routers, policies, errorEdges, partitioned, history: this.#history, hostReducers, nodeTable, end: json.end ?? '__end__' };
     this.#tracing = options.tracer ? { tracer: options.tracer, content: options.traceContent === true } : null;
   }
 
@@ -252,18 +252,19 @@ export class GraphEngine extends CoreObject {
       if (asNode !== undefined) {
         core.runRouteFrom(handle, asNode);
         // Its router answers now, on the state written (LangGraph's): the checkpoint shows where the run goes.
-        const { edges, end = '__end__' } = this.definition, router = this.#parts.routers.get(edges[asNode]?.router);
+        // (The node table, which step() read, names each node's router.)
+        const router = this.#parts.routers.get(this.#parts.nodeTable.find(([name]) => name === asNode)?.[2]);
         if (router) {
           step();
           const to = [await router(mirror, this)].flat();
-          core.runGoto(handle, resultText(to.length ? to : end, asNode));
+          core.runGoto(handle, resultText(to.length ? to : this.#parts.end, asNode));
         }
       }
       if (options?.restartTasks) core.runForgetAnswers(handle);
       step();
       const result = { state: mirror, checkpoint: core.runCheckpoint(handle) };
       if (loaded) {
-        thread.head = '"u":1,';
+        thread.byUpdate = true;
         await thread.save();
         if (thread.error) throw new EdgegraphError('CHECKPOINT_WRITE_FAILED', `could not write the updated state of thread '${saved.threadId}': ${thread.error?.message ?? thread.error}`, { cause: thread.error });
         result.checkpointId = thread.parentId;

@@ -93,7 +93,7 @@ export function foldWrites(reducers, state, entries) {
  * last writer of a path carries its fold, foldWrites'). The core applies the kept
  * results first (eg_step.c), so the fold of the others carries the whole step.
  */
-export function keptState(reducers, state, kept) {
+function keptState(reducers, state, kept) {
   let out = state;
   for (const path of reducers.keys()) {
     const segs = segments(path);
@@ -102,16 +102,19 @@ export function keptState(reducers, state, kept) {
   return out;
 }
 
-/** The results a stopped step's finished tasks kept (from the run's checkpoint without its state). */
-export const keptResults = (core, handle) =>
-  JSON.parse(core.runCheckpointMeta(handle)).tasks.filter((t) => t.state === 'done' && t.kind !== 'route').map((t) => t.result);
+/**
+ * What JS-reduced writes of a stopped step fold over: `state` with the results
+ * its finished tasks kept (from the run's checkpoint without its state), which
+ * the core applies first; `state` itself when they kept none.
+ */
+export function keptBase(core, handle, reducers, state) {
+  const kept = JSON.parse(core.runCheckpointMeta(handle)).tasks.filter((t) => t.state === 'done' && t.kind !== 'route').map((t) => t.result);
+  return kept.length ? keptState(reducers, state, kept) : state;
+}
 
 /**
  * An edit's (updateState's, a resume's update) writes of the JS-reduced paths,
  * folded over the state as the core holds it once the edit is in: with the
  * stopped step's kept results first (eg_run_apply settles them before it).
  */
-export function foldEdit(core, handle, reducers, state, node, value) {
-  const kept = keptResults(core, handle);
-  return foldWrites(reducers, kept.length ? keptState(reducers, state, kept) : state, [{ node, value }])[0];
-}
+export const foldEdit = (core, handle, reducers, state, node, value) => foldWrites(reducers, keptBase(core, handle, reducers, state), [{ node, value }])[0];

@@ -15,7 +15,7 @@ import { withPolicy } from './node-policy.js';
 import { inNode, isGraphInterrupt, NEXT_ANSWER } from './interrupt.js';
 import { nodeContext } from './context.js';
 import { Command, commandResult, isCommand } from './command.js';
-import { foldWrites, writesHostPath, keptState, keptResults } from './host-reducers.js';
+import { foldWrites, writesHostPath, keptBase } from './host-reducers.js';
 import { metaNext } from './checkpoint-tasks.js';
 
 export class Run {
@@ -41,7 +41,7 @@ export class Run {
   #tracing;        // a RunTracing (tracing.js) when the engine has a tracer
   #stepSize = 0;   // tasks in the current step
   #held = null;    // results writing a path with a JS reducer, folded when the step's tasks are done
-  #foldBase = null;   // what those fold over when not the mirror: a resumed step's, with its kept results (keptState)
+  #foldBase = null;   // what those fold over when not the mirror: a resumed step's, with its kept results (host-reducers.js keptBase)
   #resumed;        // restored from a checkpoint: its first step may have kept results
   #configurable;
   #maxConcurrency;
@@ -143,7 +143,7 @@ export class Run {
         if (this.#emit) await null;
         let pending = null;
         // A step resumed with results kept from before its pause or failure: JS-reduced writes fold over them.
-        if (this.#resumed && this.#graph.hostReducers && out.tasks[0]?.kind === 'node') this.#foldBase = this.#keptBase();
+        if (this.#resumed && this.#graph.hostReducers && out.tasks[0]?.kind === 'node') this.#foldBase = keptBase(this.#graph.core, this.#handle, this.#graph.hostReducers, this.#mirror);
         this.#resumed = false;
         // In a parallel step, each finished task is checkpointed too, so a
         // crash re-runs only the tasks that had not finished.
@@ -306,12 +306,6 @@ export class Run {
     // This run ends here; the graph running it as a subgraph routes.
     this.#handoff = { goto: command.goto, update: command.update };
     return { shouldEnd: true };
-  }
-
-  /** The state a resumed step's JS-reduced writes fold over, or null when it kept no result. */
-  #keptBase() {
-    const kept = keptResults(this.#graph.core, this.#handle);
-    return kept.length ? keptState(this.#graph.hostReducers, this.#mirror, kept) : null;
   }
 
   /**

@@ -100,8 +100,8 @@ export class ThreadWriter {
   /** The status of the run's last record written (a field from the start: a property added later is a new shape). */
   lastStatus;
 
-  /** What the record's text has before "m" (updateState's `"u":1,`: getStateHistory shows it, `update: true`). */
-  head = '';
+  /** Written by updateState: its records say so (`"u":1` before "m"; getStateHistory shows `update: true`). */
+  byUpdate = false;
 
   /**
    * Queue a record of the run as it is now, the core's text taken now (a
@@ -125,14 +125,14 @@ export class ThreadWriter {
     const prefix = snapshot ? undefined : this.#prefix;
     const flags = snapshot ? SNAPSHOT : prefix === null ? DELTA : 0;
     let text, body;
-    if (this.#inFlight === 0 && this.nextId !== undefined && typeof prefix !== 'string' && !this.head) {
+    if (this.#inFlight === 0 && this.nextId !== undefined && typeof prefix !== 'string' && !this.byUpdate) {
       const id = this.nextId;
       text = sealed(this.id, id, this.#core.runRecord(this.#handle, flags | SEALED, seedOf(this.id, id, this.#seedStart), this.parentId ?? -1, Date.now(), depth));
     } else {
       body = this.#core.runRecord(this.#handle, flags);
       if (typeof prefix === 'string') body = asDelta(body, prefix);
       // (After the head seal() adds: "u" is the record's, not the checkpoint's.)
-      body = this.head + body;
+      if (this.byUpdate) body = `"u":1,${body}`;
     }
     this.#prefix = null;
     const size = (text ?? body).length;

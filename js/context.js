@@ -12,6 +12,18 @@ export class NodeContext {
   #shared;   // what the run gives every node: { emit, usage, ... } (nodeContext below)
   #emit = null;
   #recordUsage = null;
+  // What only some tasks have (nodeContext sets them), declared so that every
+  // context has one shape: one added later makes a shape of its own, which
+  // dies with the run at a full GC and takes the optimized code checking for it.
+  /** A Send's argument. */
+  arg = undefined;
+  /** The run's configurable values. */
+  configurable = undefined;
+  /** The first step's resume input. */
+  resumeInput = undefined;
+  /** The task's tracing (tracing.js). */
+  trace = undefined;
+  [STREAM] = undefined;
 
   /**
    * Every field a context always has is set here, so it lives in the object

@@ -17,7 +17,7 @@ import { isCheckpoint, checkSavedState, resumeWith } from './resume.js';
 import { Run } from './run.js';
 import { HistoryView } from './history-view.js';
 import { isThreadRef, openThread } from './thread.js';
-import { EMPTY } from './objects.js';
+import { EMPTY, SHAPE } from './objects.js';
 import { migrateState } from './migrate.js';
 import { readStep } from './step.js';
 import { resultText } from './result-json.js';
@@ -51,6 +51,7 @@ export class GraphEngine extends CoreObject {
    * @param {object} [llmConfig] kept private to the engine: never written to state, checkpoints or events
    */
   constructor(definition, options = {}, llmConfig = undefined) {
+    if (definition === SHAPE) { super('GraphEngine', null); return; }
     checkOptions(options, ENGINE_OPTIONS, 'the GraphEngine options');
     checkOptions(options?.limits, LIMIT_OPTIONS, 'options.limits');
     // Checked before the core graph is made: a throw after it would leave the graph to the leak backstop.
@@ -100,6 +101,9 @@ export class GraphEngine extends CoreObject {
     this.#parts = { core, handlers, routers, policies, errorEdges, partitioned, history: this.#history, hostReducers, nodeTable, end: json.end ?? '__end__' };
     this.#tracing = options.tracer ? { tracer: options.tracer, content: options.traceContent === true } : null;
   }
+
+  /** One kept for good, for its shape (objects.js's SHAPE). */
+  static #shape = new GraphEngine(SHAPE);
 
   /** A hash of the definition; checkpoints carry it. */
   get graphHash() { this.#alive(); return this.#core.graphHash(this.#graph); }

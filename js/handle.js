@@ -38,7 +38,7 @@ export class CoreObject {
   constructor(kind, free, quiet = false) {
     this.#kind = kind;
     this.#free = free;
-    registry?.register(this, { kind, free, quiet }, this);
+    if (free) registry?.register(this, { kind, free, quiet }, this);   // (none: a class's shape, below)
   }
 
   /** Throws DISPOSED once dispose() was called. */

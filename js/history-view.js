@@ -24,6 +24,9 @@ export class HistoryView {
     this.#owned = owned;
   }
 
+  /** One kept for good, for its shape (objects.js's SHAPE). */
+  static #shape = new HistoryView({}, {});
+
   /** Queue a message for the next run (validated now); a system message becomes the system prompt. */
   add(message) {
     if (message?.role === 'system') {

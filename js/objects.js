@@ -25,3 +25,11 @@ export function deepFreeze(value) {
  * keeps it on the fast path with one class (~0.1 µs). Frozen: it is shared.
  */
 export const EMPTY = Object.freeze({});
+
+/**
+ * A constructor's only argument that makes an instance for its hidden class
+ * alone: one kept for good in a static field, so the class's object shapes
+ * outlive a full GC between graphs and runs, and the optimized code that
+ * checks for them stays (why: run.js's Run).
+ */
+export const SHAPE = Symbol('shape');

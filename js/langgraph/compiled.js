@@ -371,6 +371,8 @@ export class CompiledStateGraph extends ThreadState {
   #runner;
   #config;
   static { runnerOf = (graph) => (graph instanceof CompiledStateGraph ? graph.#runner : undefined); }
+  /** One kept for good, for its shape (../objects.js's SHAPE): GraphRunner's own, without a graph. */
+  static #shape = new CompiledStateGraph(null, {}, new GraphRunner());
 
   constructor(builder, options, runner = new GraphRunner(builder, options), config = {}) {
     super(runner);

@@ -5,7 +5,7 @@
 import { channelsOf } from './annotation.js';
 import { GraphValidationError } from './errors.js';
 import { CompiledStateGraph } from './compiled.js';
-import { EMPTY } from '../objects.js';
+import { EMPTY, SHAPE } from '../objects.js';
 import { isObject } from './messages.js';
 
 export const START = '__start__';
@@ -37,9 +37,13 @@ export class StateGraph {
   output;
 
   constructor(schema) {
+    if (schema === SHAPE) return;
     if (schema === undefined) throw new GraphValidationError('StateGraph needs a state: an Annotation.Root or { channels }');
     ({ channels: this.channels, output: this.output } = channelsOf(schema));
   }
+
+  /** One kept for good, for its shape (objects.js's SHAPE). */
+  static #shape = new StateGraph(SHAPE);
 
   /** addNode(name, fn, options?) or addNode({ name: fn, ... }). */
   addNode(name, fn, options) {

@@ -59,6 +59,9 @@ export class Checkpointer {
     this.leaseMs = leaseMs;
   }
 
+  /** One kept for good, for its shape (objects.js's SHAPE). */
+  static #shape = new Checkpointer(null);
+
   /**
    * Write record `id` of a thread, only if no record has that id: `text`, the
    * record sealed for the store (records.js: by the core, or by `seal`).

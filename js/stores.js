@@ -15,6 +15,8 @@ import { localStorageClaim, localStorageCreate } from './locks.js';
 /** In memory: for tests, single processes and short-lived workers. */
 export class MemoryStore {
   #map = new Map();
+  /** One kept for good, for its shape (objects.js's SHAPE). */
+  static #shape = new MemoryStore();
   async get(key) { return this.#map.get(key); }
   async put(key, value) { this.#map.set(key, String(value)); }
   async create(key, value) { return this.createNow(key, value); }

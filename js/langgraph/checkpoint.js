@@ -59,6 +59,8 @@ export class BaseCheckpointSaver {
 /** Checkpoints in memory (LangGraph's MemorySaver). */
 export class MemorySaver extends BaseCheckpointSaver {
   constructor() { super(new MemoryStore()); }
+  /** One kept for good, for its shape (../objects.js's SHAPE). */
+  static #shape = new MemorySaver();
 }
 
 /** The store behind compile({ checkpointer }): a saver of ours or an edgegraph store itself. */

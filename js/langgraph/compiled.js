@@ -42,11 +42,16 @@ function addTarget(map, from, to) {
 const CONTEXT = Symbol('context');
 const SIGNAL = { get() { return this[CONTEXT].signal; }, enumerable: true, configurable: true };
 
+/** `onEvent` marked as never reading a state_update's patch (../events.js's PATCHLESS). */
+const patchless = (onEvent) => { onEvent[PATCHLESS] = true; return onEvent; };
+
 /** The engine and everything a run needs; CompiledStateGraph (below) is its face. */
 class GraphRunner {
   // One made at load (it returns before building anything) keeps the class's hidden class
   // alive through a full GC between graphs (see ../run.js's Run).
   static #shape = new GraphRunner();
+  // A run's onEvent (a function marked PATCHLESS) has a shape of its own: one kept too.
+  static #onEventShape = patchless(() => {});
   persistent;
   engine;
   /** The store checkpoints go to (null: none), and a subgraph node's name -> its compiled graph: what a compiled graph's ThreadState reads. */
@@ -355,9 +360,7 @@ class GraphRunner {
    */
   #runOptions(inv, threadId) {
     inv.threadId = threadId;
-    const onEvent = (event) => inv.onEvent(event);
-    onEvent[PATCHLESS] = true;
-    return { onEvent, maxSteps: 1e9, configurable: inv };
+    return { onEvent: patchless((event) => inv.onEvent(event)), maxSteps: 1e9, configurable: inv };
   }
 }
 

@@ -20,7 +20,7 @@ export { eventStreamResponse, toServerSentEvents, readServerSentEvents, eventDat
 export { onLeakWarning } from './leaks.js';
 // MCP tools are loaded on first use (dist/mcp.js): apps without MCP do not carry them.
 export const mcpTools = async (client, options) => (await import('./mcp.js')).mcpTools(client, options);
-export { interrupt, isGraphInterrupt, GraphInterrupt } from './interrupt.js';
+export { interrupt, isGraphInterrupt, GraphInterrupt, currentNodeContext } from './interrupt.js';
 export { Command } from './command.js';
 export { STREAM_MODES } from './events.js';
 export { InMemoryCache, cachedCall, clearNodeCache } from './node-cache.js';

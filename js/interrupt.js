@@ -94,12 +94,21 @@ export function inNode(ctx, node, state, engine) {
 }
 
 /**
+ * The context of the node whose call is running now (undefined outside one),
+ * found as interrupt() finds it: during the node's synchronous call in every
+ * runtime, after an await of an async node function where AsyncLocalStorage exists.
+ */
+export function currentNodeContext() {
+  return stack.at(-1) ?? storage?.getStore();
+}
+
+/**
  * Pause the run from inside a node: returns the answer when the run is
  * resumed with one, else throws a GraphInterrupt. Prefer `context.interrupt`,
  * which works everywhere, after any await.
  */
 export function interrupt(value) {
-  const ctx = stack.at(-1) ?? storage?.getStore();
+  const ctx = currentNodeContext();
   if (!ctx) {
     throw new EdgegraphError('INTERRUPT_OUTSIDE_NODE', 'interrupt() was called outside a node: call it during a node\'s call, or use the context argument\'s interrupt() (the third argument of a node), which works after an await in every runtime');
   }

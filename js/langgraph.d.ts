@@ -90,6 +90,18 @@ export declare function isCommand(value: unknown): value is Command;
  */
 export declare function interrupt<T = unknown, R = any>(value: T): R;
 export declare function isGraphInterrupt(e: unknown): boolean;
+/** The key of a paused invoke()'s result (and of a values chunk) that lists the pending interrupts. */
+export declare const INTERRUPT: '__interrupt__';
+/** Whether `values` (an invoke() result, a values chunk) holds pending interrupts. */
+export declare function isInterrupted<T>(values: T): values is T & { __interrupt__: Array<{ id: string; value: any }> };
+/**
+ * The running node's config (what its second argument holds, made anew), for code the node calls
+ * without passing it on; undefined outside a node. Found as interrupt() finds its node: during the
+ * node's synchronous call in every runtime, after an await where AsyncLocalStorage exists.
+ */
+export declare function getConfig(): NodeConfig | undefined;
+/** The running node's writer to the 'custom' stream mode: `config`'s, else getConfig()'s; CONFIG_OUTSIDE_NODE when there is none. */
+export declare function getWriter(config?: { writer: (chunk: unknown) => void }): (chunk: unknown) => void;
 
 export type StreamMode = 'values' | 'updates' | 'custom' | 'messages' | 'tasks' | 'checkpoints' | 'debug';
 

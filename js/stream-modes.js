@@ -171,8 +171,11 @@ export class ModeStream {
   token(node, taskId, text, id = taskId) {
     if (!this.messages) return;
     this.streamed.add(id);
-    this.push('messages', [{ role: 'assistant', content: text, id }, this.shape.meta(node, superstepOf(taskId), taskId)]);
+    this.push('messages', [{ role: 'assistant', content: text, id }, this.shape.meta(node, this.stepOf(taskId), taskId)]);
   }
+
+  /** The step a chunk of task `taskId` shows: its superstep (edgegraph/langgraph's counts as LangGraph). */
+  stepOf(taskId) { return superstepOf(taskId); }
 
   /**
    * The messages a node returned, each once: a message streamed token by token

@@ -11,7 +11,7 @@ import { plainMessages, plainMessageList, messagesStateReducer } from './message
 import { EMPTY } from '../objects.js';   // copies that add keys spread it first (objects.js says why)
 import { coreUpdate, bothWrites } from './messages-channel.js';
 import { InvalidUpdateError, EmptyInputError, thrownOf } from './errors.js';
-import { Invocation, STREAM_MODES, superstepOf, invocationIn } from './stream.js';
+import { Invocation, STREAM_MODES, stepOf, invocationIn } from './stream.js';
 import { storeOf } from './checkpoint.js';
 import { threadRef } from './history.js';
 import { isCommand, updateOf, gotoOf, toParent, resultCommand } from './command.js';
@@ -19,6 +19,7 @@ import { engineRetry } from './retry.js';
 import { ThreadState } from './thread-state.js';
 import { subgraphNodeSpec, shownInterrupts } from './subgraph-node.js';
 import { withCache, cacheOf } from './cache.js';
+import { nodeConfig } from './config.js';
 
 const PARENT = Symbol.for('edgegraph.langgraph.parent');
 const STOP = Symbol.for('edgegraph.stop');   // events.js's: a stream's stop, { reason, onStop }, cheaper than an AbortSignal (run.js)
@@ -38,9 +39,6 @@ function addTarget(map, from, to) {
   else map.set(from, had === undefined ? to : [had, to]);
 }
 
-/** A node config's signal (#nodeConfig): its node context's. */
-const CONTEXT = Symbol('context');
-const SIGNAL = { get() { return this[CONTEXT].signal; }, enumerable: true, configurable: true };
 
 /** `onEvent` marked as never reading a state_update's patch (../events.js's PATCHLESS). */
 const patchless = (onEvent) => { onEvent[PATCHLESS] = true; return onEvent; };
@@ -163,8 +161,8 @@ class GraphRunner {
       const inv = invocationIn(ctx);
       const input = ctx.arg !== undefined ? ctx.arg : this.view(state);
       // (A retry's try is the same task: it started once.)
-      const step = inv && ctx.attempt === 1 ? inv.enter(ctx.taskId, name, state, input) : superstepOf(ctx.taskId);
-      const config = this.#nodeConfig(inv, ctx, name, step);
+      const step = inv && ctx.attempt === 1 ? inv.enter(ctx.taskId, name, state, input) : stepOf(ctx.taskId);
+      const config = nodeConfig(inv, ctx, name, step);
       if (cache) return cache(input, config).then((r) => this.#finish(r.value, inv, ctx, name, step, state, r.cached));
       const out = fn(input, config);
       return typeof out?.then === 'function' ? out.then((r) => this.#finish(r, inv, ctx, name, step, state)) : this.#finish(out, inv, ctx, name, step, state);
@@ -181,30 +179,6 @@ class GraphRunner {
     const update = this.#toUpdate(command ? updateOf(command.update, this.combine) : out, name);
     inv?.finished(ctx.taskId, name, step, update, cached);
     return command ? this.#engineCommand(command, name, state, update) : { channels: this.#forCore(update, name, state) };
-  }
-
-  /** What a node's second argument holds. */
-  #nodeConfig(inv, ctx, name, step) {
-    const base = inv?.config ?? {};
-    const config = {
-      configurable: { ...base.configurable },
-      metadata: { ...EMPTY, ...base.metadata, langgraph_node: name, langgraph_step: step, langgraph_task_id: ctx.taskId },
-      writer: (chunk) => inv?.push('custom', chunk),
-      // interrupt() that works after any await, in every runtime (the global one needs AsyncLocalStorage there);
-      // the context's is made on first read (its id text, answers, closure): here, when a node calls it.
-      interrupt: (value) => ctx.interrupt(value),
-      [CONTEXT]: ctx,
-    };
-    // Read on demand: ctx.signal is made on first read (an AbortController per step otherwise). One
-    // getter for every config: V8 keeps an accessor's function with the object's shape, and a getter
-    // made per call (with the context it reached, so the whole run) survived minor GCs. (Only this one:
-    // interrupt and PARENT as getters too, defineProperties made a config ~3x as costly as these closures.)
-    Object.defineProperty(config, 'signal', SIGNAL);
-    // The call's other keys, copied after: a literal that spreads `base` first takes V8's slow path (~5 µs a node).
-    for (const key in base) if (!(key in config)) config[key] = base[key];
-    if (inv?.messages) config.callbacks = [inv.tokenHandler(name, ctx.taskId)];
-    if (inv) config[PARENT] = { stream: inv, ns: [`${name}:${ctx.taskId}`] };
-    return config;
   }
 
   /** A node's result as an update of known channels, with LangChain messages made plain (as the updates stream shows it). */

@@ -9,7 +9,11 @@ import { GraphRecursionError } from './errors.js';
 import { historyReader, threadHistory, snapshotOf } from './history.js';
 import { shownInterrupts } from './subgraph-node.js';
 
-export { superstepOf };
+/**
+ * A task's step as LangGraph numbers it (`config.metadata.langgraph_step`, the debug stream's):
+ * the engine counts a run's input step as its superstep 1, LangGraph as its step 0.
+ */
+export const stepOf = (taskId) => superstepOf(taskId) - 1;
 export { STREAM_MODES } from './edgegraph.js';
 
 /**
@@ -48,6 +52,9 @@ export class Invocation extends ModeStream {
   }
 
   /** A LangChain callback handler (by shape: plain methods) turning the LLM tokens of node `node`'s task `taskId` into 'messages' chunks. */
+  /** ModeStream's: a token's step, LangGraph's. */
+  stepOf(taskId) { return stepOf(taskId); }
+
   tokenHandler(node, taskId) {
     // No `name`: LangChain then wraps it as a handler of its own (fromMethods),
     // copying these flags: stream even from invoke(), and deliver tokens in order.
@@ -60,10 +67,10 @@ export class Invocation extends ModeStream {
 
   /**
    * Task `taskId` of node `name` starts on the run's state `state` with `input`: a node of its
-   * superstep is counted (refused past the limit), and its task chunk goes out. Returns the superstep.
+   * superstep is counted (refused past the limit), and its task chunk goes out. Returns its step (stepOf).
    */
   enter(taskId, name, state, input) {
-    const step = superstepOf(taskId);
+    const step = stepOf(taskId);
     this.mirror = state;
     if (step !== this.#lastStep) {
       this.#lastStep = step;
@@ -97,7 +104,7 @@ export class Invocation extends ModeStream {
       case 'node_end':
         if (event.error || event.interrupts) {
           this.halted = true;
-          this.stopped(event.taskId, event.node, superstepOf(event.taskId), event.error ? { message: event.error, code: event.errorCode } : null, event.interrupts);
+          this.stopped(event.taskId, event.node, stepOf(event.taskId), event.error ? { message: event.error, code: event.errorCode } : null, event.interrupts);
         }
         break;
       // LangGraph sends a checkpoint as its step's tasks are about to run: one paused before its routes (interruptAfter), on the resume.

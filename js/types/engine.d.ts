@@ -370,6 +370,12 @@ export function isGraphInterrupt(error: unknown): error is GraphInterrupt;
  * INTERRUPT_OUTSIDE_NODE.
  */
 export function interrupt<T = any>(value?: unknown): T;
+/**
+ * The context of the node whose call is running now, for code that has none at hand (a helper a
+ * node calls); undefined outside a node. Found as interrupt() finds its node: during the node's
+ * synchronous call in every runtime, after an await where AsyncLocalStorage exists.
+ */
+export function currentNodeContext(): NodeContext | undefined;
 
 /** Where a Command goes: a node, a Send, or several. */
 export type Goto = string | Send | Array<string | Send>;

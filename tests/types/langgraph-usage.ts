@@ -1,5 +1,5 @@
 // Type usage of edgegraph/langgraph, compiled by tsc --strict (make typecheck).
-import { StateGraph, Annotation, MessagesAnnotation, START, END, Send, MemorySaver, GraphRecursionError, messagesStateReducer, RemoveMessage, Command, interrupt, InMemoryCache } from 'edgegraph/langgraph';
+import { StateGraph, Annotation, MessagesAnnotation, START, END, Send, MemorySaver, GraphRecursionError, messagesStateReducer, RemoveMessage, Command, interrupt, InMemoryCache, getConfig, getWriter, isInterrupted, INTERRUPT } from 'edgegraph/langgraph';
 
 const State = Annotation.Root({
   count: Annotation<number>({ reducer: (a, b) => a + b, default: () => 0 }),
@@ -41,6 +41,10 @@ async function main(): Promise<void> {
     .compile({ checkpointer: new MemorySaver(), interruptBefore: ['ask'] });
   const paused = await approval.invoke({ name: 'Ann' }, { configurable: { thread_id: 'a' } });
   console.log(paused.__interrupt__?.[0]?.id);
+  // getConfig / getWriter from a helper; isInterrupted narrows the result to one with its interrupts.
+  const step: number | undefined = getConfig()?.metadata.langgraph_step;
+  getWriter()({ step });
+  if (isInterrupted(paused)) console.log(paused[INTERRUPT][0]?.value);
   await approval.updateState({ configurable: { thread_id: 'a' } }, { name: 'Bo' }, 'route');
   await approval.invoke(new Command({ resume: 'yes' }), { configurable: { thread_id: 'a' } });
   await approval.updateState({ configurable: { thread_id: 'a' } }, null, END);

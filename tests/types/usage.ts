@@ -1,10 +1,12 @@
 // A realistic program against the hand-written declarations; `make
 // typecheck` compiles it with strict settings.
-import { GraphEngine, GraphBuilder, createEndNode, EdgegraphError, InMemoryCache, cachedCall, clearNodeCache, type IGraphState, type GraphNode, type GraphEvent } from '../../js/index.js';
+import { GraphEngine, GraphBuilder, createEndNode, EdgegraphError, InMemoryCache, cachedCall, clearNodeCache, currentNodeContext, type IGraphState, type GraphNode, type GraphEvent } from '../../js/index.js';
 
 const classify: GraphNode = (state) => ({ data: { route: state.messages.length > 1 ? 'long' : 'short' } });
 const reply: GraphNode = async (state, engine, ctx) => {
   void engine; void ctx.taskId;
+  const here: string | undefined = currentNodeContext()?.node;   // a helper's way to the same context
+  void here;
   return { messages: [{ role: 'assistant', content: `seen ${state.messages.length}` }], logs: ['replied'] };
 };
 

@@ -1,0 +1,51 @@
+// config.js: a node's second argument (LangGraph's RunnableConfig as a node
+// gets it), and getConfig() / getWriter(), which find it from code the node
+// calls without passing it on: as edgegraph's interrupt() finds its node
+// (currentNodeContext), during the node's synchronous call in every runtime
+// and after an await where AsyncLocalStorage exists.
+
+import { EdgegraphError, currentNodeContext } from './edgegraph.js';
+import { EMPTY } from '../objects.js';   // copies that add keys spread it first (objects.js says why)
+import { stepOf, invocationIn } from './stream.js';
+
+const PARENT = Symbol.for('edgegraph.langgraph.parent');
+const CONTEXT = Symbol('context');
+/** A node config's signal: its node context's. */
+const SIGNAL = { get() { return this[CONTEXT].signal; }, enumerable: true, configurable: true };
+
+/** What a node's second argument holds: `inv`, the invoke() call running (undefined: a node of a GraphEngine); `ctx`, the node's context; `step`, its superstep. */
+export function nodeConfig(inv, ctx, name, step) {
+  const base = inv?.config ?? {};
+  const config = {
+    configurable: { ...base.configurable },
+    metadata: { ...EMPTY, ...base.metadata, langgraph_node: name, langgraph_step: step, langgraph_task_id: ctx.taskId },
+    writer: (chunk) => inv?.push('custom', chunk),
+    // interrupt() that works after any await, in every runtime (the global one needs AsyncLocalStorage there);
+    // the context's is made on first read (its id text, answers, closure): here, when a node calls it.
+    interrupt: (value) => ctx.interrupt(value),
+    [CONTEXT]: ctx,
+  };
+  // Read on demand: ctx.signal is made on first read (an AbortController per step otherwise). One
+  // getter for every config: V8 keeps an accessor's function with the object's shape, and a getter
+  // made per call (with the context it reached, so the whole run) survived minor GCs. (Only this one:
+  // interrupt and PARENT as getters too, defineProperties made a config ~3x as costly as these closures.)
+  Object.defineProperty(config, 'signal', SIGNAL);
+  // The call's other keys, copied after: a literal that spreads `base` first takes V8's slow path (~5 µs a node).
+  for (const key in base) if (!(key in config)) config[key] = base[key];
+  if (inv?.messages) config.callbacks = [inv.tokenHandler(name, ctx.taskId)];
+  if (inv) config[PARENT] = { stream: inv, ns: [`${name}:${ctx.taskId}`] };
+  return config;
+}
+
+/** The running node's config (what its second argument holds, made anew); undefined outside a node, as LangGraph's. */
+export function getConfig() {
+  const ctx = currentNodeContext();
+  return ctx && nodeConfig(invocationIn(ctx), ctx, ctx.node, stepOf(ctx.taskId));
+}
+
+/** The running node's writer to the 'custom' stream mode: `config`'s, else getConfig()'s. */
+export function getWriter(config) {
+  const found = config ?? getConfig();
+  if (!found) throw new EdgegraphError('CONFIG_OUTSIDE_NODE', 'getWriter() outside a node\'s call: pass the node\'s config (its second argument), getWriter(config)');
+  return found.writer;
+}

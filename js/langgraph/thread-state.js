@@ -37,15 +37,24 @@ export class ThreadState {
     if (!record) return { values: {}, next: [], tasks: [], config: { configurable: { thread_id: threadId } }, metadata: undefined };
     const snapshot = snapshotOf(threadId, record, this.#runner.view);
     if (stopped(record)) {
-      const cp = await this.#records.load(threadId, record.checkpointId);
-      const { tasks } = cp.meta;
+      const tasks = await this.#stopOf(snapshot, record, threadId, subgraphs);
       // The latest state (LangGraph's) has the writes of the step's tasks that finished, and next the others.
       if (wanted === undefined && record.open) { this.#runner.withKept(snapshot.values, tasks); snapshot.next = record.open; }
-      // A failed task's error ({ message, name }), as LangGraph's snapshot has it.
-      if (record.status === 'ERROR') for (const task of snapshot.tasks) task.error = tasks.find((t) => t.state === 'failed' && t.node === task.name)?.result;
-      else this.#pausedTasks(snapshot.tasks, cp, threadId, subgraphs);
     }
     return snapshot;
+  }
+
+  /**
+   * A step that paused or failed, in its snapshot's tasks as LangGraph shows them (getState, and
+   * getStateHistory: after the step ran on, too): a failed task's error ({ message, name }), or the
+   * paused ones' interrupts and paused subgraph children. Returns the checkpoint's tasks.
+   */
+  async #stopOf(snapshot, record, threadId, subgraphs) {
+    const cp = await this.#records.load(threadId, record.checkpointId);
+    const { tasks } = cp.meta;
+    if (record.status === 'ERROR') for (const task of snapshot.tasks) task.error = tasks.find((t) => t.state === 'failed' && t.node === task.name)?.result;
+    else this.#pausedTasks(snapshot.tasks, cp, threadId, subgraphs);
+    return tasks;
   }
 
   /** A paused subgraph's state by its namespace (a task's `state` config): the thread's checkpoint, then each child's down the namespace. */
@@ -156,7 +165,10 @@ export class ThreadState {
     for (const record of await threadHistory(this.#runner.engine, threadId)) {
       if (record.hidden || !(record.checkpointId < before) || left <= 0) continue;
       const snapshot = snapshotOf(threadId, record, this.#runner.view);
-      if (Object.entries(options.filter ?? {}).every(([k, v]) => snapshot.metadata[k] === v)) { left--; yield snapshot; }
+      if (!Object.entries(options.filter ?? {}).every(([k, v]) => snapshot.metadata[k] === v)) continue;
+      if (stopped(record)) await this.#stopOf(snapshot, record, threadId, false);
+      left--;
+      yield snapshot;
     }
   }
 }

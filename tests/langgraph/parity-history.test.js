@@ -212,4 +212,21 @@ for (const impl of implementations) {
     assert.deepEqual([replayed, forked], [replayed, forked].map((chunks) => chunks.map(([id]) => byId.get(id))));
     assert.deepEqual([replayed, forked].map((chunks) => chunks.map(([, step, source]) => [step, source])), [[[2, 'fork'], [3, 'loop']], [[4, 'update'], [5, 'loop']]]);
   });
+
+  test(named(impl, 'getStateHistory shows a paused step\'s interrupts and a failed step\'s error in its tasks, as getState does, after the thread ran on too'), async () => {
+    const graph = new StateGraph(Log())
+      .addNode('a', () => ({ log: ['a'] }))
+      .addNode('ask', () => ({ log: [`ask:${interrupt('q?')}`] }))
+      .addNode('boom', () => { throw new Error('boom'); })
+      .addEdge(START, 'a').addEdge('a', 'ask').addEdge('ask', 'boom').addEdge('boom', END)
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: 'stops' } };
+    /** Each checkpoint's tasks, newest first, as [step, name, its interrupts' values, its error's message]. */
+    const tasksOf = async () => (await snapshots(graph, config)).flatMap((s) => s.tasks.map((t) => [s.metadata.step, t.name, t.interrupts.map((i) => i.value), t.error?.message ?? null]));
+    await graph.invoke({ log: [] }, config);
+    assert.deepEqual((await tasksOf())[0], [1, 'ask', ['q?'], null]);
+    assert.deepEqual((await graph.getState(config)).tasks.map((t) => t.interrupts.map((i) => i.value)), [['q?']]);
+    await assert.rejects(graph.invoke(new Command({ resume: 'v' }), config), /boom/);
+    assert.deepEqual(await tasksOf(), [[2, 'boom', [], 'boom'], [1, 'ask', ['q?'], null], [0, 'a', [], null], [-1, '__start__', [], null]]);
+  });
 }

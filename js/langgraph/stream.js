@@ -6,7 +6,7 @@
 
 import { ModeStream, superstepOf, copyValue as copy } from '../langgraph-modes.js';
 import { GraphRecursionError } from './errors.js';
-import { historyReader, threadHistory, snapshotOf } from './history.js';
+import { historyReader, threadHistory, withValues, snapshotOf } from './history.js';
 import { shownInterrupts } from './subgraph-node.js';
 
 /**
@@ -131,6 +131,7 @@ export class Invocation extends ModeStream {
     this.read = historyReader(engine);
     this.last = from;
     for (const r of await threadHistory(engine, this.threadId, this.read)) if (resumes && r.checkpointId === from && !r.hidden) this.pending = r;
+    if (this.pending) await withValues(engine, this.threadId, [this.pending]);
   }
 
   /** run.js (as the run's tap): its state, and a function giving the checkpoint's { superstep, pendingTasks, routing } (null once the run ended). */

@@ -4,7 +4,7 @@
 // reads and forks checkpoints.
 
 import { EdgegraphError, Checkpointer } from './edgegraph.js';
-import { threadHistory, snapshotOf, pendingOf, configOf, threadRef, stopped } from './history.js';
+import { threadHistory, withValues, snapshotOf, pendingOf, configOf, threadRef, stopped } from './history.js';
 import { updateOf } from './command.js';
 import { shownInterrupts } from './subgraph-node.js';
 import { removesMessages } from './messages-channel.js';
@@ -35,6 +35,7 @@ export class ThreadState {
     const wanted = config?.configurable?.checkpoint_id;
     const record = (await threadHistory(this.#runner.engine, threadId)).find(wanted === undefined ? (r) => !r.hidden : (r) => String(r.checkpointId) === String(wanted));
     if (!record) return { values: {}, next: [], tasks: [], config: { configurable: { thread_id: threadId } }, metadata: undefined };
+    await withValues(this.#runner.engine, threadId, [record]);
     const snapshot = snapshotOf(threadId, record, this.#runner.view);
     if (stopped(record)) {
       const tasks = await this.#stopOf(snapshot, record, threadId, subgraphs);
@@ -161,17 +162,25 @@ export class ThreadState {
     const threadId = String(config?.configurable?.thread_id);
     // `before`: a checkpoint's config (those older than it: ids grow); `filter`: metadata values to match.
     const before = options.before?.configurable?.checkpoint_id ?? Infinity;
-    let left = options.limit ?? Infinity;
-    for (const record of await threadHistory(this.#runner.engine, threadId)) {
-      if (record.hidden || !(record.checkpointId < before) || left <= 0) continue;
-      const snapshot = snapshotOf(threadId, record, this.#runner.view);
-      if (!Object.entries(options.filter ?? {}).every(([k, v]) => snapshot.metadata[k] === v)) continue;
-      if (stopped(record)) await this.#stopOf(snapshot, record, threadId, false);
-      left--;
-      yield snapshot;
+    const { engine, view } = this.#runner;
+    const filter = Object.entries(options.filter ?? {});
+    // (The filter reads the metadata: no values needed for it.)
+    const shown = (await threadHistory(engine, threadId))
+      .filter((r) => !r.hidden && r.checkpointId < before && filter.every(([k, v]) => snapshotOf(threadId, r, view).metadata[k] === v))
+      .slice(0, options.limit);
+    // Their values a page at a time (a page's states are rebuilt once, then patched): a first page of a long thread reads only its own.
+    for (let at = 0; at < shown.length; at += PAGE) {
+      for (const record of await withValues(engine, threadId, shown.slice(at, at + PAGE))) {
+        const snapshot = snapshotOf(threadId, record, view);
+        if (stopped(record)) await this.#stopOf(snapshot, record, threadId, false);
+        yield snapshot;
+      }
     }
   }
 }
+
+/** How many of getStateHistory's snapshots get their values in one read. */
+const PAGE = 20;
 
 /** The subgraph namespace a config names (`checkpoint_ns`), or undefined. */
 function nsOf(config) {

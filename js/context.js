@@ -23,6 +23,8 @@ export class NodeContext {
   resumeInput = undefined;
   /** The task's tracing (tracing.js). */
   trace = undefined;
+  /** What a layer over the engine keeps with the node's call (edgegraph/langgraph: its LangGraph config). */
+  hostConfig = undefined;
   [STREAM] = undefined;
 
   /**

@@ -82,12 +82,15 @@ const AsyncFunction = (async () => {}).constructor;
 /**
  * Call `node(state, engine, ctx)` with `ctx` as the current node's context: on the stack
  * while it runs synchronously, and in AsyncLocalStorage for an async
- * function's awaits (only then: storage.run costs a few microseconds a call).
+ * function's awaits (only then: storage.run costs a few microseconds a call), and for any
+ * node inside another's call (a subgraph's, a graph's a node runs): else the awaits of a
+ * function returning a promise would find the outer node's there. A router is called with
+ * `ctx` null: no node's context is current in it (not the node whose call it may be inside).
  */
 export function inNode(ctx, node, state, engine) {
   stack.push(ctx);
   try {
-    return storage && node instanceof AsyncFunction ? storage.run(ctx, node, state, engine, ctx) : node(state, engine, ctx);
+    return storage && (node instanceof AsyncFunction || storage.getStore()) ? storage.run(ctx, node, state, engine, ctx) : node(state, engine, ctx);
   } finally {
     stack.pop();
   }
@@ -99,7 +102,8 @@ export function inNode(ctx, node, state, engine) {
  * runtime, after an await of an async node function where AsyncLocalStorage exists.
  */
 export function currentNodeContext() {
-  return stack.at(-1) ?? storage?.getStore();
+  const top = stack.at(-1);   // (null: a router's call)
+  return (top === undefined ? storage?.getStore() : top) ?? undefined;
 }
 
 /**

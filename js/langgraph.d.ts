@@ -93,7 +93,7 @@ export declare function isGraphInterrupt(e: unknown): boolean;
 /** The key of a paused invoke()'s result (and of a values chunk) that lists the pending interrupts. */
 export declare const INTERRUPT: '__interrupt__';
 /** Whether `values` (an invoke() result, a values chunk) holds pending interrupts. */
-export declare function isInterrupted<T>(values: T): values is T & { __interrupt__: Array<{ id: string; value: any }> };
+export declare function isInterrupted<Value = unknown>(values: unknown): values is { __interrupt__: Array<{ id: string; value: Value }> };
 /**
  * The running node's config (what its second argument holds, made anew), for code the node calls
  * without passing it on; undefined outside a node. Found as interrupt() finds its node: during the

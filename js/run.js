@@ -216,7 +216,7 @@ export class Run {
     if (policy) return this.#withPolicy(task, started, fn, policy);
     let value;
     try {
-      if (isRoute) value = fn(this.#mirror, this.#engine);
+      if (isRoute) value = inNode(null, fn, this.#mirror, this.#engine);
       else {
         const ctx = this.#context(task, 1, this);
         value = inNode(ctx, fn, this.#mirror, this.#engine);

@@ -19,7 +19,7 @@ export function nodeConfig(inv, ctx, name, step) {
   const config = {
     configurable: { ...base.configurable },
     metadata: { ...EMPTY, ...base.metadata, langgraph_node: name, langgraph_step: step, langgraph_task_id: ctx.taskId },
-    writer: (chunk) => inv?.push('custom', chunk),
+    writer: (chunk) => (inv ? inv.push('custom', chunk) : ctx.writer(chunk)),   // (a GraphEngine node's: its custom event)
     // interrupt() that works after any await, in every runtime (the global one needs AsyncLocalStorage there);
     // the context's is made on first read (its id text, answers, closure): here, when a node calls it.
     interrupt: (value) => ctx.interrupt(value),
@@ -37,10 +37,10 @@ export function nodeConfig(inv, ctx, name, step) {
   return config;
 }
 
-/** The running node's config (what its second argument holds, made anew); undefined outside a node, as LangGraph's. */
+/** The running node's config (its second argument; a GraphEngine node's made here); undefined outside a node (and in a router), as LangGraph's. */
 export function getConfig() {
   const ctx = currentNodeContext();
-  return ctx && nodeConfig(invocationIn(ctx), ctx, ctx.node, stepOf(ctx.taskId));
+  return ctx && (ctx.hostConfig ?? nodeConfig(invocationIn(ctx), ctx, ctx.node, stepOf(ctx.taskId)));
 }
 
 /** The running node's writer to the 'custom' stream mode: `config`'s, else getConfig()'s. */

@@ -53,7 +53,7 @@ export class ThreadState {
   async #stopOf(snapshot, record, threadId, subgraphs) {
     const cp = await this.#records.load(threadId, record.checkpointId);
     const { tasks } = cp.meta;
-    if (record.status === 'ERROR') for (const task of snapshot.tasks) task.error = tasks.find((t) => t.state === 'failed' && t.node === task.name)?.result;
+    if (record.status === 'ERROR') ownTasks(snapshot.tasks, cp).forEach((own, i) => { if (own?.state === 'failed') snapshot.tasks[i].error = own.result; });
     else this.#pausedTasks(snapshot.tasks, cp, threadId, subgraphs);
     return tasks;
   }
@@ -85,13 +85,10 @@ export class ThreadState {
    * node's paused child (kept with its task) in namespace `prefix|<node>:<task>`.
    */
   #pausedTasks(tasks, cp, threadId, subgraphs, prefix) {
-    // (The tasks still to run: a Send's finished task of the same node is not the one that waits.)
-    const saved = nodeTasks(cp).filter((t) => t.state !== 'done');
-    const used = new Set();
-    for (const task of tasks) {
-      const own = saved.find((t) => t.node === task.name && !used.has(t));
-      if (own) used.add(own);
-      task.interrupts = shownInterrupts(own?.interrupts);
+    const owns = ownTasks(tasks, cp);
+    for (const [i, task] of tasks.entries()) {
+      const own = owns[i];
+      task.interrupts = shownInterrupts(own?.state === 'done' ? undefined : own?.interrupts);
       const child = this.#runner.children.get(task.name);
       if (!child) continue;
       // The child's namespace: its node's task, as the interrupt ids have it (`<node>:<step>.<i>/...`).
@@ -192,6 +189,16 @@ const noPausedChild = (call, threadId, ns) => new EdgegraphError('INVALID_INPUT'
 
 /** A checkpoint's tasks that ran nodes (not routers); a record the Checkpointer loaded has them in its meta. */
 const nodeTasks = (cp) => ((cp.meta ?? cp).tasks ?? []).filter((t) => t.kind !== 'route');
+
+/**
+ * Each of a snapshot's `tasks` with its task of checkpoint `cp`, by node and in order: a node's Sends are
+ * several tasks of one name. (A snapshot that lists only the tasks still to run pairs them with those.)
+ */
+function ownTasks(tasks, cp) {
+  let left = nodeTasks(cp);
+  if (left.length > tasks.length) left = left.filter((t) => t.state !== 'done');
+  return tasks.map((task) => { const i = left.findIndex((t) => t.node === task.name); return i < 0 ? undefined : left.splice(i, 1)[0]; });
+}
 
 /** A subgraph task's local namespace, as its interrupt ids begin (`<node>:<task>`). */
 const localOf = (task) => task?.interrupts?.[0]?.id.split('/')[0];

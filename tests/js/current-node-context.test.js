@@ -29,3 +29,20 @@ test('currentNodeContext() is the node\'s own context during its call, after an 
   assert.deepEqual(seen, [['sync', true, 'sync'], ['later', true, 'later'], ['inner', true, 'inner'], ['after', true, 'after']]);
   assert.equal(currentNodeContext(), undefined);
 });
+
+test('currentNodeContext() after an await of a node returning a promise inside a subgraph is that node\'s, not the subgraph node\'s; in a router it is undefined', async (t) => {
+  const seen = [];
+  const later = (f) => new Promise((r) => setImmediate(r)).then(f);
+  const child = disposeAfter(t, new GraphEngine({
+    nodes: { inner: (s, e, ctx) => later(() => { seen.push(['inner', currentNodeContext() === ctx]); return {}; }), last: () => ({}) },
+    edges: { inner: { router: () => { seen.push(['router', currentNodeContext()]); return 'last'; }, targets: ['last'] }, last: '__end__' },
+    entryPoint: 'inner',
+  }));
+  const engine = disposeAfter(t, new GraphEngine({
+    nodes: { sub: { kind: 'subgraph', graph: child } },
+    edges: { sub: '__end__' },
+    entryPoint: 'sub',
+  }));
+  assert.equal((await engine.execute({})).status, 'FINISHED');
+  assert.deepEqual(seen, [['inner', true], ['router', undefined]]);
+});

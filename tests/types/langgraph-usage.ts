@@ -44,7 +44,7 @@ async function main(): Promise<void> {
   // getConfig / getWriter from a helper; isInterrupted narrows the result to one with its interrupts.
   const step: number | undefined = getConfig()?.metadata.langgraph_step;
   getWriter()({ step });
-  if (isInterrupted(paused)) console.log(paused[INTERRUPT][0]?.value);
+  if (isInterrupted<string>(paused)) { const question: string | undefined = paused[INTERRUPT][0]?.value; console.log(question); }   // LangGraph's: the type argument is the value's
   await approval.updateState({ configurable: { thread_id: 'a' } }, { name: 'Bo' }, 'route');
   await approval.invoke(new Command({ resume: 'yes' }), { configurable: { thread_id: 'a' } });
   await approval.updateState({ configurable: { thread_id: 'a' } }, null, END);

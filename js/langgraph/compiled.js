@@ -311,7 +311,8 @@ class GraphRunner {
       result = await this.engine.execute({}, options);
     }
     if (result.status === 'ERROR') throw thrownOf(result.error);
-    if (result.status === 'INTERRUPTED') throw result.error ?? new EdgegraphError('ABORTED', 'the run was interrupted');
+    // Aborted by the call's signal: its reason (an AbortError, a TimeoutError), as LangGraph throws it.
+    if (result.status === 'INTERRUPTED') throw config.signal?.aborted ? config.signal.reason : result.error ?? new EdgegraphError('ABORTED', 'the run was interrupted');
     if (result.status === 'FINISHED' && inv.steps >= inv.recursionLimit) throw inv.recursionError();
     const kept = result.status === 'PAUSED' ? JSON.parse(result.checkpoint).tasks : undefined;
     const values = this.output(result.state, kept);

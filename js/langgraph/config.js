@@ -32,7 +32,8 @@ export function nodeConfig(inv, ctx, name, step) {
   Object.defineProperty(config, 'signal', SIGNAL);
   // The call's other keys, copied after: a literal that spreads `base` first takes V8's slow path (~5 µs a node).
   for (const key in base) if (!(key in config)) config[key] = base[key];
-  if (inv?.messages) config.callbacks = [inv.tokenHandler(name, ctx.taskId)];
+  // The call's own callbacks (a list of handlers, or a CallbackManager's) keep running beside the token handler.
+  if (inv?.messages) config.callbacks = [...(Array.isArray(base.callbacks) ? base.callbacks : base.callbacks?.handlers ?? []), inv.tokenHandler(name, ctx.taskId)];
   if (inv) config[PARENT] = { stream: inv, ns: [`${name}:${ctx.taskId}`] };
   return config;
 }

@@ -33,6 +33,8 @@ function langchainType(m) {
 /** One message as edgegraph's plain message; plain messages pass through. */
 export function toPlainMessage(m) {
   if (typeof m === 'string') return { role: 'user', content: m };
+  // LangChain's message-like pair, [type or role, content] (['user', 'hi']).
+  if (Array.isArray(m)) return m.length === 2 && m[0] !== 'remove' && ROLE_OF_TYPE[m[0]] ? toPlainMessage({ type: m[0], content: m[1] }) : m;
   if (!isObject(m)) return m;
   // A LangChain message, or LangChain's own plain form { type: 'human', content } (a plain message has a role).
   const type = langchainType(m) ?? (typeof m.role !== 'string' && m.type !== 'remove' && typeof m.type === 'string' && ROLE_OF_TYPE[m.type] ? m.type : undefined);

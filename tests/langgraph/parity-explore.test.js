@@ -1,0 +1,42 @@
+// LangGraph programs an exploratory comparison found running differently on edgegraph/langgraph:
+// each run on @langchain/langgraph first, its behaviour what both implementations are held to.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { FakeListChatModel } from '@langchain/core/utils/testing';
+import { implementations, collect, named, views } from './support/impls.js';
+
+for (const impl of implementations) {
+  const { StateGraph, Annotation, MessagesAnnotation, START, END } = impl;
+
+  test(named(impl, 'LangChain\'s message-like pairs ([\'user\', \'hi\']) in the input and a node\'s update become messages with their role and content'), async () => {
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode('reply', () => ({ messages: [['assistant', 'hello back']] }))
+      .addEdge(START, 'reply').addEdge('reply', END).compile();
+    const result = await graph.invoke({ messages: [['user', 'hi'], ['system', 'be brief']] });
+    assert.deepEqual(views(result.messages).map(({ role, content }) => ({ role, content })), [
+      { role: 'user', content: 'hi' }, { role: 'system', content: 'be brief' }, { role: 'assistant', content: 'hello back' },
+    ]);
+  });
+
+  test(named(impl, 'the call\'s own callbacks still see a chat model\'s run in the messages stream mode (beside the token handler)'), async () => {
+    const model = new FakeListChatModel({ responses: ['abc'] });
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode('agent', async (s, config) => ({ messages: [await model.invoke(s.messages, config)] }))
+      .addEdge(START, 'agent').addEdge('agent', END).compile();
+    const seen = [];
+    const handler = { handleLLMStart: () => { seen.push('start'); }, handleLLMEnd: () => { seen.push('end'); } };
+    const chunks = await collect(graph.stream({ messages: [{ role: 'user', content: 'hi' }] }, { streamMode: 'messages', callbacks: [handler] }));
+    assert.deepEqual(seen, ['start', 'end']);
+    assert.equal(chunks.map(([m]) => m.content).join(''), 'abc');
+  });
+
+  test(named(impl, 'a run aborted by the call\'s signal throws the signal\'s reason'), async () => {
+    const controller = new AbortController();
+    const graph = new StateGraph(Annotation.Root({ x: Annotation() }))
+      .addNode('stop', async () => { controller.abort(new DOMException('stopped by the user', 'AbortError')); await new Promise((r) => setImmediate(r)); return { x: 1 }; })
+      .addNode('after', () => ({ x: 2 }))
+      .addEdge(START, 'stop').addEdge('stop', 'after').addEdge('after', END).compile();
+    await assert.rejects(graph.invoke({ x: 0 }, { signal: controller.signal }), (e) => e.name === 'AbortError' && e.message === 'stopped by the user');
+  });
+}

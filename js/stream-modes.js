@@ -100,6 +100,8 @@ export class ModeStream {
   #step = -1;         // the latest superstep a task started in (debug checkpoints)
   /** Ids (and task ids) of messages streamed token by token: their final message is not sent whole again. */
   streamed = new Set();
+  /** Ids of messages a node was given or a chunk sent: a node's update that has them again (a subgraph's whole list) does not send them again, as LangGraph's. */
+  seen = new Set();
 
   /**
    * @param {{ modes: string[], single?: boolean, subgraphs?: boolean, shape: Shape,
@@ -132,6 +134,7 @@ export class ModeStream {
   started(id, name, step, input) {
     this.#step = step;
     this.#pending?.next.push(name);
+    if (this.messages) for (const key in input) for (const m of [input[key]].flat()) if (isMessage(m)) this.seen.add(m.id);
     if (!this.tasks && !this.debug) return;
     this.#task('task', step, this.shape.taskStart(id, name, step, input));
   }
@@ -185,7 +188,8 @@ export class ModeStream {
     for (const key in update) {
       const value = update[key];
       for (const m of Array.isArray(value) ? value : [value]) {
-        if (!isMessage(m)) continue;
+        if (!isMessage(m) || this.seen.has(m.id)) continue;
+        if (m.id != null) this.seen.add(m.id);
         const streamed = this.streamed.has(m.id) || (m.role === 'assistant' && this.streamed.has(taskId));
         if (streamed && !m.tool_calls?.length) continue;
         this.push('messages', [streamed ? { ...m, content: '' } : m, this.shape.meta(node, step, taskId)]);

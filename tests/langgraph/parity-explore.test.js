@@ -39,4 +39,15 @@ for (const impl of implementations) {
       .addEdge(START, 'stop').addEdge('stop', 'after').addEdge('after', END).compile();
     await assert.rejects(graph.invoke({ x: 0 }, { signal: controller.signal }), (e) => e.name === 'AbortError' && e.message === 'stopped by the user');
   });
+
+  test(named(impl, 'the messages stream mode sends a message once: not the messages a node was given, which a subgraph node\'s update has again'), async () => {
+    const child = new StateGraph(MessagesAnnotation)
+      .addNode('reply', (s) => ({ messages: [{ role: 'assistant', content: `reply ${s.messages.length}`, id: `r${s.messages.length}` }] }))
+      .addEdge(START, 'reply').compile();
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode('first', child).addNode('second', child)
+      .addEdge(START, 'first').addEdge('first', 'second').addEdge('second', END).compile();
+    const chunks = await collect(graph.stream({ messages: [{ role: 'user', content: 'hello', id: 'u1' }] }, { streamMode: 'messages' }));
+    assert.deepEqual(chunks.map(([m, meta]) => `${meta.langgraph_node}: ${m.content}`), ['first: reply 1', 'second: reply 2']);
+  });
 }

@@ -170,11 +170,11 @@ export class ModeStream {
     if (this.debug) this.push('debug', { step, type, timestamp: new Date().toISOString(), payload: this.tasks ? copyValue(payload) : payload });
   }
 
-  /** An LLM token of task `taskId` (the message it streams is `id`). */
-  token(node, taskId, text, id = taskId) {
+  /** An LLM token of task `taskId` (the message it streams is `id`; `tags`: the model call's). */
+  token(node, taskId, text, id = taskId, tags = undefined) {
     if (!this.messages) return;
     this.streamed.add(id);
-    this.push('messages', [{ role: 'assistant', content: text, id }, this.shape.meta(node, this.stepOf(taskId), taskId)]);
+    this.push('messages', [{ role: 'assistant', content: text, id }, this.shape.meta(node, this.stepOf(taskId), taskId, tags)]);
   }
 
   /** The step a chunk of task `taskId` shows: its superstep (edgegraph/langgraph's counts as LangGraph). */

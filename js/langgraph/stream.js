@@ -51,17 +51,22 @@ export class Invocation extends ModeStream {
     this.view = view;
   }
 
-  /** A LangChain callback handler (by shape: plain methods) turning the LLM tokens of node `node`'s task `taskId` into 'messages' chunks. */
   /** ModeStream's: a token's step, LangGraph's. */
   stepOf(taskId) { return stepOf(taskId); }
 
+  /** A LangChain callback handler (by shape: plain methods) turning the LLM tokens of node `node`'s task `taskId` into 'messages' chunks. */
   tokenHandler(node, taskId) {
+    // Each model call's tags (withConfig({ tags }), the call's), which its chunks' metadata carries: a UI filters by them.
+    const tagsOf = new Map();
+    const started = (_llm, _input, runId, _parent, _extra, tags) => { tagsOf.set(runId, tags ?? []); };
     // No `name`: LangChain then wraps it as a handler of its own (fromMethods),
     // copying these flags: stream even from invoke(), and deliver tokens in order.
     return {
       lc_prefer_streaming: true,
       awaitHandlers: true,
-      handleLLMNewToken: (token, _idx, runId) => this.token(node, taskId, token, `run-${runId}`),
+      handleChatModelStart: started,
+      handleLLMStart: started,
+      handleLLMNewToken: (token, _idx, runId) => this.token(node, taskId, token, `run-${runId}`, tagsOf.get(runId)),
     };
   }
 
@@ -116,7 +121,11 @@ export class Invocation extends ModeStream {
 
   update(update) { return copy(update); }
   currentValues() { return copy(this.view(this.mirror)); }
-  meta(node, step) { return { langgraph_node: node, langgraph_step: step }; }
+  /** A messages chunk's metadata: `tags`, those of the model call (none: a node's returned message); its namespace as a task's `state` config names it. */
+  meta(node, step, taskId, tags = []) {
+    const ns = [...this.parent?.ns ?? [], `${node}:${taskId.slice(taskId.lastIndexOf(':') + 1)}`].join('|');
+    return { langgraph_node: node, langgraph_step: step, langgraph_checkpoint_ns: ns, tags };
+  }
   taskStart(id, name, step, input) { return { id, name, input: copy(input), triggers: [`branch:to:${name}`], interrupts: [] }; }
   taskResult(id, name, step, result, error, interrupted, interrupts) { return { id, name, result, interrupts: shownInterrupts(interrupts), error }; }
 

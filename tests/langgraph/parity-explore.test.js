@@ -50,4 +50,21 @@ for (const impl of implementations) {
     const chunks = await collect(graph.stream({ messages: [{ role: 'user', content: 'hello', id: 'u1' }] }, { streamMode: 'messages' }));
     assert.deepEqual(chunks.map(([m, meta]) => `${meta.langgraph_node}: ${m.content}`), ['first: reply 1', 'second: reply 2']);
   });
+
+  test(named(impl, 'a messages chunk\'s metadata has the model call\'s tags (LangGraph\'s "filter by LLM invocation") and the node\'s checkpoint namespace, a subgraph\'s under its node\'s'), async () => {
+    const joke = new FakeListChatModel({ responses: ['ha'] }).withConfig({ tags: ['joke'] });
+    const poem = new FakeListChatModel({ responses: ['ode'] }).withConfig({ tags: ['poem'] });
+    const child = new StateGraph(MessagesAnnotation)
+      .addNode('inner', async (s, config) => ({ messages: [await poem.invoke(s.messages, config)] }))
+      .addEdge(START, 'inner').compile();
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode('write', async (s, config) => ({ messages: [await joke.invoke(s.messages, config)] }))
+      .addNode('sub', child)
+      .addEdge(START, 'write').addEdge('write', 'sub').addEdge('sub', END).compile();
+    const tokens = [];
+    for await (const [, mode, [message, meta]] of await graph.stream({ messages: [{ role: 'user', content: 'go' }] }, { streamMode: ['messages'], subgraphs: true })) {
+      if (mode === 'messages' && meta.tags.length) tokens.push([message.content, meta.tags.join(), meta.langgraph_checkpoint_ns.split('|').map((part) => part.split(':')[0]).join('|')]);
+    }
+    assert.deepEqual(tokens, [['h', 'joke', 'write'], ['a', 'joke', 'write'], ['o', 'poem', 'sub|inner'], ['d', 'poem', 'sub|inner'], ['e', 'poem', 'sub|inner']]);
+  });
 }

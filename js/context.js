@@ -16,16 +16,16 @@ export class NodeContext {
   // context has one shape: one added later makes a shape of its own, which
   // dies with the run at a full GC and takes the optimized code checking for it.
   /** A Send's argument. */
-  arg = undefined;
+  arg;
   /** The run's configurable values. */
-  configurable = undefined;
+  configurable;
   /** The first step's resume input. */
-  resumeInput = undefined;
+  resumeInput;
   /** The task's tracing (tracing.js). */
-  trace = undefined;
+  trace;
   /** What a layer over the engine keeps with the node's call (edgegraph/langgraph: its LangGraph config). */
-  hostConfig = undefined;
-  [STREAM] = undefined;
+  hostConfig;
+  [STREAM];
 
   /**
    * Every field a context always has is set here, so it lives in the object

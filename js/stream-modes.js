@@ -100,7 +100,7 @@ export class ModeStream {
   #step = -1;         // the latest superstep a task started in (debug checkpoints)
   /** Ids (and task ids) of messages streamed token by token: their final message is not sent whole again. */
   streamed = new Set();
-  /** Ids of messages a node was given or a chunk sent: a node's update that has them again (a subgraph's whole list) does not send them again, as LangGraph's. */
+  /** Ids of messages a chunk sent, or a node was given (edgegraph/langgraph's enter() adds them): a node's update that has them again (a subgraph's whole list) does not send them again, as LangGraph's. */
   seen = new Set();
 
   /**
@@ -134,7 +134,6 @@ export class ModeStream {
   started(id, name, step, input) {
     this.#step = step;
     this.#pending?.next.push(name);
-    if (this.messages) for (const key in input) for (const m of [input[key]].flat()) if (isMessage(m)) this.seen.add(m.id);
     if (!this.tasks && !this.debug) return;
     this.#task('task', step, this.shape.taskStart(id, name, step, input));
   }
@@ -171,7 +170,7 @@ export class ModeStream {
   }
 
   /** An LLM token of task `taskId` (the message it streams is `id`; `tags`: the model call's). */
-  token(node, taskId, text, id = taskId, tags = undefined) {
+  token(node, taskId, text, id = taskId, tags) {
     if (!this.messages) return;
     this.streamed.add(id);
     this.push('messages', [{ role: 'assistant', content: text, id }, this.shape.meta(node, this.stepOf(taskId), taskId, tags)]);

@@ -81,6 +81,8 @@ export class Invocation extends ModeStream {
       this.#lastStep = step;
       if (++this.steps > this.recursionLimit) throw this.recursionError();
     }
+    // The messages the node is given: the messages mode does not send them again when its update has them.
+    if (this.messages) for (const key in input) for (const m of [input[key]].flat()) if (m?.role) this.seen.add(m.id);
     this.started(taskId, name, step, input);
     return step;
   }

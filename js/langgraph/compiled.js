@@ -58,7 +58,6 @@ class GraphRunner {
   #builder;
   #channels;
   #cache;
-  #defaults;   // the channels' defaults (#definition)
   /** Channels whose reducer is LangGraph's message reducer, run by the core's `messages` (messages-channel.js); #definition finds them. */
   #coreMessages = new Set();
 
@@ -86,18 +85,26 @@ class GraphRunner {
     return out;
   };
 
+  /**
+   * The channels' defaults, made now: a new thread's (or a run's without one) start from values of
+   * their own, as LangGraph calls each default per thread (`default: () => randomUUID()`).
+   */
+  #defaults() {
+    const defaults = {};
+    for (const [key, c] of this.#channels) if (c.default) defaults[key] = this.#coreMessages.has(key) ? plainMessageList(c.default()) : plainMessages(c.default());
+    return defaults;
+  }
+
   #definition() {
     const reducers = { channels: 'merge' };
-    const defaults = {};
     for (const [key, c] of this.#channels) {
       // LangGraph's message reducer (addMessages is the same function) runs in the core (messages-channel.js):
       // a step ships its update, not the list.
       const core = c.reducer === messagesStateReducer;
       if (core) this.#coreMessages.add(key);
       if (c.reducer) reducers[`channels.${key}`] = core ? 'messages' : c.reducer;
-      if (c.default) defaults[key] = core ? plainMessageList(c.default()) : plainMessages(c.default());
     }
-    this.#defaults = defaults;
+    const defaults = this.#defaults();
     // Static targets by source and join sources by target, once: a 1,000-node graph compiles in one pass.
     // (The work of each edge and node in module functions and methods, not closures made per compile:
     // V8 dropped a closure's optimized code at a full GC, and a compile after one ran it unoptimized, 2-3x slower.)
@@ -277,7 +284,7 @@ class GraphRunner {
       options.threadId = thread.threadId;
       const latest = await this.engine.getState(thread.threadId, thread.checkpointId);
       // On a thread with state, the run starts from it (an input step folds the input over it).
-      inv.initialValues = latest ? this.view(latest.state) : { ...this.#defaults };
+      inv.initialValues = latest ? this.view(latest.state) : this.#defaults();
       if (inv.checkpoints || inv.debug) {
         options[STREAM] = inv;   // (the run's tap, run.js: it reads the core's checkpoint meta)
         await inv.follow(this.engine, latest?.checkpointId, input === null || input === undefined || isCommand(input));
@@ -300,15 +307,16 @@ class GraphRunner {
           result = await this.engine.resume(thread, answer, options);
         }
       } else {
-        result = await this.engine.execute({ __start__: input }, options);
+        // (A new thread starts from its defaults; one with state, from that.)
+        result = await this.engine.execute(latest ? { __start__: input } : { __start__: input, channels: inv.initialValues }, options);
       }
     } else {
       if (input === null || input === undefined) throw new EmptyInputError();
-      inv.initialValues = { ...this.#defaults };
+      inv.initialValues = this.#defaults();
       // No thread, nothing to recover: the input step reads the input from here
       // instead of the state, so it crosses into the core once, not twice.
       inv.input = input;
-      result = await this.engine.execute({}, options);
+      result = await this.engine.execute({ channels: inv.initialValues }, options);
     }
     if (result.status === 'ERROR') throw thrownOf(result.error);
     // Aborted by the call's signal: its reason (an AbortError, a TimeoutError), as LangGraph throws it.

@@ -67,4 +67,18 @@ for (const impl of implementations) {
     }
     assert.deepEqual(tokens, [['h', 'joke', 'write'], ['a', 'joke', 'write'], ['o', 'poem', 'sub|inner'], ['d', 'poem', 'sub|inner'], ['e', 'poem', 'sub|inner']]);
   });
+
+  test(named(impl, 'a channel\'s default is made per thread (and per run without one): default: () => a fresh id gives each its own, kept across a thread\'s calls'), async () => {
+    let made = 0;
+    const State = Annotation.Root({ n: Annotation(), session: Annotation({ reducer: (a, b) => b, default: () => `session-${++made}` }) });
+    const build = (options) => new StateGraph(State).addNode('a', () => ({ n: 1 })).addEdge(START, 'a').addEdge('a', END).compile(options);
+    const threaded = build({ checkpointer: new impl.MemorySaver() });
+    const one = (await threaded.invoke({ n: 0 }, { configurable: { thread_id: '1' } })).session;
+    const two = (await threaded.invoke({ n: 0 }, { configurable: { thread_id: '2' } })).session;
+    const oneAgain = (await threaded.invoke({ n: 0 }, { configurable: { thread_id: '1' } })).session;
+    assert.notEqual(one, two);
+    assert.equal(oneAgain, one);
+    const plain = build();
+    assert.notEqual((await plain.invoke({ n: 0 })).session, (await plain.invoke({ n: 0 })).session);
+  });
 }

@@ -33,9 +33,9 @@ function specOf(root) {
  * The channels of what StateGraph was given: an Annotation.Root, its `spec`,
  * `{ channels }` (LangGraph's older form), a Zod object, or
  * `{ stateSchema | state, input, output }` (the union of their channels; the
- * output schema's keys are what invoke() returns). The same key with two
- * different reducers is an error, as in LangGraph.
- * @returns {{ channels: Map<string, { reducer?: Function, default?: Function }>, output: Set<string> | null }}
+ * output schema's keys are what invoke() returns, the input schema's what it
+ * takes). The same key with two different reducers is an error, as in LangGraph.
+ * @returns {{ channels: Map<string, { reducer?: Function, default?: Function }>, input: Set<string> | null, output: Set<string> | null }}
  */
 export function channelsOf(schema) {
   const channels = new Map();
@@ -54,7 +54,6 @@ export function channelsOf(schema) {
     return Object.keys(spec);
   };
   const parts = schema && !schema.spec && !isZodObject(schema) && (schema.stateSchema || schema.state || schema.input || schema.output);
-  // (The output schema's keys: add's last answer.)
-  const outputKeys = parts ? (add(schema.stateSchema ?? schema.state), add(schema.input), add(schema.output)) : add(schema);
-  return { channels, output: parts && schema.output ? new Set(outputKeys) : null };
+  const [, inputKeys, outputKeys] = parts ? [add(schema.stateSchema ?? schema.state), add(schema.input), add(schema.output)] : [add(schema)];
+  return { channels, input: parts && schema.input ? new Set(inputKeys) : null, output: parts && schema.output ? new Set(outputKeys) : null };
 }

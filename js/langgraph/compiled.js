@@ -153,6 +153,9 @@ class GraphRunner {
       const inv = invocationIn(ctx);
       if (inv) inv.mirror = state;
       const update = this.#toUpdate(state.__start__ ?? inv?.input, START);
+      // An input schema's keys only (LangGraph's): invoke() cannot set the others (a goto's update is no input).
+      const keys = this.#builder.input;
+      if (keys && state.__goto__ == null) for (const key in update) if (!keys.has(key)) delete update[key];
       inv?.ran();
       const out = { channels: this.#forCore(update, START, state), __start__: null };
       // A Command's goto on a thread that is not paused: the input step goes there.

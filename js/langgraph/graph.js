@@ -35,11 +35,13 @@ export class StateGraph {
   channels;
   /** @type {Set<string> | null} the keys invoke() returns, when an output schema says */
   output;
+  /** @type {Set<string> | null} the keys invoke() takes, when an input schema says */
+  input;
 
   constructor(schema) {
     if (schema === SHAPE) return;
     if (schema === undefined) throw new GraphValidationError('StateGraph needs a state: an Annotation.Root or { channels }');
-    ({ channels: this.channels, output: this.output } = channelsOf(schema));
+    ({ channels: this.channels, input: this.input, output: this.output } = channelsOf(schema));
   }
 
   /** One kept for good, for its shape (objects.js's SHAPE). */

@@ -81,4 +81,14 @@ for (const impl of implementations) {
     const plain = build();
     assert.notEqual((await plain.invoke({ n: 0 })).session, (await plain.invoke({ n: 0 })).session);
   });
+
+  test(named(impl, 'a graph\'s input schema is what invoke() takes: a key of the state outside it (an approval flag) is not set by the caller'), async () => {
+    const Input = Annotation.Root({ question: Annotation() });
+    const Output = Annotation.Root({ answer: Annotation() });
+    const Overall = Annotation.Root({ question: Annotation(), answer: Annotation(), approved: Annotation() });
+    const graph = new StateGraph({ input: Input, output: Output, state: Overall })
+      .addNode('a', (s) => ({ answer: `${s.question}: approved=${s.approved}` }))
+      .addEdge(START, 'a').addEdge('a', END).compile();
+    assert.deepEqual(await graph.invoke({ question: 'q', approved: true }), { answer: 'q: approved=undefined' });
+  });
 }

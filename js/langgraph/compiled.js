@@ -17,6 +17,7 @@ import { threadRef } from './history.js';
 import { isCommand, updateOf, gotoOf, toParent, resultCommand } from './command.js';
 import { engineRetry } from './retry.js';
 import { ThreadState } from './thread-state.js';
+import { channelsOf } from './annotation.js';
 import { subgraphNodeSpec, shownInterrupts } from './subgraph-node.js';
 import { withCache, cacheOf } from './cache.js';
 import { nodeConfig } from './config.js';
@@ -31,6 +32,9 @@ const isIdMap = (v) => v?.constructor === Object && Object.keys(v).every((k) => 
 const FREED_WHEN_COLLECTED = Symbol.for('edgegraph.freedWhenCollected');
 // definition.js's PREPARED: the nodes and edges as a list, with their functions.
 const PREPARED = Symbol.for('edgegraph.preparedGraph');
+
+/** The values of `values` whose keys `keys` (a Map or Set) has. */
+const pick = (values, keys) => Object.fromEntries(Object.entries(values).filter(([k]) => keys.has(k)));
 
 /** `to` added to the static targets of `from` in `map`: a name, or a list once a source has several (most have one). */
 function addTarget(map, from, to) {
@@ -139,7 +143,7 @@ class GraphRunner {
       if (options.cachePolicy) throw new EdgegraphError('INVALID_DEFINITION', `node '${name}' is a compiled graph: give its nodes cachePolicy`, { node: name });
       objects[name] = Object.assign(subgraphNodeSpec(name, child, this), spec);
       this.children.set(name, subgraph);
-    } else handlers.set(name, node === null ? this.#startNode() : this.#wrap(name, fn, options.cachePolicy));
+    } else handlers.set(name, node === null ? this.#startNode() : this.#wrap(name, fn, options.cachePolicy, options.input && channelsOf(options.input).channels));
     let edge = edgeOf(fixed.get(name), branches.get(name), this.view);
     if (typeof edge === 'function') { routers.set(name, edge); edge = edge.targets ? { targets: edge.targets } : null; }
     // (spec null: a function node that is no join; undefined: a subgraph node, in `objects`; edge null or
@@ -165,11 +169,12 @@ class GraphRunner {
   }
 
   /** A node function as the engine's handler; with a cache policy, through the cache (cache.js: { value, cached }), else called as it is. */
-  #wrap(name, fn, cachePolicy) {
+  #wrap(name, fn, cachePolicy, inputOnly) {
     const cache = withCache(name, fn, cachePolicy, this.#cache);
     const call = (state, engine, ctx) => {
       const inv = invocationIn(ctx);
-      const input = ctx.arg !== undefined ? ctx.arg : this.view(state);
+      // (A node's own input schema: those channels only, LangGraph's private state.)
+      const input = ctx.arg !== undefined ? ctx.arg : inputOnly ? pick(this.view(state), inputOnly) : this.view(state);
       // (A retry's try is the same task: it started once.)
       const step = inv && ctx.attempt === 1 ? inv.enter(ctx.taskId, name, state, input) : stepOf(ctx.taskId);
       const config = ctx.hostConfig = nodeConfig(inv, ctx, name, step);

@@ -63,6 +63,12 @@ export class StateGraph {
     const subgraph = typeof fn?.invoke === 'function' ? fn : null;
     const run = typeof fn === 'function' ? fn : subgraph && invokerOf(subgraph);
     if (!run) throw new GraphValidationError(`node '${name}' needs a function or a compiled graph`, { node: name });
+    // A node's own input schema may declare channels the graph's does not (LangGraph's private state):
+    // they join the graph's, and invoke() still returns the graph's own (its output keys).
+    if (options?.input) {
+      this.output ??= new Set(this.channels.keys());
+      for (const [key, c] of channelsOf(options.input).channels) if (!this.channels.has(key)) this.channels.set(key, c);
+    }
     this.nodes.set(name, { fn: run, options: options ?? EMPTY, subgraph });   // (EMPTY: no object made a node without options)
     return this;
   }

@@ -91,4 +91,16 @@ for (const impl of implementations) {
       .addEdge(START, 'a').addEdge('a', END).compile();
     assert.deepEqual(await graph.invoke({ question: 'q', approved: true }), { answer: 'q: approved=undefined' });
   });
+
+  test(named(impl, 'a channel only a node\'s input schema declares is private state: written by one node, read by the node (which gets those channels), not returned'), async () => {
+    const State = Annotation.Root({ question: Annotation(), answer: Annotation() });
+    const Private = Annotation.Root({ secret: Annotation() });
+    const seen = [];
+    const graph = new StateGraph(State)
+      .addNode('a', () => ({ secret: 's1' }))
+      .addNode('b', (s) => { seen.push(Object.keys(s)); return { answer: `secret=${s.secret}` }; }, { input: Private })
+      .addEdge(START, 'a').addEdge('a', 'b').addEdge('b', END).compile();
+    assert.deepEqual(await graph.invoke({ question: 'q' }), { question: 'q', answer: 'secret=s1' });
+    assert.deepEqual(seen, [['secret']]);
+  });
 }

@@ -102,6 +102,8 @@ export declare function isInterrupted<Value = unknown>(values: unknown): values 
 export declare function getConfig(): NodeConfig | undefined;
 /** The running node's writer to the 'custom' stream mode: `config`'s, else getConfig()'s; CONFIG_OUTSIDE_NODE when there is none. */
 export declare function getWriter(config?: { writer: (chunk: unknown) => void }): (chunk: unknown) => void;
+/** What the running node was given (its first argument: the state, or a Send's argument), for a tool it calls; CONFIG_OUTSIDE_NODE outside a node without a config. */
+export declare function getCurrentTaskInput<T = any>(config?: NodeConfig): T;
 
 export type StreamMode = 'values' | 'updates' | 'custom' | 'messages' | 'tasks' | 'checkpoints' | 'debug';
 

@@ -11,5 +11,5 @@ export { MemorySaver, BaseCheckpointSaver } from './langgraph/checkpoint.js';
 export { GraphRecursionError, InvalidUpdateError, GraphValidationError, EmptyInputError, isGraphRecursionError } from './langgraph/errors.js';
 export { Command, isCommand, interrupt, isGraphInterrupt } from './langgraph/command.js';
 export { InMemoryCache } from './langgraph/cache.js';
-export { getConfig, getWriter } from './langgraph/config.js';
+export { getConfig, getWriter, getCurrentTaskInput } from './langgraph/config.js';
 export { INTERRUPT, isInterrupted } from './langgraph/interrupted.js';

@@ -177,7 +177,7 @@ class GraphRunner {
       const input = ctx.arg !== undefined ? ctx.arg : inputOnly ? pick(this.view(state), inputOnly) : this.view(state);
       // (A retry's try is the same task: it started once.)
       const step = inv && ctx.attempt === 1 ? inv.enter(ctx.taskId, name, state, input) : stepOf(ctx.taskId);
-      const config = ctx.hostConfig = nodeConfig(inv, ctx, name, step);
+      const config = ctx.hostConfig = nodeConfig(inv, ctx, name, step, input);
       if (cache) return cache(input, config).then((r) => this.#finish(r.value, inv, ctx, name, step, state, r.cached));
       const out = fn(input, config);
       return typeof out?.then === 'function' ? out.then((r) => this.#finish(r, inv, ctx, name, step, state)) : this.#finish(out, inv, ctx, name, step, state);

@@ -1,5 +1,5 @@
 // config.js: a node's second argument (LangGraph's RunnableConfig as a node
-// gets it), and getConfig() / getWriter(), which find it from code the node
+// gets it), and getConfig() / getWriter() / getCurrentTaskInput(), which find it from code the node
 // calls without passing it on: as edgegraph's interrupt() finds its node
 // (currentNodeContext), during the node's synchronous call in every runtime
 // and after an await where AsyncLocalStorage exists.
@@ -10,11 +10,12 @@ import { stepOf, invocationIn } from './stream.js';
 
 const PARENT = Symbol.for('edgegraph.langgraph.parent');
 const CONTEXT = Symbol('context');
+const INPUT = Symbol('input');
 /** A node config's signal: its node context's. */
 const SIGNAL = { get() { return this[CONTEXT].signal; }, enumerable: true, configurable: true };
 
-/** What a node's second argument holds: `inv`, the invoke() call running (undefined: a node of a GraphEngine); `ctx`, the node's context; `step`, its superstep. */
-export function nodeConfig(inv, ctx, name, step) {
+/** What a node's second argument holds: `inv`, the invoke() call running (undefined: a node of a GraphEngine); `ctx`, the node's context; `step`, its superstep; `input`, what the node was given. */
+export function nodeConfig(inv, ctx, name, step, input) {
   const base = inv?.config ?? {};
   const config = {
     configurable: { ...base.configurable },
@@ -24,6 +25,7 @@ export function nodeConfig(inv, ctx, name, step) {
     // the context's is made on first read (its id text, answers, closure): here, when a node calls it.
     interrupt: (value) => ctx.interrupt(value),
     [CONTEXT]: ctx,
+    [INPUT]: input,
   };
   // Read on demand: ctx.signal is made on first read (an AbortController per step otherwise). One
   // getter for every config: V8 keeps an accessor's function with the object's shape, and a getter
@@ -44,9 +46,15 @@ export function getConfig() {
   return ctx && (ctx.hostConfig ?? nodeConfig(invocationIn(ctx), ctx, ctx.node, stepOf(ctx.taskId)));
 }
 
-/** The running node's writer to the 'custom' stream mode: `config`'s, else getConfig()'s. */
-export function getWriter(config) {
+/** `config`'s, else getConfig()'s; CONFIG_OUTSIDE_NODE naming `call` when there is none. */
+function configFor(call, config) {
   const found = config ?? getConfig();
-  if (!found) throw new EdgegraphError('CONFIG_OUTSIDE_NODE', 'getWriter() outside a node\'s call: pass the node\'s config (its second argument), getWriter(config)');
-  return found.writer;
+  if (!found) throw new EdgegraphError('CONFIG_OUTSIDE_NODE', `${call}() outside a node's call: pass the node's config (its second argument), ${call}(config)`);
+  return found;
 }
+
+/** The running node's writer to the 'custom' stream mode: `config`'s, else getConfig()'s. */
+export const getWriter = (config) => configFor('getWriter', config).writer;
+
+/** What the running node was given (its first argument): a tool it calls reads the graph's state so; CONFIG_OUTSIDE_NODE outside a node. */
+export const getCurrentTaskInput = (config) => configFor('getCurrentTaskInput', config)[INPUT];

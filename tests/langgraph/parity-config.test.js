@@ -114,4 +114,19 @@ for (const impl of implementations) {
       assert.deepEqual(shown(snapshot).slice(0, 2), [['w', [], null], ['w', [], 'w2 failed']]);
     }
   });
+
+  test(named(impl, 'getCurrentTaskInput() in a tool a node calls is what the node was given: the state, or a Send\'s argument; outside a node it throws'), async () => {
+    const { getCurrentTaskInput, Send } = impl;
+    const lookup = () => `${getCurrentTaskInput().log.length} entries`;   // a tool reading the graph's state
+    const graph = new StateGraph(Log())
+      .addNode('a', () => ({ log: ['a'] }))
+      .addNode('tool', () => ({ log: [lookup()] }))
+      .addNode('each', (arg, config) => ({ log: [`each ${getCurrentTaskInput(config).item}`] }))
+      .addEdge(START, 'a').addEdge('a', 'tool')
+      .addConditionalEdges('tool', () => [new Send('each', { item: 1 }), new Send('each', { item: 2 })])
+      .addEdge('each', END)
+      .compile();
+    assert.deepEqual((await graph.invoke({ log: [] })).log, ['a', '1 entries', 'each 1', 'each 2']);
+    assert.throws(() => getCurrentTaskInput());
+  });
 }

@@ -1,5 +1,5 @@
 // Type usage of edgegraph/langgraph, compiled by tsc --strict (make typecheck).
-import { StateGraph, Annotation, MessagesAnnotation, START, END, Send, MemorySaver, GraphRecursionError, messagesStateReducer, RemoveMessage, Command, interrupt, InMemoryCache, getConfig, getWriter, isInterrupted, INTERRUPT } from 'edgegraph/langgraph';
+import { StateGraph, Annotation, MessagesAnnotation, START, END, Send, MemorySaver, GraphRecursionError, messagesStateReducer, RemoveMessage, Command, interrupt, InMemoryCache, getConfig, getWriter, getCurrentTaskInput, isInterrupted, INTERRUPT } from 'edgegraph/langgraph';
 
 const State = Annotation.Root({
   count: Annotation<number>({ reducer: (a, b) => a + b, default: () => 0 }),
@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   console.log(paused.__interrupt__?.[0]?.id);
   // getConfig / getWriter from a helper; isInterrupted narrows the result to one with its interrupts.
   const step: number | undefined = getConfig()?.metadata.langgraph_step;
-  getWriter()({ step });
+  getWriter()({ step, name: getCurrentTaskInput<{ name: string }>().name });
   if (isInterrupted<string>(paused)) { const question: string | undefined = paused[INTERRUPT][0]?.value; console.log(question); }   // LangGraph's: the type argument is the value's
   await approval.updateState({ configurable: { thread_id: 'a' } }, { name: 'Bo' }, 'route');
   await approval.invoke(new Command({ resume: 'yes' }), { configurable: { thread_id: 'a' } });

@@ -24,8 +24,14 @@ export const MessagesAnnotation = Annotation.Root({
 /** A Zod object schema (v3 or v4), by shape: its keys are last-value channels. */
 const isZodObject = (v) => isObject(v) && (v._def !== undefined || v._zod !== undefined) && isObject(v.shape);
 
+/** A Zod field's channel: its `.default()`, what it parses nothing as (v3 and v4 alike), made anew each time. */
+function zodChannel(field) {
+  const made = () => field.safeParse?.(undefined);
+  return made()?.data !== undefined ? { default: () => made().data } : null;
+}
+
 function specOf(root) {
-  if (isZodObject(root)) return Object.fromEntries(Object.keys(root.shape).map((k) => [k, null]));
+  if (isZodObject(root)) return Object.fromEntries(Object.entries(root.shape).map(([k, field]) => [k, zodChannel(field)]));
   return root.spec ?? root.channels ?? root;
 }
 

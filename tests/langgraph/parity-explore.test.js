@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeListChatModel } from '@langchain/core/utils/testing';
+import { z } from 'zod';
 import { implementations, collect, named, views } from './support/impls.js';
 
 for (const impl of implementations) {
@@ -102,5 +103,14 @@ for (const impl of implementations) {
       .addEdge(START, 'a').addEdge('a', 'b').addEdge('b', END).compile();
     assert.deepEqual(await graph.invoke({ question: 'q' }), { question: 'q', answer: 'secret=s1' });
     assert.deepEqual(seen, [['secret']]);
+  });
+
+  test(named(impl, 'a Zod object as the state: its fields\' .default() values are the channels\' defaults, made anew each run'), async () => {
+    const State = z.object({ count: z.number().default(0), name: z.string(), items: z.array(z.string()).default([]) });
+    const graph = new StateGraph(State)
+      .addNode('inc', (s) => ({ count: s.count + 1, items: [...s.items, 'i'] }))
+      .addEdge(START, 'inc').addEdge('inc', END).compile();
+    assert.deepEqual(await graph.invoke({ name: 'n' }), { count: 1, name: 'n', items: ['i'] });
+    assert.deepEqual(await graph.invoke({ name: 'm' }), { count: 1, name: 'm', items: ['i'] });
   });
 }

@@ -172,6 +172,8 @@ export interface StateGraphConstructor {
 }
 export declare const StateGraph: StateGraphConstructor;
 export interface StateGraph<S = any> {
+  /** A node with an input schema of its own (an Annotation.Root): it gets those channels, and may write channels the graph's state does not declare (private state). */
+  addNode<I extends AnnotationRoot<any>>(name: string, node: (state: SchemaState<I>, config: NodeConfig) => Record<string, unknown> | Command | Promise<Record<string, unknown> | Command>, options: { input: I; retryPolicy?: RetryPolicy; cachePolicy?: CachePolicy | boolean; ends?: string[]; defer?: boolean }): this;
   addNode(name: string, node: NodeFn<S> | CompiledStateGraph<any>, options?: { retryPolicy?: RetryPolicy; cachePolicy?: CachePolicy | boolean; input?: unknown; ends?: string[]; subgraphs?: unknown[]; defer?: boolean }): this;
   addNode(nodes: Record<string, NodeFn<S>>): this;
   addEdge(from: string | string[], to: string): this;

@@ -33,6 +33,9 @@ const FREED_WHEN_COLLECTED = Symbol.for('edgegraph.freedWhenCollected');
 // definition.js's PREPARED: the nodes and edges as a list, with their functions.
 const PREPARED = Symbol.for('edgegraph.preparedGraph');
 
+/** A signal's reason as thrown: an Error as it is, anything else in one (LangGraph's). */
+const errorOf = (reason) => (reason instanceof Error ? reason : new Error(String(reason)));
+
 /** The values of `values` whose keys `keys` (a Map or Set) has. */
 const pick = (values, keys) => Object.fromEntries(Object.entries(values).filter(([k]) => keys.has(k)));
 
@@ -143,7 +146,7 @@ class GraphRunner {
       if (options.cachePolicy) throw new EdgegraphError('INVALID_DEFINITION', `node '${name}' is a compiled graph: give its nodes cachePolicy`, { node: name });
       objects[name] = Object.assign(subgraphNodeSpec(name, child, this), spec);
       this.children.set(name, subgraph);
-    } else handlers.set(name, node === null ? this.#startNode() : this.#wrap(name, fn, options.cachePolicy, options.input && channelsOf(options.input).channels));
+    } else handlers.set(name, node === null ? this.#startNode() : this.#wrap(name, fn, options.cachePolicy, options.input ? channelsOf(options.input).channels : this.#builder.stateKeys));
     let edge = edgeOf(fixed.get(name), branches.get(name), this.view);
     if (typeof edge === 'function') { routers.set(name, edge); edge = edge.targets ? { targets: edge.targets } : null; }
     // (spec null: a function node that is no join; undefined: a subgraph node, in `objects`; edge null or
@@ -328,7 +331,7 @@ class GraphRunner {
     }
     if (result.status === 'ERROR') throw thrownOf(result.error);
     // Aborted by the call's signal: its reason (an AbortError, a TimeoutError), as LangGraph throws it.
-    if (result.status === 'INTERRUPTED') throw config.signal?.aborted ? config.signal.reason : result.error ?? new EdgegraphError('ABORTED', 'the run was interrupted');
+    if (result.status === 'INTERRUPTED') throw config.signal?.aborted ? errorOf(config.signal.reason) : result.error ?? new EdgegraphError('ABORTED', 'the run was interrupted');
     if (result.status === 'FINISHED' && inv.steps >= inv.recursionLimit) throw inv.recursionError();
     const kept = result.status === 'PAUSED' ? JSON.parse(result.checkpoint).tasks : undefined;
     const values = this.output(result.state, kept);

@@ -10,7 +10,6 @@ import { stepOf, invocationIn } from './stream.js';
 
 const PARENT = Symbol.for('edgegraph.langgraph.parent');
 const CONTEXT = Symbol('context');
-const INPUT = Symbol('input');
 /** A node config's signal: its node context's. */
 const SIGNAL = { get() { return this[CONTEXT].signal; }, enumerable: true, configurable: true };
 
@@ -18,14 +17,14 @@ const SIGNAL = { get() { return this[CONTEXT].signal; }, enumerable: true, confi
 export function nodeConfig(inv, ctx, name, step, input) {
   const base = inv?.config ?? {};
   const config = {
-    configurable: { ...base.configurable },
+    // (What the node was given, where LangGraph keeps it: a tool's config, a copy LangChain makes of this, keeps it too.)
+    configurable: { ...base.configurable, __pregel_scratchpad: { currentTaskInput: input } },
     metadata: { ...EMPTY, ...base.metadata, langgraph_node: name, langgraph_step: step, langgraph_task_id: ctx.taskId },
     writer: (chunk) => (inv ? inv.push('custom', chunk) : ctx.writer(chunk)),   // (a GraphEngine node's: its custom event)
     // interrupt() that works after any await, in every runtime (the global one needs AsyncLocalStorage there);
     // the context's is made on first read (its id text, answers, closure): here, when a node calls it.
     interrupt: (value) => ctx.interrupt(value),
     [CONTEXT]: ctx,
-    [INPUT]: input,
   };
   // Read on demand: ctx.signal is made on first read (an AbortController per step otherwise). One
   // getter for every config: V8 keeps an accessor's function with the object's shape, and a getter
@@ -57,4 +56,4 @@ function configFor(call, config) {
 export const getWriter = (config) => configFor('getWriter', config).writer;
 
 /** What the running node was given (its first argument): a tool it calls reads the graph's state so; CONFIG_OUTSIDE_NODE outside a node. */
-export const getCurrentTaskInput = (config) => configFor('getCurrentTaskInput', config)[INPUT];
+export const getCurrentTaskInput = (config) => configFor('getCurrentTaskInput', config).configurable.__pregel_scratchpad?.currentTaskInput;

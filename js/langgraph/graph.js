@@ -37,6 +37,8 @@ export class StateGraph {
   output;
   /** @type {Set<string> | null} the keys invoke() takes, when an input schema says */
   input;
+  /** @type {Set<string> | null} the state schema's own keys, once a node's input schema adds private channels (what other nodes get) */
+  stateKeys = null;
 
   constructor(schema) {
     if (schema === SHAPE) return;
@@ -64,9 +66,11 @@ export class StateGraph {
     const run = typeof fn === 'function' ? fn : subgraph && invokerOf(subgraph);
     if (!run) throw new GraphValidationError(`node '${name}' needs a function or a compiled graph`, { node: name });
     // A node's own input schema may declare channels the graph's does not (LangGraph's private state):
-    // they join the graph's, and invoke() still returns the graph's own (its output keys).
+    // they join the graph's, and invoke() still takes and returns the graph's own, which other nodes get.
     if (options?.input) {
-      this.output ??= new Set(this.channels.keys());
+      this.stateKeys ??= new Set(this.channels.keys());
+      this.output ??= this.stateKeys;
+      this.input ??= this.stateKeys;
       for (const [key, c] of channelsOf(options.input).channels) if (!this.channels.has(key)) this.channels.set(key, c);
     }
     this.nodes.set(name, { fn: run, options: options ?? EMPTY, subgraph });   // (EMPTY: no object made a node without options)

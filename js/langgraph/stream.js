@@ -82,7 +82,7 @@ export class Invocation extends ModeStream {
       if (++this.steps > this.recursionLimit) throw this.recursionError();
     }
     // The messages the node is given: the messages mode does not send them again when its update has them.
-    if (this.messages) for (const key in input) for (const m of [input[key]].flat()) if (m?.role) this.seen.add(m.id);
+    if (this.messages) for (const key in input) for (const m of [input[key]].flat()) if (m?.role && m.id != null) this.seen.add(m.id);
     this.started(taskId, name, step, input);
     return step;
   }
@@ -125,8 +125,10 @@ export class Invocation extends ModeStream {
   currentValues() { return copy(this.view(this.mirror)); }
   /** A messages chunk's metadata: `tags`, those of the model call (none: a node's returned message); its namespace as a task's `state` config names it. */
   meta(node, step, taskId, tags = []) {
-    const ns = [...this.parent?.ns ?? [], `${node}:${taskId.slice(taskId.lastIndexOf(':') + 1)}`].join('|');
-    return { langgraph_node: node, langgraph_step: step, langgraph_checkpoint_ns: ns, tags };
+    // (Each enclosing subgraph node's namespace, outermost first.)
+    const ns = [`${node}:${taskId.slice(taskId.lastIndexOf(':') + 1)}`];
+    for (let up = this.parent; up; up = up.stream.parent) ns.unshift(...up.ns);
+    return { langgraph_node: node, langgraph_step: step, langgraph_checkpoint_ns: ns.join('|'), tags };
   }
   taskStart(id, name, step, input) { return { id, name, input: copy(input), triggers: [`branch:to:${name}`], interrupts: [] }; }
   taskResult(id, name, step, result, error, interrupted, interrupts) { return { id, name, result, interrupts: shownInterrupts(interrupts), error }; }

@@ -5,6 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeListChatModel } from '@langchain/core/utils/testing';
 import { z } from 'zod';
+import { RunnableLambda } from '@langchain/core/runnables';
+import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { implementations, collect, named, views } from './support/impls.js';
 
 for (const impl of implementations) {
@@ -112,5 +114,30 @@ for (const impl of implementations) {
       .addEdge(START, 'inc').addEdge('inc', END).compile();
     assert.deepEqual(await graph.invoke({ name: 'n' }), { count: 1, name: 'n', items: ['i'] });
     assert.deepEqual(await graph.invoke({ name: 'm' }), { count: 1, name: 'm', items: ['i'] });
+  });
+
+  test(named(impl, 'review fixes: a runnable given the node\'s config finds what the node was given; id-less messages are streamed though the node was given one; a private channel is neither the caller\'s nor other nodes\''), async () => {
+    const { getCurrentTaskInput } = impl;
+    const read = RunnableLambda.from((_input, config) => getCurrentTaskInput(config).question);
+    const tooled = new StateGraph(Annotation.Root({ question: Annotation(), answer: Annotation() }))
+      .addNode('a', async (s, config) => ({ answer: `tool saw ${await read.invoke({}, config)}` }))
+      .addEdge(START, 'a').addEdge('a', END).compile();
+    assert.equal((await tooled.invoke({ question: 'Q' })).answer, 'tool saw Q');
+
+    const Drafted = Annotation.Root({ ...MessagesAnnotation.spec, draft: Annotation() });
+    const replying = new StateGraph(Drafted)
+      .addNode('reply', () => ({ messages: [new AIMessage('x')] }))   // (LangGraph streams LangChain messages: a class here)
+      .addEdge(START, 'reply').addEdge('reply', END).compile();
+    const chunks = await collect(replying.stream({ messages: [], draft: new HumanMessage('reply to draft') }, { streamMode: 'messages' }));
+    assert.deepEqual(chunks.map(([m]) => m.content), ['x']);
+
+    const State = Annotation.Root({ question: Annotation(), answer: Annotation() });
+    const seen = [];
+    const privately = new StateGraph(State)
+      .addNode('reader', (s) => ({ answer: `secret=${s.secret}` }), { input: Annotation.Root({ secret: Annotation() }) })
+      .addNode('other', (s) => { seen.push(Object.keys(s).sort().join()); return {}; })
+      .addEdge(START, 'reader').addEdge('reader', 'other').addEdge('other', END).compile();
+    assert.deepEqual(await privately.invoke({ question: 'q', secret: 'from the caller' }), { question: 'q', answer: 'secret=undefined' });
+    assert.deepEqual(seen, ['answer,question']);
   });
 }

@@ -55,6 +55,12 @@ async function main(): Promise<void> {
     .addNode('done', () => ({ name: 'done' }), { cachePolicy: { ttl: 60, keyFunc: ([input]) => JSON.stringify(input) } })
     .addEdge(START, 'child')
     .compile({ checkpointer: new MemorySaver(), cache: new InMemoryCache() });
+  // A node with an input schema of its own (private state): its function reads that schema's channels.
+  const Private = Annotation.Root({ secret: Annotation<string>() });
+  const privately = new StateGraph(State)
+    .addNode('read', (s) => ({ name: `secret=${s.secret.length}` }), { input: Private })
+    .addEdge(START, 'read').compile();
+  console.log((await privately.invoke({ name: 'x' })).name);
   const nested = await parent.getState({ configurable: { thread_id: 'p' } }, { subgraphs: true });
   const childState = nested.tasks[0]?.state;
   console.log(childState && 'values' in childState ? childState.next : childState?.configurable.checkpoint_ns);

@@ -96,7 +96,7 @@ class GraphRunner {
    * The channels' defaults, made now: a new thread's (or a run's without one) start from values of
    * their own, as LangGraph calls each default per thread (`default: () => randomUUID()`).
    */
-  #defaults() {
+  defaults() {
     const defaults = {};
     for (const [key, c] of this.#channels) if (c.default) defaults[key] = this.#coreMessages.has(key) ? plainMessageList(c.default()) : plainMessages(c.default());
     return defaults;
@@ -111,7 +111,7 @@ class GraphRunner {
       if (core) this.#coreMessages.add(key);
       if (c.reducer) reducers[`channels.${key}`] = core ? 'messages' : c.reducer;
     }
-    const defaults = this.#defaults();
+    const defaults = this.defaults();
     // Static targets by source and join sources by target, once: a 1,000-node graph compiles in one pass.
     // (The work of each edge and node in module functions and methods, not closures made per compile:
     // V8 dropped a closure's optimized code at a full GC, and a compile after one ran it unoptimized, 2-3x slower.)
@@ -295,7 +295,7 @@ class GraphRunner {
       options.threadId = thread.threadId;
       const latest = await this.engine.getState(thread.threadId, thread.checkpointId);
       // On a thread with state, the run starts from it (an input step folds the input over it).
-      inv.initialValues = latest ? this.view(latest.state) : this.#defaults();
+      inv.initialValues = latest ? this.view(latest.state) : this.defaults();
       if (inv.checkpoints || inv.debug) {
         options[STREAM] = inv;   // (the run's tap, run.js: it reads the core's checkpoint meta)
         await inv.follow(this.engine, latest?.checkpointId, input === null || input === undefined || isCommand(input));
@@ -323,7 +323,7 @@ class GraphRunner {
       }
     } else {
       if (input === null || input === undefined) throw new EmptyInputError();
-      inv.initialValues = this.#defaults();
+      inv.initialValues = this.defaults();
       // No thread, nothing to recover: the input step reads the input from here
       // instead of the state, so it crosses into the core once, not twice.
       inv.input = input;

@@ -33,8 +33,9 @@ export function subgraphNodeSpec(name, child, parent) {
     graph: child.engine,
     persist: child.persistent,
     holdPause: BREAKPOINT,
-    // A Send's argument, else the parent's values: the child's input step keeps the keys it has.
-    input: (state, ctx) => ({ __start__: inputOf(state, ctx) }),
+    // A Send's argument, else the parent's values: the child's input step keeps the keys it has. A child
+    // that keeps no state across calls starts each from defaults made for it (a persistent one, from its own).
+    input: (state, ctx) => (child.persistent ? { __start__: inputOf(state, ctx) } : { __start__: inputOf(state, ctx), channels: child.defaults() }),
     output: (childState) => ({ channels: outputOf(childState) }),
     around: async (start, ctx, state) => {
       const inv = invocationIn(ctx);

@@ -140,4 +140,14 @@ for (const impl of implementations) {
     assert.deepEqual(await privately.invoke({ question: 'q', secret: 'from the caller' }), { question: 'q', answer: 'secret=undefined' });
     assert.deepEqual(seen, ['answer,question']);
   });
+
+  test(named(impl, 'a compiled graph used as a node makes its defaults anew for each of its runs'), async () => {
+    let made = 0;
+    const Child = Annotation.Root({ log: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }), childId: Annotation({ reducer: (a, b) => b, default: () => `c${++made}` }) });
+    const child = new StateGraph(Child).addNode('k', (s) => ({ log: [s.childId] })).addEdge(START, 'k').compile();
+    const Parent = Annotation.Root({ log: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) });
+    const graph = new StateGraph(Parent).addNode('first', child).addNode('second', child).addEdge(START, 'first').addEdge('first', 'second').addEdge('second', END).compile();
+    const ids = (await graph.invoke({ log: [] })).log.filter((entry) => entry.startsWith('c'));
+    assert.equal(new Set(ids).size, 2, `two child runs, two ids: ${ids}`);
+  });
 }

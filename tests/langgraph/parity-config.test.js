@@ -22,6 +22,9 @@ for (const impl of implementations) {
       .compile({ checkpointer: new MemorySaver() });
     const result = await graph.invoke({ log: [] }, { configurable: { thread_id: 'cfg', user: 'ana' } });
     assert.deepEqual(result.log, ['a@1:cfg:ana', 'b@2:cfg:ana']);
+    let metadata;
+    await new StateGraph(Log()).addNode('m', (s, config) => { metadata = config.metadata; return {}; }).addEdge(START, 'm').addEdge('m', END).compile({ checkpointer: new MemorySaver() }).invoke({ log: [] }, { configurable: { thread_id: 'meta' }, metadata: { mine: 1 } });
+    assert.deepEqual([metadata.thread_id, metadata.mine, metadata.langgraph_node], ['meta', 1, 'm']);   // the thread in the metadata too (LangSmith reads it there)
     assert.equal(getConfig(), undefined);   // outside a node
   });
 

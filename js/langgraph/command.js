@@ -30,8 +30,11 @@ export function toParent(command) {
   return command.graph === Command.PARENT || command.graph === 'PARENT';
 }
 
+/** A Send's argument with its messages made plain: itself, a list, or an object's values ({ m: AIMessage }), as a state's are. */
+const plainArg = (v) => (isObject(v) && !Array.isArray(v) && plainMessages(v) === v ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plainMessages(x)])) : plainMessages(v));
+
 /** A target as edgegraph takes it: a name, or a Send (this entry's or LangGraph's: both have lg_name) as { node, arg } with its messages made plain. */
-export const targetOf = (t) => (t?.lg_name === 'Send' ? { node: t.node, arg: plainMessages(t.args) } : t);
+export const targetOf = (t) => (t?.lg_name === 'Send' ? { node: t.node, arg: plainArg(t.args) } : t);
 
 /** goto as edgegraph takes it: names, and Sends as { node, arg }. */
 export const gotoOf = (goto) => (Array.isArray(goto) ? goto.map(targetOf) : targetOf(goto));

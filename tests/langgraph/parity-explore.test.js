@@ -150,4 +150,16 @@ for (const impl of implementations) {
     const ids = (await graph.invoke({ log: [] })).log.filter((entry) => entry.startsWith('c'));
     assert.equal(new Set(ids).size, 2, `two child runs, two ids: ${ids}`);
   });
+
+  test(named(impl, 'a LangChain message in a Send\'s argument reaches the node as a message (edgegraph: a plain one), not its serialized form'), async () => {
+    const { Send } = impl;
+    const got = [];
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode('w', (arg) => { got.push(views([arg.m])[0]); return { messages: [arg.m] }; })
+      .addConditionalEdges(START, () => [new Send('w', { m: new AIMessage({ content: 'sent', id: 'sid' }) })])
+      .compile();
+    const result = await graph.invoke({ messages: [new HumanMessage({ content: 'hi', id: 'u' })] });
+    assert.deepEqual(got, [{ role: 'assistant', content: 'sent', id: 'sid' }]);
+    assert.deepEqual(views(result.messages), [{ role: 'user', content: 'hi', id: 'u' }, { role: 'assistant', content: 'sent', id: 'sid' }]);
+  });
 }

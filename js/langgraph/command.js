@@ -31,7 +31,10 @@ export function toParent(command) {
 }
 
 /** A Send's argument with its messages made plain: itself, a list, or an object's values ({ m: AIMessage }), as a state's are. */
-const plainArg = (v) => (isObject(v) && !Array.isArray(v) && plainMessages(v) === v ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plainMessages(x)])) : plainMessages(v));
+function plainArg(v) {
+  const plain = plainMessages(v);
+  return plain === v && isObject(v) && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plainMessages(x)])) : plain;
+}
 
 /** A target as edgegraph takes it: a name, or a Send (this entry's or LangGraph's: both have lg_name) as { node, arg } with its messages made plain. */
 export const targetOf = (t) => (t?.lg_name === 'Send' ? { node: t.node, arg: plainArg(t.args) } : t);

@@ -36,9 +36,6 @@ const PREPARED = Symbol.for('edgegraph.preparedGraph');
 /** A signal's reason as thrown: an Error as it is, anything else in one (LangGraph's). */
 const errorOf = (reason) => (reason instanceof Error ? reason : new Error(String(reason)));
 
-/** The values of `values` whose keys `keys` (a Map or Set) has. */
-const pick = (values, keys) => Object.fromEntries(Object.entries(values).filter(([k]) => keys.has(k)));
-
 /** `to` added to the static targets of `from` in `map`: a name, or a list once a source has several (most have one). */
 function addTarget(map, from, to) {
   const had = map.get(from);
@@ -84,11 +81,11 @@ class GraphRunner {
   }
 
   // view, toUpdate and combine (below): what its subgraph nodes (subgraph-node.js) and its ThreadState use of a runner.
-  /** Only the declared channels, as LangGraph's state (channels never written are absent). */
-  view = (state) => {
+  /** Only the declared channels (or those of `keys`, a Map or Set), as LangGraph's state (channels never written are absent). */
+  view = (state, keys = this.#channels) => {
     const out = {};
     const ch = state?.channels ?? {};
-    for (const key of this.#channels.keys()) if (ch[key] !== undefined) out[key] = ch[key];
+    for (const key of keys.keys()) if (ch[key] !== undefined) out[key] = ch[key];
     return out;
   };
 
@@ -177,7 +174,7 @@ class GraphRunner {
     const call = (state, engine, ctx) => {
       const inv = invocationIn(ctx);
       // (A node's own input schema: those channels only, LangGraph's private state.)
-      const input = ctx.arg !== undefined ? ctx.arg : inputOnly ? pick(this.view(state), inputOnly) : this.view(state);
+      const input = ctx.arg !== undefined ? ctx.arg : this.view(state, inputOnly ?? undefined);
       // (A retry's try is the same task: it started once.)
       const step = inv && ctx.attempt === 1 ? inv.enter(ctx.taskId, name, state, input) : stepOf(ctx.taskId);
       const config = ctx.hostConfig = nodeConfig(inv, ctx, name, step, input);

@@ -95,11 +95,18 @@ export function pendingOf(values, status, nodes) {
   return { values, next, tasks: next.map((name) => ({ name, interrupts: [] })) };
 }
 
+/** A checkpoint record's (of threadHistory) snapshot metadata: what wrote it, and its step. */
+export const metadataOf = (record) => ({
+  source: record.update ? 'update' : record.fork ? 'fork' : record.status !== 'FINISHED' && record.pendingTasks.includes(START) ? 'input' : 'loop',
+  step: record.step,
+  parents: {},
+});
+
 /** One checkpoint record (of threadHistory) as a snapshot; `view` picks the channels. */
 export function snapshotOf(threadId, record, view) {
   const snapshot = pendingOf(view(record.values), record.status, record.pendingTasks);
   snapshot.config = configOf(threadId, record.checkpointId);
-  snapshot.metadata = { source: record.update ? 'update' : record.fork ? 'fork' : snapshot.next.includes(START) ? 'input' : 'loop', step: record.step, parents: {} };
+  snapshot.metadata = metadataOf(record);
   snapshot.createdAt = new Date(record.createdAt).toISOString();
   if (record.parent) snapshot.parentConfig = configOf(threadId, record.parent.checkpointId);
   return snapshot;

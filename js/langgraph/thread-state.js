@@ -4,7 +4,7 @@
 // reads and forks checkpoints.
 
 import { EdgegraphError, Checkpointer } from './edgegraph.js';
-import { threadHistory, withValues, snapshotOf, pendingOf, configOf, threadRef, stopped } from './history.js';
+import { threadHistory, withValues, snapshotOf, metadataOf, pendingOf, configOf, threadRef, stopped } from './history.js';
 import { updateOf } from './command.js';
 import { shownInterrupts } from './subgraph-node.js';
 import { removesMessages } from './messages-channel.js';
@@ -35,10 +35,13 @@ export class ThreadState {
     const wanted = config?.configurable?.checkpoint_id;
     const record = (await threadHistory(this.#runner.engine, threadId)).find(wanted === undefined ? (r) => !r.hidden : (r) => String(r.checkpointId) === String(wanted));
     if (!record) return { values: {}, next: [], tasks: [], config: { configurable: { thread_id: threadId } }, metadata: undefined };
-    await withValues(this.#runner.engine, threadId, [record]);
+    // A step that paused or failed: its checkpoint, loaded for its tasks, has the values too.
+    const cp = stopped(record) ? await this.#records.load(threadId, record.checkpointId) : null;
+    if (cp) record.values = cp.state;
+    else await withValues(this.#runner.engine, threadId, [record]);
     const snapshot = snapshotOf(threadId, record, this.#runner.view);
-    if (stopped(record)) {
-      const tasks = await this.#stopOf(snapshot, record, threadId, subgraphs);
+    if (cp) {
+      const tasks = this.#stopOf(snapshot, record, cp, threadId, subgraphs);
       // The latest state (LangGraph's) has the writes of the step's tasks that finished, and next the others.
       if (wanted === undefined && record.open) { this.#runner.withKept(snapshot.values, tasks); snapshot.next = record.open; }
     }
@@ -48,10 +51,9 @@ export class ThreadState {
   /**
    * A step that paused or failed, in its snapshot's tasks as LangGraph shows them (getState, and
    * getStateHistory: after the step ran on, too): a failed task's error ({ message, name }), or the
-   * paused ones' interrupts and paused subgraph children. Returns the checkpoint's tasks.
+   * paused ones' interrupts and paused subgraph children (`cp`: its checkpoint, loaded). Returns the checkpoint's tasks.
    */
-  async #stopOf(snapshot, record, threadId, subgraphs) {
-    const cp = await this.#records.load(threadId, record.checkpointId);
+  #stopOf(snapshot, record, cp, threadId, subgraphs) {
     const { tasks } = cp.meta;
     if (record.status === 'ERROR') ownTasks(snapshot.tasks, cp).forEach((own, i) => { if (own?.state === 'failed') snapshot.tasks[i].error = own.result; });
     else this.#pausedTasks(snapshot.tasks, cp, threadId, subgraphs);
@@ -163,13 +165,13 @@ export class ThreadState {
     const filter = Object.entries(options.filter ?? {});
     // (The filter reads the metadata: no values needed for it.)
     const shown = (await threadHistory(engine, threadId))
-      .filter((r) => !r.hidden && r.checkpointId < before && filter.every(([k, v]) => snapshotOf(threadId, r, view).metadata[k] === v))
+      .filter((r) => !r.hidden && r.checkpointId < before && filter.every(([k, v]) => metadataOf(r)[k] === v))
       .slice(0, options.limit);
     // Their values a page at a time (a page's states are rebuilt once, then patched): a first page of a long thread reads only its own.
     for (let at = 0; at < shown.length; at += PAGE) {
       for (const record of await withValues(engine, threadId, shown.slice(at, at + PAGE))) {
         const snapshot = snapshotOf(threadId, record, view);
-        if (stopped(record)) await this.#stopOf(snapshot, record, threadId, false);
+        if (stopped(record)) this.#stopOf(snapshot, record, await this.#records.load(threadId, record.checkpointId), threadId, false);
         yield snapshot;
       }
     }

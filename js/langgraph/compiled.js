@@ -4,7 +4,7 @@
 // applies the input through the reducers, as LangGraph's input step does, so
 // supersteps line up with LangGraph's and recursionLimit counts the same.
 
-import { GraphEngine, EdgegraphError, clearNodeCache, EngineCommand } from './edgegraph.js';
+import { GraphEngine, EdgegraphError, clearNodeCache, EngineCommand, currentNodeContext } from './edgegraph.js';
 import { START } from './graph.js';
 import { edgeOf } from './edges.js';
 import { plainMessages, plainMessageList, messagesStateReducer } from './messages.js';
@@ -21,6 +21,7 @@ import { channelsOf } from './annotation.js';
 import { subgraphNodeSpec, shownInterrupts } from './subgraph-node.js';
 import { withCache, cacheOf } from './cache.js';
 import { nodeConfig } from './config.js';
+import { nestedCall, nestedDone, nestedPause, nestedHandoff, handedOff } from './nested.js';
 
 const PARENT = Symbol.for('edgegraph.langgraph.parent');
 const STOP = Symbol.for('edgegraph.stop');   // events.js's: a stream's stop, { reason, onStop }, cheaper than an AbortSignal (run.js)
@@ -61,6 +62,8 @@ class GraphRunner {
   children = new Map();
   #builder;
   #channels;
+  /** Each node's static targets (its edges' and joins'): a name, or a list (addTarget). */
+  #fixed = new Map();
   #cache;
   /** Channels whose reducer is LangGraph's message reducer, run by the core's `messages` (messages-channel.js); #definition finds them. */
   #coreMessages = new Set();
@@ -113,7 +116,7 @@ class GraphRunner {
     // (The work of each edge and node in module functions and methods, not closures made per compile:
     // V8 dropped a closure's optimized code at a full GC, and a compile after one ran it unoptimized, 2-3x slower.)
     const { nodes, edges, joins, branches } = this.#builder;
-    const fixed = new Map(), joined = new Map();
+    const fixed = this.#fixed, joined = new Map();
     for (let i = 0; i < edges.length; i++) addTarget(fixed, edges[i][0], edges[i][1]);
     for (const [sources, target] of joins) for (const from of sources) { joined.set(target, [...joined.get(target) ?? [], from]); addTarget(fixed, from, target); }
     // The nodes and edges go to the engine as a list (definition.js's PREPARED, which writes their JSON text);
@@ -160,7 +163,8 @@ class GraphRunner {
       // An input schema's keys only (LangGraph's): invoke() cannot set the others (a goto's update is no input).
       const keys = this.#builder.input;
       if (keys && state.__goto__ == null) for (const key in update) if (!keys.has(key)) delete update[key];
-      inv?.ran();
+      // (An input that writes nothing has no values chunk, as LangGraph's.)
+      for (const _ in update) { inv?.ran(); break; }
       const out = { channels: this.#forCore(update, START, state), __start__: null };
       // A Command's goto on a thread that is not paused: the input step goes there.
       if (state.__goto__ != null) { out.__goto__ = null; out.nextNodeOverride = state.__goto__; }
@@ -179,8 +183,12 @@ class GraphRunner {
       const step = inv && ctx.attempt === 1 ? inv.enter(ctx.taskId, name, state, input) : stepOf(ctx.taskId);
       const config = ctx.hostConfig = nodeConfig(inv, ctx, name, step, input);
       if (cache) return cache(input, config).then((r) => this.#finish(r.value, inv, ctx, name, step, state, r.cached));
-      const out = fn(input, config);
-      return typeof out?.then === 'function' ? out.then((r) => this.#finish(r, inv, ctx, name, step, state)) : this.#finish(out, inv, ctx, name, step, state);
+      // (What it throws may be a nested graph's Command.PARENT: the node's result then, nested.js.)
+      let out;
+      try { out = fn(input, config); } catch (e) { out = handedOff(e, config); }
+      return typeof out?.then === 'function'
+        ? out.then((r) => this.#finish(r, inv, ctx, name, step, state), (e) => this.#finish(handedOff(e, config), inv, ctx, name, step, state))
+        : this.#finish(out, inv, ctx, name, step, state);
     };
     // A sync node stays sync (no promise, no AsyncLocalStorage.run: most of a
     // no-op node's cost); an async one keeps an async wrapper, which the engine
@@ -190,7 +198,10 @@ class GraphRunner {
 
   /** A node's result as the engine's: a Command, or its update under `channels`; `state`: the state the node read; `cached`: the result came from the cache. */
   #finish(out, inv, ctx, name, step, state, cached) {
-    const command = resultCommand(out);
+    let command = resultCommand(out);
+    // LangGraph's goto adds to the node's edges: those still run (a join still hears from it).
+    const fixed = command?.goto !== undefined && !toParent(command) && this.#fixed.get(name);
+    if (fixed) command = { ...command, goto: [...new Set([command.goto, fixed].flat())] };
     const update = this.#toUpdate(command ? updateOf(command.update, this.combine) : out, name);
     inv?.finished(ctx.taskId, name, step, update, cached);
     return command ? this.#engineCommand(command, name, state, update) : { channels: this.#forCore(update, name, state) };
@@ -281,6 +292,14 @@ class GraphRunner {
     if (this.store && threadId === undefined && !config[PARENT]) {
       throw new EdgegraphError('INVALID_INPUT', 'this graph has a checkpointer: pass { configurable: { thread_id } }');
     }
+    // Invoked inside another graph's node (callConfig): the call's, nested.js's.
+    const nested = config[PARENT]?.task ? config[PARENT] : undefined;
+    // A call that finished before the node paused: what it returned, as LangGraph replays a finished child.
+    if (nested?.was?.values) {
+      nestedDone(nested, nested.was.values);
+      if (inv.values) inv.push('values', inv.update(nested.was.values));
+      return nested.was.values;
+    }
     const options = this.#runOptions(inv, threadId);
     // (The run reads an absent signal or stop as none.)
     options.signal = config.signal;
@@ -318,6 +337,11 @@ class GraphRunner {
         // (A new thread starts from its defaults; one with state, from that.)
         result = await this.engine.execute(latest ? { __start__: input } : { __start__: input, channels: inv.initialValues }, options);
       }
+    } else if (nested?.was) {
+      // The node runs again after its pause: this call resumes the child where it paused (its input is not read again, as LangGraph's).
+      inv.initialValues = this.view(JSON.parse(nested.was.checkpoint).state);
+      if (inv.values) inv.push('values', inv.update(inv.initialValues));
+      result = await this.engine.resume(nested.was.checkpoint, nested.answers, options);
     } else {
       if (input === null || input === undefined) throw new EmptyInputError();
       inv.initialValues = this.defaults();
@@ -330,8 +354,14 @@ class GraphRunner {
     // Aborted by the call's signal: its reason (an AbortError, a TimeoutError), as LangGraph throws it.
     if (result.status === 'INTERRUPTED') throw config.signal?.aborted ? errorOf(config.signal.reason) : result.error ?? new EdgegraphError('ABORTED', 'the run was interrupted');
     if (result.status === 'FINISHED' && inv.steps >= inv.recursionLimit) throw inv.recursionError();
+    if (nested && result.parentCommand) throw nestedHandoff(result.parentCommand);
+    if (nested && result.status === 'PAUSED') {
+      inv.paused(shownInterrupts(result.interrupts, `${nested.at}/`), true);   // (in the child's namespace, as a subgraph node's)
+      throw nestedPause(nested, result);
+    }
     const kept = result.status === 'PAUSED' ? JSON.parse(result.checkpoint).tasks : undefined;
     const values = this.output(result.state, kept);
+    if (nested) nestedDone(nested, values);
     if (kept) {
       if (!this.store) throw new EdgegraphError('INVALID_OPTIONS', 'No checkpointer set: a run that pauses needs compile({ checkpointer })');
       // As LangGraph: the pending interrupts beside the values (none for a breakpoint), then the values with the writes kept.
@@ -353,6 +383,19 @@ class GraphRunner {
     inv.threadId = threadId;
     return { onEvent: patchless((event) => inv.onEvent(event)), maxSteps: 1e9, configurable: inv };
   }
+}
+
+/**
+ * A call's config: the graph's defaults (withConfig's), then the call's. Called inside another
+ * graph's node without that node's config, the node's config first, as LangGraph finds it: the
+ * graph is nested there (nested.js).
+ */
+function callConfig(runner, own, config) {
+  const outer = config?.[PARENT] ? undefined : currentNodeContext()?.hostConfig;
+  const merged = { ...EMPTY, ...outer, ...own, ...config };
+  // A graph that keeps no checkpoints of its own is nested there (one with a checkpointer runs on its thread there).
+  if (merged[PARENT]?.ctx && !runner.store) merged[PARENT] = nestedCall(merged[PARENT]);
+  return merged;
 }
 
 // A compiled graph's runner, for a parent graph that uses it as a node (else
@@ -377,8 +420,8 @@ export class CompiledStateGraph extends ThreadState {
     this.#config = config;
   }
 
-  invoke(input, config) { return this.#runner.invoke(input, { ...EMPTY, ...this.#config, ...config }); }
-  stream(input, config) { return this.#runner.stream(input, { ...EMPTY, ...this.#config, ...config }); }
+  invoke(input, config) { return this.#runner.invoke(input, callConfig(this.#runner, this.#config, config)); }
+  stream(input, config) { return this.#runner.stream(input, callConfig(this.#runner, this.#config, config)); }
   /** The graph as data (LangGraph's getGraph() is far richer; this is the Mermaid text). */
   getGraph() { const { engine } = this.#runner; return { drawMermaid: () => engine.toMermaid() }; }
   /** Forget the results the cache keeps for this graph's nodes. */

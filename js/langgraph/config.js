@@ -35,7 +35,8 @@ export function nodeConfig(inv, ctx, name, step, input) {
   for (const key in base) if (!(key in config)) config[key] = base[key];
   // The call's own callbacks (a list of handlers, or a CallbackManager's) keep running beside the token handler.
   if (inv?.messages) config.callbacks = [...(Array.isArray(base.callbacks) ? base.callbacks : base.callbacks?.handlers ?? []), inv.tokenHandler(name, ctx.taskId)];
-  if (inv) config[PARENT] = { stream: inv, ns: [`${name}:${ctx.taskId}`] };
+  // (What a graph invoked inside the node nests under: its stream and namespace, the node's context, its count of such calls and what they did, nested.js.)
+  if (inv) config[PARENT] = { stream: inv, ns: [`${name}:${ctx.taskId}`], ctx, calls: 0, kept: undefined };
   return config;
 }
 

@@ -15,7 +15,7 @@ import { updateOf } from './command.js';
 
 // The interrupt a child paused at a breakpoint leaves with its parent's task (js/subgraph.js's
 // holdPause): it needs no answer, and LangGraph shows none.
-const BREAKPOINT = '__breakpoint__';
+export const BREAKPOINT = '__breakpoint__';
 
 /** The interrupts a caller sees, as { id, value }: those of interrupt() calls, not a child's breakpoint; `prefix` goes before each id. */
 export const shownInterrupts = (list = [], prefix = '') => list.filter((i) => !i.id.endsWith(`/${BREAKPOINT}`)).map(({ id, value }) => ({ id: prefix + id, value }));

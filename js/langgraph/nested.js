@@ -1,0 +1,78 @@
+// nested.js: a compiled graph invoked inside another graph's node
+// (`await child.invoke(input, config)`, LangGraph's way to call a graph of
+// another state schema; without `config` too, where the node's context is
+// found: interrupt.js's currentNodeContext). As LangGraph's:
+// - an interrupt() in the child pauses the parent, and resuming the parent runs
+//   the node again, whose same call resumes the child where it paused, with its answers;
+// - a child that finished before the node paused is not run again: its call
+//   returns the values it returned (its side effects are not repeated);
+// - a child node's Command.PARENT becomes the node's result (its update and
+//   goto; the child's values are not passed).
+// What each call of a child did waits with the node's task (its `keep`, which
+// the core stores with the task) under `nested`, by the call's number in the
+// node's call order: { checkpoint, ids } paused, { values } finished. A
+// paused child's interrupt ids are `<node>:<step>.<task>/<call>/<child id>`;
+// its chunks stream under the node's namespace, and a call after the first
+// under `[..., '<call>']`, as LangGraph's.
+
+import { GraphInterrupt, EngineCommand, isGraphInterrupt } from './edgegraph.js';
+import { Command } from './command.js';
+import { BREAKPOINT } from './subgraph-node.js';
+
+const TASK = Symbol.for('edgegraph.task');   // interrupt.js's: a node context's task, { base, answers, keep }
+const HANDOFF = Symbol('handoff');
+
+/**
+ * The next call of a graph inside the node whose config's PARENT (config.js) is `parent`:
+ * { stream, ns } (a child's Invocation's parent), `owner` (`parent`, whose `kept` gathers what
+ * the node's calls did), `call` (its number), `at` (its ids' prefix), `task` (the node's), `was`
+ * (what this call did before the node paused: { checkpoint, ids } or { values }), `answers`
+ * (a paused child's, as the engine's resume takes them).
+ */
+export function nestedCall(parent) {
+  const task = parent.ctx[TASK];
+  const call = parent.calls++;
+  const at = `${task.base}/${call}`;
+  const was = task.keep?.nested?.[call];
+  const answers = {};
+  let any = false;
+  for (const id of was?.ids ?? []) if (Object.hasOwn(task.answers, `${at}/${id}`)) { answers[id] = task.answers[`${at}/${id}`]; any = true; }
+  const ns = call ? [...parent.ns, String(call)] : parent.ns;
+  return { stream: parent.stream, ns, owner: parent, call, at, task, was, answers: any ? new EngineCommand({ resume: answers }) : undefined };
+}
+
+/** The child of call `nested` finished with `values`: kept, as JSON has them, in case the node pauses later. */
+export function nestedDone(nested, values) {
+  (nested.owner.kept ??= {})[nested.call] = { values: JSON.parse(JSON.stringify(values)) };
+}
+
+/**
+ * The child's pause `result` as the node's: its interrupts under the call's ids (a breakpoint's
+ * as one needing no answer, which the caller is not shown); its checkpoint is kept.
+ */
+export function nestedPause(nested, result) {
+  const ids = result.interrupts?.map((i) => i.id) ?? [];
+  (nested.owner.kept ??= {})[nested.call] = { checkpoint: result.checkpoint, ids };
+  const pending = ids.length ? result.interrupts : [{ id: BREAKPOINT, value: null }];
+  return new GraphInterrupt(pending.map((i) => ({ id: `${nested.at}/${i.id}`, value: i.value })), nested.task.keep);
+}
+
+/** A child node's Command.PARENT (its run's parentCommand) as the error that carries it out of the node's call. */
+export function nestedHandoff({ update, goto }) {
+  const error = new Error('a node of a graph invoked inside this node returned Command({ graph: Command.PARENT }): rethrow this error');
+  error.name = 'ParentCommand';
+  error[HANDOFF] = new Command({ update: update?.channels, goto });
+  return error;
+}
+
+/**
+ * What the node of `config` threw, as its result: a handoff's Command. Anything else is thrown
+ * on; a pause takes with it what the node's calls of graphs did (its task keeps it).
+ */
+export function handedOff(error, config) {
+  if (error?.[HANDOFF]) return error[HANDOFF];
+  const kept = config[Symbol.for('edgegraph.langgraph.parent')]?.kept;
+  // (Those of this call of the node only: a call the node did not reach this time is dropped.)
+  if (isGraphInterrupt(error) && (kept || error.keep?.nested)) error.keep = { ...error.keep, nested: kept };
+  throw error;
+}

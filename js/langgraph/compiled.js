@@ -5,7 +5,7 @@
 // supersteps line up with LangGraph's and recursionLimit counts the same.
 
 import { GraphEngine, EdgegraphError, clearNodeCache, EngineCommand, currentNodeContext } from './edgegraph.js';
-import { START } from './graph.js';
+import { START, END } from './graph.js';
 import { edgeOf } from './edges.js';
 import { plainMessages, plainMessageList, messagesStateReducer } from './messages.js';
 import { EMPTY } from '../objects.js';   // copies that add keys spread it first (objects.js says why)
@@ -310,13 +310,15 @@ class GraphRunner {
       const thread = threadRef(config.configurable);
       options.threadId = thread.threadId;
       const latest = await this.engine.getState(thread.threadId, thread.checkpointId);
+      // A Command on a thread without checkpoints is its input (#commandStart), as LangGraph's.
+      const fresh = !latest && isCommand(input);
       // On a thread with state, the run starts from it (an input step folds the input over it).
       inv.initialValues = latest ? this.view(latest.state) : this.defaults();
       if (inv.checkpoints || inv.debug) {
         options[STREAM] = inv;   // (the run's tap, run.js: it reads the core's checkpoint meta)
-        await inv.follow(this.engine, latest?.checkpointId, input === null || input === undefined || isCommand(input));
+        await inv.follow(this.engine, latest?.checkpointId, !fresh && (input === null || input === undefined || isCommand(input)));
       }
-      if (input === null || input === undefined || isCommand(input)) {
+      if (!fresh && (input === null || input === undefined || isCommand(input))) {
         if (!latest) throw new EmptyInputError();
         const answer = isCommand(input) ? this.#engineCommand(input, 'resume', latest.state) : undefined;
         // Nothing to resume (the thread finished): a goto is a new run from the input step, which applies the update and goes there.
@@ -335,7 +337,7 @@ class GraphRunner {
         }
       } else {
         // (A new thread starts from its defaults; one with state, from that.)
-        result = await this.engine.execute(latest ? { __start__: input } : { __start__: input, channels: inv.initialValues }, options);
+        result = await this.engine.execute(latest ? { __start__: input } : fresh ? this.#commandStart(input, inv.initialValues) : { __start__: input, channels: inv.initialValues }, options);
       }
     } else if (nested?.was) {
       // The node runs again after its pause: this call resumes the child where it paused (its input is not read again, as LangGraph's).
@@ -344,11 +346,12 @@ class GraphRunner {
       result = await this.engine.resume(nested.was.checkpoint, nested.answers, options);
     } else {
       if (input === null || input === undefined) throw new EmptyInputError();
+      if (input.resume !== undefined && isCommand(input)) throw new EdgegraphError('INVALID_INPUT', 'Command({ resume }) without a checkpointer: there is nothing to resume (compile({ checkpointer }), and pass { configurable: { thread_id } })');
       inv.initialValues = this.defaults();
       // No thread, nothing to recover: the input step reads the input from here
       // instead of the state, so it crosses into the core once, not twice.
       inv.input = input;
-      result = await this.engine.execute({ channels: inv.initialValues }, options);
+      result = await this.engine.execute(isCommand(input) ? this.#commandStart(input, inv.initialValues) : { channels: inv.initialValues }, options);
     }
     if (result.status === 'ERROR') throw thrownOf(result.error);
     // Aborted by the call's signal: its reason (an AbortError, a TimeoutError), as LangGraph throws it.
@@ -371,6 +374,11 @@ class GraphRunner {
       values.__interrupt__ = interrupts;
     }
     return values;
+  }
+
+  /** A run's start from `command` instead of an input (a thread without checkpoints, a graph without a checkpointer): the input step applies its update and goes to its goto, or ends. */
+  #commandStart(command, channels) {
+    return { __start__: updateOf(command.update, this.combine), __goto__: gotoOf(command.goto) ?? END, channels };
   }
 
   /**

@@ -2,7 +2,7 @@
 // LangGraph's way to call a graph of another state schema): the child's interrupt() pauses the
 // parent and a resume continues the child; a child that finished is not run again when the node
 // runs again; a child node's Command.PARENT is the node's result. And a node's Command goto adds
-// to its static edges. Each program runs on @langchain/langgraph first: its behaviour is what both
+// to its static edges, and a Command on a thread without checkpoints is its input. Each program runs on @langchain/langgraph first: its behaviour is what both
 // implementations are held to.
 
 import { test } from 'node:test';
@@ -183,5 +183,35 @@ for (const impl of implementations) {
     const graph = new StateGraph(State).addNode('n', () => ({ log: ['n'] })).addEdge(START, 'n').compile();
     assert.deepEqual(await collect(graph.stream({}, { streamMode: 'values' })), [{ log: ['n'] }]);
     assert.deepEqual(await collect(graph.stream({ log: [] }, { streamMode: 'values' })), [{ log: [] }, { log: ['n'] }]);
+  });
+}
+
+for (const impl of implementations) {
+  const { StateGraph, Annotation, START, END, MemorySaver, Command } = impl;
+  const State = Annotation.Root({ x: Annotation(), log: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) });
+  const graphOf = (options) => new StateGraph(State)
+    .addNode('a', () => ({ log: ['a'] })).addNode('b', () => ({ log: ['b'] }))
+    .addEdge(START, 'a').addEdge('a', 'b').compile(options);
+
+  test(named(impl, 'a Command on a thread without checkpoints is its input: its update applied, its goto taken, else the run ends'), async () => {
+    const cases = [
+      [{ update: { x: 3 } }, { x: 3, log: [] }],
+      [{ goto: 'b', update: { x: 2 } }, { x: 2, log: ['b'] }],
+      [{ goto: END, update: { x: 4 } }, { x: 4, log: [] }],
+      [{ resume: 'nothing asked' }, { log: [] }],
+    ];
+    for (const [fields, expected] of cases) {
+      const graph = graphOf({ checkpointer: new MemorySaver() });
+      const config = { configurable: { thread_id: 'new' } };
+      assert.deepEqual(await graph.invoke(new Command(fields), config), expected, JSON.stringify(fields));
+      const state = await graph.getState(config);
+      assert.deepEqual([state.values, state.next], [expected, []], JSON.stringify(fields));
+    }
+  });
+
+  test(named(impl, 'a Command given to a graph without a checkpointer: its update and goto are the input; a resume is refused'), async () => {
+    const graph = graphOf();
+    assert.deepEqual(await graph.invoke(new Command({ update: { x: 3 } })), { x: 3, log: [] });
+    await assert.rejects(graph.invoke(new Command({ resume: 'yes' })), /resume.*without.*checkpointer/i);
   });
 }

@@ -2,8 +2,8 @@
 // LangGraph's way to call a graph of another state schema): the child's interrupt() pauses the
 // parent and a resume continues the child; a child that finished is not run again when the node
 // runs again; a child node's Command.PARENT is the node's result. And a node's Command goto adds
-// to its static edges, and a Command on a thread without checkpoints is its input. Each program runs on @langchain/langgraph first: its behaviour is what both
-// implementations are held to.
+// to its static edges, and a Command on a thread without checkpoints is its input. Each program
+// runs on @langchain/langgraph first: its behaviour is what both implementations are held to.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

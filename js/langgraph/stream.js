@@ -45,6 +45,9 @@ export class Invocation extends ModeStream {
    */
   constructor(config, modes, single, view, parent) {
     super({ modes, single, subgraphs: config.subgraphs === true, parent });
+    // With subgraphs: true a subgraph's message chunk reaches the caller from the subgraph's own
+    // namespace: the levels above it, whose nodes' updates have it again, know it (LangGraph sends it once).
+    if (parent && this.subgraphs) this.seen = parent.stream.seen;
     this.shape = this;
     this.recursionLimit = config.recursionLimit ?? 25;
     this.config = config;

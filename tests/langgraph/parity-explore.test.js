@@ -162,4 +162,21 @@ for (const impl of implementations) {
     assert.deepEqual(got, [{ role: 'assistant', content: 'sent', id: 'sid' }]);
     assert.deepEqual(views(result.messages), [{ role: 'user', content: 'hi', id: 'u' }, { role: 'assistant', content: 'sent', id: 'sid' }]);
   });
+
+  test(named(impl, 'with subgraphs: true a subgraph\'s message and tokens come once, from its own namespace, not again from each enclosing subgraph node'), async () => {
+    const model = new FakeListChatModel({ responses: ['tok'] });
+    const inner = new StateGraph(MessagesAnnotation)
+      .addNode('reply', () => ({ messages: [new AIMessage({ content: 'inner reply', id: 'r1' })] }))
+      .addNode('llm', async (s, config) => ({ messages: [await model.invoke(s.messages, config)] }))
+      .addEdge(START, 'reply').addEdge('reply', 'llm').compile();
+    const middle = new StateGraph(MessagesAnnotation).addNode('inner', inner).addEdge(START, 'inner').compile();
+    const outer = new StateGraph(MessagesAnnotation).addNode('middle', middle).addEdge(START, 'middle').compile();
+    const input = { messages: [{ role: 'user', content: 'hi', id: 'u' }] };
+    const shown = (chunks) => chunks.map(([ns, [m, meta]]) => `${ns.map((n) => n.split(':')[0]).join('|')} ${meta.langgraph_node}: ${m.content}`);
+    assert.deepEqual(shown(await collect(outer.stream(input, { streamMode: 'messages', subgraphs: true }))), [
+      'middle|inner reply: inner reply', 'middle|inner llm: t', 'middle|inner llm: o', 'middle|inner llm: k',
+    ]);
+    // Without subgraphs the top-level node sends them, once.
+    assert.deepEqual((await collect(outer.stream(input, { streamMode: 'messages' }))).map(([m, meta]) => `${meta.langgraph_node}: ${m.content}`), ['middle: inner reply', 'middle: tok']);
+  });
 }

@@ -185,6 +185,16 @@ export interface StateGraph<S = any> {
   compile(options?: { checkpointer?: BaseCheckpointSaver | object; interruptBefore?: string[] | '*'; interruptAfter?: string[] | '*'; name?: string; cache?: NodeCache }): CompiledStateGraph<S>;
 }
 
+/** stream()'s result, as LangChain's IterableReadableStream: iterate it, or use it as a web ReadableStream (cancelling it, or leaving the loop, stops the run). */
+export interface IterableReadableStream<T> extends AsyncIterableIterator<T> {
+  readonly locked: boolean;
+  cancel(reason?: unknown): Promise<void>;
+  getReader(): ReadableStreamDefaultReader<T>;
+  pipeThrough<U>(transform: ReadableWritablePair<U, T>, options?: StreamPipeOptions): ReadableStream<U>;
+  pipeTo(destination: WritableStream<T>, options?: StreamPipeOptions): Promise<void>;
+  tee(): [ReadableStream<T>, ReadableStream<T>];
+}
+
 export declare class CompiledStateGraph<S = any> {
   /** The final state; a paused run's also has `__interrupt__: [{ id, value }]`. A Command (or null) continues the thread. */
   invoke(input: UpdateOf<S> | Command | null | undefined, config?: LangGraphConfig): Promise<S & { __interrupt__?: Array<{ id: string; value: any }> }>;
@@ -192,7 +202,12 @@ export declare class CompiledStateGraph<S = any> {
   updateState(config: LangGraphConfig, values: UpdateOf<S> | null, asNode?: string): Promise<{ configurable: { thread_id: string; checkpoint_ns: string; checkpoint_id: string } }>;
   dispose(): void;
   /** Chunks of `config.streamMode` ('updates' by default); several modes give [mode, chunk]; subgraphs: true adds the namespace first. */
-  stream(input: UpdateOf<S> | Command | null | undefined, config?: LangGraphConfig): Promise<AsyncIterable<any>>;
+  stream(input: UpdateOf<S> | Command | null | undefined, config?: LangGraphConfig): Promise<IterableReadableStream<any>>;
+  /** invoke() of each input, together (LangChain's Runnable.batch). */
+  batch(inputs: Array<UpdateOf<S> | Command | null>, config?: LangGraphConfig | LangGraphConfig[]): Promise<Array<S & { __interrupt__?: Array<{ id: string; value: any }> }>>;
+  /** The compiled graphs used as its nodes, as [name, graph] (with `recurse`, theirs too, named `<node>|<child node>`). */
+  getSubgraphs(namespace?: string, recurse?: boolean): Generator<[string, CompiledStateGraph<any>]>;
+  getSubgraphsAsync(namespace?: string, recurse?: boolean): AsyncGenerator<[string, CompiledStateGraph<any>]>;
   getState(config: LangGraphConfig, options?: { subgraphs?: boolean }): Promise<StateSnapshot<S>>;
   /** Forget the results compile({ cache }) keeps for this graph's nodes. */
   clearCache(): Promise<void>;

@@ -21,6 +21,7 @@ import { channelsOf } from './annotation.js';
 import { subgraphNodeSpec, shownInterrupts } from './subgraph-node.js';
 import { withCache, cacheOf } from './cache.js';
 import { nodeConfig } from './config.js';
+import { IterableReadableStream } from './web-stream.js';
 import { nestedCall, nestedDone, nestedPause, nestedHandoff, handedOff } from './nested.js';
 
 const PARENT = Symbol.for('edgegraph.langgraph.parent');
@@ -79,9 +80,12 @@ class GraphRunner {
     // LangGraph's compiled graphs have no dispose(): the engine is freed when collected, without a leak warning.
     // (An option left undefined or null is the engine's default: none.)
     const engineOptions = { [FREED_WHEN_COLLECTED]: true, checkpointer: this.store };
-    for (const key of ['interruptBefore', 'interruptAfter']) engineOptions[key] = options[key] === '*' ? [...builder.nodes.keys()] : options[key];
+    for (const key of ['interruptBefore', 'interruptAfter']) engineOptions[key] = this.#breakpoints(options[key]);
     this.engine = new GraphEngine(this.#definition(), engineOptions);
   }
+
+  /** A list of breakpoints as the engine takes it: '*' is every node. */
+  #breakpoints(list) { return list === '*' ? [...this.#builder.nodes.keys()] : list; }
 
   // view, toUpdate and combine (below): what its subgraph nodes (subgraph-node.js) and its ThreadState use of a runner.
   /** Only the declared channels (or those of `keys`, a Map or Set), as LangGraph's state (channels never written are absent). */
@@ -280,7 +284,7 @@ class GraphRunner {
     const stop = config[STOP] = {};   // { reason, onStop }: set when the consumer leaves, and by the run (run.js)
     const inv = new Invocation(config, modes, !Array.isArray(mode), this.view, config[PARENT]);
     this.invoke(input, config, modes, inv).then(() => inv.end(), (e) => inv.end(e));
-    return inv.iterate(() => { stop.reason ??= new EdgegraphError('ABORTED', 'the stream was closed by its consumer'); stop.onStop?.(); });
+    return new IterableReadableStream(inv.iterate(() => { stop.reason ??= new EdgegraphError('ABORTED', 'the stream was closed by its consumer'); stop.onStop?.(); }));
   }
 
   /**
@@ -304,6 +308,8 @@ class GraphRunner {
     // (The run reads an absent signal or stop as none.)
     options.signal = config.signal;
     options[STOP] = config[STOP];
+    // A call's own breakpoints (LangGraph's invoke(input, { interruptBefore })) replace the compiled ones; not a nested graph's (they are its parent's).
+    if (!nested) for (const key of ['interruptBefore', 'interruptAfter']) if (config[key] !== undefined) options[key] = this.#breakpoints(config[key]);
     let result;
     if (threadId !== undefined && this.store) {
       // { threadId, checkpointId? } as the engine takes them (a string, a number); resume() reads the thread's from `thread`.
@@ -401,6 +407,11 @@ class GraphRunner {
 function callConfig(runner, own, config) {
   const outer = config?.[PARENT] ? undefined : currentNodeContext()?.hostConfig;
   const merged = { ...EMPTY, ...outer, ...own, ...config };
+  // As LangChain merges configs: configurable and metadata key by key, tags together.
+  for (const key of ['configurable', 'metadata', 'tags']) {
+    const parts = [outer, own, config].filter((c) => c?.[key]);
+    if (parts.length > 1) merged[key] = key === 'tags' ? [...new Set(parts.flatMap((c) => c.tags))] : Object.assign({}, ...parts.map((c) => c[key]));
+  }
   // A graph that keeps no checkpoints of its own is nested there (one with a checkpointer runs on its thread there).
   if (merged[PARENT]?.ctx && !runner.store) merged[PARENT] = nestedCall(merged[PARENT]);
   return merged;
@@ -430,6 +441,24 @@ export class CompiledStateGraph extends ThreadState {
 
   invoke(input, config) { return this.#runner.invoke(input, callConfig(this.#runner, this.#config, config)); }
   stream(input, config) { return this.#runner.stream(input, callConfig(this.#runner, this.#config, config)); }
+  /** invoke() of each input, together (LangChain's Runnable.batch): `config` one for all, or one each. */
+  batch(inputs, config) { return Promise.all(inputs.map((input, i) => this.invoke(input, Array.isArray(config) ? config[i] : config))); }
+
+  /**
+   * The compiled graphs used as its nodes, as [name, graph] (LangGraph's): `namespace`, only the one
+   * there (`<node>|<child node>`, with `recurse`); `recurse`, their own too, named so.
+   */
+  *getSubgraphs(namespace, recurse) {
+    for (const [name, graph] of this.#runner.children) {
+      if (namespace !== undefined && !namespace.startsWith(name)) continue;
+      if (namespace === name) { yield [name, graph]; return; }
+      if (namespace === undefined) yield [name, graph];
+      if (recurse) for (const [child, g] of graph.getSubgraphs(namespace?.slice(name.length + 1), recurse)) yield [`${name}|${child}`, g];
+    }
+  }
+
+  async *getSubgraphsAsync(namespace, recurse) { yield* this.getSubgraphs(namespace, recurse); }
+
   /** The graph as data (LangGraph's getGraph() is far richer; this is the Mermaid text). */
   getGraph() { const { engine } = this.#runner; return { drawMermaid: () => engine.toMermaid() }; }
   /** Forget the results the cache keeps for this graph's nodes. */

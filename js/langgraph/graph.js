@@ -40,10 +40,12 @@ export class StateGraph {
   /** @type {Set<string> | null} the state schema's own keys, once a node's input schema adds private channels (what other nodes get) */
   stateKeys = null;
 
-  constructor(schema) {
+  /** `options`: LangGraph 1.x's { input, output } schemas (a context schema, the other second argument, shapes no state). */
+  constructor(schema, options) {
     if (schema === SHAPE) return;
     if (schema === undefined) throw new GraphValidationError('StateGraph needs a state: an Annotation.Root or { channels }');
-    ({ channels: this.channels, input: this.input, output: this.output } = channelsOf(schema));
+    const io = options?.input || options?.output ? { state: schema, input: options.input, output: options.output } : schema;
+    ({ channels: this.channels, input: this.input, output: this.output } = channelsOf(io));
   }
 
   /** One kept for good, for its shape (objects.js's SHAPE). */

@@ -1,0 +1,100 @@
+// What a call of a compiled graph takes and gives, where an exploratory comparison found
+// edgegraph/langgraph different: a call's own breakpoints, a config merged with withConfig's,
+// StateGraph's { input, output } schemas, stream() as a web ReadableStream, batch() and
+// getSubgraphs(). Each program runs on @langchain/langgraph first: its behaviour is what both
+// implementations are held to.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { implementations, collect, named } from './support/impls.js';
+
+for (const impl of implementations) {
+  const { StateGraph, Annotation, START, END, MemorySaver } = impl;
+  const Draft = Annotation.Root({ draft: Annotation(), log: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) });
+
+  /** write -> send -> done, `sent` recording each send (the side effect a breakpoint guards). */
+  const mailer = (sent) => new StateGraph(Draft)
+    .addNode('write', () => ({ draft: 'hello', log: ['write'] }))
+    .addNode('send', (s) => { sent.push(s.draft); return { log: ['send'] }; })
+    .addNode('done', () => ({ log: ['done'] }))
+    .addEdge(START, 'write').addEdge('write', 'send').addEdge('send', 'done')
+    .compile({ checkpointer: new MemorySaver() });
+
+  test(named(impl, 'a call\'s own interruptBefore pauses before the node, which runs only on the resume (the same config does not pause there again)'), async () => {
+    const sent = [];
+    const graph = mailer(sent);
+    const config = { configurable: { thread_id: 'before' }, interruptBefore: ['send'] };
+    assert.deepEqual(await graph.invoke({}, config), { draft: 'hello', log: ['write'], __interrupt__: [] });
+    assert.deepEqual([(await graph.getState(config)).next, sent], [['send'], []]);
+    assert.deepEqual(await graph.invoke(null, config), { draft: 'hello', log: ['write', 'send', 'done'] });
+    assert.deepEqual(sent, ['hello']);
+  });
+
+  test(named(impl, 'a call\'s own interruptAfter pauses after each node it names'), async () => {
+    const graph = mailer([]);
+    const config = { configurable: { thread_id: 'after' }, interruptAfter: ['write', 'send'] };
+    await graph.invoke({}, config);
+    assert.deepEqual((await graph.getState(config)).next, ['send']);
+    await graph.invoke(null, config);
+    assert.deepEqual((await graph.getState(config)).next, ['done']);
+    assert.deepEqual(await graph.invoke(null, config), { draft: 'hello', log: ['write', 'send', 'done'] });
+  });
+
+  test(named(impl, 'a call\'s interruptBefore: \'*\' pauses before every node'), async () => {
+    const graph = mailer([]);
+    const config = { configurable: { thread_id: 'all' }, interruptBefore: '*' };
+    await graph.invoke({}, config);
+    assert.deepEqual((await graph.getState(config)).next, ['write']);
+    await graph.invoke(null, config);
+    assert.deepEqual((await graph.getState(config)).next, ['send']);
+  });
+
+  test(named(impl, 'withConfig\'s configurable, metadata and tags merge with the call\'s, key by key'), async () => {
+    const graph = new StateGraph(Annotation.Root({ out: Annotation() }))
+      .addNode('a', (s, config) => ({ out: [config.configurable.model, config.configurable.user_id, config.metadata.team, config.metadata.request, [...config.tags].sort().join(',')].join(' ') }))
+      .addEdge(START, 'a').addEdge('a', END).compile()
+      .withConfig({ configurable: { model: 'gpt-4o' }, metadata: { team: 'ops' }, tags: ['base'] });
+    const { out } = await graph.invoke({}, { configurable: { user_id: 'u1' }, metadata: { request: 'r7' }, tags: ['call'] });
+    assert.equal(out, 'gpt-4o u1 ops r7 base,call');
+  });
+
+  test(named(impl, 'new StateGraph(state, { input, output }): invoke() takes the input schema\'s keys and returns the output schema\'s'), async () => {
+    const Overall = Annotation.Root({ question: Annotation(), answer: Annotation(), notes: Annotation() });
+    const graph = new StateGraph(Overall, { input: Annotation.Root({ question: Annotation() }), output: Annotation.Root({ answer: Annotation() }) })
+      .addNode('answerer', (s) => ({ answer: `re: ${s.question} (notes: ${s.notes})`, notes: 'internal scratch' }))
+      .addEdge(START, 'answerer').addEdge('answerer', END).compile();
+    assert.deepEqual(await graph.invoke({ question: 'hi', notes: 'injected by caller' }), { answer: 're: hi (notes: undefined)' });
+  });
+
+  const counter = () => new StateGraph(Annotation.Root({ n: Annotation() }))
+    .addNode('a', (s) => ({ n: s.n + 1 })).addNode('b', (s) => ({ n: s.n + 1 }))
+    .addEdge(START, 'a').addEdge('a', 'b').addEdge('b', END).compile();
+
+  test(named(impl, 'stream() is a web ReadableStream too: piped through a TransformStream into a Response as server-sent events'), async () => {
+    const stream = await counter().stream({ n: 0 });
+    const sse = stream.pipeThrough(new TransformStream({ transform: (chunk, c) => c.enqueue(`data: ${JSON.stringify(chunk)}\n\n`) })).pipeThrough(new TextEncoderStream());
+    assert.equal(await new Response(sse).text(), 'data: {"a":{"n":1}}\n\ndata: {"b":{"n":2}}\n\n');
+  });
+
+  test(named(impl, 'stream()\'s getReader reads the chunks; cancel() stops the run'), async () => {
+    const reader = (await counter().stream({ n: 0 })).getReader();
+    assert.deepEqual(await reader.read(), { value: { a: { n: 1 } }, done: false });
+    await reader.cancel();
+    assert.deepEqual(await reader.read(), { value: undefined, done: true });
+    // Iterated, it is the chunks as before.
+    assert.deepEqual(await collect(counter().stream({ n: 0 }, { streamMode: 'values' })), [{ n: 0 }, { n: 1 }, { n: 2 }]);
+  });
+
+  test(named(impl, 'batch() invokes each input'), async () => {
+    assert.deepEqual(await counter().batch([{ n: 1 }, { n: 10 }]), [{ n: 3 }, { n: 12 }]);
+  });
+
+  test(named(impl, 'getSubgraphs() lists the compiled graphs used as nodes, with recurse theirs too'), async () => {
+    const leaf = counter();
+    const middle = new StateGraph(Annotation.Root({ n: Annotation() })).addNode('leaf', leaf).addEdge(START, 'leaf').compile();
+    const top = new StateGraph(Annotation.Root({ n: Annotation() })).addNode('middle', middle).addNode('plain', () => ({})).addEdge(START, 'middle').addEdge('middle', 'plain').compile();
+    assert.deepEqual([...top.getSubgraphs()].map(([name, g]) => [name, g === middle]), [['middle', true]]);
+    assert.deepEqual([...top.getSubgraphs(undefined, true)].map(([name, g]) => [name, g === middle || g === leaf]), [['middle', true], ['middle|leaf', true]]);
+    assert.deepEqual([...top.getSubgraphs('middle|leaf', true)].map(([name]) => name), ['middle|leaf']);
+  });
+}

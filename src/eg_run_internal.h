@@ -101,6 +101,7 @@ typedef struct eg_run_undo { cJSON *state; size_t patch_len; size_t patch_count;
 bool eg_run_undo_begin_(const eg_run *run, eg_run_undo *u);
 int eg_run_undo_end_(eg_run *run, eg_run_undo *u, int rc);
 bool eg_run_record_next_(eg_run *run);       /* state.nextNode from the pending tasks */
+void eg_run_halt_(eg_run *run, int status);   /* stop at `status` (PAUSED, INTERRUPTED) with state.nextNode recorded */
 bool eg_run_record_visits_(eg_run *run);     /* partitioned: visitedNodes, iteration, currentNodeId */
 /* currentNode, nextNode, stepCount, error (and the visit keys when partitioned): a node may not write them. */
 bool eg_run_is_engine_key_(const eg_run *run, const char *key);

@@ -138,8 +138,7 @@ static bool apply_failures(eg_run *run) {
  * the run paused (or stopped). */
 static bool wait_for_answers(eg_run *run) {
     if (!eg_run_has_interrupts_(run)) return true;
-    if (!eg_run_record_next_(run)) eg_run_fatal_nomem_(run);
-    else eg_run_set_status_(run, EG_STATUS_PAUSED);
+    eg_run_halt_(run, EG_STATUS_PAUSED);
     return false;
 }
 
@@ -224,10 +223,12 @@ static bool bookkeep(eg_run *run, const step_outcome *o) {
     return true;
 }
 
-static void pause(eg_run *run) {
+void eg_run_halt_(eg_run *run, int status) {
     if (!eg_run_record_next_(run)) eg_run_fatal_nomem_(run);
-    else eg_run_set_status_(run, EG_STATUS_PAUSED);
+    else eg_run_set_status_(run, status);
 }
+
+static void pause(eg_run *run) { eg_run_halt_(run, EG_STATUS_PAUSED); }
 
 /* Phase 5: what comes next. Precedence: PAUSED > shouldEnd > a status
  * returned by a node; otherwise each task's node routes (now, or after the
@@ -285,13 +286,16 @@ static bool any_pending(const eg_run *run) {
 
 void eg_run_advance_(eg_run *run) {
     while (run->status == EG_STATUS_RUNNING) {
-        if (run->interrupt) {
-            if (!eg_run_record_next_(run)) eg_run_fatal_nomem_(run);
-            else eg_run_set_status_(run, EG_STATUS_INTERRUPTED);
+        if (run->phase == PHASE_ROUTES && !run->interrupt) eg_run_resolve_routes_(run);
+        bool pending = any_pending(run);
+        /* A step of nodes that all had their outcome commits before an interrupt
+         * stops the run: its writes are kept (a resume would run its nodes, and
+         * their side effects, again), as a failure or a pause of the step is. */
+        if (run->interrupt && (pending || run->phase != PHASE_NODES)) {
+            eg_run_halt_(run, EG_STATUS_INTERRUPTED);
             return;
         }
-        if (run->phase == PHASE_ROUTES) eg_run_resolve_routes_(run);
-        if (run->status != EG_STATUS_RUNNING || any_pending(run)) return;
+        if (run->status != EG_STATUS_RUNNING || pending) return;
         if (run->phase == PHASE_NODES) commit_nodes(run);
         else if (run->boundary == BOUNDARY_PAUSE_AFTER_ROUTES) {
             /* Resume commits the answered routes. */

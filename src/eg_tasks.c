@@ -85,7 +85,6 @@ void eg_run_schedule_(eg_run *run, const int *targets, cJSON **args, size_t n) {
              run->max_steps, run->steps_this_call, eg_run_node_name_(run, run->tasks[0].node));
     else if (!paused_here && eg_run_breaks_before_(run)) {
         /* interruptBefore: the batch stays scheduled, and resume runs it. */
-        if (!eg_run_record_next_(run)) eg_run_fatal_nomem_(run);
-        else eg_run_set_status_(run, EG_STATUS_PAUSED);
+        eg_run_halt_(run, EG_STATUS_PAUSED);
     }
 }

@@ -43,9 +43,10 @@ export function historyReader(engine) {
     // The record before, through those skipped (a record's first child continues it; a later one is a fork, a replay: never within its step).
     let raw = r.fork ? undefined : parent;
     if (r.routing.length) {
-      if (r.status !== 'PAUSED') return (r.skipped = true);
-      // Paused with its routes (LangGraph's checkpoint after the step): answered (interruptAfter; updateState with
-      // asNode), their next is where they go; not yet (a node's own pause), the routing nodes' edges' declared targets.
+      if (r.status !== 'PAUSED' && r.status !== 'INTERRUPTED') return (r.skipped = true);
+      // Paused with its routes (LangGraph's checkpoint after the step), or stopped there (the stream's consumer left
+      // once its step's tasks had finished): answered (interruptAfter; updateState with asNode), their next is where
+      // they go; not yet (a node's own pause, a stop), the routing nodes' edges' declared targets.
       edges ??= engine.definition.edges;
       if (!r.pendingTasks.length) r.pendingTasks = r.routing.flatMap((n) => (edges[n].router ? edges[n].targets ?? [] : edges[n]));
     } else if (r.status === 'RUNNING' && raw?.status === 'RUNNING' && raw.superstep === r.superstep) {

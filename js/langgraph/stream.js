@@ -54,6 +54,14 @@ export class Invocation extends ModeStream {
     this.view = view;
   }
 
+  /**
+   * A task's result (ModeStream's): its chunks go out once the engine has it (its node_end), as
+   * LangGraph's once its writes are kept: a consumer that leaves on seeing them (stopping the run)
+   * does not lose them, and a resume does not run the node again.
+   */
+  #done = new Map();
+  finished(id, name, step, update, cached) { this.#done.set(id, [name, step, update, cached]); }
+
   /** ModeStream's: a token's step, LangGraph's. */
   stepOf(taskId) { return stepOf(taskId); }
 
@@ -115,6 +123,9 @@ export class Invocation extends ModeStream {
         if (event.error || event.interrupts) {
           this.halted = true;
           this.stopped(event.taskId, event.node, stepOf(event.taskId), event.error ? { message: event.error, code: event.errorCode } : null, event.interrupts);
+        } else {
+          const done = this.#done.get(event.taskId);
+          if (done) { this.#done.delete(event.taskId); super.finished(event.taskId, ...done); }
         }
         break;
       // LangGraph sends a checkpoint as its step's tasks are about to run: one paused before its routes (interruptAfter), on the resume.

@@ -245,6 +245,31 @@ TEST(interrupt_keeps_unfinished_tasks_for_resume) {
     eg_graph_free(g);
 }
 
+TEST(interrupt_after_every_task_finished_commits_the_step_first) {
+    eg_graph *g = graph("{\"nodes\":{\"s\":{},\"x\":{},\"y\":{}},\"edges\":{\"s\":[\"x\",\"y\"],\"x\":\"__end__\",\"y\":\"__end__\"},\"entryPoint\":\"s\"}");
+    eg_run *r = start(g, "{}");
+    cJSON_Delete(next(r));
+    submit(r, 0, "{}");
+    cJSON_Delete(next(r));                 /* tasks x and y */
+    submit(r, 0, "{\"data\":{\"x\":1}}");
+    submit(r, 1, "{\"data\":{\"y\":1}}");  /* both finished, then the stop */
+    eg_run_interrupt(r);
+    cJSON *o = next(r);
+    CHECK_STR(str(o, "status"), "INTERRUPTED");
+    cJSON_Delete(o);
+    /* Their writes are in the state: the resume runs neither again, and finishes. */
+    const char *state;
+    size_t len;
+    eg_error e;
+    CHECK(eg_run_state(r, &state, &len, &e) == EG_OK && strstr(state, "\"x\":1") && strstr(state, "\"y\":1"));
+    CHECK(eg_run_resume(r, NULL, 0, NULL) == EG_OK);
+    o = next(r);
+    CHECK_STR(str(o, "status"), "FINISHED");
+    cJSON_Delete(o);
+    eg_run_free(r);
+    eg_graph_free(g);
+}
+
 TEST(failed_node_retried_by_resume) {
     eg_graph *g = graph(chain);
     eg_run *r = start(g, "{}");

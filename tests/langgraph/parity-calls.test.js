@@ -1,8 +1,8 @@
 // What a call of a compiled graph takes and gives, where an exploratory comparison found
 // edgegraph/langgraph different: a call's own breakpoints, a config merged with withConfig's,
-// StateGraph's { input, output } schemas, stream() as a web ReadableStream, batch() and
-// getSubgraphs(). Each program runs on @langchain/langgraph first: its behaviour is what both
-// implementations are held to.
+// StateGraph's { input, output } schemas, stream() as a web ReadableStream, batch(),
+// getSubgraphs(), and a stream left early. Each program runs on @langchain/langgraph first: its
+// behaviour is what both implementations are held to.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -96,5 +96,23 @@ for (const impl of implementations) {
     assert.deepEqual([...top.getSubgraphs()].map(([name, g]) => [name, g === middle]), [['middle', true]]);
     assert.deepEqual([...top.getSubgraphs(undefined, true)].map(([name, g]) => [name, g === middle || g === leaf]), [['middle', true], ['middle|leaf', true]]);
     assert.deepEqual([...top.getSubgraphs('middle|leaf', true)].map(([name]) => name), ['middle|leaf']);
+  });
+
+  test(named(impl, 'a consumer that leaves the stream on a node\'s update keeps that update: the resume does not run the node (its side effect) again'), async () => {
+    let charged = 0;
+    const graph = new StateGraph(Draft)
+      .addNode('charge', async () => { charged++; return { log: ['charged'] }; })
+      .addNode('ship', async () => ({ log: ['shipped'] }))
+      .addEdge(START, 'charge').addEdge('charge', 'ship').addEdge('ship', END)
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: 'leave' } };
+    for await (const chunk of await graph.stream({ log: [] }, config)) {
+      assert.deepEqual(chunk, { charge: { log: ['charged'] } });
+      break;
+    }
+    const state = await graph.getState(config);
+    assert.deepEqual([state.values, state.next], [{ log: ['charged'] }, ['ship']]);
+    assert.deepEqual(await graph.invoke(null, config), { log: ['charged', 'shipped'] });
+    assert.equal(charged, 1);
   });
 }

@@ -225,6 +225,8 @@ export declare class BaseCheckpointSaver {
   getTuple(config: LangGraphConfig): Promise<CheckpointTuple | undefined>;
   get(config: LangGraphConfig): Promise<CheckpointTuple['checkpoint'] | undefined>;
   list(config: LangGraphConfig, options?: { limit?: number }): AsyncIterable<CheckpointTuple>;
+  /** Forget every checkpoint of the thread. */
+  deleteThread(threadId: string): Promise<void>;
 }
 export interface CheckpointTuple {
   config: { configurable: { thread_id: string; checkpoint_ns: string; checkpoint_id: string } };

@@ -51,6 +51,9 @@ export class BaseCheckpointSaver {
     for (const r of records.slice(0, limit)) yield await this.getTuple({ configurable: { thread_id: threadId, checkpoint_id: r.id } });
   }
 
+  /** Forget a thread: every checkpoint of it (LangGraph's deleteThread, a chat's "clear"). */
+  async deleteThread(threadId) { await this.#records.deleteThread(String(threadId)); }
+
   /** Writing is the engine's: a saver here is read through LangGraph's API, written by runs. */
   async put() { throw new EdgegraphError('INVALID_OPTIONS', 'put(): runs write the savers of edgegraph/langgraph'); }
   async putWrites() { return this.put(); }

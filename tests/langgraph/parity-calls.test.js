@@ -1,8 +1,8 @@
 // What a call of a compiled graph takes and gives, where an exploratory comparison found
 // edgegraph/langgraph different: a call's own breakpoints, a config merged with withConfig's,
 // StateGraph's { input, output } schemas, stream() as a web ReadableStream, batch(),
-// getSubgraphs(), and a stream left early. Each program runs on @langchain/langgraph first: its
-// behaviour is what both implementations are held to.
+// getSubgraphs(), a stream left early, and a saver's deleteThread. Each program runs on
+// @langchain/langgraph first: its behaviour is what both implementations are held to.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -114,5 +114,19 @@ for (const impl of implementations) {
     assert.deepEqual([state.values, state.next], [{ log: ['charged'] }, ['ship']]);
     assert.deepEqual(await graph.invoke(null, config), { log: ['charged', 'shipped'] });
     assert.equal(charged, 1);
+  });
+
+  test(named(impl, 'a saver\'s deleteThread forgets the thread: its state and history are empty, and a new run starts it afresh'), async () => {
+    const saver = new MemorySaver();
+    const graph = new StateGraph(Annotation.Root({ n: Annotation({ reducer: (a, b) => a + b, default: () => 0 }) }))
+      .addNode('a', () => ({ n: 1 })).addEdge(START, 'a').addEdge('a', END).compile({ checkpointer: saver });
+    const config = { configurable: { thread_id: 'clear-me' } };
+    await graph.invoke({ n: 0 }, config);
+    await graph.invoke({ n: 5 }, config);
+    assert.deepEqual((await graph.getState(config)).values, { n: 7 });
+    await saver.deleteThread('clear-me');
+    assert.deepEqual((await graph.getState(config)).values, {});
+    assert.equal((await collect(graph.getStateHistory(config))).length, 0);
+    assert.deepEqual(await graph.invoke({ n: 2 }, config), { n: 3 });
   });
 }

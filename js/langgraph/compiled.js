@@ -207,7 +207,8 @@ class GraphRunner {
     const fixed = command?.goto !== undefined && !toParent(command) && this.#fixed.get(name);
     if (fixed) command = { ...command, goto: [...new Set([command.goto, fixed].flat())] };
     const update = this.#toUpdate(command ? updateOf(command.update, this.combine) : out, name);
-    inv?.finished(ctx.taskId, name, step, update, cached);
+    // (A Command.PARENT's update is the parent's node's, which streams it: LangGraph's child sends none.)
+    if (!command || !toParent(command)) inv?.finished(ctx.taskId, name, step, update, cached);
     return command ? this.#engineCommand(command, name, state, update) : { channels: this.#forCore(update, name, state) };
   }
 

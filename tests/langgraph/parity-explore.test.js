@@ -179,4 +179,13 @@ for (const impl of implementations) {
     // Without subgraphs the top-level node sends them, once.
     assert.deepEqual((await collect(outer.stream(input, { streamMode: 'messages' }))).map(([m, meta]) => `${meta.langgraph_node}: ${m.content}`), ['middle: inner reply', 'middle: tok']);
   });
+
+  test(named(impl, 'with subgraphs: true a child node\'s Command.PARENT streams no update of its own: the parent\'s node streams it'), async () => {
+    const { Command } = impl;
+    const State = Annotation.Root({ who: Annotation() });
+    const child = new StateGraph(State).addNode('handoff', () => new Command({ graph: Command.PARENT, goto: 'other', update: { who: 'other' } })).addEdge(START, 'handoff').compile();
+    const graph = new StateGraph(State).addNode('agent', child, { ends: ['other'] }).addNode('other', () => ({})).addEdge(START, 'agent').addEdge('other', END).compile();
+    const chunks = await collect(graph.stream({ who: 'agent' }, { subgraphs: true }));
+    assert.deepEqual(chunks.map(([ns, chunk]) => [ns.length, chunk]), [[0, { agent: { who: 'other' } }], [0, { other: {} }]]);
+  });
 }

@@ -214,7 +214,8 @@ export declare class CompiledStateGraph<S = any> {
   /** Newest first; `before`: only checkpoints older than that config's; `filter`: metadata values each must have (`{ source: 'loop', step: 2 }`). */
   getStateHistory(config: LangGraphConfig, options?: { limit?: number; before?: LangGraphConfig; filter?: Record<string, unknown> }): AsyncIterable<StateSnapshot<S>>;
   withConfig(config: LangGraphConfig): CompiledStateGraph<S>;
-  getGraph(): { drawMermaid(): string };
+  /** The graph as data, as LangGraph's: nodes by id, edges (a conditional one's `data`: its path map's key), and the Mermaid diagram. */
+  getGraph(): { nodes: Record<string, { id: string; name: string }>; edges: Array<{ source: string; target: string; conditional: boolean; data?: string }>; drawMermaid(): string };
 }
 
 /** Checkpoints in any edgegraph store (MemoryStore, FileStore, browserStore(), kvStore()). */

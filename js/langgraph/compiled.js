@@ -460,8 +460,22 @@ export class CompiledStateGraph extends ThreadState {
 
   async *getSubgraphsAsync(namespace, recurse) { yield* this.getSubgraphs(namespace, recurse); }
 
-  /** The graph as data (LangGraph's getGraph() is far richer; this is the Mermaid text). */
-  getGraph() { const { engine } = this.#runner; return { drawMermaid: () => engine.toMermaid() }; }
+  /**
+   * The graph as data, as LangGraph's getGraph(): `nodes` by id ({ id, name }), `edges` ({ source, target,
+   * conditional, data: a path map's key }), and drawMermaid(), edgegraph's diagram.
+   */
+  getGraph() {
+    const { builder } = this, { engine } = this.#runner;
+    const edges = [];
+    const add = (source, target, conditional, data) => edges.push(data === undefined ? { source, target, conditional } : { source, target, conditional, data });
+    for (const [source, target] of builder.edges) add(source, target, false);
+    for (const [sources, target] of builder.joins) for (const source of sources) add(source, target, false);
+    for (const [source, list] of builder.branches) for (const { pathMap } of list) for (const [key, target] of Object.entries(pathMap ?? {})) add(source, target, true, Array.isArray(pathMap) ? undefined : key);
+    for (const [source, node] of builder.nodes) for (const target of node.options?.ends ?? []) add(source, target, true);
+    const nodes = {};
+    for (const id of [START, ...builder.nodes.keys(), ...(edges.some((e) => e.target === END) ? [END] : [])]) nodes[id] = { id, name: id };
+    return { nodes, edges, drawMermaid: () => engine.toMermaid() };
+  }
   /** Forget the results the cache keeps for this graph's nodes. */
   async clearCache() { const cache = cacheOf(this.cache); if (cache) await clearNodeCache(cache, [...this.builder.nodes.keys()]); }
 

@@ -20,6 +20,9 @@ export function nodeConfig(inv, ctx, name, step, input) {
     // (What the node was given, where LangGraph keeps it: a tool's config, a copy LangChain makes of this, keeps it too.)
     configurable: { ...base.configurable, __pregel_scratchpad: { currentTaskInput: input } },
     metadata: { ...EMPTY, ...base.metadata, thread_id: base.configurable?.thread_id, langgraph_node: name, langgraph_step: step, langgraph_task_id: ctx.taskId },
+    // (LangGraph's node run is named after the node, with the call's limit.)
+    runName: name,
+    recursionLimit: inv?.recursionLimit ?? 25,
     writer: (chunk) => (inv ? inv.push('custom', chunk) : ctx.writer(chunk)),   // (a GraphEngine node's: its custom event)
     // interrupt() that works after any await, in every runtime (the global one needs AsyncLocalStorage there);
     // the context's is made on first read (its id text, answers, closure): here, when a node calls it.

@@ -1,8 +1,9 @@
 // What a call of a compiled graph takes and gives, where an exploratory comparison found
 // edgegraph/langgraph different: a call's own breakpoints, a config merged with withConfig's,
 // StateGraph's { input, output } schemas, stream() as a web ReadableStream, batch(),
-// getSubgraphs(), a stream left early, and a saver's deleteThread. Each program runs on
-// @langchain/langgraph first: its behaviour is what both implementations are held to.
+// getSubgraphs(), getGraph(), a node's config, a stream left early, a saver's deleteThread.
+// Each program runs on @langchain/langgraph first: its behaviour is what both implementations
+// are held to.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -128,5 +129,31 @@ for (const impl of implementations) {
     assert.deepEqual((await graph.getState(config)).values, {});
     assert.equal((await collect(graph.getStateHistory(config))).length, 0);
     assert.deepEqual(await graph.invoke({ n: 2 }, config), { n: 3 });
+  });
+
+  test(named(impl, 'getGraph() gives the nodes by id and the edges: static, joined, conditional with their path map\'s keys, and a node\'s ends'), async () => {
+    const { Command } = impl;
+    const graph = new StateGraph(Annotation.Root({ n: Annotation() }))
+      .addNode('a', () => ({})).addNode('b', () => ({})).addNode('c', () => ({}))
+      .addNode('d', () => new Command({ goto: 'c' }), { ends: ['c'] })
+      .addEdge(START, 'a').addConditionalEdges('a', () => 'b', { go: 'b', stop: END }).addConditionalEdges('b', () => 'd', ['d', 'c'])
+      .addEdge(['b', 'a'], 'c').addEdge('c', END).compile();
+    const drawn = await graph.getGraph();
+    assert.deepEqual(Object.keys(drawn.nodes), [START, 'a', 'b', 'c', 'd', END]);
+    assert.deepEqual([drawn.nodes.a.id, drawn.nodes.a.name], ['a', 'a']);
+    const edges = drawn.edges.map((e) => [e.source, e.target, e.conditional, e.data ?? null].join(' ')).sort();
+    assert.deepEqual(edges, [
+      `${START} a false `, `a ${END} true stop`, 'a b true go', 'a c false ', 'b c false ', 'b c true ', 'b d true ', `c ${END} false `, 'd c true ',
+    ]);
+  });
+
+  test(named(impl, 'a node\'s config is named after the node (runName) and carries the call\'s recursionLimit, 25 by default'), async () => {
+    const seen = [];
+    const graph = new StateGraph(Annotation.Root({ n: Annotation() }))
+      .addNode('a', (s, config) => { seen.push([config.runName, config.recursionLimit]); return {}; })
+      .addEdge(START, 'a').compile();
+    await graph.invoke({ n: 1 }, { runName: 'mine', recursionLimit: 7 });
+    await graph.invoke({ n: 1 });
+    assert.deepEqual(seen, [['a', 7], ['a', 25]]);
   });
 }

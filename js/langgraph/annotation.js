@@ -24,10 +24,15 @@ export const MessagesAnnotation = Annotation.Root({
 /** A Zod object schema (v3 or v4), by shape: its keys are last-value channels. */
 const isZodObject = (v) => isObject(v) && (v._def !== undefined || v._zod !== undefined) && isObject(v.shape);
 
-/** A Zod field's channel: its `.default()`, what it parses nothing as (v3 and v4 alike), made anew each time. */
+/**
+ * A Zod field's channel: the reducer and default edgegraph/langgraph/zod recorded for it (that entry's
+ * registry, under a global key: it is another bundle), else its `.default()`, what it parses nothing as
+ * (v3 and v4 alike), made anew each time.
+ */
 function zodChannel(field) {
-  const made = () => field.safeParse?.(undefined);
-  return made()?.data !== undefined ? { default: () => made().data } : null;
+  const meta = globalThis[Symbol.for('edgegraph.langgraph.zod')]?._map.get(field);
+  const made = () => field?.safeParse?.()?.data;
+  return { reducer: meta?.reducer?.fn, default: meta?.default ?? (made() !== undefined ? made : undefined) };
 }
 
 function specOf(root) {

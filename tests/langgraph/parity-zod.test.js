@@ -3,7 +3,9 @@
 // @langchain/langgraph), edgegraph's from edgegraph/langgraph/zod, the one
 // import a program changes. The same program on both: reducers combine a
 // node's update and parallel writes, defaults start each run, messages merge
-// by id and RemoveMessage removes.
+// by id and RemoveMessage removes. A field made by LangGraph's withLangGraph is
+// refused by edgegraph's StateGraph (its reducer is in LangGraph's registry,
+// out of edgegraph's reach), where it would otherwise overwrite.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -106,5 +108,19 @@ for (const impl of implementations) {
       .addNode('b', () => ({ items: ['b'] }))
       .addEdge(START, 'a').addEdge(START, 'b').addEdge('a', END).addEdge('b', END).compile();
     assert.deepEqual(await graph.invoke({ question: 'q' }), { items: ['a:q', 'b'] });
+  });
+
+  test(named(impl, 'a field from @langchain/langgraph/zod\'s withLangGraph: LangGraph combines; edgegraph refuses it at new StateGraph, naming the field (it would overwrite)'), async () => {
+    const State = z.object({ log: langgraphZod.withLangGraph(z.array(z.string()), { reducer: { fn: concat }, default: () => [] }), other: z.string().optional() });
+    if (impl.name === 'langgraph') {
+      assert.deepEqual(await oneNode(State, () => ({ log: ['x'] })).invoke({ log: ['start'] }), { log: ['start', 'x'] });
+      return;
+    }
+    const refused = { name: 'GraphValidationError', code: 'FOREIGN_ZOD_REDUCER', message: /'log'.*'edgegraph\/langgraph\/zod'/ };
+    assert.throws(() => new StateGraph(State), refused);
+    assert.throws(() => new StateGraph({ state: z.object({ q: z.string() }), output: State }), refused);
+    // LangGraph's MessagesZodState (from @langchain/langgraph) too: its field is LangGraph's withLangGraph's.
+    const langgraphMessages = implementations.find((i) => i.name === 'langgraph').MessagesZodState;
+    assert.throws(() => new StateGraph(langgraphMessages), { code: 'FOREIGN_ZOD_REDUCER', message: /'messages'/ });
   });
 }

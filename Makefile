@@ -48,6 +48,8 @@ DIST      += dist/stream-run.js
 DIST      += dist/langgraph-node.js
 # the node condition's entry where the runtime lacks require(esm) (node-compat.js)
 DIST      += dist/node-compat.js
+# edgegraph/langgraph/zod: Zod states' reducers, apart from edgegraph/langgraph (which it imports)
+DIST      += dist/langgraph-zod.js
 # Exact BPE tables, generated from the js-tiktoken npm package at build time.
 ENCODINGS := dist/encodings/o200k_base.js dist/encodings/cl100k_base.js
 

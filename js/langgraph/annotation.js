@@ -24,14 +24,24 @@ export const MessagesAnnotation = Annotation.Root({
 /** A Zod object schema (v3 or v4), by shape: its keys are last-value channels. */
 const isZodObject = (v) => isObject(v) && (v._def !== undefined || v._zod !== undefined) && isObject(v.shape);
 
-/** A Zod field's channel: its `.default()`, what it parses nothing as (v3 and v4 alike), made anew each time. */
-function zodChannel(field) {
-  const made = () => field.safeParse?.(undefined);
-  return made()?.data !== undefined ? { default: () => made().data } : null;
+/**
+ * A Zod field's channel: the reducer and default edgegraph/langgraph/zod recorded for it (that entry's
+ * registry, under a global key: it is another bundle), else its `.default()`, what it parses nothing as
+ * (v3 and v4 alike), made anew each time. A reducer given by @langchain/langgraph/zod (which marks the
+ * field with lg_reducer_schema) is in LangGraph's own registry, out of reach: refused, or its writes
+ * would overwrite.
+ */
+function zodChannel(field, key) {
+  const meta = globalThis[Symbol.for('edgegraph.langgraph.zod')]?._map.get(field);
+  if (!meta && field?.lg_reducer_schema) {
+    throw new GraphValidationError(`channel '${key}' has a reducer from @langchain/langgraph/zod, which edgegraph cannot read: import from 'edgegraph/langgraph/zod' instead`, { code: 'FOREIGN_ZOD_REDUCER' });
+  }
+  const made = () => field?.safeParse?.()?.data;
+  return { reducer: meta?.reducer?.fn, default: meta?.default ?? (made() !== undefined ? made : undefined) };
 }
 
 function specOf(root) {
-  if (isZodObject(root)) return Object.fromEntries(Object.entries(root.shape).map(([k, field]) => [k, zodChannel(field)]));
+  if (isZodObject(root)) return Object.fromEntries(Object.entries(root.shape).map(([k, field]) => [k, zodChannel(field, k)]));
   return root.spec ?? root.channels ?? root;
 }
 

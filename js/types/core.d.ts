@@ -16,7 +16,7 @@ export type ErrorCode =
   | 'THREAD_NOT_FOUND' | 'CHECKPOINT_WRITE_FAILED' | 'DISPOSED'
   | 'STRUCTURED_OUTPUT_INVALID' | 'MCP_ERROR' | 'THREAD_BUSY' | 'REDUCER_FAILED'
   | 'MIGRATION_FAILED'
-  | 'UNKNOWN_INTERRUPT' | 'MISSING_RESUME_ANSWER' | 'INTERRUPT_OUTSIDE_NODE' | 'CONFIG_OUTSIDE_NODE';
+  | 'UNKNOWN_INTERRUPT' | 'MISSING_RESUME_ANSWER' | 'INTERRUPT_OUTSIDE_NODE' | 'CONFIG_OUTSIDE_NODE' | 'FOREIGN_ZOD_REDUCER';
 
 export class EdgegraphError extends Error {
   constructor(code: ErrorCode, message: string, extra?: { node?: string; cause?: unknown });

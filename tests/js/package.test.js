@@ -13,7 +13,7 @@ const root = new URL('../../', import.meta.url).pathname;
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
 const packed = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--loglevel=error'], { cwd: root, encoding: 'utf8' }))[0];
 const files = packed.files.map((f) => f.path).sort();
-const bundles = ['dist/node.js', 'dist/node-compat.js', 'dist/browser.js', 'dist/workerd.js', 'dist/index.js', 'dist/tokenizer.js', 'dist/testing.js'];
+const bundles = ['dist/node.js', 'dist/node-compat.js', 'dist/browser.js', 'dist/workerd.js', 'dist/index.js', 'dist/tokenizer.js', 'dist/testing.js', 'dist/langgraph-zod.js'];
 
 test('npm pack contains LICENSE, README, the bundles, the .wasm and the .d.ts, and no C sources, tests or build', () => {
   for (const f of ['LICENSE', 'README.md', 'package.json', 'dist/edgegraph.wasm', ...bundles, 'js/index.d.ts', 'js/testing.d.ts', 'js/tokenizer.d.ts', ...readdirSync(`${root}js/types`).map((f) => `js/types/${f}`)]) {
@@ -118,4 +118,15 @@ test('edgegraph/langgraph picks its bundle by the same conditions as edgegraph; 
   assert.equal(import.meta.resolve('edgegraph/langgraph'), new URL('../../dist/langgraph-node.js', import.meta.url).href);
   const [{ EdgegraphError }, { GraphRecursionError }] = await Promise.all([import('edgegraph'), import('edgegraph/langgraph')]);
   assert.ok(new GraphRecursionError('too many steps') instanceof EdgegraphError);
+});
+
+test('edgegraph/langgraph/zod: its bundle and types are in the tarball, and it imports edgegraph/langgraph only (never zod or LangGraph)', async () => {
+  assert.deepEqual(pkg.exports['./langgraph/zod'], { types: './js/langgraph-zod.d.ts', default: './dist/langgraph-zod.js' });
+  for (const f of ['dist/langgraph-zod.js', 'dist/langgraph-zod.js.map', 'js/langgraph-zod.js', 'js/langgraph-zod.d.ts']) assert.ok(files.includes(f), `${f} is in the tarball`);
+  const code = readFileSync(`${root}dist/langgraph-zod.js`, 'utf8');
+  assert.deepEqual([...code.matchAll(/\b(?:import|from) ?["']([^"']+)["']/g)].map((m) => m[1]), ['edgegraph/langgraph']);
+  // One registry in the process, whichever copy of the entry recorded a field: StateGraph finds it by a global key.
+  const [one, two] = await Promise.all([import('edgegraph/langgraph/zod'), import(`${new URL('../../dist/langgraph-zod.js', import.meta.url)}?second`)]);
+  assert.notEqual(one.withLangGraph, two.withLangGraph);
+  assert.equal(one.registry, two.registry);
 });

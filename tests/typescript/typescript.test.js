@@ -22,13 +22,15 @@ before(() => {
   execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--offline'], { cwd: dir });
   cpSync(join(here, 'app.ts'), join(dir, 'app.ts'));
   cpSync(join(here, 'bad.ts'), join(dir, 'bad.ts'));
+  cpSync(join(here, 'zod.ts'), join(dir, 'zod.ts'));
   // process.env in app.ts: a minimal declaration instead of @types/node.
   writeFileSync(join(dir, 'env.d.ts'), 'declare const process: { env: Record<string, string | undefined> };\n');
   // A project that names no lib (target es2022's default has no
   // esnext.disposable), and .d.ts files checked (skipLibCheck false, tsc's default).
   writeFileSync(join(dir, 'tsconfig.default-lib.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', types: [] }, files: ['env.d.ts', 'app.ts'] }));
   for (const [name, resolution, module] of [['bundler', 'bundler', 'esnext'], ['nodenext', 'nodenext', 'nodenext']]) {
-    writeFileSync(join(dir, `tsconfig.${name}.json`), JSON.stringify({ compilerOptions: { ...base, module, moduleResolution: resolution }, files: ['env.d.ts', 'app.ts'] }));
+    // zod.ts: the edgegraph/langgraph/zod subpath, resolved through the tarball's exports map.
+    writeFileSync(join(dir, `tsconfig.${name}.json`), JSON.stringify({ compilerOptions: { ...base, module, moduleResolution: resolution }, files: ['env.d.ts', 'app.ts', 'zod.ts'] }));
     writeFileSync(join(dir, `tsconfig.${name}.bad.json`), JSON.stringify({ compilerOptions: { ...base, module, moduleResolution: resolution }, files: ['bad.ts'] }));
   }
 });

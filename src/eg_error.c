@@ -7,9 +7,11 @@
 const char *eg_code_name(int code) {
     switch (code) {
 #define EG_CODE(sym, num, name, doc) case num: return name;
+#define EG_JS_CODE(sym, num, name, doc)
 #define EG_STATUS(sym, num, name)
 #include "eg_codes.def"
 #undef EG_CODE
+#undef EG_JS_CODE
 #undef EG_STATUS
     default: return "UNKNOWN";
     }

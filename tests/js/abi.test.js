@@ -30,7 +30,7 @@ test('js/core.js calls only listed functions, and every listed one is used', () 
 });
 
 test('the types declare every code of src/eg_codes.def and no other', () => {
-  const def = [...read('src/eg_codes.def').matchAll(/^EG_CODE\(\s*\w+,\s*\d+,\s*"(\w+)"/gm)].map((m) => m[1]);
+  const def = [...read('src/eg_codes.def').matchAll(/^EG_(?:JS_)?CODE\(\s*\w+,\s*\d+,\s*"(\w+)"/gm)].map((m) => m[1]);
   const dts = read('js/types/core.d.ts');   // ErrorCode, re-exported by js/index.d.ts
   const union = dts.slice(dts.indexOf('export type ErrorCode'), dts.indexOf(';', dts.indexOf('export type ErrorCode')));
   const declared = [...union.matchAll(/'(\w+)'/g)].map((m) => m[1]);

@@ -1,11 +1,12 @@
 // Messages as data: what a LangChain message (or a dict in LangChain's names) carries into the
-// state and gives back, on both libraries. LangGraph keeps the message objects; edgegraph keeps
+// state and gives back, and what the messages stream mode sends of a model's, on both libraries. LangGraph keeps the message objects; edgegraph keeps
 // plain OpenAI-shaped messages with the same data (docs/migrating-from-langgraph.md).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
-import { implementations, named, views } from './support/impls.js';
+import { AIMessage, AIMessageChunk, HumanMessage, ToolMessage } from '@langchain/core/messages';
+import { FakeListChatModel, FakeStreamingChatModel } from '@langchain/core/utils/testing';
+import { implementations, named, views, collect } from './support/impls.js';
 
 /** A message's tool calls as [id, name, args], read from either shape (a call with `function` by its arguments). */
 const callsOf = (m) => m.tool_calls?.map((c) => (c.function ? [c.id, c.function.name, JSON.parse(c.function.arguments)] : [c.id, c.name, c.args]));
@@ -53,5 +54,24 @@ for (const impl of implementations) {
     last.tool_calls[0].args = { query: 'San Francisco' };
     await graph.updateState(config, { messages: [last] }, 'agent');
     assert.deepEqual(callsOf((await graph.getState(config)).values.messages.at(-1)), [['c1', 'search', { query: 'San Francisco' }]]);
+  });
+
+  test(named(impl, 'the messages stream mode sends no tokens of a model call tagged \'nostream\' or \'langsmith:nostream\'; a message the node returns from one is sent whole'), async () => {
+    const router = new FakeListChatModel({ responses: ['ROUTE:billing'] }).withConfig({ tags: ['langsmith:nostream'] });
+    const summary = new FakeListChatModel({ responses: ['short'] }).withConfig({ tags: ['nostream'] });
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode('classify', async (s, config) => { await router.invoke(s.messages, config); return { messages: [await summary.invoke(s.messages, config)] }; })
+      .addEdge(START, 'classify').addEdge('classify', END).compile();
+    const chunks = await collect(graph.stream({ messages: [new HumanMessage('hi')] }, { streamMode: 'messages' }));
+    assert.deepEqual(chunks.map(([m]) => m.content), ['short']);
+  });
+
+  test(named(impl, 'the messages stream mode: a streamed tool call comes in its token\'s chunk, and no chunk after'), async () => {
+    const model = new FakeStreamingChatModel({ chunks: [new AIMessageChunk({ content: 'Let me look' }), new AIMessageChunk({ content: '', tool_call_chunks: [{ id: 'tc1', name: 'search', args: '{"q":"x"}', index: 0 }] })] });
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode('llm', async (s, config) => ({ messages: [await model.invoke(s.messages, config)] }))
+      .addEdge(START, 'llm').addEdge('llm', END).compile();
+    const chunks = await collect(graph.stream({ messages: [new HumanMessage('hi')] }, { streamMode: 'messages' }));
+    assert.deepEqual(chunks.map(([m]) => [m.content, callsOf(m) ?? []]), [['Let me look', []], ['', [['tc1', 'search', { q: 'x' }]]]]);
   });
 }

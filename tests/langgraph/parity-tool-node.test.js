@@ -116,6 +116,17 @@ for (const impl of implementations) {
     });
   }
 
+  test(named(impl, 'a node function of its own calls toolNode.invoke(state, config) (edgegraph: this entry\'s ToolNode, LangGraph\'s refuses the plain messages the function gets)'), async () => {
+    const { ToolNode, toolsCondition } = impl.name === 'edgegraph' ? impl : prebuilt;
+    const toolNode = new ToolNode([weather]);
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode('agent', agent([{ content: '', tool_calls: [{ id: 'f1', name: 'get_weather', args: { city: 'Rome' } }] }]))
+      .addNode('tools', async (s, config) => toolNode.invoke(s, config))
+      .addEdge(START, 'agent').addConditionalEdges('agent', toolsCondition, ['tools', END]).addEdge('tools', 'agent').compile();
+    const out = await graph.invoke({ messages: [new HumanMessage('weather?')] });
+    assert.deepEqual(out.messages.slice(2).map(shown), [{ role: 'tool', content: 'sunny in Rome', tool_call_id: 'f1', name: 'get_weather', status: 'success' }, { role: 'assistant', content: 'done' }]);
+  });
+
   test(named(impl, 'toolsCondition reads a plain message list and a state\'s last message (plain or LangChain)'), () => {
     const { toolsCondition } = impl.name === 'edgegraph' ? impl : prebuilt;
     const call = { role: 'assistant', content: '', tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }] };

@@ -63,6 +63,22 @@ export declare function toPlainMessage(message: MessageLike): Message;
 
 export declare const MessagesAnnotation: AnnotationRoot<{ messages: Channel<Message[]> }>;
 
+/** A tool as ToolNode calls it: a LangChain tool (`tool()`, a StructuredTool), or anything named with this invoke. */
+export interface ToolLike { name: string; invoke(call: { id?: string; name: string; args: any; type: 'tool_call' }, runtime?: any): unknown }
+/**
+ * LangGraph's prebuilt ToolNode: as a node, runs the tool calls of the last assistant message not
+ * answered yet, in parallel, and writes their tool messages. A tool's error becomes a tool message
+ * with status 'error' unless `handleToolErrors` is false. (LangGraph's own ToolNode runs so too.)
+ */
+export declare class ToolNode {
+  constructor(tools: ToolLike[], options?: { handleToolErrors?: boolean });
+  tools: ToolLike[];
+  handleToolErrors: boolean;
+  invoke(input: { messages: MessageLike[] }, config?: object): Promise<unknown>;
+}
+/** 'tools' while the last message (of a state's messages, or of a list) calls tools, else END. */
+export declare function toolsCondition(state: { messages: ReadonlyArray<object> } | ReadonlyArray<object>): 'tools' | typeof END;
+
 /** Run `node` with `args` as its whole input. */
 export declare class Send<A = any> {
   constructor(node: string, args: A);
@@ -174,7 +190,7 @@ export declare const StateGraph: StateGraphConstructor;
 export interface StateGraph<S = any> {
   /** A node with an input schema of its own (an Annotation.Root): it gets those channels, and may write channels the graph's state does not declare (private state). */
   addNode<I extends AnnotationRoot<any>>(name: string, node: (state: SchemaState<I>, config: NodeConfig) => Record<string, unknown> | Command | Promise<Record<string, unknown> | Command>, options: { input: I; retryPolicy?: RetryPolicy; cachePolicy?: CachePolicy | boolean; ends?: string[]; defer?: boolean }): this;
-  addNode(name: string, node: NodeFn<S> | CompiledStateGraph<any>, options?: { retryPolicy?: RetryPolicy; cachePolicy?: CachePolicy | boolean; input?: unknown; ends?: string[]; subgraphs?: unknown[]; defer?: boolean }): this;
+  addNode(name: string, node: NodeFn<S> | CompiledStateGraph<any> | ToolNode | { invoke(input: any, config?: any): unknown }, options?: { retryPolicy?: RetryPolicy; cachePolicy?: CachePolicy | boolean; input?: unknown; ends?: string[]; subgraphs?: unknown[]; defer?: boolean }): this;
   addNode(nodes: Record<string, NodeFn<S>>): this;
   addEdge(from: string | string[], to: string): this;
   addConditionalEdges(from: string, path: Router<S>, pathMap?: string[] | Record<string, string>): this;

@@ -13,3 +13,4 @@ export { Command, isCommand, interrupt, isGraphInterrupt } from './langgraph/com
 export { InMemoryCache } from './langgraph/cache.js';
 export { getConfig, getWriter, getCurrentTaskInput } from './langgraph/config.js';
 export { INTERRUPT, isInterrupted } from './langgraph/interrupted.js';
+export { ToolNode, toolsCondition } from './langgraph/tool-node.js';

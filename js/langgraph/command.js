@@ -18,6 +18,9 @@ export class Command {
     this.lg_name = 'Command';
     for (const key of ['resume', 'update', 'goto', 'graph']) if (fields[key] !== undefined) this[key] = fields[key];
   }
+
+  /** A LangChain tool returns it as it is (not as a ToolMessage's text), as LangGraph's Command. On the prototype: no key in the data. */
+  get lc_direct_tool_output() { return true; }
 }
 
 /** A Command of this entry, of @langchain/langgraph (by shape), or of edgegraph. */

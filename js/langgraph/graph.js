@@ -7,6 +7,7 @@ import { GraphValidationError } from './errors.js';
 import { CompiledStateGraph } from './compiled.js';
 import { EMPTY, SHAPE } from '../objects.js';
 import { isObject } from './messages.js';
+import { isToolNode, runTools } from './tool-node.js';
 
 export const START = '__start__';
 export const END = '__end__';
@@ -20,8 +21,15 @@ export class Send {
 /** Whether `n` names a node of `nodes`, START or END. (A module function, not a closure made per compile: V8 drops a closure's optimized code at a full GC; see compiled.js.) */
 const isNode = (nodes, n) => nodes.has(n) || n === END || n === START;
 
-/** A runnable's invoke() as a node function, called with the parent's config without its thread (made apart: addNode's own frame captures nothing). */
-const invokerOf = (runnable) => (s, c) => runnable.invoke(s, { ...c, configurable: { ...c?.configurable, thread_id: undefined, checkpoint_id: undefined } });
+/**
+ * A runnable's invoke() as a node function, called with the parent's config without its thread
+ * (made apart: addNode's own frame captures nothing). A ToolNode (LangGraph's too) runs here
+ * (tool-node.js), with the node's config as LangGraph's gets it; async, so that interrupt() in a
+ * tool finds its node after an await.
+ */
+const invokerOf = (runnable) => (isToolNode(runnable)
+  ? async (s, c) => runTools(runnable, s, c)
+  : (s, c) => runnable.invoke(s, { ...c, configurable: { ...c?.configurable, thread_id: undefined, checkpoint_id: undefined } }));
 
 export class StateGraph {
   /** @type {Map<string, { fn: Function, options: object }>} */

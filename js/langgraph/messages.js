@@ -1,8 +1,9 @@
 // messages.js: LangGraph's message reducer over edgegraph's plain messages,
 // and LangChain message objects accepted by shape. State is JSON here, so a
 // HumanMessage / AIMessage / ToolMessage (from @langchain/core, never imported)
-// becomes { role, content, id?, name?, tool_calls?, tool_call_id? }: the
-// OpenAI shape the rest of edgegraph speaks. That is what comes back.
+// becomes { role, content, id?, name?, tool_calls?, tool_call_id? } (and the
+// data fields of CARRIED it has): the OpenAI shape the rest of edgegraph
+// speaks. That is what comes back.
 
 import { EMPTY } from '../objects.js';   // copies that add keys spread it first (objects.js says why)
 
@@ -30,26 +31,51 @@ function langchainType(m) {
   return undefined;
 }
 
+// A LangChain message's data fields kept beside role and content (JSON: what a model and a tool
+// give, which LangGraph gives back): when set, and an object not empty (an AIMessage's
+// response_metadata and additional_kwargs are {} by default: no bytes in every checkpoint).
+const CARRIED = ['usage_metadata', 'response_metadata', 'additional_kwargs', 'invalid_tool_calls', 'status', 'artifact'];
+
+/**
+ * A tool call in the OpenAI shape. LangChain's { id, name, args } is converted; so is one
+ * with both (the docs' "edit the tool call": `tool_calls[0].args = ...` on a call read from
+ * the state), whose args are the edit: its function.arguments follow them.
+ */
+export const plainCall = (c) => (c.function && c.args === undefined ? c
+  : { id: c.id, type: 'function', function: { name: c.name ?? c.function?.name, arguments: typeof c.args === 'string' ? c.args : JSON.stringify(c.args ?? {}) } });
+
 /** One message as edgegraph's plain message; plain messages pass through. */
 export function toPlainMessage(m) {
   if (typeof m === 'string') return { role: 'user', content: m };
   // LangChain's message-like pair, [type or role, content] (['user', 'hi']).
   if (Array.isArray(m)) return m.length === 2 && m[0] !== 'remove' && ROLE_OF_TYPE[m[0]] ? toPlainMessage({ type: m[0], content: m[1] }) : m;
   if (!isObject(m)) return m;
-  // A LangChain message, or LangChain's own plain form { type: 'human', content } (a plain message has a role).
-  const type = langchainType(m) ?? (typeof m.role !== 'string' && m.type !== 'remove' && typeof m.type === 'string' && ROLE_OF_TYPE[m.type] ? m.type : undefined);
+  let type = langchainType(m);
+  // A plain message: as it is, unless in LangChain's role names ({ role: 'ai' }, which LangChain
+  // reads as an AIMessage), or with an edited call (plainCall). Only an assistant's calls are
+  // looked at: a few, in an update, never the state's whole list.
+  if (type === undefined && typeof m.role === 'string') {
+    if (m.role === 'ai' || m.role === 'human') return fromFields(m, ROLE_OF_TYPE[m.role]);
+    return m.role === 'assistant' && m.tool_calls?.some?.((c) => c.function && c.args !== undefined) ? { ...EMPTY, ...m, tool_calls: m.tool_calls.map(plainCall) } : m;
+  }
+  // A LangChain message, or LangChain's own plain form { type: 'human', content }.
+  type ??= m.type !== 'remove' && typeof m.type === 'string' && ROLE_OF_TYPE[m.type] ? m.type : undefined;
   if (type === undefined) return m;
-  const fields = m.lc === 1 ? m.kwargs ?? {} : m;
   const role = ROLE_OF_TYPE[type] ?? 'user';
-  if (role === 'remove') return { type: 'remove', id: fields.id };
+  return role === 'remove' ? { type: 'remove', id: (m.lc === 1 ? m.kwargs ?? {} : m).id } : fromFields(m.lc === 1 ? m.kwargs ?? {} : m, role);
+}
+
+/** A LangChain message's fields (or a dict in its role names) as a plain message of `role`. */
+function fromFields(fields, role) {
   const out = { role, content: fields.content ?? '' };
   if (fields.id != null) out.id = fields.id;
   if (fields.name) out.name = fields.name;
-  if (role === 'assistant' && Array.isArray(fields.tool_calls) && fields.tool_calls.length) {
-    // LangChain's { id, name, args } as the OpenAI shape (a call in that shape already passes through).
-    out.tool_calls = fields.tool_calls.map((c) => (c.function ? c : { id: c.id, type: 'function', function: { name: c.name, arguments: typeof c.args === 'string' ? c.args : JSON.stringify(c.args ?? {}) } }));
-  }
+  if (role === 'assistant' && Array.isArray(fields.tool_calls) && fields.tool_calls.length) out.tool_calls = fields.tool_calls.map(plainCall);
   if (role === 'tool' && fields.tool_call_id) out.tool_call_id = fields.tool_call_id;
+  for (const key of CARRIED) {
+    const v = fields[key];
+    if (v != null && !(isObject(v) && Object.keys(v).length === 0)) out[key] = v;
+  }
   return out;
 }
 

@@ -8,6 +8,7 @@ import { ModeStream, superstepOf, copyValue as copy } from '../langgraph-modes.j
 import { GraphRecursionError } from './errors.js';
 import { historyReader, threadHistory, withValues, snapshotOf } from './history.js';
 import { shownInterrupts } from './subgraph-node.js';
+import { plainCall } from './messages.js';
 
 /**
  * A task's step as LangGraph numbers it (`config.metadata.langgraph_step`, the debug stream's):
@@ -22,6 +23,9 @@ export { STREAM_MODES } from './edgegraph.js';
  * that has its own); undefined in a run started on the engine itself.
  */
 export const invocationIn = (ctx) => (ctx.configurable instanceof Invocation ? ctx.configurable : undefined);
+
+/** A streamed message chunk's tool calls, as a token's chunk carries them: tool_calls (parsed so far, the OpenAI shape) and LangChain's tool_call_chunks; undefined without. */
+const callsOf = (m) => (m?.tool_calls?.length || m?.tool_call_chunks?.length ? { tool_calls: (m.tool_calls ?? []).map(plainCall), tool_call_chunks: m.tool_call_chunks ?? [] } : undefined);
 
 /** One invoke()/stream() call: its supersteps, and its chunks of the modes asked for. */
 export class Invocation extends ModeStream {
@@ -68,8 +72,9 @@ export class Invocation extends ModeStream {
   /** A LangChain callback handler (by shape: plain methods) turning the LLM tokens of node `node`'s task `taskId` into 'messages' chunks. */
   tokenHandler(node, taskId) {
     // Each model call's tags (withConfig({ tags }), the call's), which its chunks' metadata carries: a UI filters by them.
+    // A call tagged 'nostream' (or 'langsmith:nostream'): null, its tokens not sent (LangGraph's way to keep an inner call out).
     const tagsOf = new Map();
-    const started = (_llm, _input, runId, _parent, _extra, tags) => { tagsOf.set(runId, tags ?? []); };
+    const started = (_llm, _input, runId, _parent, _extra, tags = []) => { tagsOf.set(runId, tags.includes('nostream') || tags.includes('langsmith:nostream') ? null : tags); };
     // No `name`: LangChain then wraps it as a handler of its own (fromMethods),
     // copying these flags: stream even from invoke(), and deliver tokens in order.
     return {
@@ -77,7 +82,11 @@ export class Invocation extends ModeStream {
       awaitHandlers: true,
       handleChatModelStart: started,
       handleLLMStart: started,
-      handleLLMNewToken: (token, _idx, runId) => this.token(node, taskId, token, `run-${runId}`, tagsOf.get(runId)),
+      // (`fields.chunk.message`: the token's message chunk, whose tool calls its chunk carries, as LangGraph's.)
+      handleLLMNewToken: (token, _idx, runId, _parent, _tags, fields) => {
+        const tags = tagsOf.get(runId);
+        if (tags !== null) this.token(node, taskId, token, `run-${runId}`, tags, callsOf(fields?.chunk?.message));
+      },
     };
   }
 

@@ -1,5 +1,5 @@
 // Type usage of edgegraph/langgraph, compiled by tsc --strict (make typecheck).
-import { StateGraph, Annotation, MessagesAnnotation, START, END, Send, MemorySaver, GraphRecursionError, messagesStateReducer, RemoveMessage, Command, interrupt, InMemoryCache, getConfig, getWriter, getCurrentTaskInput, isInterrupted, INTERRUPT } from 'edgegraph/langgraph';
+import { StateGraph, Annotation, MessagesAnnotation, START, END, Send, MemorySaver, GraphRecursionError, messagesStateReducer, RemoveMessage, Command, interrupt, InMemoryCache, getConfig, getWriter, getCurrentTaskInput, isInterrupted, INTERRUPT, ToolNode, toolsCondition } from 'edgegraph/langgraph';
 
 const State = Annotation.Root({
   count: Annotation<number>({ reducer: (a, b) => a + b, default: () => 0 }),
@@ -68,5 +68,12 @@ async function main(): Promise<void> {
   const childConfig = plain.tasks[0]?.state;
   if (childConfig && 'configurable' in childConfig) await parent.updateState(childConfig, { name: 'edited' });
   await parent.clearCache();
+  // The ReAct how-to: a ToolNode over tools (LangChain's, or any named with this invoke), routed by toolsCondition.
+  const search = { name: 'search', invoke: async (call: { id?: string; args: { q: string } }) => ({ role: 'tool', tool_call_id: call.id, content: call.args.q }) };
+  const react = new StateGraph(MessagesAnnotation)
+    .addNode('agent', () => ({ messages: [{ role: 'assistant', content: '', tool_calls: [{ id: 'c', type: 'function', function: { name: 'search', arguments: '{"q":"x"}' } }] }] }))
+    .addNode('tools', new ToolNode([search], { handleToolErrors: false }))
+    .addEdge(START, 'agent').addConditionalEdges('agent', toolsCondition, ['tools', END]).addEdge('tools', END).compile();
+  console.log((await react.invoke({ messages: ['hi'] })).messages.length);
 }
 void main;

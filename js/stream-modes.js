@@ -100,8 +100,6 @@ export class ModeStream {
   #step = -1;         // the latest superstep a task started in (debug checkpoints)
   /** Ids (and task ids) of messages streamed token by token: their final message is not sent whole again. */
   streamed = new Set();
-  /** Ids of those whose tokens carried their tool calls too (edgegraph/langgraph's): their final message is not sent for its calls either. */
-  callsStreamed = new Set();
   /** Ids of messages a chunk sent, or a node was given (edgegraph/langgraph's enter() adds them): a node's update that has them again (a subgraph's whole list) does not send them again, as LangGraph's. */
   seen = new Set();
 
@@ -171,13 +169,11 @@ export class ModeStream {
     if (this.debug) this.push('debug', { step, type, timestamp: new Date().toISOString(), payload: this.tasks ? copyValue(payload) : payload });
   }
 
-  /** An LLM token of task `taskId` (the message it streams is `id`; `tags`: the model call's; `calls`: the tool calls it carries, { tool_calls, ... }). */
-  token(node, taskId, text, id = taskId, tags, calls) {
+  /** An LLM token of task `taskId` (the message it streams is `id`; `tags`: the model call's). */
+  token(node, taskId, text, id = taskId, tags) {
     if (!this.messages) return;
     this.streamed.add(id);
-    const message = { role: 'assistant', content: text, id };
-    if (calls) { Object.assign(message, calls); this.callsStreamed.add(id); }
-    this.push('messages', [message, this.shape.meta(node, this.stepOf(taskId), taskId, tags)]);
+    this.push('messages', [{ role: 'assistant', content: text, id }, this.shape.meta(node, this.stepOf(taskId), taskId, tags)]);
   }
 
   /** The step a chunk of task `taskId` shows: its superstep (edgegraph/langgraph's counts as LangGraph). */
@@ -185,7 +181,7 @@ export class ModeStream {
 
   /**
    * The messages a node returned, each once: a message streamed token by token
-   * is not sent whole again, but the tool calls it made are, unless a token carried them.
+   * is not sent whole again, but the tool calls it made (no token carried them) are.
    */
   #messagesOf(update, node, step, taskId) {
     for (const key in update) {
@@ -194,7 +190,7 @@ export class ModeStream {
         if (!isMessage(m) || this.seen.has(m.id)) continue;
         if (m.id != null) this.seen.add(m.id);
         const streamed = this.streamed.has(m.id) || (m.role === 'assistant' && this.streamed.has(taskId));
-        if (streamed && (!m.tool_calls?.length || this.callsStreamed.has(m.id))) continue;
+        if (streamed && !m.tool_calls?.length) continue;
         this.push('messages', [streamed ? { ...m, content: '' } : m, this.shape.meta(node, step, taskId)]);
       }
     }

@@ -66,6 +66,17 @@ export class Invocation extends ModeStream {
   #done = new Map();
   finished(id, name, step, update, cached) { this.#done.set(id, [name, step, update, cached]); }
 
+  /**
+   * ModeStream's token, with `calls`: the tool calls its chunk carries ({ tool_calls, ... }, as
+   * LangGraph's chunk has them); its final message is then not sent for them again (seen).
+   */
+  token(node, taskId, text, id = taskId, tags, calls) {
+    if (!calls || !this.messages) return super.token(node, taskId, text, id, tags);
+    this.streamed.add(id);
+    this.seen.add(id);
+    this.push('messages', [{ role: 'assistant', content: text, id, ...calls }, this.meta(node, this.stepOf(taskId), taskId, tags)]);
+  }
+
   /** ModeStream's: a token's step, LangGraph's. */
   stepOf(taskId) { return stepOf(taskId); }
 

@@ -22,7 +22,7 @@ import { subgraphNodeSpec, shownInterrupts } from './subgraph-node.js';
 import { withCache, cacheOf } from './cache.js';
 import { nodeConfig } from './config.js';
 import { IterableReadableStream } from './web-stream.js';
-import { nestedCall, nestedDone, nestedPause, nestedHandoff, handedOff } from './nested.js';
+import { nestedCall, nestedDone, nestedPause, nestedHandoff, handedOff, parentOf } from './nested.js';
 
 const PARENT = Symbol.for('edgegraph.langgraph.parent');
 const STOP = Symbol.for('edgegraph.stop');   // events.js's: a stream's stop, { reason, onStop }, cheaper than an AbortSignal (run.js)
@@ -400,6 +400,9 @@ class GraphRunner {
   }
 }
 
+/** A compiled graph's defaults when withConfig gave none. */
+const NO_CONFIG = Object.freeze({});
+
 /**
  * A call's config: the graph's defaults (withConfig's), then the call's. Called inside another
  * graph's node without that node's config, the node's config first, as LangGraph finds it: the
@@ -408,13 +411,15 @@ class GraphRunner {
 function callConfig(runner, own, config) {
   const outer = config?.[PARENT] ? undefined : currentNodeContext()?.hostConfig;
   const merged = { ...EMPTY, ...outer, ...own, ...config };
-  // As LangChain merges configs: configurable and metadata key by key, tags together.
-  for (const key of ['configurable', 'metadata', 'tags']) {
+  // As LangChain merges configs: configurable and metadata key by key, tags together (only a call
+  // inside a node, or of a graph withConfig made, has more than one config).
+  if (outer || own !== NO_CONFIG) for (const key of ['configurable', 'metadata', 'tags']) {
     const parts = [outer, own, config].filter((c) => c?.[key]);
     if (parts.length > 1) merged[key] = key === 'tags' ? [...new Set(parts.flatMap((c) => c.tags))] : Object.assign({}, ...parts.map((c) => c[key]));
   }
-  // A graph that keeps no checkpoints of its own is nested there (one with a checkpointer runs on its thread there).
-  if (merged[PARENT]?.ctx && !runner.store) merged[PARENT] = nestedCall(merged[PARENT]);
+  // A graph that keeps no checkpoints of its own is nested there (one with a checkpointer runs on its thread there, streaming into it).
+  const ctx = merged[PARENT];
+  if (ctx?.taskId !== undefined) merged[PARENT] = runner.store ? parentOf(ctx) : nestedCall(ctx);
   return merged;
 }
 
@@ -431,7 +436,7 @@ export class CompiledStateGraph extends ThreadState {
   /** One kept for good, for its shape (../objects.js's SHAPE): GraphRunner's own, without a graph. */
   static #shape = new CompiledStateGraph(null, {}, new GraphRunner());
 
-  constructor(builder, options, runner = new GraphRunner(builder, options), config = {}) {
+  constructor(builder, options, runner = new GraphRunner(builder, options), config = NO_CONFIG) {
     super(runner);
     this.builder = builder;
     for (const key of ['checkpointer', 'cache', 'interruptBefore', 'interruptAfter']) this[key] = options[key];

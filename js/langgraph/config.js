@@ -38,8 +38,8 @@ export function nodeConfig(inv, ctx, name, step, input) {
   for (const key in base) if (!(key in config)) config[key] = base[key];
   // The call's own callbacks (a list of handlers, or a CallbackManager's) keep running beside the token handler.
   if (inv?.messages) config.callbacks = [...(Array.isArray(base.callbacks) ? base.callbacks : base.callbacks?.handlers ?? []), inv.tokenHandler(name, ctx.taskId)];
-  // (What a graph invoked inside the node nests under: its stream and namespace, the node's context, its count of such calls and what they did, nested.js.)
-  if (inv) config[PARENT] = { stream: inv, ns: [`${name}:${ctx.taskId}`], ctx, calls: 0, kept: undefined };
+  // (What a graph invoked inside the node nests under, nested.js: the node's context, nothing made per call.)
+  if (inv) config[PARENT] = ctx;
   return config;
 }
 

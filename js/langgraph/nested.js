@@ -18,27 +18,38 @@
 import { GraphInterrupt, EngineCommand, isGraphInterrupt } from './edgegraph.js';
 import { Command } from './command.js';
 import { BREAKPOINT } from './subgraph-node.js';
+import { invocationIn } from './stream.js';
 
 const TASK = Symbol.for('edgegraph.task');   // interrupt.js's: a node context's task, { base, answers, keep }
+const PARENT = Symbol.for('edgegraph.langgraph.parent');   // config.js's: a node config's context
 const HANDOFF = Symbol('handoff');
 
+/** A node call's context -> { calls, kept }: its count of calls of graphs, and what they did (a node config's copies share it). */
+const owners = new WeakMap();
+
+/** The stream a graph invoked inside the node of context `ctx` streams into, and its namespace there (a child Invocation's parent). */
+export const parentOf = (ctx) => ({ stream: invocationIn(ctx), ns: [`${ctx.node}:${ctx.taskId}`] });
+
 /**
- * The next call of a graph inside the node whose config's PARENT (config.js) is `parent`:
- * { stream, ns } (a child's Invocation's parent), `owner` (`parent`, whose `kept` gathers what
- * the node's calls did), `call` (its number), `at` (its ids' prefix), `task` (the node's), `was`
- * (what this call did before the node paused: { checkpoint, ids } or { values }), `answers`
- * (a paused child's, as the engine's resume takes them).
+ * The next call of a graph inside the node of context `ctx`, which keeps no checkpoints of its own:
+ * parentOf's { stream, ns } (a call after the first: `[..., '<call>']`), `owner` (the node call's
+ * { calls, kept }), `call` (its number), `at` (its ids' prefix), `task` (the node's), `was` (what
+ * this call did before the node paused: { checkpoint, ids } or { values }), `answers` (a paused
+ * child's, as the engine's resume takes them).
  */
-export function nestedCall(parent) {
-  const task = parent.ctx[TASK];
-  const call = parent.calls++;
+export function nestedCall(ctx) {
+  const task = ctx[TASK];
+  let owner = owners.get(ctx);
+  if (!owner) owners.set(ctx, (owner = { calls: 0, kept: undefined }));
+  const call = owner.calls++;
   const at = `${task.base}/${call}`;
   const was = task.keep?.nested?.[call];
   const answers = {};
   let any = false;
   for (const id of was?.ids ?? []) if (Object.hasOwn(task.answers, `${at}/${id}`)) { answers[id] = task.answers[`${at}/${id}`]; any = true; }
-  const ns = call ? [...parent.ns, String(call)] : parent.ns;
-  return { stream: parent.stream, ns, owner: parent, call, at, task, was, answers: any ? new EngineCommand({ resume: answers }) : undefined };
+  const parent = parentOf(ctx);
+  if (call) parent.ns.push(String(call));
+  return { ...parent, owner, call, at, task, was, answers: any ? new EngineCommand({ resume: answers }) : undefined };
 }
 
 /** The child of call `nested` finished with `values`: kept, as JSON has them, in case the node pauses later. */
@@ -71,7 +82,7 @@ export function nestedHandoff({ update, goto }) {
  */
 export function handedOff(error, config) {
   if (error?.[HANDOFF]) return error[HANDOFF];
-  const kept = config[Symbol.for('edgegraph.langgraph.parent')]?.kept;
+  const kept = owners.get(config[PARENT])?.kept;
   // (Those of this call of the node only: a call the node did not reach this time is dropped.)
   if (isGraphInterrupt(error) && (kept || error.keep?.nested)) error.keep = { ...error.keep, nested: kept };
   throw error;

@@ -7,8 +7,10 @@ import { GraphValidationError } from './errors.js';
 
 /** One channel: `Annotation()` (last value) or `Annotation({ reducer, default })`. */
 export function Annotation(spec = {}) {
-  // (channelsOf keeps a reducer and a default only if they are functions.)
-  return { reducer: spec.reducer ?? spec.value, default: spec.default };
+  // (channelsOf keeps a reducer and a default only if they are functions. A last value has no
+  // default, as LangGraph's: its key stays unset until written.)
+  const reducer = spec.reducer ?? spec.value;
+  return { reducer, default: reducer ? spec.default : undefined };
 }
 
 /** A state of channels: `Annotation.Root({ key: Annotation(...) })` (its State, Update and Node are types only, as in LangGraph). */

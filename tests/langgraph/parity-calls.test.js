@@ -156,4 +156,10 @@ for (const impl of implementations) {
     await graph.invoke({ n: 1 });
     assert.deepEqual(seen, [['a', 7], ['a', 25]]);
   });
+
+  test(named(impl, 'a channel without a reducer has no default: its key stays unset until a node writes it'), async () => {
+    const graph = new StateGraph(Annotation.Root({ n: Annotation(), label: Annotation({ default: () => 'unused' }), total: Annotation({ reducer: (a, b) => a + b, default: () => 10 }) }))
+      .addNode('a', (s) => ({ total: s.label === undefined ? 1 : 100 })).addEdge(START, 'a').compile();
+    assert.deepEqual(await graph.invoke({ n: 1 }), { n: 1, total: 11 });
+  });
 }

@@ -45,6 +45,11 @@ export declare class RemoveMessage {
   readonly type: 'remove';
   readonly id: string;
 }
+/** A write that replaces a channel's value instead of going through its reducer (`{ items: new Overwrite([]) }`). */
+export declare class Overwrite<T = unknown> {
+  constructor(value: T);
+  readonly value: T;
+}
 
 /** Drops every message before it: `new RemoveMessage({ id: REMOVE_ALL_MESSAGES })`. */
 export declare const REMOVE_ALL_MESSAGES: '__remove_all__';

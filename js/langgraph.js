@@ -14,3 +14,4 @@ export { InMemoryCache } from './langgraph/cache.js';
 export { getConfig, getWriter, getCurrentTaskInput } from './langgraph/config.js';
 export { INTERRUPT, isInterrupted } from './langgraph/interrupted.js';
 export { ToolNode, toolsCondition } from './langgraph/tool-node.js';
+export { Overwrite } from './langgraph/overwrite.js';

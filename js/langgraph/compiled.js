@@ -7,7 +7,8 @@
 import { GraphEngine, EdgegraphError, clearNodeCache, EngineCommand, currentNodeContext } from './edgegraph.js';
 import { START, END } from './graph.js';
 import { edgeOf } from './edges.js';
-import { plainMessages, plainMessageList, messagesStateReducer } from './messages.js';
+import { plainMessages, plainMessageList, messagesStateReducer, REMOVE_ALL_MESSAGES } from './messages.js';
+import { Overwrite, overwriteOf, overwritable } from './overwrite.js';
 import { EMPTY } from '../objects.js';   // copies that add keys spread it first (objects.js says why)
 import { coreUpdate, bothWrites } from './messages-channel.js';
 import { InvalidUpdateError, EmptyInputError, thrownOf } from './errors.js';
@@ -113,7 +114,7 @@ class GraphRunner {
       // a step ships its update, not the list.
       const core = c.reducer === messagesStateReducer;
       if (core) this.#coreMessages.add(key);
-      if (c.reducer) reducers[`channels.${key}`] = core ? 'messages' : c.reducer;
+      if (c.reducer) reducers[`channels.${key}`] = core ? 'messages' : overwritable(c.reducer);
     }
     const defaults = this.defaults();
     // Static targets by source and join sources by target, once: a 1,000-node graph compiles in one pass.
@@ -222,9 +223,16 @@ class GraphRunner {
     for (const key in out) {
       const value = out[key];
       if (!Object.hasOwn(out, key) || value === undefined || !this.#channels.has(key)) continue;
-      update[key] = plainMessages(value);
+      const [over, replacing] = overwriteOf(value);
+      update[key] = over ? this.#overwrite(key, plainMessages(replacing)) : plainMessages(value);
     }
     return update;
+  }
+
+  /** An Overwrite of channel `key` with `value`: the value itself for a last value, all messages removed first for the core's messages channel, the marker for a JS reducer (overwritable). */
+  #overwrite(key, value) {
+    if (this.#coreMessages.has(key)) return [{ type: 'remove', id: REMOVE_ALL_MESSAGES }, ...[value ?? []].flat()];
+    return this.#channels.get(key).reducer ? new Overwrite(value) : value;
   }
 
   /** An update of `node` as the core takes it (messages-channel.js), and a node's result so (toUpdate: #toUpdate first); `state`: the engine state it applies to, if known. */

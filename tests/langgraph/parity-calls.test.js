@@ -1,7 +1,8 @@
 // What a call of a compiled graph takes and gives, where an exploratory comparison found
 // edgegraph/langgraph different: a call's own breakpoints, a config merged with withConfig's,
 // StateGraph's { input, output } schemas, stream() as a web ReadableStream, batch(),
-// getSubgraphs(), getGraph(), a node's config, a stream left early, a saver's deleteThread.
+// getSubgraphs(), getGraph(), a node's config, a stream left early, a saver's deleteThread,
+// defaults and Overwrite.
 // Each program runs on @langchain/langgraph first: its behaviour is what both implementations
 // are held to.
 
@@ -161,5 +162,18 @@ for (const impl of implementations) {
     const graph = new StateGraph(Annotation.Root({ n: Annotation(), label: Annotation({ default: () => 'unused' }), total: Annotation({ reducer: (a, b) => a + b, default: () => 10 }) }))
       .addNode('a', (s) => ({ total: s.label === undefined ? 1 : 100 })).addEdge(START, 'a').compile();
     assert.deepEqual(await graph.invoke({ n: 1 }), { n: 1, total: 11 });
+  });
+
+  test(named(impl, 'an Overwrite replaces a reducer channel\'s value (a list, the messages) instead of going through the reducer; later writes reduce onto it'), async () => {
+    const { MessagesAnnotation, Overwrite } = impl;
+    const State = Annotation.Root({ ...MessagesAnnotation.spec, items: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) });
+    const graph = new StateGraph(State)
+      .addNode('a', () => ({ items: ['x', 'y'], messages: [{ role: 'user', content: 'one', id: '1' }, { role: 'assistant', content: 'two', id: '2' }] }))
+      .addNode('b', () => ({ items: new Overwrite(['fresh']), messages: new Overwrite([{ role: 'assistant', content: 'summary', id: 's' }]) }))
+      .addNode('c', () => ({ items: ['z'] }))
+      .addEdge(START, 'a').addEdge('a', 'b').addEdge('b', 'c').compile({ checkpointer: new MemorySaver() });
+    const result = await graph.invoke({ items: ['start'] }, { configurable: { thread_id: 'overwrite' } });
+    assert.deepEqual(result.items, ['fresh', 'z']);
+    assert.deepEqual(result.messages.map((m) => m.content), ['summary']);
   });
 }

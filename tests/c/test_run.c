@@ -220,17 +220,28 @@ TEST(bare_state_resume_routes_from_current_node) {
     eg_graph_free(g);
 }
 
-TEST(interrupt_keeps_unfinished_tasks_for_resume) {
-    eg_graph *g = graph("{\"nodes\":{\"s\":{},\"x\":{},\"y\":{}},\"edges\":{\"s\":[\"x\",\"y\"],\"x\":\"__end__\",\"y\":\"__end__\"},\"entryPoint\":\"s\"}");
+/* A run of s -> (x, y) at its step of x and y, stopped by an interrupt once the
+ * tasks of `done` (a bit each: 1 x, 2 y) handed their results in. */
+static eg_run *stopped_in_parallel_step(eg_graph *g, int done) {
     eg_run *r = start(g, "{}");
     cJSON_Delete(next(r));
     submit(r, 0, "{}");
     cJSON_Delete(next(r));                 /* tasks x and y */
-    submit(r, 1, "{\"data\":{\"y\":1}}");  /* y finished, x did not */
+    if (done & 1) submit(r, 0, "{\"data\":{\"x\":1}}");
+    if (done & 2) submit(r, 1, "{\"data\":{\"y\":1}}");
     eg_run_interrupt(r);
     cJSON *o = next(r);
     CHECK_STR(str(o, "status"), "INTERRUPTED");
     cJSON_Delete(o);
+    return r;
+}
+
+static const char *parallel = "{\"nodes\":{\"s\":{},\"x\":{},\"y\":{}},\"edges\":{\"s\":[\"x\",\"y\"],\"x\":\"__end__\",\"y\":\"__end__\"},\"entryPoint\":\"s\"}";
+
+TEST(interrupt_keeps_unfinished_tasks_for_resume) {
+    eg_graph *g = graph(parallel);
+    eg_run *r = stopped_in_parallel_step(g, 2);   /* y finished, x did not */
+    cJSON *o;
     CHECK(eg_run_resume(r, NULL, 0, NULL) == EG_OK);
     o = next(r);
     cJSON *tasks = cJSON_GetObjectItem(o, "tasks");
@@ -246,17 +257,9 @@ TEST(interrupt_keeps_unfinished_tasks_for_resume) {
 }
 
 TEST(interrupt_after_every_task_finished_commits_the_step_first) {
-    eg_graph *g = graph("{\"nodes\":{\"s\":{},\"x\":{},\"y\":{}},\"edges\":{\"s\":[\"x\",\"y\"],\"x\":\"__end__\",\"y\":\"__end__\"},\"entryPoint\":\"s\"}");
-    eg_run *r = start(g, "{}");
-    cJSON_Delete(next(r));
-    submit(r, 0, "{}");
-    cJSON_Delete(next(r));                 /* tasks x and y */
-    submit(r, 0, "{\"data\":{\"x\":1}}");
-    submit(r, 1, "{\"data\":{\"y\":1}}");  /* both finished, then the stop */
-    eg_run_interrupt(r);
-    cJSON *o = next(r);
-    CHECK_STR(str(o, "status"), "INTERRUPTED");
-    cJSON_Delete(o);
+    eg_graph *g = graph(parallel);
+    eg_run *r = stopped_in_parallel_step(g, 3);   /* both finished, then the stop */
+    cJSON *o;
     /* Their writes are in the state: the resume runs neither again, and finishes. */
     const char *state;
     size_t len;

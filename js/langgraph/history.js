@@ -70,17 +70,6 @@ export function historyReader(engine, byId = new Map()) {
   };
 }
 
-/**
- * A thread's checkpoints that are not skipped, newest first, as `read` (historyReader's) marks them;
- * without their values (withValues reads those of the ones shown): a long thread's getState would
- * otherwise rebuild the state of every checkpoint it ever had.
- */
-export async function threadHistory(engine, threadId, read = historyReader(engine)) {
-  const all = (await engine.getStateHistory(threadId)).reverse();
-  for (const r of all) read(r);
-  return all.filter((r) => !r.skipped).reverse();
-}
-
 /** `records` (of threadHistory) with their `values`: one page of the engine's history across their ids (a state rebuilt once, then patched). */
 export async function withValues(engine, threadId, records) {
   // (Newest first: the first is the top, the last the lowest.)

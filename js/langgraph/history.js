@@ -15,31 +15,31 @@ export function threadRef(configurable) {
   return thread;
 }
 
+export const stopped = (record) => record?.status === 'PAUSED' || record?.status === 'ERROR';
+
 /**
  * A reader of a thread's records (the engine's getStateHistory entries), oldest first,
  * each one's parent before it: it marks each as LangGraph's history shows it, with its
- * step (its shown ancestors' count, from -1 for the input), `parent` (the shown record
- * before it) and `fork` (a second child of its parent). edgegraph also checkpoints while
- * routers run (a record with `routing`) and as each task of a parallel step finishes:
- * LangGraph has no checkpoint for those, which are `skipped` (a router's, unless the run
- * paused there). A step that paused or failed has records LangGraph has one checkpoint
- * for (the step's start, its pause or failure, and the resume's, which keeps the
- * answers): the pause or failure stands for the step, with the step's tasks (`open`: those
- * still to run), and the others are `hidden` (listed, for a config that names one, but
- * never shown): a fork or replay of the step then asks its interrupts again, instead of
- * replaying the answers it was given.
+ * step (its shown ancestors' count, from -1 for the input), `up` (the id of the shown record
+ * before it) and `fork` (a second child of its parent, which has `c`: a child already).
+ * edgegraph also checkpoints while routers run (a record with `routing`) and as each task
+ * of a parallel step finishes: LangGraph has no checkpoint for those, which are `skipped`
+ * (a router's, unless the run paused there). A step that paused or failed has records
+ * LangGraph has one checkpoint for (the step's start, its pause or failure, and the
+ * resume's, which keeps the answers): the pause or failure stands for the step, with the
+ * step's tasks (`open`: those still to run), and the others are `hidden` (listed, for a
+ * config that names one, but never shown): a fork or replay of the step then asks its
+ * interrupts again, instead of replaying the answers it was given.
+ * `byId`: the records read so far. The marks are plain data (ids, not objects), so that
+ * numbering.js can keep them with the thread, and a later read go on from them.
  */
-export const stopped = (record) => record?.status === 'PAUSED' || record?.status === 'ERROR';
-
-export function historyReader(engine) {
-  const byId = new Map();
-  const parents = new Set();   // the parents of the records seen so far
+export function historyReader(engine, byId = new Map()) {
   let edges;   // the engine's, read when a record paused before its routes
   return (r) => {
     byId.set(r.checkpointId, r);
-    r.fork = r.parentId !== null && parents.has(r.parentId);
-    parents.add(r.parentId);
     let parent = byId.get(r.parentId);
+    r.fork = !!parent?.c;
+    if (parent) parent.c = 1;
     // The record before, through those skipped (a record's first child continues it; a later one is a fork, a replay: never within its step).
     let raw = r.fork ? undefined : parent;
     if (r.routing.length) {
@@ -63,22 +63,11 @@ export function historyReader(engine) {
       parent.hidden = true;
       r.open = r.pendingTasks;
       r.pendingTasks = parent.pendingTasks;
-      parent = parent.parent;
+      parent = byId.get(parent.up);
     }
-    r.parent = parent;
+    r.up = parent?.checkpointId;
     r.step = r.hidden ? raw.step : parent ? parent.step + 1 : -1;
   };
-}
-
-/**
- * A thread's checkpoints that are not skipped, newest first, as `read` (historyReader's) marks them;
- * without their values (withValues reads those of the ones shown): a long thread's getState would
- * otherwise rebuild the state of every checkpoint it ever had.
- */
-export async function threadHistory(engine, threadId, read = historyReader(engine)) {
-  const all = (await engine.getStateHistory(threadId)).reverse();
-  for (const r of all) read(r);
-  return all.filter((r) => !r.skipped).reverse();
 }
 
 /** `records` (of threadHistory) with their `values`: one page of the engine's history across their ids (a state rebuilt once, then patched). */
@@ -109,6 +98,6 @@ export function snapshotOf(threadId, record, view) {
   snapshot.config = configOf(threadId, record.checkpointId);
   snapshot.metadata = metadataOf(record);
   snapshot.createdAt = new Date(record.createdAt).toISOString();
-  if (record.parent) snapshot.parentConfig = configOf(threadId, record.parent.checkpointId);
+  if (record.up) snapshot.parentConfig = configOf(threadId, record.up);
   return snapshot;
 }

@@ -6,7 +6,8 @@
 
 import { ModeStream, superstepOf, copyValue as copy } from '../langgraph-modes.js';
 import { GraphRecursionError } from './errors.js';
-import { historyReader, threadHistory, withValues, snapshotOf } from './history.js';
+import { historyReader, withValues, snapshotOf } from './history.js';
+import { threadHistory } from './numbering.js';
 import { shownInterrupts } from './subgraph-node.js';
 import { plainCall } from './messages.js';
 

@@ -4,7 +4,8 @@
 // reads and forks checkpoints.
 
 import { EdgegraphError, Checkpointer } from './edgegraph.js';
-import { threadHistory, withValues, snapshotOf, metadataOf, pendingOf, configOf, threadRef, stopped } from './history.js';
+import { withValues, snapshotOf, metadataOf, pendingOf, configOf, threadRef, stopped } from './history.js';
+import { threadHistory, numbered } from './numbering.js';
 import { updateOf } from './command.js';
 import { shownInterrupts } from './subgraph-node.js';
 import { removesMessages } from './messages-channel.js';
@@ -33,7 +34,12 @@ export class ThreadState {
     if (ns !== undefined) return this.#childState(config, ns, subgraphs);
     const threadId = String(config?.configurable?.thread_id);
     const wanted = config?.configurable?.checkpoint_id;
-    const record = (await threadHistory(this.#runner.engine, threadId)).find(wanted === undefined ? (r) => !r.hidden : (r) => String(r.checkpointId) === String(wanted));
+    // The record shown: the newest neither skipped nor hidden, or the one named (hidden ones too).
+    const { top, get } = await numbered(this.#runner.engine, this.#runner.store, this.#records, threadId);
+    let record;
+    if (wanted !== undefined) record = await get(Number(wanted));
+    else for (let id = top; id > 0 && !(record && !record.skipped && !record.hidden); id--) record = await get(id);
+    if (record?.skipped || (record?.hidden && wanted === undefined)) record = undefined;
     if (!record) return { values: {}, next: [], tasks: [], config: { configurable: { thread_id: threadId } }, metadata: undefined };
     // A step that paused or failed: its checkpoint, loaded for its tasks, has the values too.
     const cp = stopped(record) ? await this.#records.load(threadId, record.checkpointId) : null;

@@ -53,13 +53,10 @@ export class Core {
 
   get codeNames() { return (this._codeNames ??= this.names((c) => this.x.eg_code_name(c))); }
   get statusNames() { return (this._statusNames ??= this.names((c) => this.x.eg_status_name(c))); }
+  /** Each number's name (UNKNOWN for a number the core has none for: a code only JS throws, eg_codes.def's EG_JS_CODE). */
   names(name) {
     const out = [];
-    for (let c = 0; c < 64; c++) {
-      const n = this.cString(name(c));
-      if (n === 'UNKNOWN') break;
-      out.push(n);
-    }
+    for (let c = 0; c < 64; c++) out.push(this.cString(name(c)));
     return out;
   }
 

@@ -23,7 +23,7 @@ type ValueOf<C> = C extends Channel<infer T> ? T : C extends (...args: any[]) =>
 export type StateOf<S> = { [K in keyof S]: ValueOf<S[K]> };
 
 /** What may be written to a state: each key optional, a message list also as LangChain messages or strings. */
-export type UpdateOf<S> = { [K in keyof S]?: S[K] extends Message[] ? S[K] | MessageLike | MessageLike[] : S[K] };
+export type UpdateOf<S> = { [K in keyof S]?: (S[K] extends Message[] ? S[K] | MessageLike | MessageLike[] : S[K]) | Overwrite<S[K]> };
 
 export interface AnnotationRoot<S extends Record<string, ChannelDeclaration>> {
   spec: S;
@@ -187,9 +187,12 @@ type Router<S> = (state: S, config: LangGraphConfig) => string | Send | Array<st
 
 type SchemaState<T> = T extends AnnotationRoot<infer S> ? StateOf<S> : T extends { channels: infer C } ? StateOf<C> : T extends { stateSchema: AnnotationRoot<infer S> } ? StateOf<S> : any;
 
-/** `new StateGraph(schema)`: an Annotation.Root, `{ channels }`, `{ stateSchema | state, input, output }`, a Zod object, or a record of channels. */
+/**
+ * `new StateGraph(schema, options?)`: an Annotation.Root, `{ channels }`, `{ stateSchema | state, input, output }`, a Zod
+ * object, or a record of channels; `options`: LangGraph 1.x's `{ input, output }` schemas (or a context schema, which shapes no state).
+ */
 export interface StateGraphConstructor {
-  new <T extends object>(schema: T): StateGraph<SchemaState<T>>;
+  new <T extends object>(schema: T, options?: { input?: object; output?: object } | object): StateGraph<SchemaState<T>>;
 }
 export declare const StateGraph: StateGraphConstructor;
 export interface StateGraph<S = any> {

@@ -282,7 +282,7 @@ export class Run {
   }
 
   #submit(task, value, started) {
-    if (!this.#open || this.#aborted) return;
+    if (!this.#open) return;
     if (isCommand(value) && task.kind !== 'route') {
       try {
         value = this.#fromCommand(value, task);
@@ -293,8 +293,8 @@ export class Run {
     }
     const hostReducers = this.#graph.hostReducers;
     if (hostReducers && task.kind !== 'route' && writesHostPath(hostReducers, value)) {
-      // Parallel writes fold in branch order once every task is done.
-      if (this.#stepSize > 1) { (this.#held ??= []).push({ task, value, started }); return; }
+      // Parallel writes fold in branch order once every task is done (a listener hears of this one's end now).
+      if (this.#stepSize > 1) { this.#ended(task, started); (this.#held ??= []).push({ task, value, started }); return; }
       try { [value] = foldWrites(hostReducers, this.#foldBase ?? this.#mirror, [{ node: task.node, value }]); } catch (e) { this.#fail(task, e, started); return; }
     }
     this.#submitFolded(task, value, started);
@@ -325,11 +325,15 @@ export class Run {
       for (const h of held) if (h !== culprit) this.#fail(h.task, e, h.started);
       return;
     }
-    held.forEach((h, i) => this.#submitFolded(h.task, values[i], h.started));
+    held.forEach((h, i) => this.#submitFolded(h.task, values[i], h.started, true));
   }
 
-  #submitFolded(task, value, started) {
-    if (!this.#open || this.#aborted) return;
+  /**
+   * `ended`: a held result, whose end was told. A result in hand is handed in after an abort too
+   * (while the run is open): the stop keeps it, and a resume does not run its node again.
+   */
+  #submitFolded(task, value, started, ended) {
+    if (!this.#open) return;
     let json;
     try {
       json = value === undefined ? '{}' : resultText(value, task.node);
@@ -340,10 +344,12 @@ export class Run {
     const { core } = this.#graph;
     naming(task, 'hand the result of', core, 'runSubmit', this.#handle, json ?? 'null');
     if (this.#tap && task.kind !== 'route') this.#tap.result(task.node, this.#taskId(task), json ?? 'null');
-    if (this.#emit) {
-      if (task.kind === 'route') this.#emit({ type: 'route', node: task.node, target: value });
-      else this.#emit({ type: 'node_end', node: task.node, taskId: this.#taskId(task), durationMs: now() - started });
-    }
+    if (task.kind === 'route') this.#emit?.({ type: 'route', node: task.node, target: value });
+    else if (!ended) this.#ended(task, started);
+  }
+
+  #ended(task, started) {
+    this.#emit?.({ type: 'node_end', node: task.node, taskId: this.#taskId(task), durationMs: now() - started });
   }
 
   #fail(task, error, started) {

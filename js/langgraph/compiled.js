@@ -187,7 +187,7 @@ class GraphRunner {
       // (A retry's try is the same task: it started once.)
       const step = inv && ctx.attempt === 1 ? inv.enter(ctx.taskId, name, state, input) : stepOf(ctx.taskId);
       const config = ctx.hostConfig = nodeConfig(inv, ctx, name, step, input);
-      if (cache) return cache(input, config).then((r) => this.#finish(r.value, inv, ctx, name, step, state, r.cached));
+      if (cache) return cache(input, config).then((r) => this.#finish(r.value, inv, ctx, name, step, state, r.cached), (e) => this.#finish(handedOff(e, config), inv, ctx, name, step, state));
       // (What it throws may be a nested graph's Command.PARENT: the node's result then, nested.js.)
       let out;
       try { out = fn(input, config); } catch (e) { out = handedOff(e, config); }
@@ -240,7 +240,13 @@ class GraphRunner {
   toUpdate = (out, node, state) => this.#forCore(this.#toUpdate(out, node), node, state);
 
   /** Two writes of one node to `key` (a Command's list of writes): its reducer's (a core messages channel's: both, in order), or the later. */
-  combine = (key, a, b) => { const reducer = this.#coreMessages.has(key) ? bothWrites : this.#channels.get(key)?.reducer; return reducer ? reducer(a, b) : b; };
+  combine = (key, a, b) => {
+    // An Overwrite wins its step: the writes after it are dropped, those before it replaced (LangGraph's).
+    if (overwriteOf(a)[0]) return a;
+    if (overwriteOf(b)[0]) return b;
+    const reducer = this.#coreMessages.has(key) ? bothWrites : this.#channels.get(key)?.reducer;
+    return reducer ? reducer(a, b) : b;
+  };
 
   /** The engine's Command for `command` of `node` (`made`: its update, if #toUpdate made it already); for the parent graph, keys this graph lacks stay (subgraph-node.js picks the parent's). */
   #engineCommand(command, node, state, made) {
@@ -483,7 +489,14 @@ export class CompiledStateGraph extends ThreadState {
     const add = (source, target, conditional, data) => edges.push(data === undefined ? { source, target, conditional } : { source, target, conditional, data });
     for (const [source, target] of builder.edges) add(source, target, false);
     for (const [sources, target] of builder.joins) for (const source of sources) add(source, target, false);
-    for (const [source, list] of builder.branches) for (const { pathMap } of list) for (const [key, target] of Object.entries(pathMap ?? {})) add(source, target, true, Array.isArray(pathMap) ? undefined : key);
+    // (A conditional edge without a path map may go to any other node, or END: drawn to each, as LangGraph's.)
+    const anywhere = [...builder.nodes.keys(), END];
+    for (const [source, list] of builder.branches) {
+      for (const { pathMap } of list) {
+        if (pathMap) for (const [key, target] of Object.entries(pathMap)) add(source, target, true, Array.isArray(pathMap) ? undefined : key);
+        else for (const target of anywhere) if (target !== source) add(source, target, true);
+      }
+    }
     for (const [source, node] of builder.nodes) for (const target of node.options?.ends ?? []) add(source, target, true);
     const nodes = {};
     for (const id of [START, ...builder.nodes.keys(), ...(edges.some((e) => e.target === END) ? [END] : [])]) nodes[id] = { id, name: id };

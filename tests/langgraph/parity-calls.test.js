@@ -176,4 +176,39 @@ for (const impl of implementations) {
     assert.deepEqual(result.items, ['fresh', 'z']);
     assert.deepEqual(result.messages.map((m) => m.content), ['summary']);
   });
+
+  test(named(impl, 'an Overwrite in a Command\'s list of writes wins its step: the writes before it are replaced, those after it dropped'), async () => {
+    const { Overwrite, Command, MessagesAnnotation } = impl;
+    const State = Annotation.Root({ ...MessagesAnnotation.spec, items: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) });
+    const writing = (update) => new StateGraph(State).addNode('a', () => new Command({ update })).addEdge(START, 'a').compile();
+    assert.deepEqual((await writing([['items', new Overwrite(['z'])], ['items', ['y']]]).invoke({ items: ['in'] })).items, ['z']);
+    assert.deepEqual((await writing([['items', ['y']], ['items', new Overwrite(['z'])]]).invoke({ items: ['in'] })).items, ['z']);
+    const messages = (await writing([['messages', [{ role: 'user', content: 'x', id: 'x' }]], ['messages', new Overwrite([{ role: 'assistant', content: 'o', id: 'o' }])]])
+      .invoke({ messages: [{ role: 'user', content: 'in', id: 'in' }] })).messages;
+    assert.deepEqual(messages.map((m) => m.content), ['o']);
+  });
+
+  test(named(impl, 'in a parallel step a fast branch\'s update streams before the slow branch finishes'), { timeout: 10_000 }, async () => {
+    // (The slow branch waits for the fast one's chunk: held back until the step ends, the test would hang and time out.)
+    let release;
+    const fastSeen = new Promise((resolve) => { release = resolve; });
+    const graph = new StateGraph(Draft)
+      .addNode('fast', async () => ({ log: ['fast'] }))
+      .addNode('slow', async () => { await fastSeen; return { log: ['slow'] }; })
+      .addEdge(START, 'fast').addEdge(START, 'slow').compile();
+    const order = [];
+    for await (const chunk of await graph.stream({ log: [] })) {
+      order.push(...Object.keys(chunk));
+      if (chunk.fast) release();
+    }
+    assert.deepEqual(order, ['fast', 'slow']);
+  });
+
+  test(named(impl, 'getGraph() draws a conditional edge without a path map to every other node and END'), async () => {
+    const graph = new StateGraph(Annotation.Root({ x: Annotation() }))
+      .addNode('a', () => ({})).addNode('b', () => ({}))
+      .addEdge(START, 'a').addConditionalEdges('a', (s) => (s.x ? 'b' : END)).addEdge('b', END).compile();
+    const edges = (await graph.getGraph()).edges.map((e) => `${e.source}->${e.target}${e.conditional ? '?' : ''}`).sort();
+    assert.deepEqual(edges, [`${START}->a`, `a->${END}?`, 'a->b?', `b->${END}`]);
+  });
 }

@@ -7,6 +7,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { InMemoryCache as LangGraphCache } from '@langchain/langgraph-checkpoint';
 import { implementations, collect, named } from './support/impls.js';
 
 /** A value without its interrupt ids (LangGraph's are hashes, edgegraph's readable): what both must agree on. */
@@ -162,6 +163,25 @@ for (const impl of implementations) {
       .addEdge(START, 'call').addEdge('call', 'other')
       .compile({ checkpointer: new MemorySaver() });
     assert.deepEqual(await parent.invoke({ x: 'A' }, { configurable: { thread_id: 'nested-8' } }), { x: 'A', log: ['from child', 'after', 'other'] });
+  });
+
+  test(named(impl, 'a node with a cachePolicy that invokes a graph: its pause resumes, and its Command.PARENT is the node\'s result'), async () => {
+    const newCache = () => (impl.name === 'langgraph' ? new LangGraphCache() : new impl.InMemoryCache());
+    const log = [];
+    const asker = new StateGraph(State).addNode('c', (s) => { const a = interrupt('q'); log.push(`c:${a}`); return { x: `${s.x}/${a}` }; }).addEdge(START, 'c').compile();
+    const parent = new StateGraph(State)
+      .addNode('n', async (s, config) => ({ x: (await asker.invoke({ x: s.x }, config)).x }), { cachePolicy: { ttl: 60 } })
+      .addEdge(START, 'n').compile({ checkpointer: new MemorySaver(), cache: newCache() });
+    const config = { configurable: { thread_id: 'nested-cached' } };
+    assert.deepEqual(withoutIds((await parent.invoke({ x: 'in' }, config)).__interrupt__), [{ value: 'q' }]);
+    assert.deepEqual(await parent.invoke(new Command({ resume: 'A' }), config), { x: 'in/A', log: [] });
+    assert.deepEqual(log, ['c:A']);
+    const handing = new StateGraph(State).addNode('c', () => new Command({ graph: Command.PARENT, update: { x: 'from-child' }, goto: 'after' })).addEdge(START, 'c').compile();
+    const routed = new StateGraph(State)
+      .addNode('n', async (s, config) => ({ x: (await handing.invoke({ x: s.x }, config)).x }), { cachePolicy: { ttl: 60 }, ends: ['after'] })
+      .addNode('after', (s) => ({ log: [`after:${s.x}`] }))
+      .addEdge(START, 'n').compile({ cache: newCache() });
+    assert.deepEqual(await routed.invoke({ x: 'in' }), { x: 'from-child', log: ['after:from-child'] });
   });
 
   test(named(impl, 'a node\'s Command goto adds to its static edges: both run, and a join still hears from it'), async () => {

@@ -1,5 +1,5 @@
 // Type usage of edgegraph/langgraph, compiled by tsc --strict (make typecheck).
-import { StateGraph, Annotation, MessagesAnnotation, START, END, Send, MemorySaver, GraphRecursionError, messagesStateReducer, RemoveMessage, Command, interrupt, InMemoryCache, getConfig, getWriter, getCurrentTaskInput, isInterrupted, INTERRUPT, ToolNode, toolsCondition } from 'edgegraph/langgraph';
+import { StateGraph, Annotation, MessagesAnnotation, START, END, Send, MemorySaver, GraphRecursionError, messagesStateReducer, RemoveMessage, Command, interrupt, InMemoryCache, getConfig, getWriter, getCurrentTaskInput, isInterrupted, INTERRUPT, ToolNode, toolsCondition, Overwrite } from 'edgegraph/langgraph';
 
 const State = Annotation.Root({
   count: Annotation<number>({ reducer: (a, b) => a + b, default: () => 0 }),
@@ -77,3 +77,22 @@ async function main(): Promise<void> {
   console.log((await react.invoke({ messages: ['hi'] })).messages.length);
 }
 void main;
+
+// LangGraph 1.x's input/output schemas as the second argument, Overwrite in an update and an input,
+// stream() as a web ReadableStream, getGraph()'s data, getSubgraphs(), batch().
+{
+  const Items = Annotation.Root({ items: Annotation<string[]>({ reducer: (a, b) => a.concat(b), default: () => [] }), note: Annotation<string>() });
+  const Only = Annotation.Root({ items: Annotation<string[]>() });
+  const g = new StateGraph(Items, { input: Only, output: Only })
+    .addNode('a', () => ({ items: new Overwrite<string[]>([]) }))
+    .addEdge(START, 'a')
+    .compile();
+  void g.invoke({ items: new Overwrite(['x']) });
+  void g.stream({ items: ['y'] }).then((s) => s.pipeThrough(new TransformStream<unknown, string>({ transform: (c, out) => out.enqueue(JSON.stringify(c)) })));
+  const drawn = g.getGraph();
+  const targets: string[] = drawn.edges.filter((e) => e.conditional).map((e) => e.target);
+  const names: string[] = [...g.getSubgraphs()].map(([name]) => name);
+  void g.batch([{ items: [] }, { note: 'n' }]);
+  void targets; void names;
+}
+

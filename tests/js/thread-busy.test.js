@@ -71,16 +71,18 @@ function settledExceptOne(promises) {
   });
 }
 
-for (const kind of ['file', 'sqlite']) test(`two processes resume one paused thread of one ${kind === 'file' ? 'FileStore folder' : 'SQLite file (node:sqlite)'} at once: one runs the node, the other is THREAD_BUSY`, async () => {
+// (A timeout: a child that never answers, seen once, would otherwise hold the suite forever.)
+for (const kind of ['file', 'sqlite']) test(`two processes resume one paused thread of one ${kind === 'file' ? 'FileStore folder' : 'SQLite file (node:sqlite)'} at once: one runs the node, the other is THREAD_BUSY`, { timeout: 60_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'eg-busy2-'));
   const effects = join(dir, 'effects.txt');
   writeFileSync(effects, '');
+  let kids = [];
   try {
     const store = join(dir, kind === 'file' ? 'store' : 'threads.sqlite');
     const child = new URL('./support/busy-child.js', import.meta.url).pathname;
     const node = kind === 'file' ? process.execPath : sqliteNode;
     assert.equal(JSON.parse(execFileSync(node, [child, store, '-', kind, 'start'], { encoding: 'utf8' })).status, 'PAUSED');
-    const kids = [0, 1].map(() => {
+    kids = [0, 1].map(() => {
       const proc = spawn(node, [child, store, effects, kind], { stdio: ['pipe', 'pipe', 'inherit'] });
       const lines = [];
       const waiters = [];
@@ -105,6 +107,7 @@ for (const kind of ['file', 'sqlite']) test(`two processes resume one paused thr
     assert.equal(readFileSync(effects, 'utf8').trim().split('\n').length, 1, 'the side effect ran in one process');
     if (kind === 'file') assert.equal((await new Checkpointer(new FileStore(store)).load('mail')).status, 'FINISHED');
   } finally {
+    for (const k of kids) k.proc.kill();   // (a no-op for those that exited; one still waiting, after a timeout, goes too)
     rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -62,6 +62,8 @@ class GraphRunner {
   /** The store checkpoints go to (null: none), and a subgraph node's name -> its compiled graph: what a compiled graph's ThreadState reads. */
   store;
   children = new Map();
+  /** ThreadState's: the LangGraph step of a thread's checkpoint shown now, or of `checkpointId` (-1: none). */
+  shownStep;
   #builder;
   #channels;
   /** Each node's static targets (its edges' and joins'): a name, or a list (addTarget). */
@@ -185,7 +187,7 @@ class GraphRunner {
       // (A node's own input schema: those channels only, LangGraph's private state.)
       const input = ctx.arg !== undefined ? ctx.arg : this.view(state, inputOnly ?? undefined);
       // (A retry's try is the same task: it started once.)
-      const step = inv && ctx.attempt === 1 ? inv.enter(ctx.taskId, name, state, input) : stepOf(ctx.taskId);
+      const step = !inv ? stepOf(ctx.taskId) : ctx.attempt === 1 ? inv.enter(ctx.taskId, name, state, input) : inv.stepOf(ctx.taskId);
       const config = ctx.hostConfig = nodeConfig(inv, ctx, name, step, input);
       if (cache) return cache(input, config).then((r) => this.#finish(r.value, inv, ctx, name, step, state, r.cached), (e) => this.#finish(handedOff(e, config), inv, ctx, name, step, state));
       // (What it throws may be a nested graph's Command.PARENT: the node's result then, nested.js.)
@@ -333,6 +335,13 @@ class GraphRunner {
       const latest = await this.engine.getState(thread.threadId, thread.checkpointId);
       // A Command on a thread without checkpoints is its input (#commandStart), as LangGraph's.
       const fresh = !latest && isCommand(input);
+      // The thread's step the run's first nodes have, as LangGraph counts them from the checkpoint X the run starts
+      // at: X's + 1 continuing it; + 2 from a past checkpoint (its fork comes first) or to a finished thread's goto (its
+      // input first); + 3 after a new input (its input checkpoint, then the step that applies it); 0 for a Command
+      // on a new thread (its input checkpoint is -1).
+      const goes = input === null || input === undefined || isCommand(input);
+      const after = !goes ? 3 : isCommand(input) && input.goto !== undefined && latest?.status === 'FINISHED' ? 2 : thread.checkpointId !== undefined ? 2 : 1;
+      inv.stepBase = fresh ? 0 : (latest ? await this.shownStep(thread.threadId, thread.checkpointId) : -2) + after;
       // On a thread with state, the run starts from it (an input step folds the input over it).
       inv.initialValues = latest ? this.view(latest.state) : this.defaults();
       if (inv.checkpoints || inv.debug) {

@@ -79,7 +79,17 @@ export class Invocation extends ModeStream {
   }
 
   /** ModeStream's: a token's step, LangGraph's. */
-  stepOf(taskId) { return stepOf(taskId); }
+  stepOf(taskId) {
+    const step = stepOf(taskId);
+    if (this.stepBase === undefined) return step;
+    // (The run's first step is the first asked about: the offset from the run's own count to the thread's.)
+    this.#stepOffset ??= this.stepBase - step;
+    return step + this.#stepOffset;
+  }
+
+  /** The thread's LangGraph step of the run's first step of nodes (compiled.js sets it for a run on a thread): later runs go on counting, as LangGraph's. */
+  stepBase;
+  #stepOffset;
 
   /** A LangChain callback handler (by shape: plain methods) turning the LLM tokens of node `node`'s task `taskId` into 'messages' chunks. */
   tokenHandler(node, taskId) {
@@ -107,7 +117,7 @@ export class Invocation extends ModeStream {
    * superstep is counted (refused past the limit), and its task chunk goes out. Returns its step (stepOf).
    */
   enter(taskId, name, state, input) {
-    const step = stepOf(taskId);
+    const step = this.stepOf(taskId);
     this.mirror = state;
     if (step !== this.#lastStep) {
       this.#lastStep = step;
@@ -143,7 +153,7 @@ export class Invocation extends ModeStream {
       case 'node_end':
         if (event.error || event.interrupts) {
           this.halted = true;
-          this.stopped(event.taskId, event.node, stepOf(event.taskId), event.error ? { message: event.error, code: event.errorCode } : null, event.interrupts);
+          this.stopped(event.taskId, event.node, this.stepOf(event.taskId), event.error ? { message: event.error, code: event.errorCode } : null, event.interrupts);
         } else {
           const done = this.#done.get(event.taskId);
           if (done) { this.#done.delete(event.taskId); super.finished(event.taskId, ...done); }

@@ -22,6 +22,10 @@ export class ThreadState {
   constructor(runner) {
     this.#records = runner.store ? new Checkpointer(runner.store) : null;
     this.#runner = runner;
+    // (A run on a thread goes on counting steps from the one shown: compiled.js's invoke. Not a closure over
+    // this graph: a run in flight keeps its runner, not the graph, which may be collected meanwhile.)
+    const records = this.#records;
+    runner.shownStep = async (threadId, checkpointId) => (await shownRecord(runner, records, threadId, checkpointId))?.step ?? -1;
   }
 
   /**
@@ -34,12 +38,7 @@ export class ThreadState {
     if (ns !== undefined) return this.#childState(config, ns, subgraphs);
     const threadId = String(config?.configurable?.thread_id);
     const wanted = config?.configurable?.checkpoint_id;
-    // The record shown: the newest neither skipped nor hidden, or the one named (hidden ones too).
-    const { top, get } = await numbered(this.#runner.engine, this.#runner.store, this.#records, threadId);
-    let record;
-    if (wanted !== undefined) record = await get(Number(wanted));
-    else for (let id = top; id > 0 && !(record && !record.skipped && !record.hidden); id--) record = await get(id);
-    if (record?.skipped || (record?.hidden && wanted === undefined)) record = undefined;
+    const record = await shownRecord(this.#runner, this.#records, threadId, wanted);
     if (!record) return { values: {}, next: [], tasks: [], config: { configurable: { thread_id: threadId } }, metadata: undefined };
     // A step that paused or failed: its checkpoint, loaded for its tasks, has the values too.
     const cp = stopped(record) ? await this.#records.load(threadId, record.checkpointId) : null;
@@ -219,4 +218,13 @@ function heldChild(task, state, local) {
   const edit = state?.subgraphs?.[local];
   const checkpoint = edit && edit.replaces === task.keep?.checkpoint ? edit.checkpoint : task.keep?.checkpoint;
   return typeof checkpoint === 'string' ? JSON.parse(checkpoint) : checkpoint;
+}
+
+/** The record a thread shows now (the newest neither skipped nor hidden), or the one named (hidden ones too); undefined: none. */
+async function shownRecord(runner, records, threadId, wanted) {
+  const { top, get } = await numbered(runner.engine, runner.store, records, threadId);
+  let record;
+  if (wanted !== undefined) record = await get(Number(wanted));
+  else for (let id = top; id > 0 && !(record && !record.skipped && !record.hidden); id--) record = await get(id);
+  return record?.skipped || (record?.hidden && wanted === undefined) ? undefined : record;
 }

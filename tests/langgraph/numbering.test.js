@@ -108,9 +108,9 @@ test('edgegraph: getState reads as many records on a thread of thousands of chec
     const graph = chat(store);
     const config = { configurable: { thread_id: 'long' } };
     for (let i = 0; i < turns; i++) await graph.invoke({ log: ['user'] }, config);
-    // The first read of a thread with no index reads it whole, and indexes it.
+    // Each run keeps the index as it starts (it reads the step it goes on from): the first read is a few records too.
     const first = await store.reads(() => graph.getState(config));
-    assert.ok(first.records >= turns * 3, `${first.records}`);
+    assert.ok(first.records < 20, `${first.records}`);
     await graph.invoke({ log: ['user'] }, config);
     // A fresh graph over the same store (another worker): the index is in the store.
     const { records, lists, out } = await store.reads(() => chat(store).getState(config));

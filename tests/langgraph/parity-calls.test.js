@@ -211,4 +211,26 @@ for (const impl of implementations) {
     const edges = (await graph.getGraph()).edges.map((e) => `${e.source}->${e.target}${e.conditional ? '?' : ''}`).sort();
     assert.deepEqual(edges, [`${START}->a`, `a->${END}?`, 'a->b?', `b->${END}`]);
   });
+
+  test(named(impl, 'langgraph_step goes on counting across a thread\'s runs: a new input, a resume, a goto on a finished thread, a replay, a Command on a new thread'), async () => {
+    const { Command, interrupt } = impl;
+    const steps = [];
+    const graph = new StateGraph(Annotation.Root({ n: Annotation() }))
+      .addNode('a', (s, c) => { steps.push(`a${c.metadata.langgraph_step}`); return {}; })
+      .addNode('b', (s, c) => { steps.push(`b${c.metadata.langgraph_step}`); if (s.n === 2) interrupt('q'); return {}; })
+      .addEdge(START, 'a').addEdge('a', 'b').compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: 'counting' } };
+    await graph.invoke({ n: 1 }, config);
+    await graph.invoke({ n: 2 }, config);
+    await graph.invoke(new Command({ resume: 'x' }), config);
+    for await (const chunk of await graph.stream({ n: 3 }, { ...config, streamMode: 'debug' })) if (chunk.type === 'task') steps.push(`debug${chunk.step}`);
+    await graph.invoke(new Command({ goto: 'b', update: { n: 5 } }), config);
+    assert.deepEqual(steps.splice(0), ['a1', 'b2', 'a5', 'b6', 'b6', 'a9', 'debug9', 'b10', 'debug10', 'b12']);
+    const other = { configurable: { thread_id: 'counting-2' } };
+    await graph.invoke({ n: 1 }, other);
+    const history = await collect(graph.getStateHistory(other));
+    await graph.invoke(null, history.at(-2).config);   // a replay from the checkpoint before a (step 0)
+    await graph.invoke(new Command({ goto: 'b', update: { n: 1 } }), { configurable: { thread_id: 'counting-3' } });
+    assert.deepEqual(steps, ['a1', 'b2', 'a2', 'b3', 'b0']);
+  });
 }

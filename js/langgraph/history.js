@@ -56,8 +56,9 @@ export function historyReader(engine, byId = new Map()) {
     while (raw?.skipped) raw = byId.get(raw.parentId);
     // Within one step (the same superstep, its tasks or those of them left to run): a run's pause, and its resume.
     const within = raw?.superstep === r.superstep && !r.routing.length && r.pendingTasks.length && r.pendingTasks.every((n) => raw.pendingTasks.includes(n));
-    // A resume's first record: its answers kept (within the step), or its routes run (after a pause before them).
-    if (!stopped(r) && stopped(raw) && (within || raw.routing.length)) r.hidden = true;
+    // A resume's first record: its answers kept (within the step), or its routes run (after a pause before them);
+    // the first of a run that continues an updateState's checkpoint (a fork of a past one), which it repeats.
+    if (!stopped(r) && (stopped(raw) || raw?.update) && (within || raw.routing.length)) r.hidden = true;
     if (within && raw.status === 'RUNNING' && stopped(r) && parent?.superstep === r.superstep) {
       // The step's start (or its earlier pause) gives way to this pause or failure, which shows the step's tasks.
       parent.hidden = true;

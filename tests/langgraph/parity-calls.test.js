@@ -233,4 +233,17 @@ for (const impl of implementations) {
     await graph.invoke(new Command({ goto: 'b', update: { n: 1 } }), { configurable: { thread_id: 'counting-3' } });
     assert.deepEqual(steps, ['a1', 'b2', 'a2', 'b3', 'b0']);
   });
+
+  test(named(impl, 'a run that continues an updateState of a past checkpoint (a fork) writes no extra checkpoint: the history counts on from the update'), async () => {
+    const graph = new StateGraph(Annotation.Root({ topic: Annotation(), joke: Annotation() }))
+      .addNode('make_topic', () => ({ topic: 'cats' })).addNode('make_joke', (s) => ({ joke: `about ${s.topic}` }))
+      .addEdge(START, 'make_topic').addEdge('make_topic', 'make_joke').addEdge('make_joke', END)
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: 'fork' } };
+    await graph.invoke({}, config);
+    const past = (await collect(graph.getStateHistory(config))).find((s) => s.next.includes('make_joke'));
+    assert.deepEqual(await graph.invoke(null, await graph.updateState(past.config, { topic: 'dogs' })), { topic: 'dogs', joke: 'about dogs' });
+    const history = (await collect(graph.getStateHistory(config))).map((s) => `${s.metadata.step}:${s.metadata.source}:${s.next}`);
+    assert.deepEqual(history, ['3:loop:', '2:update:make_joke', '2:loop:', '1:loop:make_joke', '0:loop:make_topic', '-1:input:__start__']);
+  });
 }

@@ -97,7 +97,7 @@ export const metadataOf = (record) => ({
 export function snapshotOf(threadId, record, view) {
   const snapshot = pendingOf(view(record.values), record.status, record.pendingTasks);
   snapshot.config = configOf(threadId, record.checkpointId);
-  snapshot.metadata = metadataOf(record);
+  snapshot.metadata = { ...metadataOf(record), thread_id: threadId };   // (LangGraph's has the run's configurable keys: the thread's, at least)
   snapshot.createdAt = new Date(record.createdAt).toISOString();
   if (record.up) snapshot.parentConfig = configOf(threadId, record.up);
   return snapshot;

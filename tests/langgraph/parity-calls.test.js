@@ -245,5 +245,6 @@ for (const impl of implementations) {
     assert.deepEqual(await graph.invoke(null, await graph.updateState(past.config, { topic: 'dogs' })), { topic: 'dogs', joke: 'about dogs' });
     const history = (await collect(graph.getStateHistory(config))).map((s) => `${s.metadata.step}:${s.metadata.source}:${s.next}`);
     assert.deepEqual(history, ['3:loop:', '2:update:make_joke', '2:loop:', '1:loop:make_joke', '0:loop:make_topic', '-1:input:__start__']);
+    assert.equal((await graph.getState(config)).metadata.thread_id, 'fork');   // (a snapshot's metadata names its thread)
   });
 }

@@ -60,7 +60,8 @@ export class ThreadState {
    */
   #stopOf(snapshot, record, cp, threadId, subgraphs) {
     const { tasks } = cp.meta;
-    if (record.status === 'ERROR') ownTasks(snapshot.tasks, cp).forEach((own, i) => { if (own?.state === 'failed') snapshot.tasks[i].error = own.result; });
+    // (A failed one's error; one that finished beside it, what it wrote: its kept writes, as LangGraph's task result.)
+    if (record.status === 'ERROR') ownTasks(snapshot.tasks, cp).forEach((own, i) => { if (own?.state === 'failed') snapshot.tasks[i].error = own.result; else if (own?.state === 'done') snapshot.tasks[i].result = own.result?.channels; });
     else this.#pausedTasks(snapshot.tasks, cp, threadId, subgraphs);
     return tasks;
   }

@@ -247,4 +247,18 @@ for (const impl of implementations) {
     assert.deepEqual(history, ['3:loop:', '2:update:make_joke', '2:loop:', '1:loop:make_joke', '0:loop:make_topic', '-1:input:__start__']);
     assert.equal((await graph.getState(config)).metadata.thread_id, 'fork');   // (a snapshot's metadata names its thread)
   });
+
+  test(named(impl, 'getState of a step where one task failed shows what the one that finished wrote (its task\'s result)'), async () => {
+    const { MessagesAnnotation } = impl;
+    const graph = new StateGraph(Annotation.Root({ ...MessagesAnnotation.spec, n: Annotation() }))
+      .addNode('ok', () => ({ messages: [{ role: 'assistant', content: 'fine', id: 'm1' }], n: 1 }))
+      .addNode('bad', () => { throw new Error('bad failed'); })
+      .addEdge(START, 'ok').addEdge(START, 'bad').compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: 'half' } };
+    await assert.rejects(graph.invoke({ messages: [{ role: 'user', content: 'hi', id: 'u' }] }, config), /bad failed/);
+    const { tasks } = await graph.getState(config);
+    const ok = tasks.find((t) => t.name === 'ok');
+    assert.deepEqual([ok.result.n, ok.result.messages.map((m) => m.content)], [1, ['fine']]);
+    assert.equal(tasks.find((t) => t.name === 'bad').result, undefined);
+  });
 }

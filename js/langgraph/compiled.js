@@ -26,6 +26,7 @@ import { IterableReadableStream } from './web-stream.js';
 import { nestedCall, nestedDone, nestedPause, nestedHandoff, handedOff, parentOf } from './nested.js';
 
 const PARENT = Symbol.for('edgegraph.langgraph.parent');
+const ROUTED = '__lg_goto__';   // the engine state's key (beside `channels`) of a node's goto waiting for its router
 const STOP = Symbol.for('edgegraph.stop');   // events.js's: a stream's stop, { reason, onStop }, cheaper than an AbortSignal (run.js)
 const PATCHLESS = Symbol.for('edgegraph.patchless');   // events.js's: this run's onEvent reads no state_update patch (none is copied)
 const STREAM = Symbol.for('edgegraph.stream');   // events.js's: the run's tap
@@ -110,7 +111,8 @@ class GraphRunner {
   }
 
   #definition() {
-    const reducers = { channels: 'merge' };
+    // (ROUTED: a node's goto waiting for its router, by node: #finish.)
+    const reducers = { channels: 'merge', [ROUTED]: 'merge' };
     for (const [key, c] of this.#channels) {
       // LangGraph's message reducer (addMessages is the same function) runs in the core (messages-channel.js):
       // a step ships its update, not the list.
@@ -154,7 +156,7 @@ class GraphRunner {
       objects[name] = Object.assign(subgraphNodeSpec(name, child, this), spec);
       this.children.set(name, subgraph);
     } else handlers.set(name, node === null ? this.#startNode() : this.#wrap(name, fn, options.cachePolicy, options.input ? channelsOf(options.input).channels : this.#builder.stateKeys));
-    let edge = edgeOf(fixed.get(name), branches.get(name), this.view);
+    let edge = edgeOf(fixed.get(name), branches.get(name), this.view, (state) => state[ROUTED]?.[name]);
     if (typeof edge === 'function') { routers.set(name, edge); edge = edge.targets ? { targets: edge.targets } : null; }
     // (spec null: a function node that is no join; undefined: a subgraph node, in `objects`; edge null or
     // { targets }: a router named after its node)
@@ -206,13 +208,22 @@ class GraphRunner {
   /** A node's result as the engine's: a Command, or its update under `channels`; `state`: the state the node read; `cached`: the result came from the cache. */
   #finish(out, inv, ctx, name, step, state, cached) {
     let command = resultCommand(out);
-    // LangGraph's goto adds to the node's edges: those still run (a join still hears from it).
-    const fixed = command?.goto !== undefined && !toParent(command) && this.#fixed.get(name);
-    if (fixed) command = { ...command, goto: [...new Set([command.goto, fixed].flat())] };
+    // LangGraph's goto adds to the node's edges: those still run (a join still hears from it). The core
+    // routes a node by its goto or by its router, not both: a node with a router has its goto wait in the
+    // state (ROUTED) for the router, which adds it to its answer; it is cleared by the node's next result.
+    const branched = this.#builder.branches.has(name);
+    let routed;
+    if (command?.goto !== undefined && !toParent(command)) {
+      const fixed = this.#fixed.get(name);
+      if (branched) { routed = gotoOf(command.goto); command = { ...command, goto: undefined, update: command.update ?? {} }; }
+      else if (fixed) command = { ...command, goto: [...new Set([command.goto, fixed].flat())] };
+    }
     const update = this.#toUpdate(command ? updateOf(command.update, this.combine) : out, name);
     // (A Command.PARENT's update is the parent's node's, which streams it: LangGraph's child sends none.)
     if (!command || !toParent(command)) inv?.finished(ctx.taskId, name, step, update, cached);
-    return command ? this.#engineCommand(command, name, state, update) : { channels: this.#forCore(update, name, state) };
+    const result = command ? this.#engineCommand(command, name, state, update) : { channels: this.#forCore(update, name, state) };
+    if (routed !== undefined || (branched && state[ROUTED]?.[name] != null)) (command ? result.update : result)[ROUTED] = { [name]: routed ?? null };
+    return result;
   }
 
   /** A node's result as an update of known channels, with LangChain messages made plain (as the updates stream shows it). */

@@ -14,9 +14,10 @@ function targetsOf(answer, pathMap, out) {
 
 /**
  * The engine edge of a node with static targets `fixed` (none, a name, or a list of several)
- * and routers `branches` ({ path, pathMap }; or none); `view`: the engine state as the routers read it.
+ * and routers `branches` ({ path, pathMap }; or none); `view`: the engine state as the routers read it;
+ * `gotoOf(state)`: the node's goto waiting for them (compiled.js's ROUTED), which they add to.
  */
-export function edgeOf(fixed, branches, view) {
+export function edgeOf(fixed, branches, view, gotoOf) {
   if (!branches?.length) {
     if (fixed === undefined) return END;
     return Array.isArray(fixed) ? [...new Set(fixed)] : fixed;
@@ -32,7 +33,7 @@ export function edgeOf(fixed, branches, view) {
     }
     return out.length ? out : [END];
   };
-  const route = (state) => from(state, [...fixed], 0);
+  const route = (state) => from(state, [...fixed, ...asList(gotoOf(state))], 0);
   // Where it may go when every router maps its answers (a pathMap): the engine's declared targets, which
   // drawMermaid() draws (a Send may still go to any node: all of a compat graph's nodes are jump targets).
   if (branches.every((b) => b.pathMap)) route.targets = [...new Set([...fixed, ...branches.flatMap((b) => Object.values(b.pathMap))])];

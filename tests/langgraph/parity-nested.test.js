@@ -199,6 +199,33 @@ for (const impl of implementations) {
     assert.deepEqual(result.log.slice(2).sort(), ['after', 'joined', 'other']);
   });
 
+  test(named(impl, 'a node\'s Command goto adds to its conditional edge\'s answer too (a Send as well), and lasts that one step'), async () => {
+    const { Send } = impl;
+    const routed = new StateGraph(State)
+      .addNode('call', () => new Command({ goto: 'after', update: { log: ['cmd'], x: 'r' } }), { ends: ['after'] })
+      .addNode('other', () => ({ log: ['other'] }))
+      .addNode('after', (s) => ({ log: [`after ${s.x}`] }))
+      .addEdge(START, 'call').addConditionalEdges('call', (s) => (s.x === 'r' ? 'other' : END))
+      .compile();
+    const result = await routed.invoke({ x: 1 });
+    assert.deepEqual([result.log[0], ...result.log.slice(1).sort()], ['cmd', 'after r', 'other']);
+    const sending = new StateGraph(State)
+      .addNode('call', () => new Command({ goto: [new Send('after', { x: 's' })], update: { log: ['cmd'] } }), { ends: ['after'] })
+      .addNode('after', (s) => ({ log: [`after ${s.x}`] }))
+      .addEdge(START, 'call').addConditionalEdges('call', () => END)
+      .compile();
+    assert.deepEqual((await sending.invoke({ x: 1 })).log, ['cmd', 'after s']);
+    // The goto is the node's once: its next plain result routes by the router alone.
+    const looping = new StateGraph(State)
+      .addNode('call', (s) => (s.x === 1 ? new Command({ goto: 'other', update: { log: ['cmd'] } }) : { log: ['plain'] }), { ends: ['other'] })
+      .addNode('other', () => ({ log: ['other'] }))
+      .addNode('loop', (s) => ({ x: s.x + 1 }))
+      .addEdge(START, 'call').addConditionalEdges('call', (s) => (s.x === 2 ? 'loop' : END))
+      .addEdge('other', 'loop').addEdge('loop', 'call')
+      .compile({ checkpointer: new MemorySaver() });
+    assert.deepEqual(await looping.invoke({ x: 1 }, { configurable: { thread_id: 'routed' } }), { x: 3, log: ['cmd', 'other', 'plain', 'plain'] });
+  });
+
   test(named(impl, 'an input that writes no channel has no values chunk'), async () => {
     const graph = new StateGraph(State).addNode('n', () => ({ log: ['n'] })).addEdge(START, 'n').compile();
     assert.deepEqual(await collect(graph.stream({}, { streamMode: 'values' })), [{ log: ['n'] }]);

@@ -265,7 +265,8 @@ export declare class MemorySaver extends BaseCheckpointSaver {
 
 /** LangGraph's error classes take (message, extra), as LangGraph's do; each keeps an edgegraph code. */
 export declare class GraphRecursionError extends EdgegraphError { constructor(message: string, extra?: { node?: string; cause?: unknown }); readonly name: 'GraphRecursionError'; readonly lc_error_code: 'GRAPH_RECURSION_LIMIT'; }
-export declare class InvalidUpdateError extends EdgegraphError { constructor(message: string, extra?: { node?: string; cause?: unknown; code?: ErrorCode }); readonly name: 'InvalidUpdateError'; readonly lc_error_code: 'INVALID_CONCURRENT_GRAPH_UPDATE'; }
+export declare class InvalidUpdateError extends EdgegraphError { constructor(message: string, extra?: { node?: string; cause?: unknown; code?: ErrorCode }); readonly name: 'InvalidUpdateError'; readonly lc_error_code: 'INVALID_CONCURRENT_GRAPH_UPDATE' | 'INVALID_GRAPH_NODE_RETURN_VALUE'; }
+export declare class UnreachableNodeError extends EdgegraphError { constructor(message: string, extra?: { node?: string; cause?: unknown }); readonly name: 'UnreachableNodeError'; readonly lc_error_code: 'UNREACHABLE_NODE'; }
 export declare class GraphValidationError extends EdgegraphError { constructor(message: string, extra?: { node?: string; cause?: unknown; code?: ErrorCode }); readonly name: 'GraphValidationError'; }
 export declare class EmptyInputError extends EdgegraphError { constructor(message: string); readonly name: 'EmptyInputError'; }
 export declare function isGraphRecursionError(e: unknown): e is GraphRecursionError;

@@ -8,7 +8,7 @@ export { CompiledStateGraph } from './langgraph/compiled.js';
 export { Annotation, MessagesAnnotation } from './langgraph/annotation.js';
 export { messagesStateReducer, addMessages, RemoveMessage, REMOVE_ALL_MESSAGES, toPlainMessage } from './langgraph/messages.js';
 export { MemorySaver, BaseCheckpointSaver } from './langgraph/checkpoint.js';
-export { GraphRecursionError, InvalidUpdateError, GraphValidationError, EmptyInputError, isGraphRecursionError } from './langgraph/errors.js';
+export { GraphRecursionError, InvalidUpdateError, GraphValidationError, UnreachableNodeError, EmptyInputError, isGraphRecursionError } from './langgraph/errors.js';
 export { Command, isCommand, interrupt, isGraphInterrupt } from './langgraph/command.js';
 export { InMemoryCache } from './langgraph/cache.js';
 export { getConfig, getWriter, getCurrentTaskInput } from './langgraph/config.js';

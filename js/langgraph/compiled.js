@@ -230,7 +230,7 @@ class GraphRunner {
   #toUpdate(out, node) {
     if (out === undefined || out === null) return {};
     if (typeof out !== 'object' || Array.isArray(out)) {
-      throw new InvalidUpdateError(`Expected node "${node}" to return an object, received ${Array.isArray(out) ? 'an array' : typeof out}`, { code: 'INVALID_RESULT', node });
+      throw new InvalidUpdateError(`Expected node "${node}" to return an object, received ${Array.isArray(out) ? 'an array' : typeof out}`, { code: 'INVALID_RESULT', node, lc: 'INVALID_GRAPH_NODE_RETURN_VALUE' });
     }
     const update = {};
     for (const key in out) {

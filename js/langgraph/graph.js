@@ -3,7 +3,7 @@
 // on the C core like any other graph.
 
 import { channelsOf } from './annotation.js';
-import { GraphValidationError } from './errors.js';
+import { GraphValidationError, UnreachableNodeError } from './errors.js';
 import { CompiledStateGraph } from './compiled.js';
 import { EMPTY, SHAPE } from '../objects.js';
 import { isObject } from './messages.js';
@@ -151,7 +151,7 @@ export class StateGraph {
     }
     for (const { options } of nodes.values()) if (options.ends) for (const t of options.ends) reached.add(t);
     for (const name of nodes.keys()) {
-      if (!reached.has(name) && ![...free].some((from) => from !== name)) throw new GraphValidationError(`Node \`${name}\` is not reachable (a Command's targets go in { ends })`, { code: 'UNREACHABLE_NODE', node: name });
+      if (!reached.has(name) && ![...free].some((from) => from !== name)) throw new UnreachableNodeError(`Node \`${name}\` is not reachable (a Command's targets go in { ends })`, { node: name });
     }
   }
 }

@@ -261,4 +261,12 @@ for (const impl of implementations) {
     assert.deepEqual([ok.result.n, ok.result.messages.map((m) => m.content)], [1, ['fine']]);
     assert.equal(tasks.find((t) => t.name === 'bad').result, undefined);
   });
+
+  test(named(impl, 'a node that returns no object is an InvalidUpdateError with LangGraph\'s INVALID_GRAPH_NODE_RETURN_VALUE; an unreachable node an UnreachableNodeError'), async () => {
+    const { InvalidUpdateError, UnreachableNodeError } = impl;
+    const returning = new StateGraph(Annotation.Root({ x: Annotation() })).addNode('a', () => 'a string').addEdge(START, 'a').compile();
+    await assert.rejects(returning.invoke({ x: 1 }), (e) => e instanceof InvalidUpdateError && e.lc_error_code === 'INVALID_GRAPH_NODE_RETURN_VALUE');
+    const dangling = new StateGraph(Annotation.Root({ x: Annotation() })).addNode('a', () => ({})).addNode('b', () => ({})).addEdge(START, 'a');
+    assert.throws(() => dangling.compile(), (e) => e instanceof UnreachableNodeError && e.name === 'UnreachableNodeError' && e.lc_error_code === 'UNREACHABLE_NODE' && /`b`/.test(e.message));
+  });
 }

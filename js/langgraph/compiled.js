@@ -8,7 +8,7 @@ import { GraphEngine, EdgegraphError, clearNodeCache, EngineCommand, currentNode
 import { START, END } from './graph.js';
 import { edgeOf } from './edges.js';
 import { plainMessages, plainMessageList, messagesStateReducer, REMOVE_ALL_MESSAGES } from './messages.js';
-import { Overwrite, overwriteOf, overwritable } from './overwrite.js';
+import { Overwrite, isOverwrite, overwritten, overwritable } from './overwrite.js';
 import { EMPTY } from '../objects.js';   // copies that add keys spread it first (objects.js says why)
 import { coreUpdate, bothWrites } from './messages-channel.js';
 import { InvalidUpdateError, EmptyInputError, thrownOf } from './errors.js';
@@ -236,8 +236,7 @@ class GraphRunner {
     for (const key in out) {
       const value = out[key];
       if (!Object.hasOwn(out, key) || value === undefined || !this.#channels.has(key)) continue;
-      const [over, replacing] = overwriteOf(value);
-      update[key] = over ? this.#overwrite(key, plainMessages(replacing)) : plainMessages(value);
+      update[key] = isOverwrite(value) ? this.#overwrite(key, plainMessages(overwritten(value))) : plainMessages(value);
     }
     return update;
   }
@@ -255,8 +254,8 @@ class GraphRunner {
   /** Two writes of one node to `key` (a Command's list of writes): its reducer's (a core messages channel's: both, in order), or the later. */
   combine = (key, a, b) => {
     // An Overwrite wins its step: the writes after it are dropped, those before it replaced (LangGraph's).
-    if (overwriteOf(a)[0]) return a;
-    if (overwriteOf(b)[0]) return b;
+    if (isOverwrite(a)) return a;
+    if (isOverwrite(b)) return b;
     const reducer = this.#coreMessages.has(key) ? bothWrites : this.#channels.get(key)?.reducer;
     return reducer ? reducer(a, b) : b;
   };

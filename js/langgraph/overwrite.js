@@ -12,8 +12,9 @@ export class Overwrite {
   toJSON() { return { [OVERWRITE]: this[OVERWRITE] }; }
 }
 
-/** Whether a write is an Overwrite (this entry's, LangGraph's, or its JSON form): [true, its value], else [false]. */
-export const overwriteOf = (v) => (v !== null && typeof v === 'object' && Object.hasOwn(v, OVERWRITE) ? [true, v[OVERWRITE]] : [false]);
+/** Whether a write is an Overwrite (this entry's, LangGraph's, or its JSON form); its value is overwritten(). (A test, no object made: every key of every node's update is asked.) */
+export const isOverwrite = (v) => v !== null && typeof v === 'object' && Object.hasOwn(v, OVERWRITE);
+export const overwritten = (v) => v[OVERWRITE];
 
 /** `reducer` taking an Overwrite as the channel's new value. */
-export const overwritable = (reducer) => (a, b) => { const [over, value] = overwriteOf(b); return over ? value : reducer(a, b); };
+export const overwritable = (reducer) => (a, b) => (isOverwrite(b) ? overwritten(b) : reducer(a, b));

@@ -4,7 +4,8 @@
 // applies the input through the reducers, as LangGraph's input step does, so
 // supersteps line up with LangGraph's and recursionLimit counts the same.
 
-import { GraphEngine, EdgegraphError, clearNodeCache, EngineCommand, currentNodeContext } from './edgegraph.js';
+import { GraphEngine, EdgegraphError, clearNodeCache, EngineCommand, currentNodeContext, Checkpointer } from './edgegraph.js';
+import { shownRecord } from './numbering.js';
 import { START, END } from './graph.js';
 import { edgeOf } from './edges.js';
 import { plainMessages, plainMessageList, messagesStateReducer, REMOVE_ALL_MESSAGES } from './messages.js';
@@ -63,8 +64,8 @@ class GraphRunner {
   /** The store checkpoints go to (null: none), and a subgraph node's name -> its compiled graph: what a compiled graph's ThreadState reads. */
   store;
   children = new Map();
-  /** ThreadState's: the LangGraph step of a thread's checkpoint shown now, or of `checkpointId` (-1: none). */
-  shownStep;
+  /** The store's checkpoint records (a Checkpointer; null without a store): getState's and a run's reads of the thread (numbering.js). */
+  records = null;
   #builder;
   #channels;
   /** Each node's static targets (its edges' and joins'): a name, or a list (addTarget). */
@@ -80,6 +81,7 @@ class GraphRunner {
     // checkpointer: true (a subgraph's): its state stays with the parent's thread across calls.
     this.persistent = options.checkpointer === true;
     this.store = this.persistent ? null : storeOf(options.checkpointer);
+    if (this.store) this.records = new Checkpointer(this.store);
     this.#cache = cacheOf(options.cache);
     // LangGraph's compiled graphs have no dispose(): the engine is freed when collected, without a leak warning.
     // (An option left undefined or null is the engine's default: none.)
@@ -351,7 +353,7 @@ class GraphRunner {
       // on a new thread (its input checkpoint is -1).
       const goes = input === null || input === undefined || isCommand(input);
       const after = !goes ? 3 : isCommand(input) && input.goto !== undefined && latest?.status === 'FINISHED' ? 2 : thread.checkpointId !== undefined ? 2 : 1;
-      inv.stepBase = fresh ? 0 : (latest ? await this.shownStep(thread.threadId, thread.checkpointId) : -2) + after;
+      inv.stepBase = fresh ? 0 : (latest ? (await shownRecord(this, thread.threadId, thread.checkpointId))?.step ?? -1 : -2) + after;
       // On a thread with state, the run starts from it (an input step folds the input over it).
       inv.initialValues = latest ? this.view(latest.state) : this.defaults();
       if (inv.checkpoints || inv.debug) {

@@ -104,3 +104,16 @@ export async function numbered(engine, store, checkpointer, threadId) {
     },
   };
 }
+
+/**
+ * The record a thread shows now (the newest neither skipped nor hidden), or the one named by id
+ * `wanted` (hidden ones too), with its marks; undefined: none. `runner`: compiled.js's (its engine,
+ * its store and the Checkpointer over it, `records`).
+ */
+export async function shownRecord(runner, threadId, wanted) {
+  const { top, get } = await numbered(runner.engine, runner.store, runner.records, threadId);
+  let record;
+  if (wanted !== undefined) record = await get(Number(wanted));
+  else for (let id = top; id > 0 && !(record && !record.skipped && !record.hidden); id--) record = await get(id);
+  return record?.skipped || (record?.hidden && wanted === undefined) ? undefined : record;
+}

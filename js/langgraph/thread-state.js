@@ -3,9 +3,9 @@
 // CompiledStateGraph's base class. The run side is compiled.js; this side only
 // reads and forks checkpoints.
 
-import { EdgegraphError, Checkpointer } from './edgegraph.js';
+import { EdgegraphError } from './edgegraph.js';
 import { withValues, snapshotOf, metadataOf, pendingOf, configOf, threadRef, stopped } from './history.js';
-import { threadHistory, numbered } from './numbering.js';
+import { threadHistory, shownRecord } from './numbering.js';
 import { updateOf } from './command.js';
 import { shownInterrupts } from './subgraph-node.js';
 import { removesMessages } from './messages-channel.js';
@@ -15,17 +15,13 @@ export class ThreadState {
   #runner;
 
   /**
-   * `runner` is the graph's runner (compiled.js): its `engine`, `store` (null: none), `view(state)` (the channels
+   * `runner` is the graph's runner (compiled.js): its `engine`, `store` (null: none) and `records` (a Checkpointer over it), `view(state)` (the channels
    * of an engine state), `toUpdate(values, node)`, `combine(key, a, b)`, and `children`, which maps a subgraph
    * node's name to its compiled graph (a ThreadState).
    */
   constructor(runner) {
-    this.#records = runner.store ? new Checkpointer(runner.store) : null;
+    this.#records = runner.records;
     this.#runner = runner;
-    // (A run on a thread goes on counting steps from the one shown: compiled.js's invoke. Not a closure over
-    // this graph: a run in flight keeps its runner, not the graph, which may be collected meanwhile.)
-    const records = this.#records;
-    runner.shownStep = async (threadId, checkpointId) => (await shownRecord(runner, records, threadId, checkpointId))?.step ?? -1;
   }
 
   /**
@@ -38,7 +34,7 @@ export class ThreadState {
     if (ns !== undefined) return this.#childState(config, ns, subgraphs);
     const threadId = String(config?.configurable?.thread_id);
     const wanted = config?.configurable?.checkpoint_id;
-    const record = await shownRecord(this.#runner, this.#records, threadId, wanted);
+    const record = await shownRecord(this.#runner, threadId, wanted);
     if (!record) return { values: {}, next: [], tasks: [], config: { configurable: { thread_id: threadId } }, metadata: undefined };
     // A step that paused or failed: its checkpoint, loaded for its tasks, has the values too.
     const cp = stopped(record) ? await this.#records.load(threadId, record.checkpointId) : null;
@@ -219,13 +215,4 @@ function heldChild(task, state, local) {
   const edit = state?.subgraphs?.[local];
   const checkpoint = edit && edit.replaces === task.keep?.checkpoint ? edit.checkpoint : task.keep?.checkpoint;
   return typeof checkpoint === 'string' ? JSON.parse(checkpoint) : checkpoint;
-}
-
-/** The record a thread shows now (the newest neither skipped nor hidden), or the one named (hidden ones too); undefined: none. */
-async function shownRecord(runner, records, threadId, wanted) {
-  const { top, get } = await numbered(runner.engine, runner.store, records, threadId);
-  let record;
-  if (wanted !== undefined) record = await get(Number(wanted));
-  else for (let id = top; id > 0 && !(record && !record.skipped && !record.hidden); id--) record = await get(id);
-  return record?.skipped || (record?.hidden && wanted === undefined) ? undefined : record;
 }

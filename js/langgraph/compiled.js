@@ -4,8 +4,9 @@
 // applies the input through the reducers, as LangGraph's input step does, so
 // supersteps line up with LangGraph's and recursionLimit counts the same.
 
-import { GraphEngine, EdgegraphError, clearNodeCache, EngineCommand, currentNodeContext, Checkpointer } from './edgegraph.js';
+import { GraphEngine, EdgegraphError, clearNodeCache, EngineCommand, Checkpointer } from './edgegraph.js';
 import { shownRecord } from './numbering.js';
+import { graphData } from './graph-data.js';
 import { START, END } from './graph.js';
 import { edgeOf } from './edges.js';
 import { plainMessages, plainMessageList, messagesStateReducer, REMOVE_ALL_MESSAGES } from './messages.js';
@@ -22,9 +23,9 @@ import { ThreadState } from './thread-state.js';
 import { channelsOf } from './annotation.js';
 import { subgraphNodeSpec, shownInterrupts } from './subgraph-node.js';
 import { withCache, cacheOf } from './cache.js';
-import { nodeConfig } from './config.js';
+import { nodeConfig, callConfig, NO_CONFIG } from './config.js';
 import { IterableReadableStream } from './web-stream.js';
-import { nestedCall, nestedDone, nestedPause, nestedHandoff, handedOff, parentOf } from './nested.js';
+import { nestedDone, nestedPause, nestedHandoff, handedOff } from './nested.js';
 
 const PARENT = Symbol.for('edgegraph.langgraph.parent');
 const ROUTED = '__lg_goto__';   // the engine state's key (beside `channels`) of a node's goto waiting for its router
@@ -435,29 +436,6 @@ class GraphRunner {
   }
 }
 
-/** A compiled graph's defaults when withConfig gave none. */
-const NO_CONFIG = Object.freeze({});
-
-/**
- * A call's config: the graph's defaults (withConfig's), then the call's. Called inside another
- * graph's node without that node's config, the node's config first, as LangGraph finds it: the
- * graph is nested there (nested.js).
- */
-function callConfig(runner, own, config) {
-  const outer = config?.[PARENT] ? undefined : currentNodeContext()?.hostConfig;
-  const merged = { ...EMPTY, ...outer, ...own, ...config };
-  // As LangChain merges configs: configurable and metadata key by key, tags together (only a call
-  // inside a node, or of a graph withConfig made, has more than one config).
-  if (outer || own !== NO_CONFIG) for (const key of ['configurable', 'metadata', 'tags']) {
-    const parts = [outer, own, config].filter((c) => c?.[key]);
-    if (parts.length > 1) merged[key] = key === 'tags' ? [...new Set(parts.flatMap((c) => c.tags))] : Object.assign({}, ...parts.map((c) => c[key]));
-  }
-  // A graph that keeps no checkpoints of its own is nested there (one with a checkpointer runs on its thread there, streaming into it).
-  const ctx = merged[PARENT];
-  if (ctx?.taskId !== undefined) merged[PARENT] = runner.store ? parentOf(ctx) : nestedCall(ctx);
-  return merged;
-}
-
 // A compiled graph's runner, for a parent graph that uses it as a node (else
 // undefined). A private field, not a WeakMap: V8 keeps a WeakMap's values through
 // minor GCs, so every compiled graph's closures would reach the old generation.
@@ -500,29 +478,9 @@ export class CompiledStateGraph extends ThreadState {
 
   async *getSubgraphsAsync(namespace, recurse) { yield* this.getSubgraphs(namespace, recurse); }
 
-  /**
-   * The graph as data, as LangGraph's getGraph(): `nodes` by id ({ id, name }), `edges` ({ source, target,
-   * conditional, data: a path map's key }), and drawMermaid(), edgegraph's diagram.
-   */
-  getGraph() {
-    const { builder } = this, { engine } = this.#runner;
-    const edges = [];
-    const add = (source, target, conditional, data) => edges.push(data === undefined ? { source, target, conditional } : { source, target, conditional, data });
-    for (const [source, target] of builder.edges) add(source, target, false);
-    for (const [sources, target] of builder.joins) for (const source of sources) add(source, target, false);
-    // (A conditional edge without a path map may go to any other node, or END: drawn to each, as LangGraph's.)
-    const anywhere = [...builder.nodes.keys(), END];
-    for (const [source, list] of builder.branches) {
-      for (const { pathMap } of list) {
-        if (pathMap) for (const [key, target] of Object.entries(pathMap)) add(source, target, true, Array.isArray(pathMap) ? undefined : key);
-        else for (const target of anywhere) if (target !== source) add(source, target, true);
-      }
-    }
-    for (const [source, node] of builder.nodes) for (const target of node.options?.ends ?? []) add(source, target, true);
-    const nodes = {};
-    for (const id of [START, ...builder.nodes.keys(), ...(edges.some((e) => e.target === END) ? [END] : [])]) nodes[id] = { id, name: id };
-    return { nodes, edges, drawMermaid: () => engine.toMermaid() };
-  }
+  /** The graph as data, as LangGraph's getGraph() (graph-data.js), with edgegraph's Mermaid diagram. */
+  getGraph() { const { engine } = this.#runner; return graphData(this.builder, () => engine.toMermaid()); }
+
   /** Forget the results the cache keeps for this graph's nodes. */
   async clearCache() { const cache = cacheOf(this.cache); if (cache) await clearNodeCache(cache, [...this.builder.nodes.keys()]); }
 

@@ -3,10 +3,14 @@
 // calls without passing it on: as edgegraph's interrupt() finds its node
 // (currentNodeContext), during the node's synchronous call in every runtime
 // and after an await where AsyncLocalStorage exists.
+// And a call's config (callConfig): a compiled graph's withConfig defaults
+// and the call's, merged as LangChain merges them, inside a node with the
+// node's around them.
 
 import { EdgegraphError, currentNodeContext } from './edgegraph.js';
 import { EMPTY } from '../objects.js';   // copies that add keys spread it first (objects.js says why)
 import { stepOf, invocationIn } from './stream.js';
+import { nestedCall, parentOf } from './nested.js';
 
 const PARENT = Symbol.for('edgegraph.langgraph.parent');
 const CONTEXT = Symbol('context');
@@ -61,3 +65,26 @@ export const getWriter = (config) => configFor('getWriter', config).writer;
 
 /** What the running node was given (its first argument): a tool it calls reads the graph's state so; CONFIG_OUTSIDE_NODE outside a node. */
 export const getCurrentTaskInput = (config) => configFor('getCurrentTaskInput', config).configurable.__pregel_scratchpad?.currentTaskInput;
+
+/** A compiled graph's defaults when withConfig gave none. */
+export const NO_CONFIG = Object.freeze({});
+
+/**
+ * A call's config: the graph's defaults (withConfig's), then the call's. Called inside another
+ * graph's node without that node's config, the node's config first, as LangGraph finds it: the
+ * graph is nested there (nested.js).
+ */
+export function callConfig(runner, own, config) {
+  const outer = config?.[PARENT] ? undefined : currentNodeContext()?.hostConfig;
+  const merged = { ...EMPTY, ...outer, ...own, ...config };
+  // As LangChain merges configs: configurable and metadata key by key, tags together (only a call
+  // inside a node, or of a graph withConfig made, has more than one config).
+  if (outer || own !== NO_CONFIG) for (const key of ['configurable', 'metadata', 'tags']) {
+    const parts = [outer, own, config].filter((c) => c?.[key]);
+    if (parts.length > 1) merged[key] = key === 'tags' ? [...new Set(parts.flatMap((c) => c.tags))] : Object.assign({}, ...parts.map((c) => c[key]));
+  }
+  // A graph that keeps no checkpoints of its own is nested there (one with a checkpointer runs on its thread there, streaming into it).
+  const ctx = merged[PARENT];
+  if (ctx?.taskId !== undefined) merged[PARENT] = runner.store ? parentOf(ctx) : nestedCall(ctx);
+  return merged;
+}

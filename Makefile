@@ -129,6 +129,17 @@ dist/%.js: js/%.js $(JS_SRC) Makefile | npm
 	$(Q)node_modules/.bin/esbuild $< $(BUNDLE) \
 		$(BANNER) --outfile=$@
 
+# edgegraph/langgraph in chunks (esbuild's code splitting): the entry and what a run
+# needs at import; what only some programs call (getState, getStateHistory,
+# updateState, ...) in chunks dist/lg-*.js loaded on first use, code they share
+# with the entry in one chunk of its own (one copy: one class per error, one
+# store per saver). Chunk names carry a hash of their content: the old ones go first.
+dist/langgraph.js: js/langgraph.js $(JS_SRC) Makefile | npm
+	$(call say,BUNDLE,$@)
+	$(Q)rm -f dist/lg-*
+	$(Q)node_modules/.bin/esbuild $< $(BUNDLE) --splitting --outdir=dist --entry-names=[name] --chunk-names=lg-[name]-[hash] \
+		$(BANNER)
+
 # edgegraph/langgraph for Node, Deno and Bun: the same bundle, importing ./node.js
 # (the file `edgegraph` resolves to under node's module-sync condition: one engine;
 # runtimes without it get langgraph.js and node-compat.js) instead
@@ -140,8 +151,9 @@ dist/%.js: js/%.js $(JS_SRC) Makefile | npm
 # its own (its key is Symbol.for), so a second copy in the process is harmless.
 dist/langgraph-node.js: js/langgraph.js $(JS_SRC) Makefile | npm
 	$(call say,BUNDLE,$@)
+	$(Q)rm -f dist/lgn-*
 	$(Q)node_modules/.bin/esbuild $< $(filter-out --external:./stream-run.js,$(BUNDLE)) --alias:edgegraph=./node.js --external:./node.js \
-		$(BANNER) --outfile=$@
+		--splitting --outdir=dist --entry-names=[name]-node --chunk-names=lgn-[name]-[hash] $(BANNER)
 
 # node.js beside it, imported, never a copy: one engine
 dist/node-compat.js: js/node-compat.js $(JS_SRC) Makefile | npm

@@ -4,7 +4,7 @@
 // so a thread written through this entry resumes with GraphEngine too.
 
 import { MemoryStore, EdgegraphError, Checkpointer } from './edgegraph.js';
-import { configOf, threadRef } from './history.js';
+import { configOf, threadRef } from './thread-config.js';
 
 /** Whether `store` has an edgegraph store's get and put. */
 const isStore = (store) => typeof store?.get === 'function' && typeof store.put === 'function';

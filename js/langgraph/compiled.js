@@ -5,7 +5,6 @@
 // supersteps line up with LangGraph's and recursionLimit counts the same.
 
 import { GraphEngine, EdgegraphError, clearNodeCache, EngineCommand, Checkpointer } from './edgegraph.js';
-import { shownRecord } from './numbering.js';
 import { graphData } from './graph-data.js';
 import { START, END } from './graph.js';
 import { edgeOf } from './edges.js';
@@ -16,10 +15,9 @@ import { coreUpdate, bothWrites } from './messages-channel.js';
 import { InvalidUpdateError, EmptyInputError, thrownOf } from './errors.js';
 import { Invocation, STREAM_MODES, stepOf, invocationIn } from './stream.js';
 import { storeOf } from './checkpoint.js';
-import { threadRef } from './history.js';
+import { threadRef } from './thread-config.js';
 import { isCommand, updateOf, gotoOf, toParent, resultCommand } from './command.js';
 import { engineRetry } from './retry.js';
-import { ThreadState } from './thread-state.js';
 import { channelsOf } from './annotation.js';
 import { subgraphNodeSpec, shownInterrupts } from './subgraph-node.js';
 import { withCache, cacheOf } from './cache.js';
@@ -354,7 +352,7 @@ class GraphRunner {
       // on a new thread (its input checkpoint is -1).
       const goes = input === null || input === undefined || isCommand(input);
       const after = !goes ? 3 : isCommand(input) && input.goto !== undefined && latest?.status === 'FINISHED' ? 2 : thread.checkpointId !== undefined ? 2 : 1;
-      inv.stepBase = fresh ? 0 : (latest ? (await shownRecord(this, thread.threadId, thread.checkpointId))?.step ?? -1 : -2) + after;
+      inv.stepBase = fresh ? 0 : (latest ? (await shownStep(this, thread)) : -2) + after;
       // On a thread with state, the run starts from it (an input step folds the input over it).
       inv.initialValues = latest ? this.view(latest.state) : this.defaults();
       if (inv.checkpoints || inv.debug) {
@@ -439,10 +437,18 @@ class GraphRunner {
 // A compiled graph's runner, for a parent graph that uses it as a node (else
 // undefined). A private field, not a WeakMap: V8 keeps a WeakMap's values through
 // minor GCs, so every compiled graph's closures would reach the old generation.
-let runnerOf;
+export let runnerOf;
 
-// A compiled graph is its threads' state (getState, getStateHistory, updateState: ThreadState's).
-export class CompiledStateGraph extends ThreadState {
+/** The step LangGraph shows checkpoint `thread` at (numbering.js, loaded on a thread's first run that continues one). */
+const shownStep = (runner, thread) => import('./numbering.js').then(async (m) => (await m.shownRecord(runner, thread.threadId, thread.checkpointId))?.step ?? -1);
+
+/**
+ * A compiled graph's threads' state (getState, getStateHistory, updateState): thread-state.js, loaded on
+ * first use, as an app that only runs graphs never reads it (it is a third of what this entry would load).
+ */
+const threads = (runner) => import('./thread-state.js').then((m) => m.threadState(runner));
+
+export class CompiledStateGraph {
   #runner;
   #config;
   static { runnerOf = (graph) => (graph instanceof CompiledStateGraph ? graph.#runner : undefined); }
@@ -450,7 +456,6 @@ export class CompiledStateGraph extends ThreadState {
   static #shape = new CompiledStateGraph(null, {}, new GraphRunner());
 
   constructor(builder, options, runner = new GraphRunner(builder, options), config = NO_CONFIG) {
-    super(runner);
     this.builder = builder;
     for (const key of ['checkpointer', 'cache', 'interruptBefore', 'interruptAfter']) this[key] = options[key];
     this.name = options.name ?? 'LangGraph';
@@ -460,6 +465,9 @@ export class CompiledStateGraph extends ThreadState {
 
   invoke(input, config) { return this.#runner.invoke(input, callConfig(this.#runner, this.#config, config)); }
   stream(input, config) { return this.#runner.stream(input, callConfig(this.#runner, this.#config, config)); }
+  getState(config, options) { return threads(this.#runner).then((t) => t.getState(config, options)); }
+  updateState(config, values, asNode) { return threads(this.#runner).then((t) => t.updateState(config, values, asNode)); }
+  async *getStateHistory(config, options) { yield* (await threads(this.#runner)).getStateHistory(config, options); }
   /** invoke() of each input, together (LangChain's Runnable.batch): `config` one for all, or one each. */
   batch(inputs, config) { return Promise.all(inputs.map((input, i) => this.invoke(input, Array.isArray(config) ? config[i] : config))); }
 

@@ -2,18 +2,7 @@
 // ({ values, next, tasks, config, metadata, createdAt, parentConfig }).
 
 import { START, END } from './graph.js';
-
-/** LangGraph's config naming one checkpoint of a thread. */
-export function configOf(threadId, checkpointId) {
-  return { configurable: { thread_id: threadId, checkpoint_ns: '', checkpoint_id: String(checkpointId) } };
-}
-
-/** The engine's thread (and checkpoint) that a LangGraph config's `configurable` names. */
-export function threadRef(configurable) {
-  const thread = { threadId: String(configurable?.thread_id) };
-  if (configurable?.checkpoint_id !== undefined) thread.checkpointId = Number(configurable.checkpoint_id);
-  return thread;
-}
+import { configOf } from './thread-config.js';
 
 export const stopped = (record) => record?.status === 'PAUSED' || record?.status === 'ERROR';
 

@@ -6,8 +6,6 @@
 
 import { ModeStream, superstepOf, copyValue as copy } from '../langgraph-modes.js';
 import { GraphRecursionError } from './errors.js';
-import { historyReader, withValues, snapshotOf } from './history.js';
-import { threadHistory } from './numbering.js';
 import { shownInterrupts } from './subgraph-node.js';
 import { plainCall } from './messages.js';
 
@@ -186,6 +184,9 @@ export class Invocation extends ModeStream {
    * `from`: the checkpoint the run continues; a resume's first chunk (`resumes`) is that one, as LangGraph's.
    */
   async follow(engine, from, resumes) {
+    // (history.js and numbering.js, loaded on a run's first use of these modes: what a run in the others never reads)
+    const [{ historyReader, withValues, snapshotOf }, { threadHistory }] = await Promise.all([import('./history.js'), import('./numbering.js')]);
+    this.snapshotOf = snapshotOf;
     this.read = historyReader(engine);
     this.last = from;
     for (const r of await threadHistory(engine, this.threadId, this.read)) if (resumes && r.checkpointId === from && !r.hidden) this.pending = r;
@@ -228,6 +229,6 @@ export class Invocation extends ModeStream {
     const r = this.pending;
     if (!now || !r) return;
     this.pending = null;
-    this.checkpointChunk(snapshotOf(this.threadId, r, this.view), r.step);
+    this.checkpointChunk(this.snapshotOf(this.threadId, r, this.view), r.step);
   }
 }

@@ -1,14 +1,25 @@
 // thread-state.js: the read/write side of a compiled graph's threads
 // (getState, updateState, getStateHistory), over the engine's checkpoints:
-// CompiledStateGraph's base class. The run side is compiled.js; this side only
-// reads and forks checkpoints.
+// loaded on a compiled graph's first call of one of them (compiled.js). The run
+// side is compiled.js; this side only reads and forks checkpoints.
 
 import { EdgegraphError } from './edgegraph.js';
-import { withValues, snapshotOf, metadataOf, pendingOf, configOf, threadRef, stopped } from './history.js';
+import { withValues, snapshotOf, metadataOf, pendingOf, stopped } from './history.js';
+import { configOf, threadRef } from './thread-config.js';
 import { threadHistory, shownRecord } from './numbering.js';
 import { updateOf } from './command.js';
 import { shownInterrupts } from './subgraph-node.js';
 import { removesMessages } from './messages-channel.js';
+import { runnerOf } from './compiled.js';
+
+const states = new WeakMap();
+
+/** The ThreadState of a compiled graph's runner: made on its graph's first getState, updateState or getStateHistory, then kept. */
+export function threadState(runner) {
+  let state = states.get(runner);
+  if (!state) states.set(runner, state = new ThreadState(runner));
+  return state;
+}
 
 export class ThreadState {
   #records;
@@ -17,7 +28,7 @@ export class ThreadState {
   /**
    * `runner` is the graph's runner (compiled.js): its `engine`, `store` (null: none) and `records` (a Checkpointer over it), `view(state)` (the channels
    * of an engine state), `toUpdate(values, node)`, `combine(key, a, b)`, and `children`, which maps a subgraph
-   * node's name to its compiled graph (a ThreadState).
+   * node's name to its compiled graph.
    */
   constructor(runner) {
     this.#records = runner.records;
@@ -80,8 +91,14 @@ export class ThreadState {
    */
   #childAt(cp, local) {
     const own = cp?.status === 'PAUSED' && nodeTasks(cp).find((t) => t.keep && localOf(t) === local);
-    const child = own && this.#runner.children.get(own.node);
+    const child = own && this.#child(own.node);
     return child && [child, heldChild(own, cp.state, local), own];
+  }
+
+  /** The ThreadState of subgraph node `name`'s compiled graph, or undefined. */
+  #child(name) {
+    const graph = this.#runner.children.get(name);
+    return graph && threadState(runnerOf(graph));
   }
 
   /**
@@ -93,7 +110,7 @@ export class ThreadState {
     for (const [i, task] of tasks.entries()) {
       const own = owns[i];
       task.interrupts = shownInterrupts(own?.state === 'done' ? undefined : own?.interrupts);
-      const child = this.#runner.children.get(task.name);
+      const child = this.#child(task.name);
       if (!child) continue;
       // The child's namespace: its node's task, as the interrupt ids have it (`<node>:<step>.<i>/...`).
       const local = localOf(own) ?? task.name;

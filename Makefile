@@ -129,9 +129,9 @@ dist/%.js: js/%.js $(JS_SRC) Makefile | npm
 	$(Q)node_modules/.bin/esbuild $< $(BUNDLE) \
 		$(BANNER) --outfile=$@
 
-# edgegraph/langgraph in chunks (esbuild's code splitting): the entry and what a run
-# needs at import; what only some programs call (getState, getStateHistory,
-# updateState, ...) in chunks dist/lg-*.js loaded on first use, code they share
+# edgegraph/langgraph in chunks (esbuild's code splitting): the entry and the graph
+# API at import; what a run needs (stream.js) and what only some programs call
+# (getState, ToolNode, ...) in chunks dist/lg-*.js loaded on first use, code they share
 # with the entry in one chunk of its own (one copy: one class per error, one
 # store per saver). Chunk names carry a hash of their content: the old ones go first.
 dist/langgraph.js: js/langgraph.js $(JS_SRC) Makefile | npm
@@ -149,11 +149,12 @@ dist/langgraph.js: js/langgraph.js $(JS_SRC) Makefile | npm
 # (~0.3 ms) of its cold start. Nothing bundles this file, so the one-copy rule
 # of the browser bundles buys nothing here; stream-run.js keeps no state of
 # its own (its key is Symbol.for), so a second copy in the process is harmless.
+# Likewise one file, no chunks: the modules langgraph.js loads on first use are
+# in it (esbuild bundles an import() of one), as a server reads no chunk lazily.
 dist/langgraph-node.js: js/langgraph.js $(JS_SRC) Makefile | npm
 	$(call say,BUNDLE,$@)
-	$(Q)rm -f dist/lgn-*
 	$(Q)node_modules/.bin/esbuild $< $(filter-out --external:./stream-run.js,$(BUNDLE)) --alias:edgegraph=./node.js --external:./node.js \
-		--splitting --outdir=dist --entry-names=[name]-node --chunk-names=lgn-[name]-[hash] $(BANNER)
+		$(BANNER) --outfile=$@
 
 # node.js beside it, imported, never a copy: one engine
 dist/node-compat.js: js/node-compat.js $(JS_SRC) Makefile | npm

@@ -4,7 +4,7 @@
 // applies the input through the reducers, as LangGraph's input step does, so
 // supersteps line up with LangGraph's and recursionLimit counts the same.
 
-import { GraphEngine, EdgegraphError, clearNodeCache, EngineCommand, Checkpointer } from './edgegraph.js';
+import { GraphEngine, EdgegraphError, clearNodeCache, EngineCommand, Checkpointer, STREAM_MODES } from './edgegraph.js';
 import { graphData } from './graph-data.js';
 import { START, END } from './graph.js';
 import { edgeOf } from './edges.js';
@@ -13,7 +13,7 @@ import { Overwrite, isOverwrite, overwritten, overwritable } from './overwrite.j
 import { EMPTY } from '../objects.js';   // copies that add keys spread it first (objects.js says why)
 import { coreUpdate, bothWrites } from './messages-channel.js';
 import { InvalidUpdateError, EmptyInputError, thrownOf } from './errors.js';
-import { Invocation, STREAM_MODES, stepOf, invocationIn } from './stream.js';
+import { Invocation, loadInvocation, stepOf, invocationIn } from './invocations.js';
 import { storeOf } from './checkpoint.js';
 import { threadRef } from './thread-config.js';
 import { isCommand, updateOf, gotoOf, toParent, resultCommand } from './command.js';
@@ -22,17 +22,14 @@ import { channelsOf } from './annotation.js';
 import { subgraphNodeSpec, shownInterrupts } from './subgraph-node.js';
 import { withCache, cacheOf } from './cache.js';
 import { nodeConfig, callConfig, NO_CONFIG } from './config.js';
-import { IterableReadableStream } from './web-stream.js';
-import { nestedDone, nestedPause, nestedHandoff, handedOff } from './nested.js';
+import { handedOff } from './nested.js';
 
 const PARENT = Symbol.for('edgegraph.langgraph.parent');
 const ROUTED = '__lg_goto__';   // the engine state's key (beside `channels`) of a node's goto waiting for its router
 const STOP = Symbol.for('edgegraph.stop');   // events.js's: a stream's stop, { reason, onStop }, cheaper than an AbortSignal (run.js)
 const PATCHLESS = Symbol.for('edgegraph.patchless');   // events.js's: this run's onEvent reads no state_update patch (none is copied)
 const STREAM = Symbol.for('edgegraph.stream');   // events.js's: the run's tap
-const NEXT_ANSWER = Symbol.for('edgegraph.nextAnswer');   // interrupt.js's: an answer for an interrupt() about to run
 const AsyncFunction = (async () => {}).constructor;
-const isIdMap = (v) => v?.constructor === Object && Object.keys(v).every((k) => /:\d+\.\d+:\d+$/.test(k));   // interrupt ids (`<node>:<step>.<task>:<call>`) -> answers
 const FREED_WHEN_COLLECTED = Symbol.for('edgegraph.freedWhenCollected');
 // definition.js's PREPARED: the nodes and edges as a list, with their functions.
 const PREPARED = Symbol.for('edgegraph.preparedGraph');
@@ -222,7 +219,7 @@ class GraphRunner {
     const update = this.#toUpdate(command ? updateOf(command.update, this.combine) : out, name);
     // (A Command.PARENT's update is the parent's node's, which streams it: LangGraph's child sends none.)
     if (!command || !toParent(command)) inv?.finished(ctx.taskId, name, step, update, cached);
-    const result = command ? this.#engineCommand(command, name, state, update) : { channels: this.#forCore(update, name, state) };
+    const result = command ? this.engineCommand(command, name, state, update) : { channels: this.#forCore(update, name, state) };
     if (routed !== undefined || (branched && state[ROUTED]?.[name] != null)) (command ? result.update : result)[ROUTED] = { [name]: routed ?? null };
     return result;
   }
@@ -262,7 +259,7 @@ class GraphRunner {
   };
 
   /** The engine's Command for `command` of `node` (`made`: its update, if #toUpdate made it already); for the parent graph, keys this graph lacks stay (subgraph-node.js picks the parent's). */
-  #engineCommand(command, node, state, made) {
+  engineCommand(command, node, state, made) {
     const update = command.update === undefined ? undefined : updateOf(command.update, this.combine);
     const parent = toParent(command);
     // (A field left undefined is absent, as the engine's Command takes it; gotoOf(undefined) is undefined.)
@@ -296,7 +293,7 @@ class GraphRunner {
   async runAsChild(start, parentInv, ns, base) {
     const config = parentInv?.config ?? {};
     // No modes of its own (so its `subgraphs` flag shapes nothing): its chunks go to the parent's stream.
-    const inv = new Invocation(config, [], true, this.view, parentInv && { stream: parentInv, ns });
+    const inv = new (Invocation ?? await loadInvocation())(config, [], true, this.view, parentInv && { stream: parentInv, ns });
     const result = await start(this.#runOptions(inv, config.configurable?.thread_id));
     // The child's interrupts, in its namespace first (ids as the parent's task has them), as LangGraph streams them.
     const shown = result.status === 'PAUSED' ? shownInterrupts(result.interrupts, `${base}/`) : [];
@@ -310,28 +307,25 @@ class GraphRunner {
     const modes = Array.isArray(mode) ? mode : [mode];
     for (const m of modes) if (!STREAM_MODES.includes(m)) throw new EdgegraphError('INVALID_OPTIONS', `unknown streamMode '${m}' (expected ${STREAM_MODES.join(', ')})`);
     const stop = config[STOP] = {};   // { reason, onStop }: set when the consumer leaves, and by the run (run.js)
-    const inv = new Invocation(config, modes, !Array.isArray(mode), this.view, config[PARENT]);
+    const inv = new (Invocation ?? await loadInvocation())(config, modes, !Array.isArray(mode), this.view, config[PARENT]);
     this.invoke(input, config, modes, inv).then(() => inv.end(), (e) => inv.end(e));
-    return new IterableReadableStream(inv.iterate(() => { stop.reason ??= new EdgegraphError('ABORTED', 'the stream was closed by its consumer'); stop.onStop?.(); }));
+    return inv.readable(() => { stop.reason ??= new EdgegraphError('ABORTED', 'the stream was closed by its consumer'); stop.onStop?.(); });
   }
 
   /**
    * The channel values, as LangGraph's invoke() returns them (`config`: an object, CompiledStateGraph's
    * merge of its own and the call's); stream() passes the modes and the invocation its chunks come from.
    */
-  async invoke(input, config, modes = [], inv = new Invocation(config, modes, true, this.view, config[PARENT])) {
+  async invoke(input, config, modes = [], inv) {
+    inv ??= new (Invocation ?? await loadInvocation())(config, modes, true, this.view, config[PARENT]);
     const threadId = config.configurable?.thread_id;
     if (this.store && threadId === undefined && !config[PARENT]) {
       throw new EdgegraphError('INVALID_INPUT', 'this graph has a checkpointer: pass { configurable: { thread_id } }');
     }
     // Invoked inside another graph's node (callConfig): the call's, nested.js's.
     const nested = config[PARENT]?.task ? config[PARENT] : undefined;
-    // A call that finished before the node paused: what it returned, as LangGraph replays a finished child.
-    if (nested?.was?.values) {
-      nestedDone(nested, nested.was.values);
-      if (inv.values) inv.push('values', inv.update(nested.was.values));
-      return nested.was.values;
-    }
+    // (How a call inside a node ends, or replays a call that finished before the node paused: nested-end.js, loaded with the first.)
+    if (nested?.was?.values) return (await import('./nested-end.js')).nestedReplay(nested, inv);
     const options = this.#runOptions(inv, threadId);
     // (The run reads an absent signal or stop as none.)
     options.signal = config.signal;
@@ -360,22 +354,8 @@ class GraphRunner {
         await inv.follow(this.engine, latest?.checkpointId, !fresh && (input === null || input === undefined || isCommand(input)));
       }
       if (!fresh && (input === null || input === undefined || isCommand(input))) {
-        if (!latest) throw new EmptyInputError();
-        const answer = isCommand(input) ? this.#engineCommand(input, 'resume', latest.state) : undefined;
-        // Nothing to resume (the thread finished): a goto is a new run from the input step, which applies the update and goes there.
-        const restart = answer?.goto !== undefined && latest.status !== 'PAUSED' && thread.checkpointId === undefined;
-        // A resume while no interrupt is pending (a fork, a goto) is for the tasks about to run (LangGraph's; a restart's follow the input step);
-        // a map of interrupt ids answers by id: none here, so the tasks ask.
-        if (answer?.resume !== undefined && !latest.interrupts.length) { if (!isIdMap(answer.resume)) options[NEXT_ANSWER] = { value: answer.resume, steps: restart ? 2 : 1 }; delete answer.resume; }
-        if (restart) {
-          result = await this.engine.execute({ __start__: input.update ?? {}, __goto__: gotoOf(input.goto) }, options);
-        } else if ((!input || (answer.update === undefined && answer.goto === undefined)) && latest.status === 'FINISHED') {
-          result = { status: 'FINISHED', state: latest.state };   // nothing to continue (nor to answer): LangGraph returns the values
-          inv.flushCheckpoint(true);   // (and its checkpoints mode, the thread's checkpoint)
-        } else {
-          if (inv.values) inv.push('values', inv.update(inv.initialValues));   // LangGraph's values stream starts with them
-          result = await this.engine.resume(thread, answer, options);
-        }
+        // (thread-resume.js: loaded on the first run that continues a thread)
+        result = await import('./thread-resume.js').then((m) => m.continueThread(this, input, latest, thread, options, inv));
       } else {
         // (A new thread starts from its defaults; one with state, from that.)
         result = await this.engine.execute(latest ? { __start__: input } : fresh ? this.#commandStart(input, inv.initialValues) : { __start__: input, channels: inv.initialValues }, options);
@@ -398,14 +378,9 @@ class GraphRunner {
     // Aborted by the call's signal: its reason (an AbortError, a TimeoutError), as LangGraph throws it.
     if (result.status === 'INTERRUPTED') throw config.signal?.aborted ? errorOf(config.signal.reason) : result.error ?? new EdgegraphError('ABORTED', 'the run was interrupted');
     if (result.status === 'FINISHED' && inv.steps >= inv.recursionLimit) throw inv.recursionError();
-    if (nested && result.parentCommand) throw nestedHandoff(result.parentCommand);
-    if (nested && result.status === 'PAUSED') {
-      inv.paused(shownInterrupts(result.interrupts, `${nested.at}/`), true);   // (in the child's namespace, as a subgraph node's)
-      throw nestedPause(nested, result);
-    }
+    if (nested) return (await import('./nested-end.js')).nestedEnd(this, nested, result, inv);
     const kept = result.status === 'PAUSED' ? JSON.parse(result.checkpoint).tasks : undefined;
     const values = this.output(result.state, kept);
-    if (nested) nestedDone(nested, values);
     if (kept) {
       if (!this.store) throw new EdgegraphError('INVALID_OPTIONS', 'No checkpointer set: a run that pauses needs compile({ checkpointer })');
       // As LangGraph: the pending interrupts beside the values (none for a breakpoint), then the values with the writes kept.

@@ -9,7 +9,7 @@
 
 import { EdgegraphError, currentNodeContext } from './edgegraph.js';
 import { EMPTY } from '../objects.js';   // copies that add keys spread it first (objects.js says why)
-import { stepOf, invocationIn } from './stream.js';
+import { stepOf, invocationIn } from './invocations.js';
 import { nestedCall, parentOf } from './nested.js';
 
 const PARENT = Symbol.for('edgegraph.langgraph.parent');

@@ -13,16 +13,16 @@
 // node's call order: { checkpoint, ids } paused, { values } finished. A
 // paused child's interrupt ids are `<node>:<step>.<task>/<call>/<child id>`;
 // its chunks stream under the node's namespace, and a call after the first
-// under `[..., '<call>']`, as LangGraph's.
+// under `[..., '<call>']`, as LangGraph's. How a call ends (paused, handed
+// off, finished) is nested-end.js's, loaded with the first call that ends.
 
-import { GraphInterrupt, EngineCommand, isGraphInterrupt } from './edgegraph.js';
-import { Command } from './command.js';
-import { BREAKPOINT } from './subgraph-node.js';
-import { invocationIn } from './stream.js';
+import { EngineCommand, isGraphInterrupt } from './edgegraph.js';
+import { invocationIn } from './invocations.js';
 
 const TASK = Symbol.for('edgegraph.task');   // interrupt.js's: a node context's task, { base, answers, keep }
 const PARENT = Symbol.for('edgegraph.langgraph.parent');   // config.js's: a node config's context
-const HANDOFF = Symbol('handoff');
+/** A child node's Command.PARENT, on the error that carries it out of the node's call (nested-end.js). */
+export const HANDOFF = Symbol('handoff');
 
 /** A node call's context -> { calls, kept }: its count of calls of graphs, and what they did (a node config's copies share it). */
 const owners = new WeakMap();
@@ -50,30 +50,6 @@ export function nestedCall(ctx) {
   const parent = parentOf(ctx);
   if (call) parent.ns.push(String(call));
   return { ...parent, owner, call, at, task, was, answers: any ? new EngineCommand({ resume: answers }) : undefined };
-}
-
-/** The child of call `nested` finished with `values`: kept, as JSON has them, in case the node pauses later. */
-export function nestedDone(nested, values) {
-  (nested.owner.kept ??= {})[nested.call] = { values: JSON.parse(JSON.stringify(values)) };
-}
-
-/**
- * The child's pause `result` as the node's: its interrupts under the call's ids (a breakpoint's
- * as one needing no answer, which the caller is not shown); its checkpoint is kept.
- */
-export function nestedPause(nested, result) {
-  const ids = result.interrupts?.map((i) => i.id) ?? [];
-  (nested.owner.kept ??= {})[nested.call] = { checkpoint: result.checkpoint, ids };
-  const pending = ids.length ? result.interrupts : [{ id: BREAKPOINT, value: null }];
-  return new GraphInterrupt(pending.map((i) => ({ id: `${nested.at}/${i.id}`, value: i.value })), nested.task.keep);
-}
-
-/** A child node's Command.PARENT (its run's parentCommand) as the error that carries it out of the node's call. */
-export function nestedHandoff({ update, goto }) {
-  const error = new Error('a node of a graph invoked inside this node returned Command({ graph: Command.PARENT }): rethrow this error');
-  error.name = 'ParentCommand';
-  error[HANDOFF] = new Command({ update: update?.channels, goto });
-  return error;
 }
 
 /**

@@ -4,24 +4,12 @@
 // shapes: channels as the state, `langgraph_node` metadata, a task's
 // triggers, and checkpoint snapshots as getState() gives them.
 
-import { ModeStream, superstepOf, copyValue as copy } from '../langgraph-modes.js';
+import { ModeStream, copyValue as copy } from '../langgraph-modes.js';
+import { stepOf } from './invocations.js';
+import { IterableReadableStream } from './web-stream.js';
 import { GraphRecursionError } from './errors.js';
 import { shownInterrupts } from './subgraph-node.js';
 import { plainCall } from './messages.js';
-
-/**
- * A task's step as LangGraph numbers it (`config.metadata.langgraph_step`, the debug stream's):
- * the engine counts a run's input step as its superstep 1, LangGraph as its step 0.
- */
-export const stepOf = (taskId) => superstepOf(taskId) - 1;
-export { STREAM_MODES } from './edgegraph.js';
-
-/**
- * The Invocation a node's task runs for: its run's `configurable` (compiled.js's #runOptions puts it
- * there; the engine hands it to every node's context, and on to a subgraph node's child run unless
- * that has its own); undefined in a run started on the engine itself.
- */
-export const invocationIn = (ctx) => (ctx.configurable instanceof Invocation ? ctx.configurable : undefined);
 
 /** A streamed message chunk's tool calls, as a token's chunk carries them: tool_calls (parsed so far, the OpenAI shape) and LangChain's tool_call_chunks; undefined without. */
 const callsOf = (m) => (m?.tool_calls?.length || m?.tool_call_chunks?.length ? { tool_calls: (m.tool_calls ?? []).map(plainCall), tool_call_chunks: m.tool_call_chunks ?? [] } : undefined);
@@ -139,6 +127,9 @@ export class Invocation extends ModeStream {
     // Each chunk its own copy: the modes, the invoke() result and a subgraph's chunks would share them.
     for (const mode of ['updates', 'values']) if (up || this.own.has(mode)) this.push(mode, { __interrupt__: copy(interrupts) });
   }
+
+  /** stream()'s result: the chunks as LangChain's IterableReadableStream (`stop`: called when its consumer leaves). */
+  readable(stop) { return new IterableReadableStream(this.iterate(stop)); }
 
   /** An edgegraph run event. */
   onEvent(event) {

@@ -10,7 +10,7 @@
 // node's update, and a child node's Command.PARENT adds its update to that
 // and routes the parent.
 
-import { invocationIn } from './stream.js';
+import { invocationIn } from './invocations.js';
 import { updateOf } from './command.js';
 
 // The interrupt a child paused at a breakpoint leaves with its parent's task (js/subgraph.js's

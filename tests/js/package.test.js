@@ -102,11 +102,22 @@ test('edgegraph/langgraph picks its bundle by the same conditions as edgegraph; 
   assert.deepEqual(targets('.').map(([c]) => c), ['workerd', 'browser', 'node/module-sync', 'node/default', 'default']);
   const runtimeEntry = Object.fromEntries(targets('.'));
   for (const [c, file] of targets('./langgraph')) {
-    const compat = readFileSync(root + file, 'utf8');
-    const imported = new Set([...compat.matchAll(/\bimport ?\{[^}]*\} ?from ?"([^"]+)"/g)].map((m) => m[1]));
+    // What the bundle and the chunks it loads (static or import()) import from outside them, and those chunks.
+    const imported = new Set(), chunks = new Set();
+    const read = (f) => {
+      for (const [, to] of readFileSync(root + f, 'utf8').matchAll(/\b(?:from ?|import\()"([^"]+)"/g)) {
+        const chunk = /^\.\/lg-[\w-]+\.js$/.test(to) && `dist/${to.slice(2)}`;
+        if (!chunk) imported.add(to);
+        else if (!chunks.has(chunk)) { chunks.add(chunk); read(chunk); }
+      }
+    };
+    read(file.slice(2));
     // The node bundle names its runtime entry by path, the others by the package's own name;
-    // it carries the stream-mode code itself (one module less to load in Node: see the Makefile).
+    // it is one file carrying the stream-mode code and what the others load on first use (one
+    // module to load in Node: see the Makefile). The others' chunks ship beside them.
     assert.deepEqual([...imported].sort(), c === 'node/module-sync' ? ['./node.js'] : ['./stream-run.js', 'edgegraph'], c);
+    assert.equal(chunks.size === 0, c === 'node/module-sync', c);
+    for (const chunk of chunks) assert.ok(files.includes(chunk), `${chunk} is in the tarball`);
   }
   assert.equal(runtimeEntry['node/module-sync'], './dist/node.js');
   // Where there is no require(esm), the node entry is node-compat.js, which imports node.js: one engine.

@@ -406,7 +406,7 @@ test('a bad streamMode or subgraphs is an INVALID_OPTIONS error naming it, befor
 });
 
 test('the stream modes load on first use: their code is in dist/stream-run.js, not in the entry bundles', async () => {
-  const { readFileSync } = await import('node:fs');
+  const { readFileSync, readdirSync } = await import('node:fs');
   const dist = (f) => readFileSync(new URL(`../../dist/${f}`, import.meta.url), 'utf8');
   const MARK = 'flushCheckpoint()';   // a method only the stream-mode code has
   for (const entry of ['node.js', 'browser.js', 'workerd.js']) {
@@ -417,8 +417,13 @@ test('the stream modes load on first use: their code is in dist/stream-run.js, n
   // edgegraph/langgraph's stream() always has modes: the bundle apps bundle loads the same file,
   // not a copy of its own; Node's (nothing bundles it) carries them, one module less to load.
   // (the bundles are whitespace-minified: `flushCheckpoint(){`, `from"./stream-run.js"`)
-  assert.doesNotMatch(dist('langgraph.js'), /flushCheckpoint\(\) ?\{/);
-  assert.match(dist('langgraph.js'), /from ?"\.\/stream-run\.js"/);
+  // (its run's code, stream.js, is a chunk it loads with the first run: dist/lg-stream-<hash>.js)
+  const files = readdirSync(new URL('../../dist/', import.meta.url));
+  const chunk = files.filter((f) => /^lg-stream-\w+\.js$/.test(f));
+  assert.equal(chunk.length, 1);
+  assert.ok(files.some((f) => /^lg-chunk-\w+\.js$/.test(f) && dist(f).includes(`import("./${chunk[0]}")`)), 'a chunk of the entry loads it');
+  for (const f of ['langgraph.js', chunk[0]]) assert.doesNotMatch(dist(f), /flushCheckpoint\(\) ?\{/);
+  assert.match(dist(chunk[0]), /from ?"\.\/stream-run\.js"/);
   assert.match(dist('langgraph-node.js'), /flushCheckpoint\(\) ?\{/);
   assert.equal(dist('langgraph-node.js').includes('./stream-run.js'), false);
 });

@@ -1,0 +1,33 @@
+// thread-resume.js: a run that continues a thread (LangGraph's invoke(null) and
+// invoke(new Command({ resume, update, goto })) on a thread with checkpoints):
+// what is answered, updated and run next. compiled.js loads it on the first such
+// run: a program that only starts threads never reads it.
+
+import { isCommand, gotoOf } from './command.js';
+import { EmptyInputError } from './errors.js';
+
+const NEXT_ANSWER = Symbol.for('edgegraph.nextAnswer');   // interrupt.js's: an answer for an interrupt() about to run
+/** Whether `v` is a map of interrupt ids (`<node>:<step>.<task>:<call>`) -> answers. */
+const isIdMap = (v) => v?.constructor === Object && Object.keys(v).every((k) => /:\d+\.\d+:\d+$/.test(k));
+
+/**
+ * The engine's run of `runner`'s graph (compiled.js's GraphRunner) continuing `thread` ({ threadId,
+ * checkpointId? }) from its checkpoint `latest` (the engine's getState; null: none), with `input`
+ * (null or a Command), the run's engine `options` and Invocation `inv`. Returns the run's result.
+ */
+export async function continueThread(runner, input, latest, thread, options, inv) {
+  if (!latest) throw new EmptyInputError();
+  const answer = isCommand(input) ? runner.engineCommand(input, 'resume', latest.state) : undefined;
+  // Nothing to resume (the thread finished): a goto is a new run from the input step, which applies the update and goes there.
+  const restart = answer?.goto !== undefined && latest.status !== 'PAUSED' && thread.checkpointId === undefined;
+  // A resume while no interrupt is pending (a fork, a goto) is for the tasks about to run (LangGraph's; a restart's follow the input step);
+  // a map of interrupt ids answers by id: none here, so the tasks ask.
+  if (answer?.resume !== undefined && !latest.interrupts.length) { if (!isIdMap(answer.resume)) options[NEXT_ANSWER] = { value: answer.resume, steps: restart ? 2 : 1 }; delete answer.resume; }
+  if (restart) return runner.engine.execute({ __start__: input.update ?? {}, __goto__: gotoOf(input.goto) }, options);
+  if ((!input || (answer.update === undefined && answer.goto === undefined)) && latest.status === 'FINISHED') {
+    inv.flushCheckpoint(true);   // (its checkpoints mode: the thread's checkpoint)
+    return { status: 'FINISHED', state: latest.state };   // nothing to continue (nor to answer): LangGraph returns the values
+  }
+  if (inv.values) inv.push('values', inv.update(inv.initialValues));   // LangGraph's values stream starts with them
+  return runner.engine.resume(thread, answer, options);
+}

@@ -1,0 +1,51 @@
+// tool-calls.js: a ToolNode's run (tool-node.js): the tool calls of the last
+// assistant message, each by its tool, as LangGraph's prebuilt ToolNode runs them.
+
+import { isCommand, isGraphInterrupt } from './command.js';
+import { toPlainMessage } from './messages.js';
+
+/**
+ * One tool call (OpenAI's shape or LangChain's) run by `node`'s tool of its
+ * name, as LangChain's ToolCall: a LangChain tool answers a ToolMessage, and
+ * may answer a Command; another value becomes a tool message. `state`: what the
+ * tools read from their second argument (LangGraph's ToolRuntime).
+ */
+async function runTool(node, call, config, state) {
+  const name = call.name ?? call.function?.name;
+  try {
+    const tool = node.tools.find((t) => t.name === name);
+    if (!tool) throw new Error(`Tool "${name}" not found.`);
+    const args = call.function && call.args === undefined ? JSON.parse(call.function.arguments || '{}') : call.args;
+    const out = await tool.invoke({ id: call.id, name, args, type: 'tool_call' }, { ...config, state, toolCallId: call.id ?? '', config });
+    if (isCommand(out) || toPlainMessage(out)?.role === 'tool') return out;
+    return { role: 'tool', content: typeof out === 'string' ? out : JSON.stringify(out), name, tool_call_id: call.id, status: 'success' };
+  } catch (e) {
+    // (An interrupt() in a tool pauses the run: never an answer.)
+    if (!node.handleToolErrors || isGraphInterrupt(e)) throw e;
+    // LangGraph's words, which the model reads and may correct its call after.
+    return { role: 'tool', content: `Error: ${e.message}\n Please fix your mistakes.`, name, tool_call_id: call.id ?? '', status: 'error' };
+  }
+}
+
+/**
+ * `node`'s run on `input` (a state with messages): the calls of the last
+ * assistant message not answered yet, in parallel; their messages as an
+ * update, or with a tool's Command a list of updates and Commands (compiled.js
+ * takes both). (Not LangGraph's other inputs, a message list and a Send's
+ * { lg_tool_call }: MessageGraph's and createReactAgent's own, not a StateGraph's.)
+ */
+export async function runTools(node, input, config) {
+  const messages = input?.messages ?? [];
+  // From the end: the answers after the last assistant message, then it (not the whole list: a long thread's is long).
+  const answered = new Set();
+  let ai;
+  for (let i = messages.length - 1; i >= 0 && !ai; i--) {
+    const m = toPlainMessage(messages[i]);
+    if (m?.role === 'assistant') ai = m;
+    else if (m?.role === 'tool') answered.add(m.tool_call_id);
+  }
+  if (!ai) throw new Error('ToolNode: no assistant message in { messages }');
+  // (Its calls as the state has them: toPlainMessage leaves a plain message's { id, name, args } as they are.)
+  const outputs = await Promise.all((ai.tool_calls ?? []).filter((c) => c.id == null || !answered.has(c.id)).map((c) => runTool(node, c, config, input)));
+  return outputs.some(isCommand) ? outputs.map((o) => (isCommand(o) ? o : { messages: [o] })) : { messages: outputs };
+}

@@ -22,7 +22,8 @@ export function nodeConfig(inv, ctx, name, step, input) {
   const base = inv?.config ?? {};
   const config = {
     // (What the node was given, where LangGraph keeps it: a tool's config, a copy LangChain makes of this, keeps it too.)
-    configurable: { ...base.configurable, __pregel_scratchpad: { currentTaskInput: input } },
+    // (EMPTY first: { ...o, key } alone takes V8's slow path, ~0.3 µs a node call; objects.js says why.)
+    configurable: { ...EMPTY, ...base.configurable, __pregel_scratchpad: { currentTaskInput: input } },
     metadata: { ...EMPTY, ...base.metadata, thread_id: base.configurable?.thread_id, langgraph_node: name, langgraph_step: step, langgraph_task_id: ctx.taskId },
     // (LangGraph's node run is named after the node, with the call's limit.)
     runName: name,

@@ -4,10 +4,11 @@
 
 /**
  * `tasks` (a checkpoint's) as { pendingTasks, routing }: the node tasks not done, or where the
- * routes answered go (a pause after them: interruptAfter); the nodes routing.
+ * routes answered go (a pause after them: interruptAfter), or will go (a node's goto, `override`:
+ * a stop before its route ran); the nodes routing.
  */
 export function nextOf(tasks = []) {
-  const next = (t) => (t.state !== 'done' ? [t.node] : []), routed = (t) => (t.state === 'done' ? t.targets ?? [t.result ?? []].flat().map((e) => e.node ?? e) : []);
+  const next = (t) => (t.state !== 'done' ? [t.node] : []), routed = (t) => (t.state === 'done' ? t.targets ?? [t.result ?? []].flat().map((e) => e.node ?? e) : t.override ? [t.override] : []);
   return { pendingTasks: tasks.flatMap((t) => (t.kind === 'route' ? routed(t) : next(t))), routing: tasks.filter((t) => t.kind === 'route').map((t) => t.node) };
 }
 

@@ -30,9 +30,6 @@ export function send(node, arg) {
   return { node, arg };
 }
 
-
-const DEFINITION_KEYS = ['nodes', 'edges', 'entryPoint', 'end', 'state', 'name', 'maxSteps', 'version', 'renamedNodes', 'migrate'];
-
 /**
  * Nodes and edges already listed, with their functions: what
  * edgegraph/langgraph's compile() hands over (definition[PREPARED] = { entries,
@@ -72,16 +69,11 @@ export function normalizeDefinition(definition, options = {}) {
   const subgraphs = new Map();
   for (const [name, fn] of Object.entries(options.handlers ?? {})) handlers.set(name, fn);
   for (const [name, fn] of Object.entries(options.routers ?? {})) routers.set(name, fn);
-  // A misspelt key (entrypoint, edge) would otherwise vanish silently.
-  for (const key of Object.keys(definition)) {
-    if (!DEFINITION_KEYS.includes(key)) {
-      throw new EdgegraphError('INVALID_DEFINITION', `unknown field '${key}' in the graph definition; the known fields are ${DEFINITION_KEYS.join(', ')}`);
-    }
-  }
+  // The core gets the other fields as they are: a misspelt one (entrypoint, edge) is its
+  // INVALID_DEFINITION naming it, not a field that vanishes silently. (nodes and edges: below.)
   const json = {};
-  for (const key of ['entryPoint', 'end', 'state', 'name', 'version', 'renamedNodes']) if (definition[key] !== undefined) json[key] = definition[key];
+  for (const key in definition) if (key !== 'nodes' && key !== 'edges' && key !== 'migrate' && definition[key] !== undefined) json[key] = definition[key];
   if (definition.migrate !== undefined && typeof definition.migrate !== 'function') throw new EdgegraphError('INVALID_DEFINITION', "'migrate' must be a function (state, fromVersion) => state");
-  if (definition.maxSteps !== undefined) json.maxSteps = definition.maxSteps;
   // Reducers written in JS: the core gets 'last', the JS layer folds (host-reducers.js).
   const split = splitStateReducers(json.state);
   if (split.reducers) json.state = split.state;

@@ -1,7 +1,7 @@
 // objects.js: small facts about plain JSON-like objects, in one place.
 
 /** Whether `key` is an own property of `object` (false for non-objects). */
-export const hasOwn = (object, key) => object !== null && typeof object === 'object' && Object.prototype.hasOwnProperty.call(object, key);
+export const hasOwn = (object, key) => object !== null && typeof object === 'object' && Object.hasOwn(object, key);
 
 /** An object that is not an array (null is not one). */
 export const isPlainObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -34,6 +34,7 @@ export class Run {
   #runId;
   #resumeInput;    // for the first step's nodes (a subgraph node resumes its child with it)
   #open = true;    // false once the core's run is freed: late results are dropped
+  #children = null;   // this step's subgraph tasks (a promise): a stop waits for them (#settle)
   #aborted = false;
   #wake = null;
   #thrown = new Map();
@@ -196,14 +197,18 @@ export class Run {
     return this.#runId ? `${this.#runId}:${task.id}` : task.id;
   }
 
-  /** Wait for every task of the step, or for an abort. */
+  /**
+   * Wait for every task of the step, or for an abort: then for its subgraph tasks only, whose
+   * child stops at a step, which the task's result keeps (subgraph.js): the step commits with it,
+   * and a resume goes on inside the child instead of running its steps again.
+   */
   #settle(pending) {
     const all = pending.length === 1 ? pending[0] : Promise.all(pending);
-    if (this.#aborted) return Promise.resolve();
+    if (this.#aborted) return Promise.resolve(this.#children);
     return new Promise((resolve, reject) => {
-      this.#wake = resolve;
+      this.#wake = () => resolve(this.#children);
       all.then(resolve, reject);
-    }).finally(() => { this.#wake = null; });
+    }).finally(() => { this.#wake = this.#children = null; });
   }
 
   /** Run one task; returns a promise only when the work is asynchronous. */
@@ -226,7 +231,9 @@ export class Run {
       return null;
     }
     if (value !== null && typeof value === 'object' && typeof value.then === 'function') {
-      return value.then((v) => this.#submit(task, v, started), (e) => this.#fail(task, e, started));
+      const p = value.then((v) => this.#submit(task, v, started), (e) => this.#fail(task, e, started));
+      if (fn.child) this.#children = Promise.all([this.#children, p]);
+      return p;
     }
     this.#submit(task, value, started);
     return null;

@@ -58,7 +58,7 @@ export function copyValue(v, key = '', depth = 0) {
   if (!isPlainRecord(v)) return viaJSON(v, key);
   const out = {};
   for (const k in v) {
-    if (!Object.prototype.hasOwnProperty.call(v, k)) continue;
+    if (!Object.hasOwn(v, k)) continue;
     const item = copyValue(v[k], k, depth + 1);
     if (item === undefined) continue;
     if (k === '__proto__') Object.defineProperty(out, k, { value: item, writable: true, enumerable: true, configurable: true });

@@ -24,7 +24,7 @@ function childAnswers(internal) {
   let any = false;
   for (const id of keep.ids) {
     const key = `${base}/${id}`;
-    if (Object.prototype.hasOwnProperty.call(answers, key)) { out[id] = answers[key]; any = true; }
+    if (Object.hasOwn(answers, key)) { out[id] = answers[key]; any = true; }
   }
   return any ? new Command({ resume: out }) : undefined;
 }
@@ -35,7 +35,8 @@ function childAnswers(internal) {
  * @param {import('./engine.js').GraphEngine} child
  */
 export function subgraphHandler(name, spec, child) {
-  return async (state, engine, ctx) => {
+  // (`child`: a stop of the parent waits for the child to stop at a step and keep it, run.js)
+  return Object.assign(async (state, engine, ctx) => {
     const internal = ctx[TASK];
     const saved = state.subgraphs?.[name];
     const options = ctx.signal ? { signal: ctx.signal } : {};
@@ -66,11 +67,10 @@ export function subgraphHandler(name, spec, child) {
         { checkpoint: result.checkpoint, ids: (result.interrupts ?? []).map((i) => i.id) });
     }
     if (result.status === 'PAUSED' || result.status === 'INTERRUPTED') {
-      return {
-        subgraphs: { [name]: result.checkpoint },
-        pendingAskUser: result.state.pendingAskUser ?? { subgraph: name },
-        nextNodeOverride: name,
-      };
+      const out = { subgraphs: { [name]: result.checkpoint }, nextNodeOverride: name };
+      // (A child stopped by the parent's abort waits for no answer: the parent stops, and its resume goes on in the child.)
+      if (result.status === 'PAUSED') out.pendingAskUser = result.state.pendingAskUser ?? { subgraph: name };
+      return out;
     }
     if (result.status === 'ERROR') {
       throw new EdgegraphError(result.error.code, `subgraph '${name}': ${result.error.message}`, { node: name, cause: result.error });
@@ -80,7 +80,7 @@ export function subgraphHandler(name, spec, child) {
     const kept = { [name]: spec.persist ? { finished: result.state } : null, ...(edit ? { [internal.base]: null } : {}) };
     if (handoff) return new Command({ update: { ...(handoff.update ?? {}), subgraphs: kept }, goto: handoff.goto });
     return { ...(spec.output ? spec.output(result.state, state) : {}), subgraphs: kept };
-  };
+  }, { child: true });
 }
 
 /** A finished child's state as a new run's start: the run's own keys dropped, so it starts at the entry. */

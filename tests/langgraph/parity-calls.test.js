@@ -118,6 +118,28 @@ for (const impl of implementations) {
     assert.equal(charged, 1);
   });
 
+  test(named(impl, 'a consumer that leaves the stream inside a subgraph node keeps the child\'s finished steps: the resume goes on inside the child'), async () => {
+    const runs = { c1: 0, c2: 0, after: 0 };
+    const child = new StateGraph(Draft)
+      .addNode('c1', () => { runs.c1++; return { log: ['c1'] }; })
+      .addNode('c2', () => { runs.c2++; return { log: ['c2'] }; })
+      .addEdge(START, 'c1').addEdge('c1', 'c2').addEdge('c2', END).compile();
+    const graph = new StateGraph(Draft)
+      .addNode('sub', child).addNode('after', () => { runs.after++; return { log: ['after'] }; })
+      .addEdge(START, 'sub').addEdge('sub', 'after').addEdge('after', END)
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: 'leave-sub' } };
+    for await (const [, chunk] of await graph.stream({ log: [] }, { ...config, subgraphs: true })) {
+      assert.deepEqual(chunk, { c1: { log: ['c1'] } });
+      break;
+    }
+    assert.deepEqual((await graph.getState(config)).next, ['sub']);
+    assert.deepEqual(await graph.invoke(null, config), { log: ['c1', 'c2', 'after'] });
+    // c1's step finished before the stop: neither runs it again. c2 ran as the stop came: LangGraph
+    // runs it again (its child's step was not kept), edgegraph's child kept that step too.
+    assert.deepEqual(runs, { c1: 1, c2: impl.name === 'langgraph' ? 2 : 1, after: 1 });
+  });
+
   test(named(impl, 'a saver\'s deleteThread forgets the thread: its state and history are empty, and a new run starts it afresh'), async () => {
     const saver = new MemorySaver();
     const graph = new StateGraph(Annotation.Root({ n: Annotation({ reducer: (a, b) => a + b, default: () => 0 }) }))

@@ -61,8 +61,10 @@ export function channelsOf(schema) {
     if (!root) return [];
     const spec = specOf(root);
     for (const [key, c] of Object.entries(spec)) {
-      // A channel's reducer and default are functions; anything else there (a Zod field, a value) is a last-value channel.
-      const entry = { reducer: typeof c?.reducer === 'function' ? c.reducer : undefined, default: typeof c?.default === 'function' ? c.default : undefined };
+      // A channel's reducer (`value` in the older `{ channels }` form) and default are functions; anything
+      // else there (a Zod field, a value) is a last-value channel.
+      const reducer = c?.reducer ?? c?.value;
+      const entry = { reducer: typeof reducer === 'function' ? reducer : undefined, default: typeof c?.default === 'function' ? c.default : undefined };
       const seen = channels.get(key);
       if (seen?.reducer && entry.reducer && seen.reducer !== entry.reducer) {
         throw new GraphValidationError(`channel '${key}' is declared twice with different reducers`);

@@ -64,6 +64,13 @@ for (const impl of implementations) {
     assert.equal(result.name, 'test');
   });
 
+  test(named(impl, 'the older { channels } form\'s reducers under `value` fold every write (a chain, and parallel writes)'), async () => {
+    const graph = new impl.StateGraph({ channels: { messages: { value: (x, y) => x.concat(y), default: () => [] }, count: { value: (x, y) => x + y, default: () => 0 } } })
+      .addNode('a', () => ({ messages: ['from a'], count: 1 })).addNode('b', () => ({ messages: ['from b'], count: 1 })).addNode('c', () => ({ messages: ['from c'], count: 1 }))
+      .addEdge(impl.START, 'a').addEdge('a', 'b').addEdge('a', 'c').addEdge('b', impl.END).addEdge('c', impl.END).compile();
+    assert.deepEqual(await graph.invoke({ messages: ['hi'], count: 1 }), { messages: ['hi', 'from a', 'from b', 'from c'], count: 4 });
+  });
+
   test(named(impl, 'state.test.ts > graph functionality: correctly collapses multiple schemas into channels'), async () => {
     const stateSchema = Annotation.Root({ question: Annotation(), answer: Annotation(), internal: Annotation() });
     const graph = oneNode({ stateSchema, input: Annotation.Root({ question: Annotation() }), output: Annotation.Root({ answer: Annotation() }) },

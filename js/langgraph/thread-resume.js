@@ -5,6 +5,7 @@
 
 import { isCommand, gotoOf } from './command.js';
 import { EmptyInputError } from './errors.js';
+import { END } from './graph.js';
 
 const NEXT_ANSWER = Symbol.for('edgegraph.nextAnswer');   // interrupt.js's: an answer for an interrupt() about to run
 /** Whether `v` is a map of interrupt ids (`<node>:<step>.<task>:<call>`) -> answers. */
@@ -18,12 +19,14 @@ const isIdMap = (v) => v?.constructor === Object && Object.keys(v).every((k) => 
 export async function continueThread(runner, input, latest, thread, options, inv) {
   if (!latest) throw new EmptyInputError();
   const answer = isCommand(input) ? runner.engineCommand(input, 'resume', latest.state) : undefined;
-  // Nothing to resume (the thread finished): a goto is a new run from the input step, which applies the update and goes there.
-  const restart = answer?.goto !== undefined && latest.status !== 'PAUSED' && thread.checkpointId === undefined;
+  // Nothing to resume (the thread finished): a goto is a new run from the input step, which applies the update and goes
+  // there; an update alone on a finished thread, one that applies it and ends (LangGraph's Command as an input).
+  const finished = latest.status === 'FINISHED' && answer?.update !== undefined;
+  const restart = (answer?.goto !== undefined || finished) && latest.status !== 'PAUSED' && thread.checkpointId === undefined;
   // A resume while no interrupt is pending (a fork, a goto) is for the tasks about to run (LangGraph's; a restart's follow the input step);
   // a map of interrupt ids answers by id: none here, so the tasks ask.
   if (answer?.resume !== undefined && !latest.interrupts.length) { if (!isIdMap(answer.resume)) options[NEXT_ANSWER] = { value: answer.resume, steps: restart ? 2 : 1 }; delete answer.resume; }
-  if (restart) return runner.engine.execute({ __start__: input.update ?? {}, __goto__: gotoOf(input.goto) }, options);
+  if (restart) return runner.engine.execute({ __start__: input.update ?? {}, __goto__: gotoOf(input.goto) ?? END }, options);
   if ((!input || (answer.update === undefined && answer.goto === undefined)) && latest.status === 'FINISHED') {
     inv.flushCheckpoint(true);   // (its checkpoints mode: the thread's checkpoint)
     return { status: 'FINISHED', state: latest.state };   // nothing to continue (nor to answer): LangGraph returns the values

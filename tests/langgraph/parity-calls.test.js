@@ -140,6 +140,18 @@ for (const impl of implementations) {
     assert.deepEqual(runs, { c1: 1, c2: impl.name === 'langgraph' ? 2 : 1, after: 1 });
   });
 
+  test(named(impl, 'a Command({ update }) as the input of a finished thread writes the update, runs no node, and streams the new values'), async () => {
+    const { Command } = impl;
+    const sent = [];
+    const graph = mailer(sent);
+    const config = { configurable: { thread_id: 'update-finished' } };
+    await graph.invoke({}, config);
+    const chunks = await collect(graph.stream(new Command({ update: { draft: 'edited' } }), { ...config, streamMode: ['updates', 'values'] }));
+    assert.deepEqual(chunks, [['values', { draft: 'edited', log: ['write', 'send', 'done'] }]]);
+    const state = await graph.getState(config);
+    assert.deepEqual([state.values, state.next, sent], [{ draft: 'edited', log: ['write', 'send', 'done'] }, [], ['hello']]);
+  });
+
   test(named(impl, 'a saver\'s deleteThread forgets the thread: its state and history are empty, and a new run starts it afresh'), async () => {
     const saver = new MemorySaver();
     const graph = new StateGraph(Annotation.Root({ n: Annotation({ reducer: (a, b) => a + b, default: () => 0 }) }))

@@ -386,7 +386,7 @@ class GraphRunner {
       // As LangGraph: the pending interrupts beside the values (none for a breakpoint), then the values with the writes kept.
       const interrupts = shownInterrupts(result.interrupts);
       inv.paused(interrupts);   // (each chunk its copy)
-      if (inv.values && kept.some((t) => t.state === 'done')) inv.push('values', inv.update(values));
+      if (inv.values && kept.some((t) => t.state === 'done' && t.kind !== 'route')) inv.push('values', inv.update(values));
       values.__interrupt__ = interrupts;
     }
     return values;

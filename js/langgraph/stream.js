@@ -145,7 +145,10 @@ export class Invocation extends ModeStream {
           this.stopped(event.taskId, event.node, this.stepOf(event.taskId), event.error ? { message: event.error, code: event.errorCode } : null, event.interrupts);
         } else {
           const done = this.#done.get(event.taskId);
-          if (done) { this.#done.delete(event.taskId); super.finished(event.taskId, ...done); }
+          if (!done) break;
+          this.#done.delete(event.taskId);
+          for (const _ in done[2]) { this.#wrote = true; break; }
+          super.finished(event.taskId, ...done);
         }
         break;
       // LangGraph sends a checkpoint as its step's tasks are about to run: one paused before its routes (interruptAfter), on the resume.
@@ -210,10 +213,16 @@ export class Invocation extends ModeStream {
     this.pending = r;
   }
 
-  /** A step where a task failed or paused has no values chunk (the run stops there), as LangGraph's. */
+  /**
+   * A step where a task failed or paused has no values chunk (the run stops there), nor one whose
+   * nodes wrote no channel (a node returning {}, a Command with a goto only), as LangGraph's.
+   */
   stateChanged() {
-    if (!this.halted) super.stateChanged();
+    if (!this.halted && this.#wrote) super.stateChanged();
+    this.#wrote = false;
   }
+  #wrote = false;   // a node of the step wrote a channel
+  ran() { this.#wrote = true; super.ran(); }
 
   /** The waiting checkpoint's chunk goes out `now` (ModeStream calls this as each step's state changes: too early here). */
   flushCheckpoint(now) {

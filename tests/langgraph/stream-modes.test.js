@@ -31,6 +31,17 @@ for (const impl of implementations) {
     assert.deepEqual(both, expected);
   });
 
+  test(named(impl, 'the values mode has no chunk for a step whose nodes wrote nothing, and none after an interruptAfter pause\'s __interrupt__'), async () => {
+    const { Command } = impl;
+    const graph = new StateGraph(Annotation.Root({ n: Annotation() }))
+      .addNode('a', () => ({ n: 1 })).addNode('route', () => ({})).addNode('hop', () => new Command({ goto: 'b' }), { ends: ['b'] }).addNode('b', () => ({ n: 2 }))
+      .addEdge(START, 'a').addEdge('a', 'route').addEdge('route', 'hop').addEdge('b', END)
+      .compile({ checkpointer: new MemorySaver(), interruptAfter: ['b'] });
+    const config = { configurable: { thread_id: 'values-writes' }, streamMode: 'values' };
+    assert.deepEqual(await collect(graph.stream({ n: 0 }, config)), [{ n: 0 }, { n: 1 }, { n: 2 }, { __interrupt__: [] }]);
+    assert.deepEqual(await collect(graph.stream(null, config)), [{ n: 2 }]);
+  });
+
   test(named(impl, 'pregel.stream.test.ts > updates mode: emits updates events for each node execution'), async () => {
     assert.deepEqual(await collect(twoStep().stream({ count: 0 }, { streamMode: 'updates' })), [{ step1: { count: 1 } }, { step2: { count: 10 } }]);
   });

@@ -220,6 +220,8 @@ export interface IterableReadableStream<T> extends AsyncIterableIterator<T> {
 }
 
 export declare class CompiledStateGraph<S = any> {
+  /** With a streamMode other than 'values': its chunks, as stream() gives them. */
+  invoke(input: UpdateOf<S> | Command | null | undefined, config: LangGraphConfig & { streamMode: Exclude<StreamMode, 'values'> | StreamMode[] }): Promise<any[]>;
   /** The final state; a paused run's also has `__interrupt__: [{ id, value }]`. A Command (or null) continues the thread. */
   invoke(input: UpdateOf<S> | Command | null | undefined, config?: LangGraphConfig): Promise<S & { __interrupt__?: Array<{ id: string; value: any }> }>;
   /** Writes `values` through the reducers as node `asNode` would (END: the thread ends); returns the new checkpoint's config. */
@@ -228,7 +230,8 @@ export declare class CompiledStateGraph<S = any> {
   /** Chunks of `config.streamMode` ('updates' by default); several modes give [mode, chunk]; subgraphs: true adds the namespace first. */
   stream(input: UpdateOf<S> | Command | null | undefined, config?: LangGraphConfig): Promise<IterableReadableStream<any>>;
   /** invoke() of each input, together (LangChain's Runnable.batch). */
-  batch(inputs: Array<UpdateOf<S> | Command | null>, config?: LangGraphConfig | LangGraphConfig[]): Promise<Array<S & { __interrupt__?: Array<{ id: string; value: any }> }>>;
+  batch(inputs: Array<UpdateOf<S> | Command | null>, config: LangGraphConfig | LangGraphConfig[] | undefined, options: { returnExceptions: true }): Promise<Array<(S & { __interrupt__?: Array<{ id: string; value: any }> }) | Error>>;
+  batch(inputs: Array<UpdateOf<S> | Command | null>, config?: LangGraphConfig | LangGraphConfig[], options?: { returnExceptions?: false }): Promise<Array<S & { __interrupt__?: Array<{ id: string; value: any }> }>>;
   /** The compiled graphs used as its nodes, as [name, graph] (with `recurse`, theirs too, named `<node>|<child node>`). */
   getSubgraphs(namespace?: string, recurse?: boolean): Generator<[string, CompiledStateGraph<any>]>;
   getSubgraphsAsync(namespace?: string, recurse?: boolean): AsyncGenerator<[string, CompiledStateGraph<any>]>;

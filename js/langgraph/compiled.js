@@ -417,6 +417,13 @@ export let runnerOf;
 /** The step LangGraph shows checkpoint `thread` at (numbering.js, loaded on a thread's first run that continues one). */
 const shownStep = (runner, thread) => import('./numbering.js').then(async (m) => (await m.shownRecord(runner, thread.threadId, thread.checkpointId))?.step ?? -1);
 
+/** A stream's chunks, collected. */
+async function chunksOf(stream) {
+  const chunks = [];
+  for await (const chunk of await stream) chunks.push(chunk);
+  return chunks;
+}
+
 /**
  * A compiled graph's threads' state (getState, getStateHistory, updateState): thread-state.js, loaded on
  * first use, as an app that only runs graphs never reads it (it is a third of what this entry would load).
@@ -438,13 +445,22 @@ export class CompiledStateGraph {
     this.#config = config;
   }
 
-  invoke(input, config) { return this.#runner.invoke(input, callConfig(this.#runner, this.#config, config)); }
+  /** The run's values; with a streamMode other than 'values', its chunks (LangGraph's invoke() collects them so). */
+  invoke(input, config) {
+    const call = callConfig(this.#runner, this.#config, config);
+    return call.streamMode === undefined || call.streamMode === 'values' ? this.#runner.invoke(input, call) : chunksOf(this.#runner.stream(input, call));
+  }
   stream(input, config) { return this.#runner.stream(input, callConfig(this.#runner, this.#config, config)); }
   getState(config, options) { return threads(this.#runner).then((t) => t.getState(config, options)); }
   updateState(config, values, asNode) { return threads(this.#runner).then((t) => t.updateState(config, values, asNode)); }
   async *getStateHistory(config, options) { yield* (await threads(this.#runner)).getStateHistory(config, options); }
   /** invoke() of each input, together (LangChain's Runnable.batch): `config` one for all, or one each. */
-  batch(inputs, config) { return Promise.all(inputs.map((input, i) => this.invoke(input, Array.isArray(config) ? config[i] : config))); }
+  batch(inputs, config, options) {
+    return Promise.all(inputs.map((input, i) => {
+      const run = this.invoke(input, Array.isArray(config) ? config[i] : config);
+      return options?.returnExceptions ? run.catch((e) => e) : run;   // (LangChain's: a failed input's error in its place)
+    }));
+  }
 
   /**
    * The compiled graphs used as its nodes, as [name, graph] (LangGraph's): `namespace`, only the one

@@ -91,6 +91,20 @@ for (const impl of implementations) {
     assert.deepEqual(await counter().batch([{ n: 1 }, { n: 10 }]), [{ n: 3 }, { n: 12 }]);
   });
 
+  test(named(impl, 'batch() with returnExceptions gives a failed input\'s error in its place; without, it throws'), async () => {
+    const graph = new StateGraph(Annotation.Root({ n: Annotation() }))
+      .addNode('a', (s) => { if (s.n < 0) throw new Error(`negative: ${s.n}`); return { n: s.n * 2 }; }).addEdge(START, 'a').compile();
+    const [ok, failed] = await graph.batch([{ n: 2 }, { n: -1 }], undefined, { returnExceptions: true });
+    assert.deepEqual([ok, failed instanceof Error, failed.message], [{ n: 4 }, true, 'negative: -1']);
+    await assert.rejects(graph.batch([{ n: 2 }, { n: -1 }]), /negative: -1/);
+  });
+
+  test(named(impl, 'invoke() with a streamMode other than values returns its chunks'), async () => {
+    assert.deepEqual(await counter().invoke({ n: 0 }, { streamMode: 'updates' }), [{ a: { n: 1 } }, { b: { n: 2 } }]);
+    assert.deepEqual(await counter().invoke({ n: 0 }, { streamMode: ['updates', 'values'] }), [['values', { n: 0 }], ['updates', { a: { n: 1 } }], ['values', { n: 1 }], ['updates', { b: { n: 2 } }], ['values', { n: 2 }]]);
+    assert.deepEqual(await counter().invoke({ n: 0 }, { streamMode: 'values' }), { n: 2 });
+  });
+
   test(named(impl, 'getSubgraphs() lists the compiled graphs used as nodes, with recurse theirs too'), async () => {
     const leaf = counter();
     const middle = new StateGraph(Annotation.Root({ n: Annotation() })).addNode('leaf', leaf).addEdge(START, 'leaf').compile();

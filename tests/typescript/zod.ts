@@ -10,3 +10,11 @@ export async function chat(): Promise<void> {
   const graph = new StateGraph(MessagesZodState.extend({ tags })).addNode('n', () => ({ tags: ['x'] })).addEdge(START, 'n').addEdge('n', END).compile();
   console.log(await graph.invoke({}), doubled, tags.lg_reducer_schema);
 }
+
+// invoke() with another streamMode gives its chunks; batch() with returnExceptions, a failed input's Error in its place.
+export async function calls(): Promise<number> {
+  const graph = new StateGraph(MessagesZodState).addNode('n', () => ({})).addEdge(START, 'n').addEdge('n', END).compile();
+  const chunks: any[] = await graph.invoke({}, { streamMode: 'updates' });
+  const results = await graph.batch([{}, {}], undefined, { returnExceptions: true });
+  return chunks.length + results.filter((r) => r instanceof Error).length;
+}

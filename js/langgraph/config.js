@@ -40,7 +40,8 @@ export function nodeConfig(inv, ctx, name, step, input) {
   // interrupt and PARENT as getters too, defineProperties made a config ~3x as costly as these closures.)
   Object.defineProperty(config, 'signal', SIGNAL);
   // The call's other keys, copied after: a literal that spreads `base` first takes V8's slow path (~5 µs a node).
-  for (const key in base) if (!(key in config)) config[key] = base[key];
+  // (Not its streamMode, as LangGraph's: a graph invoked with the node's config returns its values.)
+  for (const key in base) if (!(key in config) && key !== 'streamMode') config[key] = base[key];
   // The call's own callbacks (a list of handlers, or a CallbackManager's) keep running beside the token handler.
   if (inv?.messages) config.callbacks = [...(Array.isArray(base.callbacks) ? base.callbacks : base.callbacks?.handlers ?? []), inv.tokenHandler(name, ctx.taskId)];
   // (What a graph invoked inside the node nests under, nested.js: the node's context, nothing made per call.)

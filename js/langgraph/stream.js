@@ -128,6 +128,14 @@ export class Invocation extends ModeStream {
     for (const mode of ['updates', 'values']) if (up || this.own.has(mode)) this.push(mode, { __interrupt__: copy(interrupts) });
   }
 
+  /**
+   * ModeStream's: a chunk of `mode` from namespace `ns` (a subgraph's). A subgraph's custom chunks
+   * (config.writer) reach a caller that did not ask for subgraphs too, as its own: LangGraph's do.
+   */
+  push(mode, chunk, ns) {
+    super.push(mode, chunk, mode === 'custom' && !this.subgraphs ? [] : ns);
+  }
+
   /** stream()'s result: the chunks as LangChain's IterableReadableStream (`stop`: called when its consumer leaves). */
   readable(stop) { return new IterableReadableStream(this.iterate(stop)); }
 

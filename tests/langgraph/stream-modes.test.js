@@ -42,6 +42,29 @@ for (const impl of implementations) {
     assert.deepEqual(await collect(graph.stream(null, config)), [{ n: 2 }]);
   });
 
+  test(named(impl, 'a subgraph\'s custom chunks reach a caller that did not ask for subgraphs, also from a graph invoked inside a node with its config'), async () => {
+    const S = Annotation.Root({ x: Annotation() });
+    const child = new StateGraph(S).addNode('work', (s, config) => { config.writer({ progress: 50 }); return { x: 'done' }; }).addEdge(START, 'work').compile();
+    const asNode = new StateGraph(S).addNode('child', child).addEdge(START, 'child').compile();
+    const invoked = new StateGraph(S).addNode('call', async (s, config) => child.invoke(s, config)).addEdge(START, 'call').compile();
+    for (const graph of [asNode, invoked]) {
+      assert.deepEqual(await collect(graph.stream({ x: '' }, { streamMode: 'custom' })), [{ progress: 50 }]);
+      assert.deepEqual(await collect(graph.stream({ x: '' }, { streamMode: ['custom', 'values'] })), [['values', { x: '' }], ['custom', { progress: 50 }], ['values', { x: 'done' }]]);
+    }
+    // (with subgraphs: true, under the child's namespace)
+    const [[ns, chunk]] = await collect(asNode.stream({ x: '' }, { streamMode: 'custom', subgraphs: true }));
+    assert.deepEqual([ns.length, ns[0].split(':')[0], chunk], [1, 'child', { progress: 50 }]);
+  });
+
+  test(named(impl, 'a node\'s config has no streamMode: a graph it invokes with it returns its values'), async () => {
+    const S = Annotation.Root({ x: Annotation() });
+    const seen = [];
+    const child = new StateGraph(S).addNode('w', () => ({ x: 'child' })).addEdge(START, 'w').compile();
+    const graph = new StateGraph(S).addNode('call', async (s, config) => { seen.push(config.streamMode); return child.invoke(s, config); }).addEdge(START, 'call').compile();
+    assert.deepEqual(await collect(graph.stream({ x: '' }, { streamMode: 'updates' })), [{ call: { x: 'child' } }]);
+    assert.deepEqual(seen, [undefined]);
+  });
+
   test(named(impl, 'pregel.stream.test.ts > updates mode: emits updates events for each node execution'), async () => {
     assert.deepEqual(await collect(twoStep().stream({ count: 0 }, { streamMode: 'updates' })), [{ step1: { count: 1 } }, { step2: { count: 10 } }]);
   });

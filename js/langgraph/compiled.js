@@ -285,22 +285,6 @@ class GraphRunner {
     return values;
   }
 
-  /**
-   * Run this graph as another graph's node (subgraph-node.js): `start(options)`
-   * starts or resumes the engine's run; its chunks go up to the parent's stream under `ns`
-   * (`base`: the node's task, which prefixes the child's interrupt ids in the parent).
-   */
-  async runAsChild(start, parentInv, ns, base) {
-    const config = parentInv?.config ?? {};
-    // No modes of its own (so its `subgraphs` flag shapes nothing): its chunks go to the parent's stream.
-    const inv = new (Invocation ?? await loadInvocation())(config, [], true, this.view, parentInv && { stream: parentInv, ns });
-    const result = await start(this.#runOptions(inv, config.configurable?.thread_id));
-    // The child's interrupts, in its namespace first (ids as the parent's task has them), as LangGraph streams them.
-    const shown = result.status === 'PAUSED' ? shownInterrupts(result.interrupts, `${base}/`) : [];
-    if (shown.length) inv.paused(shown, true);
-    return result;
-  }
-
   /** The run as chunks of `config.streamMode` ('updates' by default); `config` is CompiledStateGraph's own copy (its stop is added to it). */
   async stream(input, config) {
     const mode = config.streamMode ?? 'updates';
@@ -326,7 +310,7 @@ class GraphRunner {
     const nested = config[PARENT]?.task ? config[PARENT] : undefined;
     // (How a call inside a node ends, or replays a call that finished before the node paused: nested-end.js, loaded with the first.)
     if (nested?.was?.values) return (await import('./nested-end.js')).nestedReplay(nested, inv);
-    const options = this.#runOptions(inv, threadId);
+    const options = this.runOptions(inv, threadId);
     // (The run reads an absent signal or stop as none.)
     options.signal = config.signal;
     options[STOP] = config[STOP];
@@ -403,7 +387,7 @@ class GraphRunner {
    * `configurable`, which every node's context carries (invocationIn, stream.js): a node finds its
    * call's invocation there, and a subgraph node's child run has its own.
    */
-  #runOptions(inv, threadId) {
+  runOptions(inv, threadId) {
     inv.threadId = threadId;
     return { onEvent: patchless((event) => inv.onEvent(event)), maxSteps: 1e9, configurable: inv };
   }

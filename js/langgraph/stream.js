@@ -136,6 +136,22 @@ export class Invocation extends ModeStream {
     super.push(mode, chunk, mode === 'custom' && !this.subgraphs ? [] : ns);
   }
 
+  /**
+   * Run `runner`'s graph (compiled.js) as another graph's node (subgraph-node.js): `start(options)`
+   * starts or resumes the engine's run; its chunks go up to the parent's stream under `ns`
+   * (`base`: the node's task, which prefixes the child's interrupt ids in the parent).
+   */
+  static async runAsChild(runner, start, parentInv, ns, base) {
+    const config = parentInv?.config ?? {};
+    // No modes of its own (so its `subgraphs` flag shapes nothing): its chunks go to the parent's stream.
+    const inv = new Invocation(config, [], true, runner.view, parentInv && { stream: parentInv, ns });
+    const result = await start(runner.runOptions(inv, config.configurable?.thread_id));
+    // The child's interrupts, in its namespace first (ids as the parent's task has them), as LangGraph streams them.
+    const shown = result.status === 'PAUSED' ? shownInterrupts(result.interrupts, `${base}/`) : [];
+    if (shown.length) inv.paused(shown, true);
+    return result;
+  }
+
   /** stream()'s result: the chunks as LangChain's IterableReadableStream (`stop`: called when its consumer leaves). */
   readable(stop) { return new IterableReadableStream(this.iterate(stop)); }
 

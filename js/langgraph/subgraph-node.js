@@ -10,7 +10,7 @@
 // node's update, and a child node's Command.PARENT adds its update to that
 // and routes the parent.
 
-import { invocationIn } from './invocations.js';
+import { invocationIn, Invocation, loadInvocation } from './invocations.js';
 import { updateOf } from './command.js';
 
 // The interrupt a child paused at a breakpoint leaves with its parent's task (js/subgraph.js's
@@ -43,7 +43,7 @@ export function subgraphNodeSpec(name, child, parent) {
       // The child's namespace: `<node>:<step>.<index>` (stable across resumes, as the interrupt ids
       // and getState's checkpoint_ns have it); a persistent child's is its node's name alone, as LangGraph's.
       const base = `${name}:${ctx.taskId.slice(ctx.taskId.lastIndexOf(':') + 1)}`;
-      const result = await child.runAsChild(start, inv, [child.persistent ? name : base], base);
+      const result = await (Invocation ?? await loadInvocation()).runAsChild(child, start, inv, [child.persistent ? name : base], base);
       if (result.parentCommand) {
         // LangGraph writes the child's values and the Command's update, in that order, in one step.
         const writes = [outputOf(result.state), parent.toUpdate(result.parentCommand.update?.channels ?? {}, name)];

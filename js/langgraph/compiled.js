@@ -90,11 +90,14 @@ class GraphRunner {
   #breakpoints(list) { return list === '*' ? [...this.#builder.nodes.keys()] : list; }
 
   // view, toUpdate and combine (below): what its subgraph nodes (subgraph-node.js) and its ThreadState use of a runner.
-  /** Only the declared channels (or those of `keys`, a Map or Set), as LangGraph's state (channels never written are absent). */
-  view = (state, keys = this.#channels) => {
+  /** Only the declared channels (or those of `keys`, a Map or Set), as LangGraph's state (channels never written are absent); with `copy`, each list and object a copy (one level). */
+  view = (state, keys = this.#channels, copy) => {
     const out = {};
     const ch = state?.channels ?? {};
-    for (const key of keys.keys()) if (ch[key] !== undefined) out[key] = ch[key];
+    for (const key of keys.keys()) {
+      const v = ch[key];
+      if (v !== undefined) out[key] = !copy ? v : Array.isArray(v) ? v.slice() : v?.constructor === Object ? { ...v } : v;
+    }
     return out;
   };
 
@@ -184,8 +187,9 @@ class GraphRunner {
     const cache = withCache(name, fn, cachePolicy, this.#cache);
     const call = (state, engine, ctx) => {
       const inv = invocationIn(ctx);
-      // (A node's own input schema: those channels only, LangGraph's private state.)
-      const input = ctx.arg !== undefined ? ctx.arg : this.view(state, inputOnly ?? undefined);
+      // (A node's own input schema: those channels only, LangGraph's private state. Each list and object
+      // its own copy: one pushed onto, or given a key, and returned, writes itself, never the run's state twice.)
+      const input = ctx.arg !== undefined ? ctx.arg : this.view(state, inputOnly ?? undefined, true);
       // (A retry's try is the same task: it started once.)
       const step = !inv ? stepOf(ctx.taskId) : ctx.attempt === 1 ? inv.enter(ctx.taskId, name, state, input) : inv.stepOf(ctx.taskId);
       const config = ctx.hostConfig = nodeConfig(inv, ctx, name, step, input);

@@ -8,6 +8,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { AIMessage } from '@langchain/core/messages';
 import { implementations, collect, named } from './support/impls.js';
 
 for (const impl of implementations) {
@@ -164,6 +165,30 @@ for (const impl of implementations) {
     assert.deepEqual(chunks, [['values', { draft: 'edited', log: ['write', 'send', 'done'] }]]);
     const state = await graph.getState(config);
     assert.deepEqual([state.values, state.next, sent], [{ draft: 'edited', log: ['write', 'send', 'done'] }, [], ['hello']]);
+  });
+
+  test(named(impl, 'a node that pushes onto state.messages and returns the list writes each message once'), async () => {
+    const { MessagesAnnotation } = impl;
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode('agent', (s) => { s.messages.push(new AIMessage('hello')); return { messages: s.messages }; })
+      .addNode('count', (s) => ({ messages: [{ role: 'assistant', content: `I see ${s.messages.length} messages` }] }))
+      .addEdge(START, 'agent').addEdge('agent', 'count').addEdge('count', END)
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: 'push' } };
+    const contents = (list) => list.map((m) => m.content);
+    const out = await graph.invoke({ messages: [{ role: 'user', content: 'hi' }] }, config);
+    assert.deepEqual(contents(out.messages), ['hi', 'hello', 'I see 2 messages']);
+    assert.deepEqual(contents((await graph.getState(config)).values.messages), ['hi', 'hello', 'I see 2 messages']);
+  });
+
+  test(named(impl, 'a node that edits the state it was given in place: LangGraph keeps the edit; edgegraph\'s run and checkpoint keep neither (the node had a copy)'), async () => {
+    const graph = new StateGraph(Annotation.Root({ profile: Annotation(), done: Annotation() }))
+      .addNode('enrich', (s) => { s.profile.plan = 'pro'; return { done: true }; })
+      .addEdge(START, 'enrich').addEdge('enrich', END).compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: 'mutate' } };
+    const profile = impl.name === 'langgraph' ? { name: 'Ann', plan: 'pro' } : { name: 'Ann' };
+    assert.deepEqual(await graph.invoke({ profile: { name: 'Ann' } }, config), { profile, done: true });
+    assert.deepEqual((await graph.getState(config)).values, { profile, done: true });
   });
 
   test(named(impl, 'a saver\'s deleteThread forgets the thread: its state and history are empty, and a new run starts it afresh'), async () => {

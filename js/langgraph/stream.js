@@ -192,7 +192,8 @@ export class Invocation extends ModeStream {
     return { langgraph_node: node, langgraph_step: step, langgraph_checkpoint_ns: ns.join('|'), tags };
   }
   taskStart(id, name, step, input) { return { id, name, input: copy(input), triggers: [`branch:to:${name}`], interrupts: [] }; }
-  taskResult(id, name, step, result, error, interrupted, interrupts) { return { id, name, result, interrupts: shownInterrupts(interrupts), error }; }
+  // (An interrupted task wrote nothing: LangGraph shows its result as {}.)
+  taskResult(id, name, step, result, error, interrupted, interrupts) { return { id, name, result: interrupted ? {} : result, interrupts: shownInterrupts(interrupts), error }; }
 
   // ---- checkpoints (and debug) chunks: the snapshots getStateHistory shows ----
 

@@ -65,6 +65,16 @@ for (const impl of implementations) {
     assert.deepEqual(seen, [undefined]);
   });
 
+  test(named(impl, 'the tasks mode: an interrupted task\'s result chunk has result {} and its interrupts'), async () => {
+    const { interrupt } = impl;
+    const graph = new StateGraph(Annotation.Root({ n: Annotation() }))
+      .addNode('ask', () => ({ n: interrupt('sure?') })).addEdge(START, 'ask').addEdge('ask', END)
+      .compile({ checkpointer: new MemorySaver() });
+    const chunks = await collect(graph.stream({ n: 0 }, { configurable: { thread_id: 'task-interrupted' }, streamMode: 'tasks' }));
+    const ended = chunks.filter((c) => 'result' in c || 'error' in c);
+    assert.deepEqual(ended.map((c) => [c.name, c.result, c.interrupts.map((i) => i.value)]), [['ask', {}, ['sure?']]]);
+  });
+
   test(named(impl, 'pregel.stream.test.ts > updates mode: emits updates events for each node execution'), async () => {
     assert.deepEqual(await collect(twoStep().stream({ count: 0 }, { streamMode: 'updates' })), [{ step1: { count: 1 } }, { step2: { count: 10 } }]);
   });

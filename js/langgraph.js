@@ -15,3 +15,4 @@ export { getConfig, getWriter, getCurrentTaskInput } from './langgraph/config.js
 export { INTERRUPT, isInterrupted } from './langgraph/interrupted.js';
 export { ToolNode, toolsCondition } from './langgraph/tool-node.js';
 export { Overwrite } from './langgraph/overwrite.js';
+export { StateSchema, ReducedValue, UntrackedValue, DeltaValue, MessagesValue, MessagesDeltaValue, isStandardSchema, getSchemaDefaultGetter, getJsonSchemaFromSchema } from './langgraph/state-schema.js';

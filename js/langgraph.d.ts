@@ -1,7 +1,7 @@
 // Types of `edgegraph/langgraph`: LangGraph.js's API on edgegraph's core.
 // State is JSON: messages come back as edgegraph's plain messages.
 
-import { EdgegraphError } from 'edgegraph';
+import { EdgegraphError, GraphInterrupt } from 'edgegraph';
 import type { ErrorCode, Message } from 'edgegraph';
 
 export declare const START: '__start__';
@@ -181,32 +181,35 @@ export interface StateSnapshot<S> {
   createdAt?: string;
 }
 
-type NodeResult<S> = UpdateOf<S> | Command | Array<UpdateOf<S> | Command> | null | undefined | void;
-type NodeFn<S> = (state: S, config: NodeConfig) => NodeResult<S> | Promise<NodeResult<S>>;
+/** A node's result; `U`: its update type (a StateSchema's `Update`, else UpdateOf the state). */
+type NodeResult<S, U = UpdateOf<S>> = U | Command | Array<U | Command> | null | undefined | void;
+type NodeFn<S, U = UpdateOf<S>> = (state: S, config: NodeConfig) => NodeResult<S, U> | Promise<NodeResult<S, U>>;
+/** The update type of what StateGraph was given: a StateSchema's `Update`, else UpdateOf its state. */
+type SchemaUpdate<T> = T extends StateSchema<any> ? T['Update'] : T extends { state: StateSchema<any> } ? T['state']['Update'] : UpdateOf<SchemaState<T>>;
 type Router<S> = (state: S, config: LangGraphConfig) => string | Send | Array<string | Send> | Promise<string | Send | Array<string | Send>>;
 
-type SchemaState<T> = T extends AnnotationRoot<infer S> ? StateOf<S> : T extends { channels: infer C } ? StateOf<C> : T extends { stateSchema: AnnotationRoot<infer S> } ? StateOf<S> : any;
+type SchemaState<T> = T extends StateSchema<any> ? T['State'] : T extends AnnotationRoot<infer S> ? StateOf<S> : T extends { channels: infer C } ? StateOf<C> : T extends { stateSchema: AnnotationRoot<infer S> } ? StateOf<S> : T extends { state: StateSchema<any> } ? T['state']['State'] : any;
 
 /**
  * `new StateGraph(schema, options?)`: an Annotation.Root, `{ channels }`, `{ stateSchema | state, input, output }`, a Zod
  * object, or a record of channels; `options`: LangGraph 1.x's `{ input, output }` schemas (or a context schema, which shapes no state).
  */
 export interface StateGraphConstructor {
-  new <T extends object>(schema: T, options?: { input?: object; output?: object } | object): StateGraph<SchemaState<T>>;
+  new <T extends object>(schema: T, options?: { input?: object; output?: object } | object): StateGraph<SchemaState<T>, SchemaUpdate<T>>;
 }
 export declare const StateGraph: StateGraphConstructor;
-export interface StateGraph<S = any> {
+export interface StateGraph<S = any, U = UpdateOf<S>> {
   /** A node with an input schema of its own (an Annotation.Root): it gets those channels, and may write channels the graph's state does not declare (private state). */
-  addNode<I extends AnnotationRoot<any>>(name: string, node: (state: SchemaState<I>, config: NodeConfig) => Record<string, unknown> | Command | Promise<Record<string, unknown> | Command>, options: { input: I; retryPolicy?: RetryPolicy; cachePolicy?: CachePolicy | boolean; ends?: string[]; defer?: boolean }): this;
-  addNode(name: string, node: NodeFn<S> | CompiledStateGraph<any> | ToolNode | { invoke(input: any, config?: any): unknown }, options?: { retryPolicy?: RetryPolicy; cachePolicy?: CachePolicy | boolean; input?: unknown; ends?: string[]; subgraphs?: unknown[]; defer?: boolean }): this;
-  addNode(nodes: Record<string, NodeFn<S>>): this;
+  addNode<I extends AnnotationRoot<any> | StateSchema<any>>(name: string, node: (state: SchemaState<I>, config: NodeConfig) => Record<string, unknown> | Command | Promise<Record<string, unknown> | Command>, options: { input: I; retryPolicy?: RetryPolicy; cachePolicy?: CachePolicy | boolean; ends?: string[]; defer?: boolean }): this;
+  addNode(name: string, node: NodeFn<S, U> | CompiledStateGraph<any> | ToolNode | { invoke(input: any, config?: any): unknown }, options?: { retryPolicy?: RetryPolicy; cachePolicy?: CachePolicy | boolean; input?: unknown; ends?: string[]; subgraphs?: unknown[]; defer?: boolean }): this;
+  addNode(nodes: Record<string, NodeFn<S, U>>): this;
   addEdge(from: string | string[], to: string): this;
   addConditionalEdges(from: string, path: Router<S>, pathMap?: string[] | Record<string, string>): this;
   addConditionalEdges(spec: { source: string; path: Router<S>; pathMap?: string[] | Record<string, string> }): this;
-  addSequence(nodes: Array<NodeFn<S> | [string, NodeFn<S>]> | Record<string, NodeFn<S>>): this;
+  addSequence(nodes: Array<NodeFn<S, U> | [string, NodeFn<S, U>]> | Record<string, NodeFn<S, U>>): this;
   setEntryPoint(name: string): this;
   setFinishPoint(name: string): this;
-  compile(options?: { checkpointer?: BaseCheckpointSaver | object; interruptBefore?: string[] | '*'; interruptAfter?: string[] | '*'; name?: string; cache?: NodeCache }): CompiledStateGraph<S>;
+  compile(options?: { checkpointer?: BaseCheckpointSaver | object; interruptBefore?: string[] | '*'; interruptAfter?: string[] | '*'; name?: string; cache?: NodeCache }): CompiledStateGraph<S, U>;
 }
 
 /** stream()'s result, as LangChain's IterableReadableStream: iterate it, or use it as a web ReadableStream (cancelling it, or leaving the loop, stops the run). */
@@ -219,19 +222,19 @@ export interface IterableReadableStream<T> extends AsyncIterableIterator<T> {
   tee(): [ReadableStream<T>, ReadableStream<T>];
 }
 
-export declare class CompiledStateGraph<S = any> {
+export declare class CompiledStateGraph<S = any, U = UpdateOf<S>> {
   /** With a streamMode other than 'values': its chunks, as stream() gives them. */
-  invoke(input: UpdateOf<S> | Command | null | undefined, config: LangGraphConfig & { streamMode: Exclude<StreamMode, 'values'> | StreamMode[] }): Promise<any[]>;
+  invoke(input: U | Command | null | undefined, config: LangGraphConfig & { streamMode: Exclude<StreamMode, 'values'> | StreamMode[] }): Promise<any[]>;
   /** The final state; a paused run's also has `__interrupt__: [{ id, value }]`. A Command (or null) continues the thread. */
-  invoke(input: UpdateOf<S> | Command | null | undefined, config?: LangGraphConfig): Promise<S & { __interrupt__?: Array<{ id: string; value: any }> }>;
+  invoke(input: U | Command | null | undefined, config?: LangGraphConfig): Promise<S & { __interrupt__?: Array<{ id: string; value: any }> }>;
   /** Writes `values` through the reducers as node `asNode` would (END: the thread ends); returns the new checkpoint's config. */
-  updateState(config: LangGraphConfig, values: UpdateOf<S> | null, asNode?: string): Promise<{ configurable: { thread_id: string; checkpoint_ns: string; checkpoint_id: string } }>;
+  updateState(config: LangGraphConfig, values: U | null, asNode?: string): Promise<{ configurable: { thread_id: string; checkpoint_ns: string; checkpoint_id: string } }>;
   dispose(): void;
   /** Chunks of `config.streamMode` ('updates' by default); several modes give [mode, chunk]; subgraphs: true adds the namespace first. */
-  stream(input: UpdateOf<S> | Command | null | undefined, config?: LangGraphConfig): Promise<IterableReadableStream<any>>;
+  stream(input: U | Command | null | undefined, config?: LangGraphConfig): Promise<IterableReadableStream<any>>;
   /** invoke() of each input, together (LangChain's Runnable.batch). */
-  batch(inputs: Array<UpdateOf<S> | Command | null>, config: LangGraphConfig | LangGraphConfig[] | undefined, options: { returnExceptions: true }): Promise<Array<(S & { __interrupt__?: Array<{ id: string; value: any }> }) | Error>>;
-  batch(inputs: Array<UpdateOf<S> | Command | null>, config?: LangGraphConfig | LangGraphConfig[], options?: { returnExceptions?: false }): Promise<Array<S & { __interrupt__?: Array<{ id: string; value: any }> }>>;
+  batch(inputs: Array<U | Command | null>, config: LangGraphConfig | LangGraphConfig[] | undefined, options: { returnExceptions: true }): Promise<Array<(S & { __interrupt__?: Array<{ id: string; value: any }> }) | Error>>;
+  batch(inputs: Array<U | Command | null>, config?: LangGraphConfig | LangGraphConfig[], options?: { returnExceptions?: false }): Promise<Array<S & { __interrupt__?: Array<{ id: string; value: any }> }>>;
   /** The compiled graphs used as its nodes, as [name, graph] (with `recurse`, theirs too, named `<node>|<child node>`). */
   getSubgraphs(namespace?: string, recurse?: boolean): Generator<[string, CompiledStateGraph<any>]>;
   getSubgraphsAsync(namespace?: string, recurse?: boolean): AsyncGenerator<[string, CompiledStateGraph<any>]>;
@@ -240,7 +243,7 @@ export declare class CompiledStateGraph<S = any> {
   clearCache(): Promise<void>;
   /** Newest first; `before`: only checkpoints older than that config's; `filter`: metadata values each must have (`{ source: 'loop', step: 2 }`). */
   getStateHistory(config: LangGraphConfig, options?: { limit?: number; before?: LangGraphConfig; filter?: Record<string, unknown> }): AsyncIterable<StateSnapshot<S>>;
-  withConfig(config: LangGraphConfig): CompiledStateGraph<S>;
+  withConfig(config: LangGraphConfig): CompiledStateGraph<S, U>;
   /** The graph as data, as LangGraph's: nodes by id, edges (a conditional one's `data`: its path map's key), and the Mermaid diagram. */
   getGraph(): { nodes: Record<string, { id: string; name: string }>; edges: Array<{ source: string; target: string; conditional: boolean; data?: string }>; drawMermaid(): string };
 }
@@ -273,3 +276,99 @@ export declare class UnreachableNodeError extends EdgegraphError { constructor(m
 export declare class GraphValidationError extends EdgegraphError { constructor(message: string, extra?: { node?: string; cause?: unknown; code?: ErrorCode }); readonly name: 'GraphValidationError'; }
 export declare class EmptyInputError extends EdgegraphError { constructor(message: string); readonly name: 'EmptyInputError'; }
 export declare function isGraphRecursionError(e: unknown): e is GraphRecursionError;
+
+/** What a Standard Schema (Zod, Valibot, ArkType) parses to, and takes: read from its `~standard.types`; `any` for anything else. */
+export type SchemaOutput<S> = S extends { '~standard': { types?: { output: infer O } } } ? O : any;
+export type SchemaInput<S> = S extends { '~standard': { types?: { input: infer I } } } ? I : any;
+
+/** A field whose value a reducer computes from its writes; its value schema's `.default()` starts it. */
+export interface ReducedValue<Value = any, Input = Value> {
+  readonly ValueType: Value;
+  readonly InputType: Input;
+  valueSchema: unknown;
+  inputSchema: unknown;
+  reducer: (current: Value, next: Input) => Value;
+  jsonSchemaExtra?: Record<string, unknown>;
+}
+export interface ReducedValueConstructor {
+  new <VS, IS = VS>(valueSchema: VS, init: { inputSchema?: IS; reducer: (current: SchemaOutput<VS>, next: SchemaOutput<IS>) => SchemaOutput<VS>; jsonSchemaExtra?: Record<string, unknown> }): ReducedValue<SchemaOutput<VS>, SchemaOutput<IS>>;
+  isInstance(value: unknown): value is ReducedValue;
+}
+export declare const ReducedValue: ReducedValueConstructor;
+
+/** LangGraph's DeltaValue (beta): a reducer folding a list of writes. Here its value is checkpointed as any channel's. */
+export interface DeltaValue<Value = any, Input = Value> {
+  readonly ValueType: Value;
+  readonly InputType: Input;
+  readonly snapshotFrequency?: number;
+  valueSchema: unknown;
+  inputSchema: unknown;
+  reducer: (current: Value, writes: Input[]) => Value;
+}
+export interface DeltaValueConstructor {
+  new <VS, IS = VS>(valueSchema: VS, init: { inputSchema?: IS; reducer: (current: SchemaOutput<VS>, writes: Array<SchemaOutput<IS>>) => SchemaOutput<VS>; snapshotFrequency?: number; jsonSchemaExtra?: Record<string, unknown> }): DeltaValue<SchemaOutput<VS>, SchemaOutput<IS>>;
+  isInstance(value: unknown): value is DeltaValue;
+}
+export declare const DeltaValue: DeltaValueConstructor;
+
+/** A field LangGraph keeps out of checkpoints; here a last-value channel, checkpointed (`guard: false`: the last of a step's writes). */
+export interface UntrackedValue<Value = any> {
+  readonly ValueType: Value;
+  schema: unknown;
+  guard: boolean;
+}
+export interface UntrackedValueConstructor {
+  new <S = undefined>(schema?: S, init?: { guard?: boolean }): UntrackedValue<S extends undefined ? any : SchemaOutput<S>>;
+  isInstance(value: unknown): value is UntrackedValue;
+}
+export declare const UntrackedValue: UntrackedValueConstructor;
+
+/** The messages field: LangGraph's message reducer, `[]` by default. */
+export declare const MessagesValue: ReducedValue<Message[], MessageLike | MessageLike[]>;
+export declare const MessagesDeltaValue: DeltaValue<Message[], MessageLike | MessageLike[]>;
+
+type FieldValue<F> = F extends ReducedValue<infer V, any> ? V : F extends DeltaValue<infer V, any> ? V : F extends UntrackedValue<infer V> ? V : SchemaOutput<F>;
+type FieldUpdate<F> = F extends ReducedValue<infer V, infer I> ? I | Overwrite<V> : F extends DeltaValue<infer V, infer I> ? I | Overwrite<V> : F extends UntrackedValue<infer V> ? V : SchemaInput<F>;
+
+/** A state declaration (LangGraph 1.x's): fields of Standard Schemas, ReducedValue, UntrackedValue, MessagesValue. */
+export declare class StateSchema<F extends Record<string, any>> {
+  constructor(fields: F);
+  readonly fields: F;
+  /** The state type: `typeof State.State` (types only). */
+  State: { [K in keyof F]: FieldValue<F[K]> };
+  /** A node's update: `typeof State.Update` (types only). */
+  Update: { [K in keyof F]?: FieldUpdate<F[K]> };
+  /** A node of this state (types only). */
+  Node: NodeFn<{ [K in keyof F]: FieldValue<F[K]> }, { [K in keyof F]?: FieldUpdate<F[K]> }>;
+  /** Its channels as StateGraph reads them. */
+  readonly spec: Record<string, { reducer?: (a: any, b: any) => any; default?: () => any }>;
+  getChannels(): Record<string, { reducer?: (a: any, b: any) => any; default?: () => any }>;
+  getChannelKeys(): string[];
+  getAllKeys(): string[];
+  getJsonSchema(): { type: 'object'; properties: Record<string, unknown>; required?: string[] };
+  getInputJsonSchema(): { type: 'object'; properties: Record<string, unknown> };
+  /** Each field of `data` parsed with its schema (StateGraph does not call it here). */
+  validateInput<T>(data: T): Promise<T>;
+  static isInstance(value: unknown): value is StateSchema<any>;
+}
+export declare function isStandardSchema(schema: unknown): boolean;
+export declare function getSchemaDefaultGetter(schema: unknown): (() => unknown) | undefined;
+export declare function getJsonSchemaFromSchema(schema: unknown): Record<string, unknown> | undefined;
+
+/** Thrown by interrupt() (and NodeInterrupt): a pause, which a node's catch-all rethrows. */
+export { GraphInterrupt } from 'edgegraph';
+/** `throw new NodeInterrupt(value)` in a node: the run pauses there (a dynamic breakpoint); `invoke(null, config)` runs the node again. */
+export declare class NodeInterrupt extends GraphInterrupt {
+  constructor(value: unknown, fields?: { lc_error_code?: string });
+  readonly name: 'NodeInterrupt';
+}
+/** A Command for the parent graph, thrown (a subgraph node's result); a graph invoked in a node throws one when it hands off. */
+export declare class ParentCommand extends Error {
+  constructor(command: Command);
+  readonly name: 'ParentCommand';
+  command: Command;
+  readonly is_bubble_up: true;
+}
+export declare function isParentCommand(e: unknown): e is ParentCommand;
+/** Whether `e` leaves a node without failing it (an interrupt, a NodeInterrupt, a ParentCommand): rethrow it. */
+export declare function isGraphBubbleUp(e: unknown): boolean;

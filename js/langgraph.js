@@ -10,8 +10,11 @@ export { messagesStateReducer, addMessages, RemoveMessage, REMOVE_ALL_MESSAGES, 
 export { MemorySaver, BaseCheckpointSaver } from './langgraph/checkpoint.js';
 export { GraphRecursionError, InvalidUpdateError, GraphValidationError, UnreachableNodeError, EmptyInputError, isGraphRecursionError } from './langgraph/errors.js';
 export { Command, isCommand, interrupt, isGraphInterrupt } from './langgraph/command.js';
+export { GraphInterrupt } from './langgraph/edgegraph.js';
 export { InMemoryCache } from './langgraph/cache.js';
 export { getConfig, getWriter, getCurrentTaskInput } from './langgraph/config.js';
 export { INTERRUPT, isInterrupted } from './langgraph/interrupted.js';
 export { ToolNode, toolsCondition } from './langgraph/tool-node.js';
 export { Overwrite } from './langgraph/overwrite.js';
+export { StateSchema, ReducedValue, UntrackedValue, DeltaValue, MessagesValue, MessagesDeltaValue, isStandardSchema, getSchemaDefaultGetter, getJsonSchemaFromSchema } from './langgraph/state-schema.js';
+export { NodeInterrupt, ParentCommand, isParentCommand, isGraphBubbleUp } from './langgraph/bubble-up.js';

@@ -52,6 +52,6 @@ function nestedPause(nested, result) {
 function nestedHandoff({ update, goto }) {
   const error = new Error('a node of a graph invoked inside this node returned Command({ graph: Command.PARENT }): rethrow this error');
   error.name = 'ParentCommand';
-  error[HANDOFF] = new Command({ update: update?.channels, goto });
+  error[HANDOFF] = error.command = new Command({ update: update?.channels, goto });   // (`command`: LangGraph's ParentCommand's)
   return error;
 }

@@ -96,3 +96,36 @@ void main;
   void targets; void names;
 }
 
+
+// StateSchema (LangGraph 1.x's state): value and update types from the fields' schemas (zod's ~standard.types).
+import { z } from 'zod';
+import { StateSchema, ReducedValue, MessagesValue, UntrackedValue, NodeInterrupt, GraphInterrupt, ParentCommand, isGraphBubbleUp, isParentCommand } from 'edgegraph/langgraph';
+
+const AgentState = new StateSchema({
+  messages: MessagesValue,
+  count: new ReducedValue(z.number().default(0), { reducer: (a, b) => a + b }),
+  items: new ReducedValue(z.array(z.string()).default(() => []), { inputSchema: z.string(), reducer: (current, next) => [...current, next] }),
+  name: z.string(),
+  cache: new UntrackedValue(z.record(z.string(), z.string())),
+});
+type AgentValues = typeof AgentState.State;
+const agentNode: typeof AgentState.Node = (state) => {
+  const n: number = state.count;
+  const items: string[] = state.items;
+  const name: string = state.name;
+  if (n > 3) throw new NodeInterrupt({ why: 'too many' });
+  return { count: 1, items: `${name}:${items.length}`, messages: [{ role: 'assistant', content: 'ok' }] };
+};
+export async function schemaGraph(): Promise<AgentValues> {
+  const graph = new StateGraph(AgentState)
+    .addNode('agent', agentNode)
+    .addNode('other', (state) => ({ items: state.name, cache: { k: 'v' } }))
+    .addEdge(START, 'agent').addEdge('agent', 'other').addEdge('other', END)
+    .compile();
+  try {
+    return await graph.invoke({ name: 'x', items: 'first' });
+  } catch (e) {
+    if (isGraphBubbleUp(e) || e instanceof GraphInterrupt || (isParentCommand(e) && e instanceof ParentCommand)) throw e;
+    throw e;
+  }
+}

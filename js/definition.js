@@ -38,8 +38,9 @@ export function send(node, arg) {
  * text and the node table in one pass: for 1,000 nodes, building the nodes
  * and edges objects, listing their keys and JSON.stringify were two fifths of
  * a compile. `definition.nodes` may still hold nodes of the ordinary kind (a
- * subgraph); the core checks the whole text as any other. Symbol.for: that
- * entry is a bundle of its own.
+ * subgraph); the core checks the whole text as any other. Its edges are in
+ * `entries`: that entry gives no `edges` beside them. Symbol.for: that entry
+ * is a bundle of its own.
  */
 const PREPARED = Symbol.for('edgegraph.preparedGraph');
 
@@ -70,9 +71,14 @@ export function normalizeDefinition(definition, options = {}) {
   for (const [name, fn] of Object.entries(options.handlers ?? {})) handlers.set(name, fn);
   for (const [name, fn] of Object.entries(options.routers ?? {})) routers.set(name, fn);
   // The core gets the other fields as they are: a misspelt one (entrypoint, edge) is its
-  // INVALID_DEFINITION naming it, not a field that vanishes silently. (nodes and edges: below.)
-  const json = {};
-  for (const key in definition) if (key !== 'nodes' && key !== 'edges' && key !== 'migrate' && definition[key] !== undefined) json[key] = definition[key];
+  // INVALID_DEFINITION naming it, not a field that vanishes silently; so is one JSON cannot
+  // hold (a function: null here), or `__proto__` (an own key of `json`, which has no prototype).
+  // (nodes and edges: below.)
+  const json = { __proto__: null };
+  for (const key of Object.keys(definition)) {
+    const v = definition[key];
+    if (key !== 'nodes' && key !== 'edges' && key !== 'migrate' && v !== undefined) json[key] = 'function bigint symbol'.includes(typeof v) ? null : v;
+  }
   if (definition.migrate !== undefined && typeof definition.migrate !== 'function') throw new EdgegraphError('INVALID_DEFINITION', "'migrate' must be a function (state, fromVersion) => state");
   // Reducers written in JS: the core gets 'last', the JS layer folds (host-reducers.js).
   const split = splitStateReducers(json.state);
@@ -134,7 +140,6 @@ export function normalizeDefinition(definition, options = {}) {
     if (spec.onError !== undefined) errorEdges.add(name);
   }
 
-  if (prepared && definition.edges !== undefined) throw new EdgegraphError('INVALID_DEFINITION', "a prepared graph's edges come with its nodes");
   const edges = definition.edges ?? {};
   if (!isPlainObject(edges)) throw new EdgegraphError('INVALID_DEFINITION', "'edges' must be an object of source node -> edge");
   // Likewise the edges: a router function is named after its source.

@@ -218,7 +218,7 @@ export class Run {
     const started = this.#emit ? now() : 0;
     if (this.#emit && !isRoute) this.#emit({ type: 'node_start', node: task.node, taskId: this.#taskId(task) });
     const policy = isRoute ? undefined : this.#graph.policies.get(task.node);
-    if (policy) return this.#withPolicy(task, started, fn, policy);
+    if (policy) return this.#waited(task, fn, this.#withPolicy(task, started, fn, policy));
     let value;
     try {
       if (isRoute) value = inNode(null, fn, this.#mirror, this.#engine);
@@ -231,12 +231,19 @@ export class Run {
       return null;
     }
     if (value !== null && typeof value === 'object' && typeof value.then === 'function') {
-      const p = value.then((v) => this.#submit(task, v, started), (e) => this.#fail(task, e, started));
-      if (fn.child) this.#children = Promise.all([this.#children, p]);
-      return p;
+      return this.#waited(task, fn, value.then((v) => this.#submit(task, v, started), (e) => this.#fail(task, e, started)));
     }
     this.#submit(task, value, started);
     return null;
+  }
+
+  /**
+   * `run`, a task's: a subgraph node's is one a stop waits for (#settle). Not a Send's: the
+   * stopped children of one node's several tasks cannot all be kept under its name.
+   */
+  #waited(task, fn, run) {
+    if (fn.child && task.arg === undefined) this.#children = Promise.all([this.#children, run.catch(() => {})]);
+    return run;
   }
 
   /**

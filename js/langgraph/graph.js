@@ -7,7 +7,7 @@ import { GraphValidationError, UnreachableNodeError } from './errors.js';
 import { CompiledStateGraph } from './compiled.js';
 import { EMPTY, SHAPE } from '../objects.js';
 import { isObject } from './messages.js';
-import { isToolNode, runTools } from './tool-node.js';
+import { isToolNode, runTools, loadCalls } from './tool-node.js';
 
 export const START = '__start__';
 export const END = '__end__';
@@ -27,7 +27,7 @@ const isNode = (nodes, n) => nodes.has(n) || n === END || n === START;
  * (tool-node.js), with the node's config as LangGraph's gets it; async, so that interrupt() in a
  * tool finds its node after an await.
  */
-const invokerOf = (runnable) => (isToolNode(runnable)
+const invokerOf = (runnable) => (isToolNode(runnable) && loadCalls()
   ? async (s, c) => runTools(runnable, s, c)
   : (s, c) => runnable.invoke(s, { ...c, configurable: { ...c?.configurable, thread_id: undefined, checkpoint_id: undefined } }));
 

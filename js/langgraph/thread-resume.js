@@ -3,7 +3,7 @@
 // what is answered, updated and run next. compiled.js loads it on the first such
 // run: a program that only starts threads never reads it.
 
-import { isCommand, gotoOf } from './command.js';
+import { isCommand, gotoOf, updateOf } from './command.js';
 import { EmptyInputError } from './errors.js';
 import { END } from './graph.js';
 
@@ -22,11 +22,13 @@ export async function continueThread(runner, input, latest, thread, options, inv
   // Nothing to resume (the thread finished): a goto is a new run from the input step, which applies the update and goes
   // there; an update alone on a finished thread, one that applies it and ends (LangGraph's Command as an input).
   const finished = latest.status === 'FINISHED' && answer?.update !== undefined;
-  const restart = (answer?.goto !== undefined || finished) && latest.status !== 'PAUSED' && thread.checkpointId === undefined;
+  // (A config naming the thread's latest checkpoint, getState()'s, names the thread: not a fork.)
+  const restart = (answer?.goto !== undefined || finished) && latest.status !== 'PAUSED'
+    && (thread.checkpointId === undefined || thread.checkpointId === (await runner.engine.getState(thread.threadId))?.checkpointId);
   // A resume while no interrupt is pending (a fork, a goto) is for the tasks about to run (LangGraph's; a restart's follow the input step);
   // a map of interrupt ids answers by id: none here, so the tasks ask.
   if (answer?.resume !== undefined && !latest.interrupts.length) { if (!isIdMap(answer.resume)) options[NEXT_ANSWER] = { value: answer.resume, steps: restart ? 2 : 1 }; delete answer.resume; }
-  if (restart) return runner.engine.execute({ __start__: input.update ?? {}, __goto__: gotoOf(input.goto) ?? END }, options);
+  if (restart) return runner.engine.execute({ __start__: updateOf(input.update, runner.combine), __goto__: gotoOf(input.goto) ?? END }, options);
   if ((!input || (answer.update === undefined && answer.goto === undefined)) && latest.status === 'FINISHED') {
     inv.flushCheckpoint(true);   // (its checkpoints mode: the thread's checkpoint)
     return { status: 'FINISHED', state: latest.state };   // nothing to continue (nor to answer): LangGraph returns the values

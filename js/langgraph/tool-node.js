@@ -4,8 +4,16 @@
 // a node gets here, so addNode (graph.js) knows it by shape and runs it here,
 // over its own tools (tool-calls.js): the same program, unchanged.
 
-/** The run of a ToolNode's calls: tool-calls.js, loaded on a ToolNode's first run. */
-export const runTools = (node, input, config) => import('./tool-calls.js').then((m) => m.runTools(node, input, config));
+/**
+ * tool-calls.js (a ToolNode's run), loaded when a ToolNode is made or added as a node: by its
+ * run it is in hand, and its tools are called within the node's call (where interrupt() and
+ * getConfig() find the node without AsyncLocalStorage), not a turn later.
+ */
+let calls;
+export const loadCalls = () => import('./tool-calls.js').then((m) => (calls = m));
+
+/** The run of a ToolNode's calls. */
+export const runTools = (node, input, config) => (calls ? calls.runTools(node, input, config) : loadCalls().then((m) => m.runTools(node, input, config)));
 
 /** Whether `node` is a ToolNode, this entry's or LangGraph's (by shape: its tools and its handleToolErrors flag). */
 export const isToolNode = (node) => Array.isArray(node.tools) && typeof node.handleToolErrors === 'boolean';
@@ -13,6 +21,7 @@ export const isToolNode = (node) => Array.isArray(node.tools) && typeof node.han
 /** Runs the tool calls of the last assistant message: `new ToolNode(tools, { handleToolErrors })` as a node. */
 export class ToolNode {
   constructor(tools, options) {
+    loadCalls();
     this.tools = tools;
     this.handleToolErrors = options?.handleToolErrors ?? true;
   }

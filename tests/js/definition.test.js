@@ -47,6 +47,12 @@ test('an unknown top-level definition key is INVALID_DEFINITION listing the know
     assert.throws(() => new GraphEngine({ ...definition(), [typo]: 1 }), (e) => e.code === 'INVALID_DEFINITION'
       && e.message.includes(`'${typo}'`) && e.message.includes('entryPoint') && e.message.includes('edges'));
   }
+  // So is one JSON cannot hold (a misspelt callback, a bigint), and an own __proto__ key (JSON.parse makes one).
+  for (const [key, value] of [['migration', (s) => s], ['onEvent', () => {}], ['big', 1n], ['__proto__', { entryPoint: 'x' }]]) {
+    const bad = { ...definition() };
+    Object.defineProperty(bad, key, { value, enumerable: true });
+    assert.throws(() => new GraphEngine(bad), (e) => e.code === 'INVALID_DEFINITION' && e.message.includes(`'${key}'`), key);
+  }
 });
 
 test("an edge to END, end or __END__ says did you mean '__end__'", (t) => {

@@ -165,6 +165,9 @@ for (const impl of implementations) {
     assert.deepEqual(chunks, [['values', { draft: 'edited', log: ['write', 'send', 'done'] }]]);
     const state = await graph.getState(config);
     assert.deepEqual([state.values, state.next, sent], [{ draft: 'edited', log: ['write', 'send', 'done'] }, [], ['hello']]);
+    // LangGraph's list of writes, and getState()'s config (which names the latest checkpoint) as the call's
+    assert.deepEqual(await graph.invoke(new Command({ update: [['draft', 'again'], ['log', ['noted']]] }), state.config), { draft: 'again', log: ['write', 'send', 'done', 'noted'] });
+    assert.deepEqual(sent, ['hello']);
   });
 
   test(named(impl, 'a node that pushes onto state.messages and returns the list writes each message once'), async () => {

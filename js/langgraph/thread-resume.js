@@ -6,6 +6,7 @@
 import { isCommand, gotoOf, updateOf } from './command.js';
 import { EmptyInputError } from './errors.js';
 import { END } from './graph.js';
+import { EngineCommand } from './edgegraph.js';
 
 const NEXT_ANSWER = Symbol.for('edgegraph.nextAnswer');   // interrupt.js's: an answer for an interrupt() about to run
 /** Whether `v` is a map of interrupt ids (`<node>:<step>.<task>:<call>`) -> answers. */
@@ -18,7 +19,7 @@ const isIdMap = (v) => v?.constructor === Object && Object.keys(v).every((k) => 
  */
 export async function continueThread(runner, input, latest, thread, options, inv) {
   if (!latest) throw new EmptyInputError();
-  const answer = isCommand(input) ? runner.engineCommand(input, 'resume', latest.state) : undefined;
+  let answer = isCommand(input) ? runner.engineCommand(input, 'resume', latest.state) : undefined;
   // Nothing to resume (the thread finished): a goto is a new run from the input step, which applies the update and goes
   // there; an update alone on a finished thread, one that applies it and ends (LangGraph's Command as an input).
   const finished = latest.status === 'FINISHED' && answer?.update !== undefined;
@@ -32,6 +33,12 @@ export async function continueThread(runner, input, latest, thread, options, inv
   if ((!input || (answer.update === undefined && answer.goto === undefined)) && latest.status === 'FINISHED') {
     inv.flushCheckpoint(true);   // (its checkpoints mode: the thread's checkpoint)
     return { status: 'FINISHED', state: latest.state };   // nothing to continue (nor to answer): LangGraph returns the values
+  }
+  // An update from an older checkpoint (a fork) is written there first, as updateState() writes one (a new
+  // checkpoint, whose tasks run again from the top), and the run goes on from it.
+  if (answer?.update !== undefined && thread.checkpointId !== undefined && latest.status !== 'PAUSED') {
+    thread = { threadId: thread.threadId, checkpointId: (await runner.engine.updateState(thread, answer.update, undefined, { restartTasks: true })).checkpointId };
+    answer = answer.goto === undefined ? undefined : new EngineCommand({ goto: answer.goto });
   }
   if (inv.values) inv.push('values', inv.update(inv.initialValues));   // LangGraph's values stream starts with them
   return runner.engine.resume(thread, answer, options);

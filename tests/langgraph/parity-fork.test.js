@@ -17,6 +17,18 @@ for (const impl of implementations) {
   const configAt = async (graph, config, next) =>
     (await collect(graph.getStateHistory(config))).find((s) => s.next.join() === next).config;
 
+  test(named(impl, 'a Command({ update }) from an older checkpoint of a finished thread writes the update there, and the run goes on from it'), async () => {
+    const State = Annotation.Root({ a: Annotation(), log: Annotation({ reducer: (x, y) => x.concat(y), default: () => [] }) });
+    const graph = new StateGraph(State)
+      .addNode('x', () => ({ log: ['x'] })).addNode('y', (s) => ({ log: [`y saw ${s.a}`] }))
+      .addEdge(START, 'x').addEdge('x', 'y').addEdge('y', END)
+      .compile({ checkpointer: new MemorySaver() });
+    const config = threadOf('fork-update');
+    await graph.invoke({ a: 1 }, config);
+    assert.deepEqual(await graph.invoke(new Command({ update: { a: 9 } }), await configAt(graph, config, 'y')), { a: 9, log: ['x', 'y saw 9'] });
+    assert.deepEqual((await graph.getState(config)).values, { a: 9, log: ['x', 'y saw 9'] });
+  });
+
   // From review2.
   test(named(impl, 'a resume while no interrupt is pending, with two tasks about to run that each call interrupt(): both take it (parallel edges, Send)'), async () => {
     const asker = (name) => (s) => ({ log: [`${name}${s.n ?? ''}:${interrupt(`${name}?`)}`] });

@@ -90,10 +90,11 @@ export class Invocation extends ModeStream {
       awaitHandlers: true,
       handleChatModelStart: started,
       handleLLMStart: started,
-      // (`fields.chunk.message`: the token's message chunk, whose tool calls its chunk carries, as LangGraph's.)
+      // (`fields.chunk.message`: the token's message chunk, whose tool calls its chunk carries, as LangGraph's,
+      // and whose id (a provider's: chatcmpl-..., msg_...) the message the model returns has too: else `run-<id>`.)
       handleLLMNewToken: (token, _idx, runId, _parent, _tags, fields) => {
-        const tags = tagsOf.get(runId);
-        if (tags !== null) this.token(node, taskId, token, `run-${runId}`, tags, callsOf(fields?.chunk?.message));
+        const tags = tagsOf.get(runId), message = fields?.chunk?.message;
+        if (tags !== null) this.token(node, taskId, token, message?.id ?? `run-${runId}`, tags, callsOf(message));
       },
     };
   }

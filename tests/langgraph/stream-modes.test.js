@@ -5,6 +5,21 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeListChatModel } from '@langchain/core/utils/testing';
+import { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { AIMessageChunk } from '@langchain/core/messages';
+import { ChatGenerationChunk } from '@langchain/core/outputs';
+
+/** A chat model whose stream chunks carry the provider's message id, as ChatOpenAI's (chatcmpl-...) and ChatAnthropic's (msg_...) do. */
+class IdChunkModel extends BaseChatModel {
+  _llmType() { return 'id-chunks'; }
+  async *_streamResponseChunks(_messages, _options, run) {
+    for (const text of ['Hello ', 'world']) {
+      const chunk = new ChatGenerationChunk({ message: new AIMessageChunk({ content: text, id: 'chatcmpl-1' }), text });
+      yield chunk;
+      await run?.handleLLMNewToken(text, undefined, undefined, undefined, undefined, { chunk });
+    }
+  }
+}
 import { implementations, collect, named } from './support/impls.js';
 
 for (const impl of implementations) {
@@ -73,6 +88,13 @@ for (const impl of implementations) {
     const chunks = await collect(graph.stream({ n: 0 }, { configurable: { thread_id: 'task-interrupted' }, streamMode: 'tasks' }));
     const ended = chunks.filter((c) => 'result' in c || 'error' in c);
     assert.deepEqual(ended.map((c) => [c.name, c.result, c.interrupts.map((i) => i.value)]), [['ask', {}, ['sure?']]]);
+  });
+
+  test(named(impl, 'the messages mode streams a model\'s tokens under the id its chunks carry (a provider\'s), and not the message it returns again'), async () => {
+    const model = new IdChunkModel({});
+    const graph = new StateGraph(MessagesAnnotation).addNode('agent', async (s, config) => ({ messages: [await model.invoke(s.messages, config)] })).addEdge(START, 'agent').compile();
+    const chunks = await collect(graph.stream({ messages: [{ role: 'user', content: 'hi' }] }, { streamMode: 'messages' }));
+    assert.deepEqual(chunks.map(([m]) => [m.id, m.content]), [['chatcmpl-1', 'Hello '], ['chatcmpl-1', 'world']]);
   });
 
   test(named(impl, 'pregel.stream.test.ts > updates mode: emits updates events for each node execution'), async () => {

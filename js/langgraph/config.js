@@ -13,6 +13,7 @@ import { stepOf, invocationIn } from './invocations.js';
 import { nestedCall, parentOf } from './nested.js';
 
 const PARENT = Symbol.for('edgegraph.langgraph.parent');
+const TOKENS = Symbol.for('edgegraph.langgraph.tokens');   // stream.js's: a token handler's mark
 const CONTEXT = Symbol('context');
 /** A node config's signal: its node context's. */
 const SIGNAL = { get() { return this[CONTEXT].signal; }, enumerable: true, configurable: true };
@@ -42,8 +43,9 @@ export function nodeConfig(inv, ctx, name, step, input) {
   // The call's other keys, copied after: a literal that spreads `base` first takes V8's slow path (~5 µs a node).
   // (Not its streamMode, as LangGraph's: a graph invoked with the node's config returns its values.)
   for (const key in base) if (!(key in config) && key !== 'streamMode') config[key] = base[key];
-  // The call's own callbacks (a list of handlers, or a CallbackManager's) keep running beside the token handler.
-  if (inv?.messages) config.callbacks = [...(Array.isArray(base.callbacks) ? base.callbacks : base.callbacks?.handlers ?? []), inv.tokenHandler(name, ctx.taskId)];
+  // The call's own callbacks (a list of handlers, or a CallbackManager's) keep running beside the token handler;
+  // not a token handler of the node a graph invoked in this one was called from (its tokens are this node's: once).
+  if (inv?.messages) config.callbacks = [...(Array.isArray(base.callbacks) ? base.callbacks : base.callbacks?.handlers ?? []).filter((h) => !h[TOKENS]), inv.tokenHandler(name, ctx.taskId)];
   // (What a graph invoked inside the node nests under, nested.js: the node's context, nothing made per call.)
   if (inv) config[PARENT] = ctx;
   return config;

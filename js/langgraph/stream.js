@@ -11,6 +11,8 @@ import { GraphRecursionError } from './errors.js';
 import { shownInterrupts } from './subgraph-node.js';
 import { plainCall } from './messages.js';
 
+const TOKENS = Symbol.for('edgegraph.langgraph.tokens');   // a token handler's mark (config.js leaves an outer node's out of a nested graph's node)
+
 /** A streamed message chunk's tool calls, as a token's chunk carries them: tool_calls (parsed so far, the OpenAI shape) and LangChain's tool_call_chunks; undefined without. */
 const callsOf = (m) => (m?.tool_calls?.length || m?.tool_call_chunks?.length ? { tool_calls: (m.tool_calls ?? []).map(plainCall), tool_call_chunks: m.tool_call_chunks ?? [] } : undefined);
 
@@ -86,6 +88,7 @@ export class Invocation extends ModeStream {
     // No `name`: LangChain then wraps it as a handler of its own (fromMethods),
     // copying these flags: stream even from invoke(), and deliver tokens in order.
     return {
+      [TOKENS]: true,
       lc_prefer_streaming: true,
       awaitHandlers: true,
       handleChatModelStart: started,

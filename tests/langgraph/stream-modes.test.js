@@ -97,6 +97,18 @@ for (const impl of implementations) {
     assert.deepEqual(chunks.map(([m]) => [m.id, m.content]), [['chatcmpl-1', 'Hello '], ['chatcmpl-1', 'world']]);
   });
 
+  test(named(impl, 'the messages mode: a graph invoked inside a node (given its config) streams its model\'s tokens once, under its namespace, with subgraphs; without, none'), async () => {
+    const model = new FakeListChatModel({ responses: ['hey'] });
+    const child = new StateGraph(MessagesAnnotation).addNode('llm', async (s, c) => ({ messages: [await model.invoke(s.messages, c)] })).addEdge(START, 'llm').compile();
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode('delegate', async (s, config) => { await child.invoke({ messages: s.messages }, config); return {}; })
+      .addEdge(START, 'delegate').compile();
+    const input = { messages: [{ role: 'user', content: 'hi' }] };
+    assert.deepEqual(await collect(graph.stream(input, { streamMode: 'messages' })), []);
+    const nested = await collect(graph.stream(input, { streamMode: 'messages', subgraphs: true }));
+    assert.deepEqual(nested.map(([ns, [m, meta]]) => [ns.map((n) => n.split(':')[0]), meta.langgraph_node, m.content]), ['h', 'e', 'y'].map((t) => [['delegate'], 'llm', t]));
+  });
+
   test(named(impl, 'pregel.stream.test.ts > updates mode: emits updates events for each node execution'), async () => {
     assert.deepEqual(await collect(twoStep().stream({ count: 0 }, { streamMode: 'updates' })), [{ step1: { count: 1 } }, { step2: { count: 10 } }]);
   });

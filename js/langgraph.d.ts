@@ -135,6 +135,8 @@ export interface LangGraphConfig {
   recursionLimit?: number;
   streamMode?: StreamMode | StreamMode[];
   subgraphs?: boolean;
+  /** stream(): 'text/event-stream', its chunks as server-sent events (bytes: a Response's body). */
+  encoding?: 'text/event-stream';
   signal?: AbortSignal;
   metadata?: Record<string, unknown>;
   [key: string]: unknown;
@@ -231,6 +233,8 @@ export declare class CompiledStateGraph<S = any, U = UpdateOf<S>> {
   updateState(config: LangGraphConfig, values: U | null, asNode?: string): Promise<{ configurable: { thread_id: string; checkpoint_ns: string; checkpoint_id: string } }>;
   dispose(): void;
   /** Chunks of `config.streamMode` ('updates' by default); several modes give [mode, chunk]; subgraphs: true adds the namespace first. */
+  /** With `encoding: 'text/event-stream'`: server-sent events (`event: <mode>[|<namespace>]`, `data: <chunk JSON>`) as bytes, a Response's body. */
+  stream(input: U | Command | null | undefined, config: LangGraphConfig & { encoding: 'text/event-stream' }): Promise<ReadableStream<Uint8Array>>;
   stream(input: U | Command | null | undefined, config?: LangGraphConfig): Promise<IterableReadableStream<any>>;
   /** invoke() of each input, together (LangChain's Runnable.batch). */
   batch(inputs: Array<U | Command | null>, config: LangGraphConfig | LangGraphConfig[] | undefined, options: { returnExceptions: true }): Promise<Array<(S & { __interrupt__?: Array<{ id: string; value: any }> }) | Error>>;

@@ -295,7 +295,8 @@ class GraphRunner {
     const modes = Array.isArray(mode) ? mode : [mode];
     for (const m of modes) if (!STREAM_MODES.includes(m)) throw new EdgegraphError('INVALID_OPTIONS', `unknown streamMode '${m}' (expected ${STREAM_MODES.join(', ')})`);
     const stop = config[STOP] = {};   // { reason, onStop }: set when the consumer leaves, and by the run (run.js)
-    const inv = new (Invocation ?? await loadInvocation())(config, modes, !Array.isArray(mode), this.view, config[PARENT]);
+    // (Server-sent events name each chunk's mode: [mode, chunk] then, one mode too.)
+    const inv = new (Invocation ?? await loadInvocation())(config, modes, !Array.isArray(mode) && !config.encoding, this.view, config[PARENT]);
     this.invoke(input, config, modes, inv).then(() => inv.end(), (e) => inv.end(e));
     return inv.readable(() => { stop.reason ??= new EdgegraphError('ABORTED', 'the stream was closed by its consumer'); stop.onStop?.(); });
   }

@@ -13,6 +13,31 @@ import { plainCall } from './messages.js';
 
 const TOKENS = Symbol.for('edgegraph.langgraph.tokens');   // a token handler's mark (config.js leaves an outer node's out of a nested graph's node)
 
+/**
+ * A run's chunks ([mode, chunk]; with subgraphs, [namespace, mode, chunk]) as LangGraph's server-sent
+ * events: `event: <mode>` (`<mode>|<namespace>` for a subgraph's), `data: <the chunk as JSON>`, and a
+ * failed run's `event: error`. A web ReadableStream of bytes, a Response's body as it is; cancelling
+ * it stops the run.
+ */
+function eventStream(chunks, subgraphs) {
+  const encoder = new TextEncoder();
+  const send = (controller, event, data) => controller.enqueue(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
+  return new ReadableStream({
+    async pull(controller) {
+      try {
+        const { value, done } = await chunks.next();
+        if (done) return controller.close();
+        const [ns, mode, chunk] = subgraphs ? value : [[], ...value];
+        send(controller, ns.length ? `${mode}|${ns.join('|')}` : mode, chunk);
+      } catch (e) {
+        send(controller, 'error', { error: e?.name ?? 'Error', message: e?.message ?? JSON.stringify(e) });
+        controller.close();
+      }
+    },
+    cancel: () => chunks.return?.(),
+  });
+}
+
 /** A streamed message chunk's tool calls, as a token's chunk carries them: tool_calls (parsed so far, the OpenAI shape) and LangChain's tool_call_chunks; undefined without. */
 const callsOf = (m) => (m?.tool_calls?.length || m?.tool_call_chunks?.length ? { tool_calls: (m.tool_calls ?? []).map(plainCall), tool_call_chunks: m.tool_call_chunks ?? [] } : undefined);
 
@@ -156,8 +181,14 @@ export class Invocation extends ModeStream {
     return result;
   }
 
-  /** stream()'s result: the chunks as LangChain's IterableReadableStream (`stop`: called when its consumer leaves). */
-  readable(stop) { return new IterableReadableStream(this.iterate(stop)); }
+  /**
+   * stream()'s result: the chunks as LangChain's IterableReadableStream (`stop`: called when its consumer
+   * leaves); with `encoding: 'text/event-stream'`, as server-sent events (eventStream).
+   */
+  readable(stop) {
+    const chunks = this.iterate(stop);
+    return this.config.encoding === 'text/event-stream' ? eventStream(chunks, this.subgraphs) : new IterableReadableStream(chunks);
+  }
 
   /** An edgegraph run event. */
   onEvent(event) {

@@ -109,6 +109,25 @@ for (const impl of implementations) {
     assert.deepEqual(nested.map(([ns, [m, meta]]) => [ns.map((n) => n.split(':')[0]), meta.langgraph_node, m.content]), ['h', 'e', 'y'].map((t) => [['delegate'], 'llm', t]));
   });
 
+  test(named(impl, 'stream(input, { encoding: \'text/event-stream\' }) is a Response body of server-sent events: event <mode>, or <mode>|<namespace> for a subgraph\'s'), async () => {
+    const S = Annotation.Root({ x: Annotation() });
+    const child = new StateGraph(S).addNode('c', () => ({ x: 2 })).addEdge(START, 'c').compile();
+    const graph = new StateGraph(S).addNode('a', () => ({ x: 1 })).addNode('sub', child).addEdge(START, 'a').addEdge('a', 'sub').addEdge('sub', END).compile();
+    const body = async (config) => new Response(await graph.stream({ x: 0 }, { ...config, encoding: 'text/event-stream' })).text();
+    assert.equal(await body({ streamMode: 'updates' }), 'event: updates\ndata: {"a":{"x":1}}\n\nevent: updates\ndata: {"sub":{"x":2}}\n\n');
+    const events = (await body({ streamMode: ['updates', 'values'], subgraphs: true })).replace(/sub:[^|\n]+/g, 'sub:<task>').trim().split('\n\n');
+    assert.deepEqual(events, [
+      'event: values\ndata: {"x":0}', 'event: updates\ndata: {"a":{"x":1}}', 'event: values\ndata: {"x":1}',
+      'event: values|sub:<task>\ndata: {"x":1}', 'event: updates|sub:<task>\ndata: {"c":{"x":2}}', 'event: values|sub:<task>\ndata: {"x":2}',
+      'event: updates\ndata: {"sub":{"x":2}}', 'event: values\ndata: {"x":2}',
+    ]);
+    // A failed run's last event is its error (LangGraph's also throws it out of the run, unhandled).
+    if (impl.name === 'edgegraph') {
+      const failing = new StateGraph(S).addNode('a', () => { throw new TypeError('boom'); }).addEdge(START, 'a').compile();
+      assert.equal(await new Response(await failing.stream({ x: 0 }, { encoding: 'text/event-stream' })).text(), 'event: error\ndata: {"error":"TypeError","message":"boom"}\n\n');
+    }
+  });
+
   test(named(impl, 'pregel.stream.test.ts > updates mode: emits updates events for each node execution'), async () => {
     assert.deepEqual(await collect(twoStep().stream({ count: 0 }, { streamMode: 'updates' })), [{ step1: { count: 1 } }, { step2: { count: 10 } }]);
   });

@@ -18,3 +18,10 @@ export async function calls(): Promise<number> {
   const results = await graph.batch([{}, {}], undefined, { returnExceptions: true });
   return chunks.length + results.filter((r) => r instanceof Error).length;
 }
+
+// stream() as server-sent events: a Response's body.
+export async function sse(): Promise<Response> {
+  const graph = new StateGraph(MessagesZodState).addNode('n', () => ({})).addEdge(START, 'n').addEdge('n', END).compile();
+  const body: ReadableStream<Uint8Array> = await graph.stream({}, { streamMode: 'updates', encoding: 'text/event-stream' });
+  return new Response(body, { headers: { 'Content-Type': 'text/event-stream' } });
+}

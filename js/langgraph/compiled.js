@@ -238,7 +238,7 @@ class GraphRunner {
     for (const key in out) {
       const value = out[key];
       if (!Object.hasOwn(out, key) || value === undefined || !this.#channels.has(key)) continue;
-      update[key] = isOverwrite(value) ? this.#overwrite(key, plainMessages(overwritten(value))) : plainMessages(value);
+      update[key] = isOverwrite(value) ? this.#overwrite(key, plainMessages(overwritten(value))) : plainMessages(value, this.#coreMessages.has(key));
     }
     return update;
   }

@@ -84,10 +84,14 @@ export function isMessageLike(v) {
   return isObject(v) && !Array.isArray(v) && (langchainType(v) !== undefined || typeof v.role === 'string' || v instanceof RemoveMessage);
 }
 
-/** A value with any messages in it made plain (top level or one list deep). */
-export function plainMessages(v) {
-  if (Array.isArray(v)) return v.some(isMessageLike) ? v.map(toPlainMessage) : v;
-  return isMessageLike(v) ? toPlainMessage(v) : v;
+/**
+ * A value with any messages in it made plain (top level or one list deep); with `ids`, each without
+ * an id given one (a node's write to a messages channel: its chunks and the state have the same ids).
+ */
+export function plainMessages(v, ids) {
+  const plain = ids ? withId : toPlainMessage;
+  if (Array.isArray(v)) return v.some(isMessageLike) ? v.map(plain) : v;
+  return isMessageLike(v) ? plain(v) : v;
 }
 
 // This process's ids: a counter, then a suffix drawn on first use (the time, and the digits

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeListChatModel } from '@langchain/core/utils/testing';
 import { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import { AIMessageChunk } from '@langchain/core/messages';
+import { AIMessage, AIMessageChunk, ToolMessage } from '@langchain/core/messages';
 import { ChatGenerationChunk } from '@langchain/core/outputs';
 
 /** A chat model whose stream chunks carry the provider's message id, as ChatOpenAI's (chatcmpl-...) and ChatAnthropic's (msg_...) do. */
@@ -126,6 +126,19 @@ for (const impl of implementations) {
       const failing = new StateGraph(S).addNode('a', () => { throw new TypeError('boom'); }).addEdge(START, 'a').compile();
       assert.equal(await new Response(await failing.stream({ x: 0 }, { encoding: 'text/event-stream' })).text(), 'event: error\ndata: {"error":"TypeError","message":"boom"}\n\n');
     }
+  });
+
+  test(named(impl, 'the messages mode streams the messages nodes return under the ids they have in the state (a UI merges them by id)'), async () => {
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode('tool', () => ({ messages: [new ToolMessage({ content: 'tool out', tool_call_id: 'c1' })] }))
+      .addNode('closing', () => ({ messages: [new AIMessage('bye')] }))
+      .addEdge(START, 'tool').addEdge('tool', 'closing').addEdge('closing', END).compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: 'stream-ids' } };
+    const streamed = await collect(graph.stream({ messages: [{ role: 'user', content: 'go', id: 'u1' }] }, { ...config, streamMode: 'messages' }));
+    const ids = streamed.map(([m]) => m.id);
+    assert.equal(ids.length, 2);
+    assert.ok(ids.every((id) => typeof id === 'string' && id.length > 0));
+    assert.deepEqual((await graph.getState(config)).values.messages.map((m) => m.id), ['u1', ...ids]);
   });
 
   test(named(impl, 'pregel.stream.test.ts > updates mode: emits updates events for each node execution'), async () => {

@@ -50,14 +50,19 @@ export function getJsonSchemaFromSchema(schema) {
   }
 }
 
+/** A reduced field's parts (ReducedValue's, DeltaValue's): its value's schema, its writes' (the value's unless given), its reducer. */
+function reduced(field, valueSchema, init) {
+  field.valueSchema = valueSchema;
+  field.inputSchema = 'inputSchema' in init ? init.inputSchema : valueSchema;
+  field.reducer = init.reducer;
+  field.jsonSchemaExtra = init.jsonSchemaExtra;
+}
+
 /** A field whose value a reducer computes: `new ReducedValue(valueSchema, { reducer, inputSchema?, jsonSchemaExtra? })`. */
 export class ReducedValue {
   constructor(valueSchema, init) {
     this[REDUCED] = true;
-    this.valueSchema = valueSchema;
-    this.inputSchema = 'inputSchema' in init ? init.inputSchema : valueSchema;
-    this.reducer = init.reducer;
-    this.jsonSchemaExtra = init.jsonSchemaExtra;
+    reduced(this, valueSchema, init);
   }
 
   static isInstance(value) { return marked(value, REDUCED); }
@@ -85,11 +90,8 @@ export class UntrackedValue {
 export class DeltaValue {
   constructor(valueSchema, init) {
     this[DELTA] = true;
-    this.valueSchema = valueSchema;
-    this.inputSchema = 'inputSchema' in init ? init.inputSchema : valueSchema;
-    this.reducer = init.reducer;
+    reduced(this, valueSchema, init);
     this.snapshotFrequency = init.snapshotFrequency;
-    this.jsonSchemaExtra = init.jsonSchemaExtra;
   }
 
   static isInstance(value) { return marked(value, DELTA); }

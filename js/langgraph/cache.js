@@ -1,8 +1,7 @@
 // cache.js: LangGraph's node caching (addNode(name, fn, { cachePolicy }) with
 // compile({ cache })) over edgegraph's node cache (js/node-cache.js).
 
-import { cachedCall, InMemoryCache, EdgegraphError } from './edgegraph.js';
-import { isCommand, Command } from './command.js';
+import { InMemoryCache, EdgegraphError } from './edgegraph.js';
 
 export { InMemoryCache };
 
@@ -17,18 +16,11 @@ export function cacheOf(cache) {
  * `fn(input, config)` as an async function of cachedCall's `{ value, cached }`: with a cache and a policy
  * (`true`, or { ttl: seconds, keyFunc([input]) => string }), a result kept for
  * an equal input within its ttl is `value`, and `cached` says so. Without either: null
- * (compiled.js calls the node as it is, with no wrapper on its hot path).
+ * (compiled.js calls the node as it is, with no wrapper on its hot path). The call is cache-run.js's,
+ * loaded with a cached node's first (its cache lookup is awaited before the node runs anyway).
  */
 export function withCache(name, fn, policy, cache) {
   if (!policy || !cache) return null;
   const { ttl, keyFunc } = policy === true ? {} : policy;
-  // (The key: LangGraph passes the input to keyFunc as a list of arguments.)
-  return (input, config) => cachedCall(cache, { node: name, key: keyFunc ? keyFunc([input]) : input, ttl }, async () => storable(await fn(input, config)));
+  return (input, config) => import('./cache-run.js').then((m) => m.cachedRun(name, fn, keyFunc, ttl, cache, input, config));
 }
-
-/**
- * A node's result as JSON keeps it (the cache stores its JSON): a Command as this entry's (whose
- * JSON is one: an edgegraph Command's brand is a symbol, which JSON drops). A LangChain message's
- * JSON is its serialized form ({ lc: 1, ... }), which messages.js reads as the message itself.
- */
-const storable = (out) => (Array.isArray(out) ? out.map(storable) : isCommand(out) ? new Command(out) : out);

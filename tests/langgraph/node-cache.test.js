@@ -19,6 +19,14 @@ for (const impl of implementations) {
   const { StateGraph, Annotation, START, Command } = impl;
   const newCache = () => (impl.name === 'langgraph' ? new LangGraphCache() : new impl.InMemoryCache());
 
+  test(named(impl, 'a cachePolicy keyFunc that gives no string (a misspelt key: undefined) fails the run, never serving one input\'s result to another'), async () => {
+    const State = Annotation.Root({ userId: Annotation(), profile: Annotation() });
+    const graph = new StateGraph(State)
+      .addNode('lookup', (s) => ({ profile: `profile of user ${s.userId}` }), { cachePolicy: { keyFunc: ([s]) => s.userID } })
+      .addEdge(START, 'lookup').compile({ cache: newCache() });
+    for (const userId of [1, 2]) await assert.rejects(graph.invoke({ userId }), (e) => impl.name === 'langgraph' || (e.code === 'INVALID_OPTIONS' && e.message.includes("node 'lookup'")));
+  });
+
   for (const cachePolicy of [true, false]) {
     test(named(impl, `pregel.test.ts: in one fan out state graph waiting edge multiple ({ cachePolicy: ${cachePolicy}, slowCache: false })`), async () => {
       const State = Annotation.Root({ query: Annotation(), answer: Annotation(), docs: Annotation({ reducer: (x, y) => [...x, ...y].sort() }) });

@@ -1,7 +1,7 @@
 // tool-calls.js: a ToolNode's run (tool-node.js): the tool calls of the last
 // assistant message, each by its tool, as LangGraph's prebuilt ToolNode runs them.
 
-import { isCommand, isGraphInterrupt } from './command.js';
+import { isCommand, isGraphInterrupt, Command, toParent } from './command.js';
 import { toPlainMessage } from './messages.js';
 
 /**
@@ -28,13 +28,31 @@ async function runTool(node, call, config, state) {
 }
 
 /**
- * `node`'s run on `input` (a state with messages): the calls of the last
- * assistant message not answered yet, in parallel; their messages as an
- * update, or with a tool's Command a list of updates and Commands (compiled.js
- * takes both). (Not LangGraph's other inputs, a message list and a Send's
- * { lg_tool_call }: MessageGraph's and createReactAgent's own, not a StateGraph's.)
+ * `node`'s run on `input`: a Send's `{ ...state, lg_tool_call }` (one call per task: LangGraph's
+ * per-call fan-out) runs that call alone; a state with messages, the calls of the last assistant
+ * message not answered yet, in parallel. Their messages as an update, or with a tool's Command a
+ * list of updates and Commands (compiled.js takes both), the Sends of several tools' Command.PARENT
+ * merged into one, as LangGraph's ToolNode merges them. (Not LangGraph's other input, a message
+ * list: MessageGraph's, not a StateGraph's.)
  */
 export async function runTools(node, input, config) {
+  const outputs = input?.lg_tool_call ? [await runTool(node, input.lg_tool_call, config, input)] : await runLastCalls(node, input, config);
+  if (!outputs.some(isCommand)) return { messages: outputs };
+  const combined = [];
+  let parent = null;
+  for (const o of outputs) {
+    if (!isCommand(o)) combined.push({ messages: [o] });
+    else if (toParent(o) && Array.isArray(o.goto) && o.goto.every((t) => t?.lg_name === 'Send')) {
+      if (parent) parent.goto.push(...o.goto);
+      else parent = new Command({ graph: Command.PARENT, goto: [...o.goto] });
+    } else combined.push(o);
+  }
+  if (parent) combined.push(parent);
+  return combined;
+}
+
+/** The calls of the last assistant message in `input.messages` not answered yet, run in parallel: their outputs. */
+function runLastCalls(node, input, config) {
   const messages = input?.messages ?? [];
   // From the end: the answers after the last assistant message, then it (not the whole list: a long thread's is long).
   const answered = new Set();
@@ -46,6 +64,5 @@ export async function runTools(node, input, config) {
   }
   if (!ai) throw new Error('ToolNode: no assistant message in { messages }');
   // (Its calls as the state has them: toPlainMessage leaves a plain message's { id, name, args } as they are.)
-  const outputs = await Promise.all((ai.tool_calls ?? []).filter((c) => c.id == null || !answered.has(c.id)).map((c) => runTool(node, c, config, input)));
-  return outputs.some(isCommand) ? outputs.map((o) => (isCommand(o) ? o : { messages: [o] })) : { messages: outputs };
+  return Promise.all((ai.tool_calls ?? []).filter((c) => c.id == null || !answered.has(c.id)).map((c) => runTool(node, c, config, input)));
 }

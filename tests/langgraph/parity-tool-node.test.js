@@ -35,6 +35,30 @@ const sources = (impl) => [['prebuilt', prebuilt], ...(impl.name === 'edgegraph'
 for (const impl of implementations) {
   const { StateGraph, MessagesAnnotation, Annotation, MemorySaver, Command, START, END } = impl;
   for (const [from, { ToolNode, toolsCondition }] of sources(impl)) {
+    test(named(impl, `${from} ToolNode given a Send's { ...state, lg_tool_call } runs that call alone (one task per call: each side effect once)`), async () => {
+      const charges = [];
+      const charge = tool(async ({ card }) => { charges.push(card); return `charged ${card}`; }, { name: 'charge', description: 'charges a card', schema: z.object({ card: z.string() }) });
+      const graph = new StateGraph(MessagesAnnotation)
+        .addNode('agent', () => ({ messages: [new AIMessage({ content: '', tool_calls: [{ id: 'c1', name: 'charge', args: { card: 'visa' } }, { id: 'c2', name: 'charge', args: { card: 'amex' } }] })] }))
+        .addNode('tools', new ToolNode([charge]))
+        .addEdge(START, 'agent')
+        .addConditionalEdges('agent', (s) => s.messages.at(-1).tool_calls.map((call) => new impl.Send('tools', { ...s, lg_tool_call: call })))
+        .addEdge('tools', END).compile();
+      const out = await graph.invoke({ messages: [new HumanMessage('pay')] });
+      assert.deepEqual([charges.sort(), out.messages.map(shown).filter((m) => m.role === 'tool').map((m) => m.tool_call_id).sort()], [['amex', 'visa'], ['c1', 'c2']]);
+    });
+
+    test(named(impl, `${from} ToolNode merges the Sends of several tools' Command.PARENT into one: each delegation runs`), async () => {
+      const S = Annotation.Root({ ...MessagesAnnotation.spec, results: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) });
+      const delegate = tool(async ({ task }) => new Command({ graph: Command.PARENT, goto: [new impl.Send('worker', { task })] }), { name: 'delegate', description: 'delegates', schema: z.object({ task: z.string() }) });
+      const supervisor = new StateGraph(S)
+        .addNode('plan', () => ({ messages: [new AIMessage({ content: '', tool_calls: [{ id: 'd1', name: 'delegate', args: { task: 'A' } }, { id: 'd2', name: 'delegate', args: { task: 'B' } }] })] }))
+        .addNode('tools', new ToolNode([delegate])).addEdge(START, 'plan').addEdge('plan', 'tools').compile();
+      const graph = new StateGraph(S).addNode('supervisor', supervisor, { ends: ['worker'] }).addNode('worker', (a) => ({ results: [`did ${a.task}`] }))
+        .addEdge(START, 'supervisor').addEdge('worker', END).compile();
+      assert.deepEqual((await graph.invoke({ messages: [new HumanMessage('go')] })).results.sort(), ['did A', 'did B']);
+    });
+
     /** The how-to's graph: agent -> tools while it calls one, with `toolNode`. */
     const react = (turns, toolNode, options) => new StateGraph(MessagesAnnotation)
       .addNode('agent', agent(turns)).addNode('tools', toolNode)

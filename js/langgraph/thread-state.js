@@ -10,6 +10,7 @@ import { threadHistory, shownRecord } from './numbering.js';
 import { updateOf } from './command.js';
 import { shownInterrupts } from './subgraph-node.js';
 import { removesMessages } from './messages-channel.js';
+import { isOverwrite } from './overwrite.js';
 import { runnerOf } from './compiled.js';
 
 const states = new WeakMap();
@@ -164,7 +165,8 @@ export class ThreadState {
       // asNode END ends the thread (the core drops what it waited for, a pending interrupt too).
       const byKey = updateOf(values, this.#runner.combine);
       // A removal of messages is checked against the messages there (messages-channel.js): read them only then.
-      const current = Object.values(byKey).some(removesMessages) ? (await read())?.state : undefined;
+      // (An Overwrite of a messages channel is one: all of them removed first.)
+      const current = Object.values(byKey).some((v) => removesMessages(v) || isOverwrite(v)) ? (await read())?.state : undefined;
       update = { channels: this.#runner.toUpdate(byKey, asNode ?? 'updateState', current) };
     }
     // A thread's new checkpoint has no pending writes, as LangGraph's: its paused tasks run again from the top, asking again

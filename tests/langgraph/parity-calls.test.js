@@ -194,6 +194,16 @@ for (const impl of implementations) {
     assert.deepEqual((await graph.getState(config)).values, { profile, done: true });
   });
 
+  test(named(impl, 'updateState with an Overwrite of the messages replaces them (a chat\'s "clear")'), async () => {
+    const { MessagesAnnotation, Overwrite } = impl;
+    const graph = new StateGraph(MessagesAnnotation).addNode('reply', () => ({ messages: [{ role: 'assistant', content: 'hello' }] }))
+      .addEdge(START, 'reply').addEdge('reply', END).compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: 'clear-chat' } };
+    await graph.invoke({ messages: [{ role: 'user', content: 'hi' }] }, config);
+    await graph.updateState(config, { messages: new Overwrite([{ role: 'system', content: 'new chat' }]) });
+    assert.deepEqual((await graph.getState(config)).values.messages.map((m) => m.content), ['new chat']);
+  });
+
   test(named(impl, 'a saver\'s deleteThread forgets the thread: its state and history are empty, and a new run starts it afresh'), async () => {
     const saver = new MemorySaver();
     const graph = new StateGraph(Annotation.Root({ n: Annotation({ reducer: (a, b) => a + b, default: () => 0 }) }))

@@ -147,15 +147,16 @@ export class ModeStream {
     if (!this.updates && !this.messages && !this.tasks && !this.debug) return;
     const written = this.shape.update(update);
     // Each mode's chunk has objects of its own: a consumer editing one leaves the others as they came.
+    // (The messages first, then the update, as LangGraph's.)
     let sent = false;
+    if (this.messages) { this.#messagesOf(written, name, step, id); sent = true; }
     if (this.updates) {
-      const chunk = named(name, written);
+      const chunk = named(name, sent ? copyValue(written) : written);
       // A cached result says so, as LangGraph's updates chunk does.
       if (cached) chunk.__metadata__ = { cached: true };
       this.push('updates', chunk);
       sent = true;
     }
-    if (this.messages) { this.#messagesOf(sent ? copyValue(written) : written, name, step, id); sent = true; }
     if (this.tasks || this.debug) this.#task('task_result', step, this.shape.taskResult(id, name, step, sent ? copyValue(written) : written, null, false));
   }
 

@@ -141,6 +141,15 @@ for (const impl of implementations) {
     assert.deepEqual((await graph.getState(config)).values.messages.map((m) => m.id), ['u1', ...ids]);
   });
 
+  test(named(impl, 'with [\'updates\', \'messages\'], a node\'s returned message comes before its update'), async () => {
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode('tools', () => ({ messages: [new ToolMessage({ content: 'sunny', tool_call_id: 'c1' })] }))
+      .addNode('reply', () => ({ messages: [new AIMessage('It is sunny')] }))
+      .addEdge(START, 'tools').addEdge('tools', 'reply').addEdge('reply', END).compile();
+    const chunks = await collect(graph.stream({ messages: [{ role: 'user', content: 'weather?' }] }, { streamMode: ['updates', 'messages'] }));
+    assert.deepEqual(chunks.map(([mode, c]) => (mode === 'messages' ? `messages ${c[1].langgraph_node}` : `updates ${Object.keys(c)}`)), ['messages tools', 'updates tools', 'messages reply', 'updates reply']);
+  });
+
   test(named(impl, 'pregel.stream.test.ts > updates mode: emits updates events for each node execution'), async () => {
     assert.deepEqual(await collect(twoStep().stream({ count: 0 }, { streamMode: 'updates' })), [{ step1: { count: 1 } }, { step2: { count: 10 } }]);
   });

@@ -49,6 +49,8 @@ export function subgraphNodeSpec(name, child, parent) {
         const writes = [outputOf(result.state), parent.toUpdate(result.parentCommand.update?.channels ?? {}, name)];
         const update = updateOf(writes.flatMap(Object.entries), parent.combine);
         result.parentCommand = { ...result.parentCommand, update: { channels: update } };
+        // (Its messages are no chunks of the messages mode: LangGraph streams none a Command.PARENT carries.)
+        if (inv) for (const v of Object.values(update)) for (const m of [v].flat()) if (m?.id != null) inv.seen.add(m.id);
         inv?.finished(ctx.taskId, name, step, update);
       } else if (result.status === 'FINISHED') {
         inv?.finished(ctx.taskId, name, step, outputOf(result.state));

@@ -150,6 +150,17 @@ for (const impl of implementations) {
     assert.deepEqual(chunks.map(([mode, c]) => (mode === 'messages' ? `messages ${c[1].langgraph_node}` : `updates ${Object.keys(c)}`)), ['messages tools', 'updates tools', 'messages reply', 'updates reply']);
   });
 
+  test(named(impl, 'the messages mode sends none of the messages a child\'s Command.PARENT carries up (a handoff\'s tool message)'), async () => {
+    const { Command } = impl;
+    const child = new StateGraph(MessagesAnnotation)
+      .addNode('work', () => ({ messages: [new AIMessage({ content: 'handing back', id: 'a1' })] }))
+      .addNode('back', () => new Command({ graph: Command.PARENT, goto: 'boss', update: { messages: [new ToolMessage({ content: 'transferred back', tool_call_id: 't1', id: 't1m' })] } }))
+      .addEdge(START, 'work').addEdge('work', 'back').compile();
+    const graph = new StateGraph(MessagesAnnotation).addNode('worker', child, { ends: ['boss'] }).addNode('boss', () => ({})).addEdge(START, 'worker').addEdge('boss', END).compile();
+    const chunks = await collect(graph.stream({ messages: [{ role: 'user', content: 'go' }] }, { streamMode: ['messages', 'updates'], subgraphs: true }));
+    assert.deepEqual(chunks.map(([ns, mode, c]) => `${ns.map((n) => n.split(':')[0])} ${mode} ${mode === 'messages' ? c[0].content : Object.keys(c)}`), ['worker messages handing back', 'worker updates work', ' updates worker', ' updates boss']);
+  });
+
   test(named(impl, 'pregel.stream.test.ts > updates mode: emits updates events for each node execution'), async () => {
     assert.deepEqual(await collect(twoStep().stream({ count: 0 }, { streamMode: 'updates' })), [{ step1: { count: 1 } }, { step2: { count: 10 } }]);
   });

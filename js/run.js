@@ -12,7 +12,7 @@ import { deepFreeze } from './objects.js';
 import { resultJSON, resultText } from './result-json.js';
 import { anySignal, eachLimited } from './timing.js';
 import { withPolicy } from './node-policy.js';
-import { inNode, isGraphInterrupt, NEXT_ANSWER } from './interrupt.js';
+import { inNode, isGraphInterrupt, NEXT_ANSWER, TASK } from './interrupt.js';
 import { nodeContext } from './context.js';
 import { Command, commandResult, isCommand } from './command.js';
 import { foldWrites, writesHostPath, keptBase } from './host-reducers.js';
@@ -372,8 +372,9 @@ export class Run {
     this.#thrown.set(task.node, error);
     const { core } = this.#graph;
     const failure = describeThrown(error);
-    // What the task keeps (an answer its interrupt() took: interrupt.js) stays with it for the resume's re-run.
-    if (task.keep) failure.keep = task.keep;
+    // What the task keeps (an answer its interrupt() took: interrupt.js; a failed subgraph's child) stays with it for the resume's re-run.
+    // (undefined: none; JSON leaves it out)
+    failure.keep = error?.[TASK] ?? task.keep;
     const thrownCode = failure.code;   // the event names what the node threw, even when the core is told ABORTED
     if (task.kind !== 'route' && !this.#graph.errorEdges.has(task.node)) {
       // The step fails: its other tasks are told (context.signal), and a task

@@ -73,7 +73,8 @@ export function subgraphHandler(name, spec, child) {
       return out;
     }
     if (result.status === 'ERROR') {
-      throw new EdgegraphError(result.error.code, `subgraph '${name}': ${result.error.message}`, { node: name, cause: result.error });
+      // The child's failed checkpoint stays with the task (run.js): a resume goes on from its failed step, not its start.
+      throw Object.assign(new EdgegraphError(result.error.code, `subgraph '${name}': ${result.error.message}`, { node: name, cause: result.error }), { [TASK]: { checkpoint: result.checkpoint, ids: [] } });
     }
     // A handoff (a child node's Command.PARENT): its update and goto, instead of the output mapping.
     const handoff = result.parentCommand;

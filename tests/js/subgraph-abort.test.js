@@ -76,3 +76,29 @@ test('a subgraph node\'s run that rejects (a listener that throws) rejects the c
   assert.deepEqual(unhandled.map((e) => e.message), []);
   parent.dispose();
 });
+
+test('a subgraph node whose child failed keeps the child\'s finished steps: the resume runs its failed node again, not the ones before', async () => {
+  let down = true;
+  const ran = [];
+  const child = {
+    nodes: {
+      charge: () => { ran.push('charge'); return { data: { paid: true } }; },
+      email: () => { ran.push('email'); if (down) throw new Error('SMTP down'); return { data: { sent: true } }; },
+    },
+    edges: { charge: 'email', email: '__end__' },
+    entryPoint: 'charge',
+  };
+  const parent = new GraphEngine({
+    nodes: { checkout: { kind: 'subgraph', graph: child, output: (c) => ({ data: c.data }) } },
+    edges: { checkout: '__end__' },
+    entryPoint: 'checkout',
+  }, { checkpointer: new MemoryStore() });
+  const failed = await parent.execute({}, { threadId: 't' });
+  assert.equal(failed.status, 'ERROR');
+  assert.match(failed.error.message, /subgraph 'checkout': .*SMTP down/);
+  down = false;
+  const done = await parent.resume({ threadId: 't' });
+  assert.equal(done.status, 'FINISHED');
+  assert.deepEqual([done.state.data, ran], [{ paid: true, sent: true }, ['charge', 'email', 'email']]);
+  parent.dispose();
+});

@@ -204,6 +204,21 @@ for (const impl of implementations) {
     assert.deepEqual((await graph.getState(config)).values.messages.map((m) => m.content), ['new chat']);
   });
 
+  test(named(impl, 'a node that failed inside a subgraph: the resume goes on in the child from that node (the nodes before it do not run again)'), async () => {
+    let down = true, charges = 0;
+    const S = Annotation.Root({ order: Annotation(), receipt: Annotation() });
+    const child = new StateGraph(S)
+      .addNode('charge', () => { charges++; return { order: 'paid' }; })
+      .addNode('email', () => { if (down) throw new Error('SMTP down'); return { receipt: 'sent' }; })
+      .addEdge(START, 'charge').addEdge('charge', 'email').addEdge('email', END).compile();
+    const graph = new StateGraph(S).addNode('checkout', child).addEdge(START, 'checkout').addEdge('checkout', END).compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: 'child-failed' } };
+    await assert.rejects(graph.invoke({ order: 'new' }, config), /SMTP down/);
+    down = false;
+    assert.deepEqual(await graph.invoke(null, config), { order: 'paid', receipt: 'sent' });
+    assert.equal(charges, 1);
+  });
+
   test(named(impl, 'a saver\'s deleteThread forgets the thread: its state and history are empty, and a new run starts it afresh'), async () => {
     const saver = new MemorySaver();
     const graph = new StateGraph(Annotation.Root({ n: Annotation({ reducer: (a, b) => a + b, default: () => 0 }) }))

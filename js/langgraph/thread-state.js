@@ -69,7 +69,7 @@ export class ThreadState {
   #stopOf(snapshot, record, cp, threadId, subgraphs) {
     const { tasks } = cp.meta;
     // (A failed one's error; one that finished beside it, what it wrote: its kept writes, as LangGraph's task result.)
-    if (record.status === 'ERROR') ownTasks(snapshot.tasks, cp).forEach((own, i) => { if (own?.state === 'failed') snapshot.tasks[i].error = own.result; else if (own?.state === 'done') snapshot.tasks[i].result = own.result?.channels; });
+    if (record.status === 'ERROR') ownTasks(snapshot.tasks, cp).forEach((own, i) => { if (own?.state === 'failed') snapshot.tasks[i].error = failureOf(own); else if (own?.state === 'done') snapshot.tasks[i].result = own.result?.channels; });
     else this.#pausedTasks(snapshot.tasks, cp, threadId, subgraphs);
     return tasks;
   }
@@ -221,6 +221,16 @@ function ownTasks(tasks, cp) {
   let left = nodeTasks(cp);
   if (left.length > tasks.length) left = left.filter((t) => t.state !== 'done');
   return tasks.map((task) => { const i = left.findIndex((t) => t.node === task.name); return i < 0 ? undefined : left.splice(i, 1)[0]; });
+}
+
+/**
+ * A failed task's error as LangGraph shows it: a subgraph node's, its child's failed node's (the child's
+ * failed checkpoint is kept with the task: js/subgraph.js), however deep; another's, what it threw.
+ */
+function failureOf(task) {
+  const child = typeof task.keep?.checkpoint === 'string' ? JSON.parse(task.keep.checkpoint) : task.keep?.checkpoint;
+  const failed = child?.status === 'ERROR' && child.tasks?.find((t) => t.state === 'failed');
+  return failed ? failureOf(failed) : task.result;
 }
 
 /** A subgraph task's local namespace, as its interrupt ids begin (`<node>:<task>`). */

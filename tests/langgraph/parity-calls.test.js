@@ -214,6 +214,9 @@ for (const impl of implementations) {
     const graph = new StateGraph(S).addNode('checkout', child).addEdge(START, 'checkout').addEdge('checkout', END).compile({ checkpointer: new MemorySaver() });
     const config = { configurable: { thread_id: 'child-failed' } };
     await assert.rejects(graph.invoke({ order: 'new' }, config), /SMTP down/);
+    // (getState shows the child's node's error, as it threw it)
+    const { error } = (await graph.getState(config)).tasks[0];
+    assert.deepEqual([error.name, error.message], ['Error', 'SMTP down']);
     down = false;
     assert.deepEqual(await graph.invoke(null, config), { order: 'paid', receipt: 'sent' });
     assert.equal(charges, 1);

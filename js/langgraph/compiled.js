@@ -12,7 +12,7 @@ import { plainMessages, plainMessageList, messagesStateReducer, REMOVE_ALL_MESSA
 import { Overwrite, isOverwrite, overwritten, overwritable } from './overwrite.js';
 import { EMPTY } from '../objects.js';   // copies that add keys spread it first (objects.js says why)
 import { coreUpdate, bothWrites } from './messages-channel.js';
-import { InvalidUpdateError, EmptyInputError, thrownOf } from './errors.js';
+import { InvalidUpdateError, EmptyInputError } from './errors.js';
 import { Invocation, loadInvocation, stepOf, invocationIn } from './invocations.js';
 import { storeOf } from './checkpoint.js';
 import { threadRef } from './thread-config.js';
@@ -363,7 +363,7 @@ class GraphRunner {
       inv.input = input;
       result = await this.engine.execute(isCommand(input) ? this.#commandStart(input, inv.initialValues) : { channels: inv.initialValues }, options);
     }
-    if (result.status === 'ERROR') throw thrownOf(result.error);
+    if (result.status === 'ERROR') throw (await import('./run-error.js')).failedRun(result, nested);
     // Aborted by the call's signal: its reason (an AbortError, a TimeoutError), as LangGraph throws it.
     if (result.status === 'INTERRUPTED') throw config.signal?.aborted ? errorOf(config.signal.reason) : result.error ?? new EdgegraphError('ABORTED', 'the run was interrupted');
     if (result.status === 'FINISHED' && inv.steps >= inv.recursionLimit) throw inv.recursionError();

@@ -37,14 +37,3 @@ export const GraphValidationError = errorClass('GraphValidationError', 'INVALID_
 export const EmptyInputError = errorClass('EmptyInputError', 'INVALID_INPUT', undefined, 'Received no input for __start__');
 
 export const isGraphRecursionError = (e) => e instanceof GraphRecursionError;
-
-/** What a failed run raises, as LangGraph's: what the node threw; edgegraph's codes keep their meaning. */
-export function thrownOf(error) {
-  let cause = error?.cause;
-  // A subgraph node's failure wraps its child's node's: what that node threw is innermost.
-  while (cause?.code === 'NODE_FAILED' && cause.cause !== undefined) cause = cause.cause;
-  if (cause instanceof GraphRecursionError || cause instanceof InvalidUpdateError) return cause;
-  if (error.code === 'NODE_FAILED' && cause instanceof Error) return cause;
-  if (error.code === 'PARALLEL_CONFLICT') return new InvalidUpdateError(`Invalid update for channel: ${error.message}`);
-  return error;
-}

@@ -32,9 +32,14 @@ export function nestedReplay(nested, inv) {
   return values;
 }
 
+/** What call `nested` did (`{ values }`, `{ checkpoint, ids }`), kept with the node's call: its task keeps it if the node pauses or fails later (nested.js). */
+export function keepCall(nested, done) {
+  (nested.owner.kept ??= {})[nested.call] = done;
+}
+
 /** The child of call `nested` finished with `values`: kept, as JSON has them, in case the node pauses later. */
 function nestedDone(nested, values) {
-  (nested.owner.kept ??= {})[nested.call] = { values: JSON.parse(JSON.stringify(values)) };
+  keepCall(nested, { values: JSON.parse(JSON.stringify(values)) });
 }
 
 /**
@@ -43,7 +48,7 @@ function nestedDone(nested, values) {
  */
 function nestedPause(nested, result) {
   const ids = result.interrupts?.map((i) => i.id) ?? [];
-  (nested.owner.kept ??= {})[nested.call] = { checkpoint: result.checkpoint, ids };
+  keepCall(nested, { checkpoint: result.checkpoint, ids });
   const pending = ids.length ? result.interrupts : [{ id: BREAKPOINT, value: null }];
   return new GraphInterrupt(pending.map((i) => ({ id: `${nested.at}/${i.id}`, value: i.value })), nested.task.keep);
 }

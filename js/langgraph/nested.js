@@ -54,12 +54,14 @@ export function nestedCall(ctx) {
 
 /**
  * What the node of `config` threw, as its result: a handoff's Command. Anything else is thrown
- * on; a pause takes with it what the node's calls of graphs did (its task keeps it).
+ * on; a pause or a failure takes with it what the node's calls of graphs did (its task keeps it:
+ * a pause's in its keep, a failure's under TASK, which run.js keeps with the failed task).
  */
 export function handedOff(error, config) {
   if (error?.[HANDOFF]) return error[HANDOFF];
   const kept = owners.get(config[PARENT])?.kept;
   // (Those of this call of the node only: a call the node did not reach this time is dropped.)
-  if (isGraphInterrupt(error) && (kept || error.keep?.nested)) error.keep = { ...error.keep, nested: kept };
+  if (isGraphInterrupt(error)) { if (kept || error.keep?.nested) error.keep = { ...error.keep, nested: kept }; }
+  else if (kept && Object(error) === error) error[TASK] = { ...config[PARENT][TASK].keep, nested: kept };
   throw error;
 }

@@ -22,6 +22,34 @@ for (const impl of implementations) {
     .addNode('ask', (s) => { effects.push(`ask ${s.x}`); return { log: [interrupt(`q ${s.x}`)] }; })
     .addEdge(START, 'ask').compile();
 
+  test(named(impl, 'a graph invoked inside a node that failed: the resume goes on from its failed node (the ones before it do not run again)'), async () => {
+    let failing = true, payments = 0;
+    const child = new StateGraph(State)
+      .addNode('pay', () => { payments++; return { log: ['paid'] }; })
+      .addNode('receipt', () => { if (failing) throw new Error('smtp down'); return { log: ['receipt'] }; })
+      .addEdge(START, 'pay').addEdge('pay', 'receipt').compile();
+    const graph = new StateGraph(State).addNode('n', async (s, config) => child.invoke({}, config)).addEdge(START, 'n').compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: 'nested-failed' } };
+    await assert.rejects(graph.invoke({}, config), /smtp down/);
+    failing = false;
+    assert.deepEqual((await graph.invoke(null, config)).log, ['paid', 'receipt']);
+    assert.equal(payments, 1);
+  });
+
+  test(named(impl, 'a node that failed after a graph it invoked finished: the resume does not run that graph again'), async () => {
+    let failing = true;
+    const effects = [];
+    const child = new StateGraph(State).addNode('pay', () => { effects.push('pay'); return { log: ['paid'] }; }).addEdge(START, 'pay').compile();
+    const graph = new StateGraph(State)
+      .addNode('n', async (s, config) => { const out = await child.invoke({}, config); if (failing) throw new Error('after the child'); return out; })
+      .addEdge(START, 'n').compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: 'nested-after' } };
+    await assert.rejects(graph.invoke({}, config), /after the child/);
+    failing = false;
+    assert.deepEqual((await graph.invoke(null, config)).log, ['paid']);
+    assert.deepEqual(effects, ['pay']);
+  });
+
   test(named(impl, 'an interrupt() in a graph invoked inside a node pauses the parent; each resume continues the child, its answers in call order'), async () => {
     const child = new StateGraph(State)
       .addNode('ask', (s) => ({ log: [`child got ${interrupt({ q: `approve ${s.x}` })} ${interrupt('second')}`] }))

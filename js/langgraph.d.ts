@@ -250,6 +250,8 @@ export declare class CompiledStateGraph<S = any, U = UpdateOf<S>> {
   withConfig(config: LangGraphConfig): CompiledStateGraph<S, U>;
   /** The graph as data, as LangGraph's: nodes by id, edges (a conditional one's `data`: its path map's key), and the Mermaid diagram. */
   getGraph(): { nodes: Record<string, { id: string; name: string }>; edges: Array<{ source: string; target: string; conditional: boolean; data?: string }>; drawMermaid(): string };
+  /** getGraph(), as a promise (LangGraph's visualization how-to's). */
+  getGraphAsync(): Promise<ReturnType<CompiledStateGraph<S, U>['getGraph']>>;
 }
 
 /** Checkpoints in any edgegraph store (MemoryStore, FileStore, browserStore(), kvStore()). */

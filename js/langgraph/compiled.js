@@ -468,6 +468,7 @@ export class CompiledStateGraph {
 
   /** The graph as data, as LangGraph's getGraph() (graph-data.js), with edgegraph's Mermaid diagram. */
   getGraph() { const { engine } = this.#runner; return graphData(this.builder, () => engine.toMermaid()); }
+  async getGraphAsync() { return this.getGraph(); }
 
   /** Forget the results the cache keeps for this graph's nodes. */
   async clearCache() { const cache = cacheOf(this.cache); if (cache) await clearNodeCache(cache, [...this.builder.nodes.keys()]); }

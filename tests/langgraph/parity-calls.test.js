@@ -236,6 +236,12 @@ for (const impl of implementations) {
     assert.deepEqual(await graph.invoke({ n: 2 }, config), { n: 3 });
   });
 
+  test(named(impl, 'getGraphAsync() gives what getGraph() does: its mermaid text names the nodes'), async () => {
+    const graph = counter();
+    const text = (await graph.getGraphAsync()).drawMermaid();
+    assert.ok(text.includes('a') && text.includes('b') && text === graph.getGraph().drawMermaid());
+  });
+
   test(named(impl, 'getGraph() gives the nodes by id and the edges: static, joined, conditional with their path map\'s keys, and a node\'s ends'), async () => {
     const { Command } = impl;
     const graph = new StateGraph(Annotation.Root({ n: Annotation() }))

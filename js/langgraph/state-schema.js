@@ -10,6 +10,7 @@
 // node's update with them): docs/migrating-from-langgraph.md.
 
 import { messagesStateReducer } from './messages.js';
+import { isStandardSchema } from '../standard-schema.js';
 
 // LangGraph's own marks (Symbol.for), so its isInstance checks and these agree: a
 // ReducedValue made by @langchain/langgraph (a library's state field) is read here too.
@@ -21,8 +22,8 @@ const SCHEMA = Symbol.for('edgegraph.langgraph.state_schema');
 
 const marked = (value, mark) => typeof value === 'object' && value !== null && value[mark] === true;
 
-/** Whether `schema` is a Standard Schema (`~standard.validate`): Zod 3.24+ and 4, Valibot, ArkType. */
-export const isStandardSchema = (schema) => typeof schema === 'object' && schema !== null && typeof schema['~standard']?.validate === 'function';
+// Whether a value is a Standard Schema (`~standard.validate`): Zod 3.24+ and 4, Valibot, ArkType (a function): edgegraph's own test.
+export { isStandardSchema };
 
 /**
  * A factory of what `schema` parses `undefined` as (its `.default()`), made anew each call, or

@@ -9,11 +9,10 @@
 
 import { EdgegraphError, currentNodeContext } from './edgegraph.js';
 import { EMPTY } from '../objects.js';   // copies that add keys spread it first (objects.js says why)
-import { stepOf, invocationIn } from './invocations.js';
+import { stepOf, invocationIn, TOKENS } from './invocations.js';
 import { nestedCall, parentOf } from './nested.js';
 
 const PARENT = Symbol.for('edgegraph.langgraph.parent');
-const TOKENS = Symbol.for('edgegraph.langgraph.tokens');   // stream.js's: a token handler's mark
 const CONTEXT = Symbol('context');
 /** A node config's signal: its node context's. */
 const SIGNAL = { get() { return this[CONTEXT].signal; }, enumerable: true, configurable: true };

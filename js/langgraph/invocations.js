@@ -4,6 +4,9 @@
 // the graph API alone, and stream.js (with the stream-mode code it builds on)
 // comes in with the first run.
 
+/** A token handler's mark (stream.js's tokenHandler): config.js leaves an outer node's out of a graph invoked inside it. */
+export const TOKENS = Symbol('tokens');
+
 /** stream.js's Invocation once a run loaded it (else undefined): a run's path reads it in hand, awaiting nothing. */
 export let Invocation;
 

@@ -5,13 +5,11 @@
 // triggers, and checkpoint snapshots as getState() gives them.
 
 import { ModeStream, copyValue as copy } from '../langgraph-modes.js';
-import { stepOf } from './invocations.js';
+import { stepOf, TOKENS } from './invocations.js';
 import { IterableReadableStream } from './web-stream.js';
 import { GraphRecursionError } from './errors.js';
 import { shownInterrupts } from './subgraph-node.js';
 import { plainCall } from './messages.js';
-
-const TOKENS = Symbol.for('edgegraph.langgraph.tokens');   // a token handler's mark (config.js leaves an outer node's out of a nested graph's node)
 
 /**
  * A run's chunks ([mode, chunk]; with subgraphs, [namespace, mode, chunk]) as LangGraph's server-sent

@@ -228,7 +228,7 @@ function ownTasks(tasks, cp) {
  * failed checkpoint is kept with the task: js/subgraph.js), however deep; another's, what it threw.
  */
 function failureOf(task) {
-  const child = typeof task.keep?.checkpoint === 'string' ? JSON.parse(task.keep.checkpoint) : task.keep?.checkpoint;
+  const child = checkpointOf(task.keep?.checkpoint);
   const failed = child?.status === 'ERROR' && child.tasks?.find((t) => t.state === 'failed');
   return failed ? failureOf(failed) : task.result;
 }
@@ -236,12 +236,12 @@ function failureOf(task) {
 /** A subgraph task's local namespace, as its interrupt ids begin (`<node>:<task>`). */
 const localOf = (task) => task?.interrupts?.[0]?.id.split('/')[0];
 
-/**
- * The checkpoint a paused subgraph task holds: its kept one, or an edit of it (js/subgraph.js), as an
- * object (one kept as an object is read as it is, not through its text).
- */
+/** The checkpoint a paused subgraph task holds: its kept one, or an edit of it (js/subgraph.js), as an object (checkpointOf). */
 function heldChild(task, state, local) {
   const edit = state?.subgraphs?.[local];
   const checkpoint = edit && edit.replaces === task.keep?.checkpoint ? edit.checkpoint : task.keep?.checkpoint;
-  return typeof checkpoint === 'string' ? JSON.parse(checkpoint) : checkpoint;
+  return checkpointOf(checkpoint);
 }
+
+/** A checkpoint kept with a task, as an object (one kept as an object is read as it is, not through its text). */
+const checkpointOf = (checkpoint) => (typeof checkpoint === 'string' ? JSON.parse(checkpoint) : checkpoint);

@@ -70,19 +70,20 @@ export class ThreadState {
     const { tasks } = cp.meta;
     // (A failed one's error; one that finished beside it, what it wrote: its kept writes, as LangGraph's task result.)
     if (record.status === 'ERROR') ownTasks(snapshot.tasks, cp).forEach((own, i) => { if (own?.state === 'failed') snapshot.tasks[i].error = failureOf(own); else if (own?.state === 'done') snapshot.tasks[i].result = own.result?.channels; });
-    else this.#pausedTasks(snapshot.tasks, cp, threadId, subgraphs);
+    else this.#pausedTasks(snapshot.tasks, cp, configOf(threadId, cp.id).configurable, subgraphs);
     return tasks;
   }
 
   /** A paused subgraph's state by its namespace (a task's `state` config): the thread's checkpoint, then each child's down the namespace. */
   async #childState(config, ns, subgraphs) {
     const thread = threadRef(config.configurable);
-    let checkpoint = await this.#records.load(thread.threadId, thread.checkpointId), at = this;
+    const top = await this.#records.load(thread.threadId, thread.checkpointId);
+    let checkpoint = top, at = this;
     for (const local of ns.split('|')) {
       [at, checkpoint] = at.#childAt(checkpoint, local) ?? [];
       if (!at) throw noPausedChild('getState', thread.threadId, ns);
     }
-    return at.#snapshotOfCheckpoint(checkpoint, thread.threadId, ns, subgraphs);
+    return at.#snapshotOfCheckpoint(checkpoint, configOf(thread.threadId, top.id).configurable, ns, subgraphs);
   }
 
   /**
@@ -104,9 +105,11 @@ export class ThreadState {
 
   /**
    * A paused run's tasks (`cp`: its checkpoint, as #childAt takes it): their interrupts, and a subgraph
-   * node's paused child (kept with its task) in namespace `prefix|<node>:<task>`.
+   * node's paused child (kept with its task) in namespace `prefix|<node>:<task>`. `at`: the thread's
+   * checkpoint holding them (its config's configurable), which a child's snapshot's config names, as
+   * LangGraph's names the child's checkpoint: getState() of it is the child as it was then.
    */
-  #pausedTasks(tasks, cp, threadId, subgraphs, prefix) {
+  #pausedTasks(tasks, cp, at, subgraphs, prefix) {
     const owns = ownTasks(tasks, cp);
     for (const [i, task] of tasks.entries()) {
       const own = owns[i];
@@ -117,15 +120,15 @@ export class ThreadState {
       const local = localOf(own) ?? task.name;
       const checkpoint = subgraphs && own && heldChild(own, cp.state, local);
       const ns = prefix ? `${prefix}|${local}` : local;
-      task.state = checkpoint ? child.#snapshotOfCheckpoint(checkpoint, threadId, ns, true) : { configurable: { thread_id: threadId, checkpoint_ns: ns } };
+      task.state = checkpoint ? child.#snapshotOfCheckpoint(checkpoint, at, ns, true) : { configurable: { thread_id: at.thread_id, checkpoint_ns: ns } };
     }
   }
 
   /** A child's paused checkpoint `cp` (a subgraph node's) as a snapshot in namespace `ns` (with `subgraphs`: its paused children's too, else their namespaces). */
-  #snapshotOfCheckpoint(cp, threadId, ns, subgraphs) {
+  #snapshotOfCheckpoint(cp, at, ns, subgraphs) {
     const snapshot = pendingOf(this.#runner.view(cp.state), cp.status, nodeTasks(cp).map((t) => t.node));
-    this.#pausedTasks(snapshot.tasks, cp, threadId, subgraphs, ns);
-    return { ...snapshot, config: { configurable: { thread_id: threadId, checkpoint_ns: ns } }, metadata: { source: 'loop', step: cp.superstep, parents: {} } };
+    this.#pausedTasks(snapshot.tasks, cp, at, subgraphs, ns);
+    return { ...snapshot, config: { configurable: { ...at, checkpoint_ns: ns } }, metadata: { source: 'loop', step: cp.superstep, parents: {} } };
   }
 
   /**

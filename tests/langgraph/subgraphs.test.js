@@ -362,6 +362,27 @@ for (const impl of implementations) {
     assert.deepEqual(done, { name: 'Ann', city: 'Bergen', log: ['name after Oslo', 'city'] });
   });
 
+  test(named(impl, 'getState with subgraphs: true: a child\'s snapshot config names its checkpoint, so getState of it is the child as it was then, after an updateState of it too'), async () => {
+    const State = () => Annotation.Root({ docs: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }), ok: Annotation() });
+    const child = new StateGraph(State())
+      .addNode('search', () => ({ docs: ['web'] }))
+      .addNode('approve', () => ({ ok: interrupt('ok?') }))
+      .addEdge(START, 'search').addEdge('search', 'approve').addEdge('approve', END).compile();
+    const graph = new StateGraph(State()).addNode('research', child).addEdge(START, 'research').addEdge('research', END)
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: 'pinned-child' } };
+    await graph.invoke({}, config);
+    const then = (await graph.getState(config, { subgraphs: true })).tasks[0].state.config;
+    assert.equal(typeof then.configurable.checkpoint_id, 'string');
+    assert.match(then.configurable.checkpoint_ns, /^research:/);
+    const edited = await graph.updateState(then, { docs: ['manual'] });
+    assert.deepEqual((await graph.getState(then)).values.docs, ['web']);
+    assert.deepEqual((await graph.getState(edited)).values.docs, ['web', 'manual']);
+    assert.deepEqual((await graph.getState(config, { subgraphs: true })).tasks[0].state.values.docs, ['web', 'manual']);
+    // Without subgraphs, a task's state is the namespace alone (the latest child), as LangGraph's.
+    assert.deepEqual(Object.keys((await graph.getState(config)).tasks[0].state.configurable).sort(), ['checkpoint_ns', 'thread_id']);
+  });
+
   test(named(impl, 'stream with subgraphs: true: a child\'s interrupt comes in its namespace first, then the parent\'s, with the same ids'), async () => {
     const child = new StateGraph(Annotation.Root({ v: Annotation() })).addNode('ask', () => ({ v: interrupt('q') })).addEdge(START, 'ask').compile();
     const graph = new StateGraph(Annotation.Root({ v: Annotation() })).addNode('child', child).addEdge(START, 'child').compile({ checkpointer: new MemorySaver() });

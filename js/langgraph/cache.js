@@ -16,7 +16,7 @@ export function cacheOf(cache) {
  * `fn(input, config)` as an async function of cachedCall's `{ value, cached }`: with a cache and a policy
  * (`true`, or { ttl: seconds, keyFunc([input]) => string }), a result kept for
  * an equal input within its ttl is `value`, and `cached` says so. Without either: null
- * (compiled.js calls the node as it is, with no wrapper on its hot path). The call is cache-run.js's,
+ * (graph-runner.js calls the node as it is, with no wrapper on its hot path). The call is cache-run.js's,
  * loaded with a cached node's first (its cache lookup is awaited before the node runs anyway).
  */
 export function withCache(name, fn, policy, cache) {

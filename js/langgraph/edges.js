@@ -15,7 +15,7 @@ function targetsOf(answer, pathMap, out) {
 /**
  * The engine edge of a node with static targets `fixed` (none, a name, or a list of several)
  * and routers `branches` ({ path, pathMap }; or none); `view`: the engine state as the routers read it;
- * `gotoOf(state)`: the node's goto waiting for them (compiled.js's ROUTED), which they add to.
+ * `gotoOf(state)`: the node's goto waiting for them (graph-runner.js's ROUTED), which they add to.
  */
 export function edgeOf(fixed, branches, view, gotoOf) {
   if (!branches?.length) {

@@ -1,5 +1,5 @@
 // graph.js: LangGraph's StateGraph builder. It only records nodes and edges;
-// compile() (compiled.js) turns them into an edgegraph definition that runs
+// compile() (graph-runner.js) turns them into an edgegraph definition that runs
 // on the C core like any other graph.
 
 import { channelsOf } from './annotation.js';
@@ -18,7 +18,7 @@ export class Send {
   toJSON() { return { ...this }; }   // plain data (the engine refuses class instances without toJSON)
 }
 
-/** Whether `n` names a node of `nodes`, START or END. (A module function, not a closure made per compile: V8 drops a closure's optimized code at a full GC; see compiled.js.) */
+/** Whether `n` names a node of `nodes`, START or END. (A module function, not a closure made per compile: V8 drops a closure's optimized code at a full GC; see graph-runner.js.) */
 const isNode = (nodes, n) => nodes.has(n) || n === END || n === START;
 
 /**

@@ -16,7 +16,7 @@ export async function loadInvocation() {
 }
 
 /**
- * The Invocation a node's task runs for: its run's `configurable` (compiled.js's #runOptions puts it
+ * The Invocation a node's task runs for: its run's `configurable` (graph-runner.js's runOptions puts it
  * there; the engine hands it to every node's context, and on to a subgraph node's child run unless
  * that has its own); undefined in a run started on the engine itself.
  */

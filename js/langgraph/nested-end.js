@@ -1,7 +1,7 @@
 // nested-end.js: how a graph invoked inside another graph's node ends, as
 // the node sees it (nested.js says what LangGraph does): a child's pause is the
 // node's, a child node's Command.PARENT is the node's result, and a finished
-// child's values are kept with the node's task. Loaded by compiled.js with the
+// child's values are kept with the node's task. Loaded by graph-runner.js with the
 // first such call that ends: a program that invokes no graph inside a node never reads it.
 
 import { GraphInterrupt } from './edgegraph.js';
@@ -10,7 +10,7 @@ import { BREAKPOINT, shownInterrupts } from './subgraph-node.js';
 import { HANDOFF } from './nested.js';
 
 /**
- * The end of call `nested` (nested.js's nestedCall) of `runner`'s graph (compiled.js's GraphRunner) with the
+ * The end of call `nested` (nested.js's nestedCall) of `runner`'s graph (graph-runner.js's GraphRunner) with the
  * engine's `result` (not failed), streaming to `inv`: its values, or thrown, its pause or handoff.
  */
 export function nestedEnd(runner, nested, result, inv) {

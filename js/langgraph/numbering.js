@@ -107,7 +107,7 @@ export async function numbered(engine, store, checkpointer, threadId) {
 
 /**
  * The record a thread shows now (the newest neither skipped nor hidden), or the one named by id
- * `wanted` (hidden ones too), with its marks; undefined: none. `runner`: compiled.js's (its engine,
+ * `wanted` (hidden ones too), with its marks; undefined: none. `runner`: graph-runner.js's (its engine,
  * its store and the Checkpointer over it, `records`).
  */
 export async function shownRecord(runner, threadId, wanted) {

@@ -2,7 +2,7 @@
 // instead of going through its reducer (`{ items: new Overwrite([]) }` empties a
 // list a reducer appends to). It is data ({ __overwrite__: value }), as any
 // write: a JS reducer's channel takes it through overwritable(), the core's
-// messages channel as "remove all, then these" (compiled.js's #toUpdate).
+// messages channel as "remove all, then these" (graph-runner.js's #toUpdate).
 
 const OVERWRITE = '__overwrite__';
 

@@ -1,4 +1,4 @@
-// run-error.js: what a failed run raises (compiled.js's invoke, loaded with the first
+// run-error.js: what a failed run raises (graph-runner.js's invoke, loaded with the first
 // run that fails): what the node threw, as LangGraph raises it. A graph invoked inside
 // a node that failed keeps its failed checkpoint with the node's task first (nested.js),
 // so that a resume goes on from its failed node, not its start.

@@ -51,7 +51,7 @@ export class Invocation extends ModeStream {
   // invocation: with one, every run's objects survived minor GCs and were promoted (node --trace-gc-nvp:
   // 28 MB promoted over 600 react_agent_10x runs, 0.8 MB without), and scavenges cost ~2x.
   threadId;
-  input;                // a run without a thread: its input, read by the input step (compiled.js)
+  input;                // a run without a thread: its input, read by the input step (graph-runner.js)
   asChild = false;      // a subgraph node's run (runAsChild)
 
   /**
@@ -99,7 +99,7 @@ export class Invocation extends ModeStream {
     return step + this.#stepOffset;
   }
 
-  /** The thread's LangGraph step of the run's first step of nodes (compiled.js sets it for a run on a thread): later runs go on counting, as LangGraph's. */
+  /** The thread's LangGraph step of the run's first step of nodes (graph-runner.js sets it for a run on a thread): later runs go on counting, as LangGraph's. */
   stepBase;
   #stepOffset;
 
@@ -168,7 +168,7 @@ export class Invocation extends ModeStream {
   }
 
   /**
-   * Run `runner`'s graph (compiled.js) as another graph's node (subgraph-node.js): `start(options)`
+   * Run `runner`'s graph (graph-runner.js) as another graph's node (subgraph-node.js): `start(options)`
    * starts or resumes the engine's run; its chunks go up to the parent's stream under `ns`
    * (`base`: the node's task, which prefixes the child's interrupt ids in the parent).
    */

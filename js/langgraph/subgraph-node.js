@@ -22,7 +22,7 @@ export const shownInterrupts = (list = [], prefix = '') => list.filter((i) => !i
 
 /**
  * The engine's node spec for child runner `child` under the name `name`.
- * `parent` is the parent's runner (compiled.js): its view(state), toUpdate(values, node),
+ * `parent` is the parent's runner (graph-runner.js): its view(state), toUpdate(values, node),
  * combine(key, a, b).
  */
 export function subgraphNodeSpec(name, child, parent) {

@@ -1,6 +1,6 @@
 // thread-resume.js: a run that continues a thread (LangGraph's invoke(null) and
 // invoke(new Command({ resume, update, goto })) on a thread with checkpoints):
-// what is answered, updated and run next. compiled.js loads it on the first such
+// what is answered, updated and run next. graph-runner.js loads it on the first such
 // run: a program that only starts threads never reads it.
 
 import { isCommand, gotoOf, updateOf } from './command.js';
@@ -13,7 +13,7 @@ const NEXT_ANSWER = Symbol.for('edgegraph.nextAnswer');   // interrupt.js's: an 
 const isIdMap = (v) => v?.constructor === Object && Object.keys(v).every((k) => /:\d+\.\d+:\d+$/.test(k));
 
 /**
- * The engine's run of `runner`'s graph (compiled.js's GraphRunner) continuing `thread` ({ threadId,
+ * The engine's run of `runner`'s graph (graph-runner.js's GraphRunner) continuing `thread` ({ threadId,
  * checkpointId? }) from its checkpoint `latest` (the engine's getState; null: none), with `input`
  * (null or a Command), the run's engine `options` and Invocation `inv`. Returns the run's result.
  */

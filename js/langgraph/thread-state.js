@@ -1,7 +1,7 @@
 // thread-state.js: the read/write side of a compiled graph's threads
 // (getState, updateState, getStateHistory), over the engine's checkpoints:
-// loaded on a compiled graph's first call of one of them (compiled.js). The run
-// side is compiled.js; this side only reads and forks checkpoints.
+// loaded on a compiled graph's first call of one of them (graph-runner.js). The run
+// side is graph-runner.js; this side only reads and forks checkpoints.
 
 import { EdgegraphError } from './edgegraph.js';
 import { withValues, snapshotOf, metadataOf, pendingOf, stopped } from './history.js';
@@ -27,7 +27,7 @@ export class ThreadState {
   #runner;
 
   /**
-   * `runner` is the graph's runner (compiled.js): its `engine`, `store` (null: none) and `records` (a Checkpointer over it), `view(state)` (the channels
+   * `runner` is the graph's runner (graph-runner.js): its `engine`, `store` (null: none) and `records` (a Checkpointer over it), `view(state)` (the channels
    * of an engine state), `toUpdate(values, node)`, `combine(key, a, b)`, and `children`, which maps a subgraph
    * node's name to its compiled graph.
    */

@@ -31,7 +31,7 @@ async function runTool(node, call, config, state) {
  * `node`'s run on `input`: a Send's `{ ...state, lg_tool_call }` (one call per task: LangGraph's
  * per-call fan-out) runs that call alone; a state with messages, the calls of the last assistant
  * message not answered yet, in parallel. Their messages as an update, or with a tool's Command a
- * list of updates and Commands (compiled.js takes both), the Sends of several tools' Command.PARENT
+ * list of updates and Commands (graph-runner.js takes both), the Sends of several tools' Command.PARENT
  * merged into one, as LangGraph's ToolNode merges them. (Not LangGraph's other input, a message
  * list: MessageGraph's, not a StateGraph's.)
  */

@@ -25,5 +25,6 @@ export const invocationIn = (ctx) => (Invocation !== undefined && ctx.configurab
 /**
  * A task's step as LangGraph numbers it (`config.metadata.langgraph_step`, the debug stream's):
  * the engine counts a run's input step as its superstep 1 (`<runId>:<superstep>.<index>`), LangGraph as its step 0.
+ * (../stream-modes.js's superstepOf less one, read here: that module loads with a run's first stream, after import.)
  */
 export const stepOf = (taskId) => parseInt(taskId.slice(taskId.lastIndexOf(':') + 1), 10) - 1;

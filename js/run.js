@@ -237,12 +237,9 @@ export class Run {
     return null;
   }
 
-  /**
-   * `run`, a task's: a subgraph node's is one a stop waits for (#settle). Not a Send's: the
-   * stopped children of one node's several tasks cannot all be kept under its name.
-   */
+  /** `run`, a task's: a subgraph node's is one a stop waits for (#settle), to keep where its child stopped (#fail). */
   #waited(task, fn, run) {
-    if (fn.child && task.arg === undefined) this.#children = Promise.all([this.#children, run.catch(() => {})]);
+    if (fn.child) this.#children = Promise.all([this.#children, run.catch(() => {})]);
     return run;
   }
 
@@ -367,10 +364,12 @@ export class Run {
   }
 
   #fail(task, error, started) {
-    if (!this.#open || this.#aborted) return;
+    if (!this.#open) return;
+    const { core } = this.#graph;
+    // Stopped with the run: a subgraph's child keeps where it stopped with the task (error[TASK]), which stays to run.
+    if (this.#aborted) return error?.[TASK] && naming(task, 'report the failure of', core, 'runFail', this.#handle, JSON.stringify({ keep: error[TASK] }));
     if (isGraphInterrupt(error) && task.kind !== 'route') return this.#interrupted(task, error, started);
     this.#thrown.set(task.node, error);
-    const { core } = this.#graph;
     const failure = describeThrown(error);
     // What the task keeps (an answer its interrupt() took: interrupt.js; a failed subgraph's child) stays with it for the resume's re-run.
     // (undefined: none; JSON leaves it out)

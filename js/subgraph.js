@@ -66,15 +66,14 @@ export function subgraphHandler(name, spec, child) {
       throw new GraphInterrupt(pending.map((i) => ({ id: `${internal.base}/${i.id}`, value: i.value })),
         { checkpoint: result.checkpoint, ids: (result.interrupts ?? []).map((i) => i.id) });
     }
-    if (result.status === 'PAUSED' || result.status === 'INTERRUPTED') {
-      const out = { subgraphs: { [name]: result.checkpoint }, nextNodeOverride: name };
-      // (A child stopped by the parent's abort waits for no answer: the parent stops, and its resume goes on in the child.)
-      if (result.status === 'PAUSED') out.pendingAskUser = result.state.pendingAskUser ?? { subgraph: name };
-      return out;
+    if (result.status === 'PAUSED') {
+      return { subgraphs: { [name]: result.checkpoint }, pendingAskUser: result.state.pendingAskUser ?? { subgraph: name }, nextNodeOverride: name };
     }
-    if (result.status === 'ERROR') {
-      // The child's failed checkpoint stays with the task (run.js): a resume goes on from its failed step, not its start.
-      throw Object.assign(new EdgegraphError(result.error.code, `subgraph '${name}': ${result.error.message}`, { node: name, cause: result.error }), { [TASK]: { checkpoint: result.checkpoint, ids: [] } });
+    if (result.status !== 'FINISHED') {
+      // Failed, or stopped (the parent's abort, a sibling's failure: INTERRUPTED, its error ABORTED): the child's
+      // checkpoint stays with the task (run.js), not in the state: a resume goes on from the child's step where it stopped.
+      const { error } = result;
+      throw Object.assign(new EdgegraphError(error.code, `subgraph '${name}': ${error.message}`, { node: name, cause: error }), { [TASK]: { checkpoint: result.checkpoint, ids: [] } });
     }
     // A handoff (a child node's Command.PARENT): its update and goto, instead of the output mapping.
     const handoff = result.parentCommand;

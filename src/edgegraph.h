@@ -206,7 +206,10 @@ eg_code eg_run_submit(eg_run *run, uint32_t index, const char *result, size_t le
 /* Report that task `index` failed; `error` is a JSON object {"message": "..."}
  * (or any JSON; it is kept in the error as given). A node task's "keep" in it
  * is taken out and kept with the task, as eg_run_interrupt_task keeps it, and
- * handed back with the task's re-run (a resume of the failed run).
+ * handed back with the task's re-run (a resume of the failed run). After
+ * eg_run_interrupt, a failure with a "keep" is a task stopped with the run:
+ * it does not fail, it stays to run (the run stops INTERRUPTED), and its
+ * re-run takes the keep (a subgraph's child goes on where it stopped).
  * Returns EG_OK, EG_E_NOMEM, EG_E_DISPOSED, EG_E_BAD_STATE or EG_E_BAD_TASK. */
 eg_code eg_run_fail(eg_run *run, uint32_t index, const char *error, size_t len, eg_error *err);
 

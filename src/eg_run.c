@@ -330,6 +330,8 @@ eg_code eg_run_fail(eg_run *run, uint32_t index, const char *error, size_t len, 
     /* "keep": data kept with a node task, as an interrupt's (answers it took: its re-run takes them again). */
     cJSON *keep = t->kind == TASK_NODE ? cJSON_DetachItemViaPointer(e, eg_get(e, "keep")) : NULL;
     if (keep) { cJSON_Delete(t->keep); t->keep = keep; }
+    /* A node task stopped with the run (eg_run_interrupt), with what it did kept: it stays to run, and its re-run takes the keep. */
+    if (keep && run->interrupt) { cJSON_Delete(e); return EG_OK; }
     t->result = e; /* NULL when the host sent no valid JSON: "(no message)" */
     t->state = T_FAILED;
     if (t->kind == TASK_ROUTE) {

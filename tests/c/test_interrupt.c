@@ -299,6 +299,35 @@ TEST(a_failed_node_keeps_the_keep_it_failed_with_for_its_rerun) {
     eg_graph_free(g);
 }
 
+TEST(a_task_stopped_with_the_run_and_a_keep_stays_to_run_and_its_rerun_takes_the_keep) {
+    eg_graph *g = graph_of(parallel);
+    eg_run *r = at_the_fan_out(g);
+    eg_error e;
+    CHECK(hand(r, eg_run_submit, 0, "{\"r\":[\"a\"]}", &e) == EG_OK);
+    eg_run_interrupt(r);
+    /* b stopped with the run, what it did kept (a subgraph's child); c stopped without one. */
+    CHECK(hand(r, eg_run_fail, 1, "{\"keep\":{\"checkpoint\":\"b's child\"}}", &e) == EG_OK);
+    cJSON *o = step(r);
+    CHECK_STR(field(o, "status"), "INTERRUPTED");
+    cJSON_Delete(o);
+    const char *cp;
+    CHECK(eg_run_checkpoint(r, &cp, NULL, NULL) == EG_OK && strstr(cp, "\"keep\":{\"checkpoint\":\"b's child\"}") && !strstr(cp, "\"failed\""));
+    r = reopen(r, g);
+    if (!r) { eg_graph_free(g); return; }
+    CHECK(eg_run_resume(r, NULL, 0, &e) == EG_OK);
+    o = step(r);
+    /* b and c run again (a's result is kept); b's re-run takes its keep. */
+    cJSON *tasks = cJSON_GetObjectItem(o, "tasks");
+    CHECK(cJSON_GetArraySize(tasks) == 2);
+    char *keep = cJSON_PrintUnformatted(cJSON_GetObjectItem(cJSON_GetArrayItem(tasks, 0), "keep"));
+    CHECK_STR(keep, "{\"checkpoint\":\"b's child\"}");
+    free(keep);
+    CHECK(!cJSON_GetObjectItem(cJSON_GetArrayItem(tasks, 1), "keep"));
+    cJSON_Delete(o);
+    eg_run_free(r);
+    eg_graph_free(g);
+}
+
 /* A run of `g` with `opts` whose first task (a routing node) finished: its routes are next. */
 static eg_run *after_first_with(const eg_graph *g, const char *opts) {
     eg_run *r = NULL;

@@ -60,6 +60,130 @@ test('an abort while a Send fans out to a subgraph node stops the run (INTERRUPT
   const done = await parent.resume({ threadId: 't' });
   assert.equal(done.status, 'FINISHED');
   assert.deepEqual([done.state.data.r1, done.state.data.r2, done.state.data.r3], [true, true, true]);
+  // Each Send's child kept where it stopped, with its own task: no child's first node ran twice.
+  assert.deepEqual(ran.filter((r) => r.startsWith('first')).sort(), ['first 1', 'first 2', 'first 3']);
+  parent.dispose();
+});
+
+/** A checkout child whose `charge` stops the run as it finishes (`stop`), and `ship`; `ran` lists them. */
+function checkout(stop, ran) {
+  return {
+    nodes: {
+      charge: (s) => { ran.push(`charge ${s.data.order}`); stop(); return { data: { charged: s.data.order } }; },
+      ship: (s) => { ran.push(`ship ${s.data.order}`); return { data: { shipped: s.data.order } }; },
+    },
+    edges: { charge: 'ship', ship: '__end__' },
+    entryPoint: 'charge',
+  };
+}
+
+test('a new execute on a thread after an abort inside a subgraph node starts the child afresh with its own input: the stopped child stays with the stopped run', async () => {
+  const controller = new AbortController();
+  const ran = [];
+  const child = checkout(() => controller.abort(new Error('stop')), ran);
+  const parent = new GraphEngine({
+    nodes: { order: { kind: 'subgraph', graph: child, input: (s) => ({ data: { order: s.data.order } }), output: (c) => ({ data: { shipped: c.data.shipped } }) } },
+    edges: { order: '__end__' },
+    entryPoint: 'order',
+  }, { checkpointer: new MemoryStore() });
+  const stopped = await parent.execute({ data: { order: 'A' } }, { threadId: 't', signal: controller.signal });
+  assert.equal(stopped.status, 'INTERRUPTED');
+  assert.equal(stopped.state.subgraphs?.order ?? null, null);
+  const next = await parent.execute({ data: { order: 'B' } }, { threadId: 't' });
+  assert.equal(next.status, 'FINISHED');
+  assert.equal(next.state.data.shipped, 'B');
+  assert.deepEqual(ran, ['charge A', 'charge B', 'ship B']);
+  parent.dispose();
+});
+
+test('an abort inside a subgraph node is no finished task: no updates chunk for it, and the resume does not pause at its interruptBefore again', async () => {
+  const controller = new AbortController();
+  const ran = [];
+  let stopNow = false;
+  const child = checkout(() => { if (stopNow) controller.abort(new Error('stop')); }, ran);
+  const parent = new GraphEngine({
+    nodes: { order: { kind: 'subgraph', graph: child, input: () => ({ data: { order: 'A' } }), output: (c) => ({ data: { shipped: c.data.shipped } }) } },
+    edges: { order: '__end__' },
+    entryPoint: 'order',
+  }, { checkpointer: new MemoryStore(), interruptBefore: ['order'] });
+  assert.equal((await parent.execute({}, { threadId: 't' })).status, 'PAUSED');
+  stopNow = true;
+  const chunks = [];
+  await assert.rejects(async () => {
+    for await (const chunk of parent.streamResume({ threadId: 't' }, undefined, { streamMode: 'updates', signal: controller.signal })) chunks.push(chunk);
+  }, /ABORTED|interrupted/);
+  assert.deepEqual(chunks, []);
+  assert.equal((await parent.getState('t')).status, 'INTERRUPTED');
+  stopNow = false;
+  const done = await parent.resume({ threadId: 't' });
+  assert.equal(done.status, 'FINISHED');
+  assert.deepEqual(ran, ['charge A', 'ship A']);
+  parent.dispose();
+});
+
+test('an abort in a step with a subgraph task and Sends to the same node stops the run (INTERRUPTED, no conflict over the children), and the resume runs each child on', async () => {
+  const controller = new AbortController();
+  const ran = [];
+  const child = checkout(() => { if (ran.filter((r) => r.startsWith('charge')).length === 3) controller.abort(new Error('stop')); }, ran);
+  const parent = new GraphEngine({
+    nodes: {
+      plan: () => ({}),
+      order: { kind: 'subgraph', graph: child, input: (s, ctx) => ({ data: { order: ctx.arg ?? 'plain' } }), output: (c) => ({ shipped: [c.data.shipped] }) },
+    },
+    edges: { plan: () => ['order', send('order', 'x'), send('order', 'y')], order: '__end__' },
+    entryPoint: 'plan',
+    state: { reducers: { shipped: 'concat' } },
+  }, { checkpointer: new MemoryStore() });
+  const stopped = await parent.execute({}, { threadId: 't', signal: controller.signal });
+  assert.equal(stopped.status, 'INTERRUPTED', stopped.error?.message);
+  const done = await parent.resume({ threadId: 't' });
+  assert.equal(done.status, 'FINISHED', done.error?.message);
+  assert.deepEqual(done.state.shipped.sort(), ['plain', 'x', 'y']);
+  assert.deepEqual(ran.filter((r) => r.startsWith('charge')).sort(), ['charge plain', 'charge x', 'charge y']);
+  parent.dispose();
+});
+
+test('a sibling\'s failure stops the Sends to a subgraph node beside it: the resume runs the failed node again and each child on from where it stopped', async () => {
+  const ran = [];
+  let down = true, shipping = 0;
+  let release;
+  const failed = new Promise((resolve) => { release = resolve; });
+  const child = {
+    nodes: {
+      charge: (s) => { ran.push(`charge ${s.data.order}`); return {}; },
+      // Waits, as a slow call does, until the step's signal tells it to stop (the sibling failed).
+      // (The second to get here lets `bad` fail: both children are then in flight.)
+      ship: async (s, engine, ctx) => {
+        if (down) {
+          if (++shipping === 2) release();
+          await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+          throw ctx.signal.reason;
+        }
+        ran.push(`ship ${s.data.order}`);
+        return { data: { shipped: s.data.order } };
+      },
+    },
+    edges: { charge: 'ship', ship: '__end__' },
+    entryPoint: 'charge',
+  };
+  const parent = new GraphEngine({
+    nodes: {
+      plan: () => ({}),
+      bad: async () => { await failed; ran.push('bad'); if (down) throw new Error('boom'); return {}; },
+      order: { kind: 'subgraph', graph: child, input: (s, ctx) => ({ data: { order: ctx.arg } }), output: (c) => ({ shipped: [c.data.shipped] }) },
+    },
+    edges: { plan: () => ['bad', send('order', 'x'), send('order', 'y')], bad: '__end__', order: '__end__' },
+    entryPoint: 'plan',
+    state: { reducers: { shipped: 'concat' } },
+  }, { checkpointer: new MemoryStore() });
+  const first = await parent.execute({}, { threadId: 't' });
+  assert.equal(first.status, 'ERROR');
+  assert.match(first.error.message, /boom/);
+  down = false;
+  const done = await parent.resume({ threadId: 't' });
+  assert.equal(done.status, 'FINISHED', done.error?.message);
+  assert.deepEqual(done.state.shipped.sort(), ['x', 'y']);
+  assert.deepEqual(ran.filter((r) => r.startsWith('charge')).sort(), ['charge x', 'charge y']);
   parent.dispose();
 });
 

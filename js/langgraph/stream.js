@@ -52,7 +52,9 @@ export class Invocation extends ModeStream {
   // 28 MB promoted over 600 react_agent_10x runs, 0.8 MB without), and scavenges cost ~2x.
   threadId;
   input;                // a run without a thread: its input, read by the input step (graph-runner.js)
-  asChild = false;      // a subgraph node's run (runAsChild)
+  // A run that goes on from a pause whose values chunk waits for its first node (enter): a subgraph's
+  // child resumed (runAsChild), a resume whose Command has an update (thread-resume.js), which the node's state has.
+  fromPause = false;
 
   /**
    * @param {object} config the call's config (its subgraphs flag, recursionLimit, ...)
@@ -132,9 +134,9 @@ export class Invocation extends ModeStream {
    */
   enter(taskId, name, state, input) {
     const step = this.stepOf(taskId);
-    // A subgraph's run that starts at a node, with no input step before it, goes on from a pause
-    // (a resume inside it): its values stream starts with the state it goes on from, as LangGraph's.
-    if (this.mirror === undefined && this.asChild && this.values) this.push('values', copy(this.view(state)));
+    // A run that starts at a node, with no input step before it, goes on from a pause (a resume inside a
+    // subgraph; with a Command's update): its values stream starts with the state it goes on from, as LangGraph's.
+    if (this.mirror === undefined && this.fromPause && this.values) this.push('values', copy(this.view(state)));
     this.mirror = state;
     if (step !== this.#lastStep) {
       this.#lastStep = step;
@@ -176,7 +178,7 @@ export class Invocation extends ModeStream {
     const config = parentInv?.config ?? {};
     // No modes of its own (so its `subgraphs` flag shapes nothing): its chunks go to the parent's stream.
     const inv = new Invocation(config, [], true, runner.view, parentInv && { stream: parentInv, ns });
-    inv.asChild = true;
+    inv.fromPause = true;
     const result = await start(runner.runOptions(inv, config.configurable?.thread_id));
     // The child's interrupts, in its namespace first (ids as the parent's task has them), as LangGraph streams them.
     const shown = result.status === 'PAUSED' ? shownInterrupts(result.interrupts, `${base}/`) : [];

@@ -40,6 +40,8 @@ export async function continueThread(runner, input, latest, thread, options, inv
     thread = { threadId: thread.threadId, checkpointId: (await runner.engine.updateState(thread, answer.update, undefined, { restartTasks: true })).checkpointId };
     answer = answer.goto === undefined ? undefined : new EngineCommand({ goto: answer.goto });
   }
-  if (inv.values) inv.push('values', inv.update(inv.initialValues));   // LangGraph's values stream starts with them
+  // LangGraph's values stream starts with them; with a Command's update, as its first node gets them (the update in).
+  if (answer?.update !== undefined && latest.status === 'PAUSED') inv.fromPause = true;
+  else if (inv.values) inv.push('values', inv.update(inv.initialValues));
   return runner.engine.resume(thread, answer, options);
 }

@@ -406,7 +406,7 @@ for (const impl of implementations) {
 }
 
 for (const impl of implementations) {
-  const { StateGraph, Annotation, START, MemorySaver, Command, interrupt } = impl;
+  const { StateGraph, Annotation, START, END, MemorySaver, Command, interrupt } = impl;
   test(named(impl, 'values mode: a resumed run starts with the values it resumes from'), async () => {
     const graph = new StateGraph(Annotation.Root({ log: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) }))
       .addNode('ask', () => ({ log: [`ask:${interrupt('?')}`] })).addNode('after', () => ({ log: ['after'] }))
@@ -417,4 +417,18 @@ for (const impl of implementations) {
     for await (const chunk of await graph.stream(new Command({ resume: 'yes' }), { ...config, streamMode: 'values' })) chunks.push(chunk.log);
     assert.deepEqual(chunks, [['in'], ['in', 'ask:yes'], ['in', 'ask:yes', 'after']]);
   });
+  test(named(impl, 'values mode: a resume with Command({ resume, update }) starts with the values the update made, which the resumed node gets'), async () => {
+    const S = Annotation.Root({ draft: Annotation(), verdict: Annotation() });
+    const graph = new StateGraph(S)
+      .addNode('write', () => ({ draft: 'v1' }))
+      .addNode('review', (s) => ({ verdict: `${interrupt(s.draft)} for ${s.draft}` }))
+      .addEdge(START, 'write').addEdge('write', 'review').addEdge('review', END)
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: 'edit-and-answer' } };
+    await graph.invoke({}, config);
+    const chunks = [];
+    for await (const chunk of await graph.stream(new Command({ resume: 'ok', update: { draft: 'v2' } }), { ...config, streamMode: 'values' })) chunks.push(chunk);
+    assert.deepEqual(chunks, [{ draft: 'v2' }, { draft: 'v2', verdict: 'ok for v2' }]);
+  });
+
 }

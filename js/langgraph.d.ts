@@ -200,10 +200,25 @@ export interface StateGraphConstructor {
   new <T extends object>(schema: T, options?: { input?: object; output?: object } | object): StateGraph<SchemaState<T>, SchemaUpdate<T>>;
 }
 export declare const StateGraph: StateGraphConstructor;
+/** LangGraph 1.7's timeout of a node's try: milliseconds, or { runTimeout } (an idleTimeout is refused: INVALID_DEFINITION). */
+export type NodeTimeout = number | { runTimeout?: number; idleTimeout?: never; refreshOn?: 'auto' | 'heartbeat' };
+/** What a node's errorHandler gets: the node whose last try failed, and what it threw. */
+export declare class NodeError { constructor(node: string, error: unknown); node: string; error: any; }
+export declare function isNodeError(e: unknown): e is NodeError;
+/** LangGraph 1.7's node policies, per node (addNode's options) or for every node (setNodeDefaults). */
+export interface NodePolicies<S = any> {
+  retryPolicy?: RetryPolicy;
+  cachePolicy?: CachePolicy | boolean;
+  timeout?: NodeTimeout;
+  /** After the node's last try failed: its result (an update or a Command) is the node's. */
+  errorHandler?: (state: S, error: NodeError, config: NodeConfig) => Record<string, unknown> | Command | Promise<Record<string, unknown> | Command>;
+}
 export interface StateGraph<S = any, U = UpdateOf<S>> {
+  /** Graph-wide node policies (a node's own win), applied at compile(). */
+  setNodeDefaults(defaults: NodePolicies<S>): this;
   /** A node with an input schema of its own (an Annotation.Root): it gets those channels, and may write channels the graph's state does not declare (private state). */
-  addNode<I extends AnnotationRoot<any> | StateSchema<any>>(name: string, node: (state: SchemaState<I>, config: NodeConfig) => Record<string, unknown> | Command | Promise<Record<string, unknown> | Command>, options: { input: I; retryPolicy?: RetryPolicy; cachePolicy?: CachePolicy | boolean; ends?: string[]; defer?: boolean }): this;
-  addNode(name: string, node: NodeFn<S, U> | CompiledStateGraph<any> | ToolNode | { invoke(input: any, config?: any): unknown }, options?: { retryPolicy?: RetryPolicy; cachePolicy?: CachePolicy | boolean; input?: unknown; ends?: string[]; subgraphs?: unknown[]; defer?: boolean }): this;
+  addNode<I extends AnnotationRoot<any> | StateSchema<any>>(name: string, node: (state: SchemaState<I>, config: NodeConfig) => Record<string, unknown> | Command | Promise<Record<string, unknown> | Command>, options: NodePolicies<SchemaState<I>> & { input: I; ends?: string[]; defer?: boolean }): this;
+  addNode(name: string, node: NodeFn<S, U> | CompiledStateGraph<any> | ToolNode | { invoke(input: any, config?: any): unknown }, options?: NodePolicies<S> & { input?: unknown; ends?: string[]; subgraphs?: unknown[]; defer?: boolean }): this;
   addNode(nodes: Record<string, NodeFn<S, U>>): this;
   addEdge(from: string | string[], to: string): this;
   addConditionalEdges(from: string, path: Router<S>, pathMap?: string[] | Record<string, string>): this;
@@ -276,12 +291,23 @@ export declare class MemorySaver extends BaseCheckpointSaver {
 }
 
 /** LangGraph's error classes take (message, extra), as LangGraph's do; each keeps an edgegraph code. */
-export declare class GraphRecursionError extends EdgegraphError { constructor(message: string, extra?: { node?: string; cause?: unknown }); readonly name: 'GraphRecursionError'; readonly lc_error_code: 'GRAPH_RECURSION_LIMIT'; }
-export declare class InvalidUpdateError extends EdgegraphError { constructor(message: string, extra?: { node?: string; cause?: unknown; code?: ErrorCode }); readonly name: 'InvalidUpdateError'; readonly lc_error_code: 'INVALID_CONCURRENT_GRAPH_UPDATE' | 'INVALID_GRAPH_NODE_RETURN_VALUE'; }
-export declare class UnreachableNodeError extends EdgegraphError { constructor(message: string, extra?: { node?: string; cause?: unknown }); readonly name: 'UnreachableNodeError'; readonly lc_error_code: 'UNREACHABLE_NODE'; }
-export declare class GraphValidationError extends EdgegraphError { constructor(message: string, extra?: { node?: string; cause?: unknown; code?: ErrorCode }); readonly name: 'GraphValidationError'; }
-export declare class EmptyInputError extends EdgegraphError { constructor(message: string); readonly name: 'EmptyInputError'; }
+export declare class BaseLangGraphError extends EdgegraphError { constructor(message?: string, extra?: { node?: string; cause?: unknown; code?: ErrorCode; lc_error_code?: string }); lc_error_code?: string; }
+export declare class GraphRecursionError extends BaseLangGraphError { constructor(message: string, extra?: { node?: string; cause?: unknown }); readonly name: 'GraphRecursionError'; readonly lc_error_code: 'GRAPH_RECURSION_LIMIT'; }
+export declare class InvalidUpdateError extends BaseLangGraphError { constructor(message: string, extra?: { node?: string; cause?: unknown; code?: ErrorCode }); readonly name: 'InvalidUpdateError'; readonly lc_error_code: 'INVALID_CONCURRENT_GRAPH_UPDATE' | 'INVALID_GRAPH_NODE_RETURN_VALUE'; }
+export declare class UnreachableNodeError extends BaseLangGraphError { constructor(message: string, extra?: { node?: string; cause?: unknown }); readonly name: 'UnreachableNodeError'; readonly lc_error_code: 'UNREACHABLE_NODE'; }
+export declare class GraphValidationError extends BaseLangGraphError { constructor(message: string, extra?: { node?: string; cause?: unknown; code?: ErrorCode }); readonly name: 'GraphValidationError'; }
+export declare class EmptyInputError extends BaseLangGraphError { constructor(message: string); readonly name: 'EmptyInputError'; }
 export declare function isGraphRecursionError(e: unknown): e is GraphRecursionError;
+/** A node's try past its `timeout` (a run's error, and its task's in getState()). */
+export declare class NodeTimeoutError extends BaseLangGraphError { readonly name: 'NodeTimeoutError'; node?: string; kind?: 'run'; }
+export declare function isNodeTimeoutError(e: unknown): e is NodeTimeoutError;
+export declare class UnknownInterruptError extends BaseLangGraphError { readonly name: 'UnknownInterruptError'; }
+export declare function isUnknownInterruptError(e: unknown): e is UnknownInterruptError;
+export declare class GraphValueError extends BaseLangGraphError { readonly name: 'GraphValueError'; }
+export declare class EmptyChannelError extends BaseLangGraphError { readonly name: 'EmptyChannelError'; }
+export declare class StateGraphInputError extends BaseLangGraphError { readonly name: 'StateGraphInputError'; }
+export declare class MultipleSubgraphsError extends BaseLangGraphError { readonly name: 'MultipleSubgraphError'; }
+export declare class RemoteException extends BaseLangGraphError { readonly name: 'RemoteException'; }
 
 /** What a Standard Schema (Zod, Valibot, ArkType) parses to, and takes: read from its `~standard.types`; `any` for anything else. */
 export type SchemaOutput<S> = S extends { '~standard': { types?: { output: infer O } } } ? O : any;
@@ -378,3 +404,5 @@ export declare class ParentCommand extends Error {
 export declare function isParentCommand(e: unknown): e is ParentCommand;
 /** Whether `e` leaves a node without failing it (an interrupt, a NodeInterrupt, a ParentCommand): rethrow it. */
 export declare function isGraphBubbleUp(e: unknown): boolean;
+/** `e instanceof GraphBubbleUp` is isGraphBubbleUp(e): an interrupt, a NodeInterrupt, a ParentCommand. */
+export declare class GraphBubbleUp extends Error { readonly is_bubble_up: true; }

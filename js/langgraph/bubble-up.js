@@ -48,3 +48,9 @@ export const isParentCommand = (e) => e?.name === 'ParentCommand';
 
 /** Whether `e` leaves a node without failing it (an interrupt, a NodeInterrupt, a ParentCommand): a node's catch-all rethrows it. */
 export const isGraphBubbleUp = (e) => isGraphInterrupt(e) || isParentCommand(e) || e?.is_bubble_up === true;
+
+/** LangGraph's base of those: `e instanceof GraphBubbleUp` is isGraphBubbleUp(e) (an interrupt is edgegraph's GraphInterrupt). */
+export class GraphBubbleUp extends Error {
+  static [Symbol.hasInstance](e) { return isGraphBubbleUp(e); }
+  get is_bubble_up() { return true; }
+}

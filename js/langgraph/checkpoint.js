@@ -4,7 +4,8 @@
 // so a thread written through this entry resumes with GraphEngine too.
 
 import { MemoryStore, EdgegraphError, Checkpointer } from './edgegraph.js';
-import { configOf, threadRef } from './thread-config.js';
+
+const api = () => import('./saver-api.js');
 
 /** Whether `store` has an edgegraph store's get and put. */
 const isStore = (store) => typeof store?.get === 'function' && typeof store.put === 'function';
@@ -22,40 +23,14 @@ export class BaseCheckpointSaver {
 
   #records;
 
-  /**
-   * LangGraph's read API over the records: { config, checkpoint: { id, ts,
-   * channel_values }, metadata, parentConfig } of a thread's latest checkpoint
-   * (or of `configurable.checkpoint_id`), or undefined.
-   */
-  async getTuple(config) {
-    if (config?.configurable?.thread_id === undefined) return undefined;
-    const { threadId: thread, checkpointId } = threadRef(config.configurable);
-    const loaded = await this.#records.load(thread, checkpointId);
-    if (!loaded) return undefined;
-    const tuple = {
-      config: configOf(thread, loaded.id),
-      checkpoint: { v: 1, id: String(loaded.id), ts: new Date(loaded.createdAt).toISOString(), channel_values: loaded.state?.channels ?? {} },
-      metadata: { status: loaded.status },
-    };
-    if (loaded.parent != null) tuple.parentConfig = configOf(thread, loaded.parent);
-    return tuple;
-  }
-
+  // LangGraph's read API (saver-api.js, loaded on first use).
+  async getTuple(config) { return (await api()).getTuple(this.#records, config); }
   /** The checkpoint of getTuple(). */
   async get(config) { return (await this.getTuple(config))?.checkpoint; }
-
-  /** A thread's checkpoints as tuples, newest first. */
-  async *list(config, { limit } = {}) {
-    const threadId = config?.configurable?.thread_id;
-    const records = await this.#records.history(String(threadId));
-    for (const r of records.slice(0, limit)) yield await this.getTuple({ configurable: { thread_id: threadId, checkpoint_id: r.id } });
-  }
-
+  async *list(config, options) { yield* (await api()).list(this.#records, config, options); }
   /** Forget a thread: every checkpoint of it (LangGraph's deleteThread, a chat's "clear"). */
   async deleteThread(threadId) { await this.#records.deleteThread(String(threadId)); }
-
-  /** Writing is the engine's: a saver here is read through LangGraph's API, written by runs. */
-  async put() { throw new EdgegraphError('INVALID_OPTIONS', 'put(): runs write the savers of edgegraph/langgraph'); }
+  async put() { (await api()).put(); }
   async putWrites() { return this.put(); }
 }
 

@@ -146,21 +146,27 @@ export class GraphRunner {
 
   /** Node `name` (`node`: its addNode record; null: START) into #definition's parts `at`. */
   #node(name, node, [fixed, joined, branches, objects, handlers, routers, entries]) {
-    const { fn, options = {}, subgraph } = node ?? {};
+    let { fn, options = {}, subgraph } = node ?? {};
+    // setNodeDefaults's (LangGraph 1.7's): a node's own options win.
+    if (node && this.#builder.nodeDefaults) options = { ...this.#builder.nodeDefaults, ...options };
     // LangGraph's edges from several nodes to one are not a join; addEdge([a, b], c) is.
     const sources = joined.get(name);
     const join = sources ? [...new Set(sources)] : false;
     const child = runnerOf(subgraph);
     // (The spec of most nodes is PLAIN_NODE's, which entries say with null: no object made for them.)
-    const spec = node === null ? { jumpTarget: true } : join || options.defer || child || options.retryPolicy ? { jumpTarget: true, join } : null;
+    const { timeout } = options;
+    const spec = node === null ? { jumpTarget: true } : join || options.defer || child || options.retryPolicy || timeout ? { jumpTarget: true, join } : null;
     if (options.defer) spec.defer = true;
-    // LangGraph's retry policy is the engine's node retry (each try a call of the node's handler, its own signal).
+    // LangGraph's retry policy is the engine's node retry (each try a call of the node's handler, its own signal),
+    // and its timeout (ms, or { runTimeout }) the engine's timeoutMs of a try. (An idleTimeout, a try's
+    // progress watched, the engine has not: the policy goes as it is, which the core refuses, naming the node.)
     if (options.retryPolicy) spec.retry = engineRetry(options.retryPolicy);
+    if (timeout) spec.timeoutMs = timeout.idleTimeout ? timeout : timeout.runTimeout ?? timeout;
     if (child) {
-      if (options.cachePolicy) throw new EdgegraphError('INVALID_DEFINITION', `node '${name}' is a compiled graph: give its nodes cachePolicy`, { node: name });
+      if (node.options.cachePolicy) throw new EdgegraphError('INVALID_DEFINITION', `node '${name}' is a compiled graph: give its nodes cachePolicy`, { node: name });
       objects[name] = Object.assign(subgraphNodeSpec(name, child, this), spec);
       this.children.set(name, subgraph);
-    } else handlers.set(name, node === null ? this.#startNode() : this.#wrap(name, fn, options.cachePolicy, options.input ? channelsOf(options.input).channels : this.#builder.stateKeys));
+    } else handlers.set(name, node === null ? this.#startNode() : this.#wrap(name, fn, options, options.input ? channelsOf(options.input).channels : this.#builder.stateKeys, spec?.retry));
     let edge = edgeOf(fixed.get(name), branches.get(name), this.view, (state) => state[ROUTED]?.[name]);
     if (typeof edge === 'function') { routers.set(name, edge); edge = edge.targets ? { targets: edge.targets } : null; }
     // (spec null: a function node that is no join; undefined: a subgraph node, in `objects`; edge null or
@@ -187,8 +193,11 @@ export class GraphRunner {
   }
 
   /** A node function as the engine's handler; with a cache policy, through the cache (cache.js: { value, cached }), else called as it is. */
-  #wrap(name, fn, cachePolicy, inputOnly) {
-    const cache = withCache(name, fn, cachePolicy, this.#cache);
+  #wrap(name, fn, options, inputOnly, retry) {
+    const cache = withCache(name, fn, options.cachePolicy, this.#cache);
+    // A throw (nested.js's handedOff); with an errorHandler (LangGraph 1.7's), after the last try, the handler's result (error-handler.js).
+    const handler = options.errorHandler;
+    const failed = handler ? (e, config, ctx, input) => import('./error-handler.js').then((m) => m.handled(e, config, ctx, input, name, handler, retry, handedOff)) : handedOff;
     const call = (state, engine, ctx) => {
       const inv = invocationIn(ctx);
       // (A node's own input schema: those channels only, LangGraph's private state. Each list and object
@@ -197,12 +206,12 @@ export class GraphRunner {
       // (A retry's try is the same task: it started once.)
       const step = !inv ? stepOf(ctx.taskId) : ctx.attempt === 1 ? inv.enter(ctx.taskId, name, state, input) : inv.stepOf(ctx.taskId);
       const config = ctx.hostConfig = nodeConfig(inv, ctx, name, step, input);
-      if (cache) return cache(input, config).then((r) => this.#finish(r.value, inv, ctx, name, step, state, r.cached), (e) => this.#finish(handedOff(e, config), inv, ctx, name, step, state));
+      if (cache) return cache(input, config).then(null, async (e) => ({ value: await failed(e, config, ctx, input) })).then((r) => this.#finish(r.value, inv, ctx, name, step, state, r.cached));
       // (What it throws may be a nested graph's Command.PARENT: the node's result then, nested.js.)
       let out;
-      try { out = fn(input, config); } catch (e) { out = handedOff(e, config); }
+      try { out = fn(input, config); } catch (e) { out = failed(e, config, ctx, input); }
       return typeof out?.then === 'function'
-        ? out.then((r) => this.#finish(r, inv, ctx, name, step, state), (e) => this.#finish(handedOff(e, config), inv, ctx, name, step, state))
+        ? out.then(null, (e) => failed(e, config, ctx, input)).then((r) => this.#finish(r, inv, ctx, name, step, state))
         : this.#finish(out, inv, ctx, name, step, state);
     };
     // A sync node stays sync (no promise, no AsyncLocalStorage.run: most of a
@@ -222,7 +231,8 @@ export class GraphRunner {
     if (command?.goto !== undefined && !toParent(command)) {
       const fixed = this.#fixed.get(name);
       if (branched) { routed = gotoOf(command.goto); command = { ...command, goto: undefined, update: command.update ?? {} }; }
-      else if (fixed) command = { ...command, goto: [...new Set([command.goto, fixed].flat())] };
+      // (An errorHandler's goes alone: LangGraph's handler is a node of its own, without edges. error-handler.js)
+      else if (fixed && !command.alone) command = { ...command, goto: [...new Set([command.goto, fixed].flat())] };
     }
     const update = this.#toUpdate(command ? updateOf(command.update, this.combine) : out, name);
     // (A Command.PARENT's update is the parent's node's, which streams it: LangGraph's child sends none.)
@@ -236,7 +246,7 @@ export class GraphRunner {
   #toUpdate(out, node) {
     if (out === undefined || out === null) return {};
     if (typeof out !== 'object' || Array.isArray(out)) {
-      throw new InvalidUpdateError(`Expected node "${node}" to return an object, received ${Array.isArray(out) ? 'an array' : typeof out}`, { code: 'INVALID_RESULT', node, lc: 'INVALID_GRAPH_NODE_RETURN_VALUE' });
+      throw new InvalidUpdateError(`Expected node "${node}" to return an object, received ${Array.isArray(out) ? 'an array' : typeof out}`, { code: 'INVALID_RESULT', node, lc_error_code: 'INVALID_GRAPH_NODE_RETURN_VALUE' });
     }
     const update = {};
     for (const key in out) {

@@ -117,6 +117,12 @@ export class StateGraph {
     return this;
   }
 
+  /** LangGraph 1.7's graph-wide node options (retryPolicy, cachePolicy, timeout, errorHandler), applied at compile() (`nodeDefaults`): a node's own win. */
+  setNodeDefaults(defaults) {
+    this.nodeDefaults = { ...this.nodeDefaults, ...defaults };
+    return this;
+  }
+
   setEntryPoint(name) { return this.addEdge(START, name); }
   setFinishPoint(name) { return this.addEdge(name, END); }
 

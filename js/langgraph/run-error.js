@@ -3,7 +3,7 @@
 // a node that failed keeps its failed checkpoint with the node's task first (nested.js),
 // so that a resume goes on from its failed node, not its start.
 
-import { GraphRecursionError, InvalidUpdateError } from './errors.js';
+import { GraphRecursionError, InvalidUpdateError, NodeTimeoutError } from './errors.js';
 import { keepCall } from './nested-end.js';
 
 /** The error a run that ended with `result` (status ERROR) raises; `nested`: the call inside a node it was (nested.js's nestedCall), if any. */
@@ -20,5 +20,7 @@ function thrownOf(error) {
   if (cause instanceof GraphRecursionError || cause instanceof InvalidUpdateError) return cause;
   if (error.code === 'NODE_FAILED' && cause instanceof Error) return cause;
   if (error.code === 'PARALLEL_CONFLICT') return new InvalidUpdateError(`Invalid update for channel: ${error.message}`);
+  // A try past its timeout (addNode's timeout: the engine's timeoutMs): LangGraph's NodeTimeoutError, naming the node.
+  if (error.code === 'NODE_TIMEOUT') return Object.assign(new NodeTimeoutError(error.message, { node: error.node, cause }), { kind: 'run' });
   return error;
 }

@@ -233,7 +233,8 @@ function ownTasks(tasks, cp) {
 function failureOf(task) {
   const child = checkpointOf(task.keep?.checkpoint);
   const failed = child?.status === 'ERROR' && child.tasks?.find((t) => t.state === 'failed');
-  return failed ? failureOf(failed) : task.result;
+  // (A try past its timeout: LangGraph's NodeTimeoutError, as the run raised it: run-error.js.)
+  return failed ? failureOf(failed) : task.result?.code === 'NODE_TIMEOUT' ? { ...task.result, name: 'NodeTimeoutError' } : task.result;
 }
 
 /** A subgraph task's local namespace, as its interrupt ids begin (`<node>:<task>`). */

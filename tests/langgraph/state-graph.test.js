@@ -303,7 +303,7 @@ test('edgegraph: the LangGraph error classes are EdgegraphErrors with their name
   for (const [e, name, code, lcCode] of cases) {
     assert.ok(e instanceof EdgegraphError && e instanceof Error);
     assert.deepEqual([e.name, e.constructor.name, e.code, e.lc_error_code], [name, name, code, lcCode]);
-    assert.ok(!Object.keys(e).includes('name'));   // name is not enumerable, as an Error's
+    assert.deepEqual(Object.keys(e).filter((k) => k === 'name' || k === 'lc_error_code').sort(), ['lc_error_code', 'name']);   // own properties, as LangGraph's errors have them
   }
   assert.equal(cases[1][0].node, 'n');
   assert.equal(cases[4][0].message, 'Received no input for __start__');

@@ -129,3 +129,23 @@ export async function schemaGraph(): Promise<AgentValues> {
     throw e;
   }
 }
+
+// LangGraph 1.7's node policies: a timeout, an errorHandler, graph-wide defaults; its error classes.
+import { BaseLangGraphError, NodeTimeoutError, isNodeTimeoutError, NodeError, GraphBubbleUp, UnknownInterruptError } from 'edgegraph/langgraph';
+export async function policies(): Promise<void> {
+  const graph = new StateGraph(State)
+    .setNodeDefaults({ retryPolicy: { maxAttempts: 2 }, timeout: 30_000 })
+    .addNode('fetch', () => ({ name: 'x' }), {
+      timeout: { runTimeout: 5_000 },
+      errorHandler: (state, error: NodeError) => ({ name: `${error.node}: ${String(error.error)} at ${state.count}` }),
+    })
+    .addEdge(START, 'fetch').addEdge('fetch', END)
+    .compile();
+  try {
+    await graph.invoke({});
+  } catch (e) {
+    if (e instanceof GraphBubbleUp) throw e;
+    if (e instanceof NodeTimeoutError || isNodeTimeoutError(e)) console.log(e.node, e.code);
+    if (e instanceof BaseLangGraphError && !(e instanceof UnknownInterruptError)) console.log(e.lc_error_code);
+  }
+}

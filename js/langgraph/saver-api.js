@@ -1,0 +1,34 @@
+// saver-api.js: LangGraph's BaseCheckpointSaver read API over a saver's
+// records (checkpoint.js's savers; loaded on a program's first call of it,
+// as runs read and write the records themselves).
+
+import { EdgegraphError } from './edgegraph.js';
+import { configOf, threadRef } from './thread-config.js';
+
+/**
+ * { config, checkpoint: { id, ts, channel_values }, metadata, parentConfig } of a thread's
+ * latest checkpoint (or of `configurable.checkpoint_id`) in `records` (a Checkpointer), or undefined.
+ */
+export async function getTuple(records, config) {
+  if (config?.configurable?.thread_id === undefined) return undefined;
+  const { threadId: thread, checkpointId } = threadRef(config.configurable);
+  const loaded = await records.load(thread, checkpointId);
+  if (!loaded) return undefined;
+  const tuple = {
+    config: configOf(thread, loaded.id),
+    checkpoint: { v: 1, id: String(loaded.id), ts: new Date(loaded.createdAt).toISOString(), channel_values: loaded.state?.channels ?? {} },
+    metadata: { status: loaded.status },
+  };
+  if (loaded.parent != null) tuple.parentConfig = configOf(thread, loaded.parent);
+  return tuple;
+}
+
+/** A thread's checkpoints as tuples, newest first. */
+export async function* list(records, config, { limit } = {}) {
+  const threadId = config?.configurable?.thread_id;
+  const history = await records.history(String(threadId));
+  for (const r of history.slice(0, limit)) yield await getTuple(records, { configurable: { thread_id: threadId, checkpoint_id: r.id } });
+}
+
+/** Writing is the engine's: a saver here is read through LangGraph's API, written by runs. */
+export const put = () => { throw new EdgegraphError('INVALID_OPTIONS', 'put(): runs write the savers of edgegraph/langgraph'); };

@@ -23,9 +23,14 @@ export async function getTuple(records, config) {
   return tuple;
 }
 
-/** A thread's checkpoints as tuples, newest first. */
-export async function* list(records, config, { limit } = {}) {
+/**
+ * A thread's checkpoints as tuples, newest first (`limit` of them). What this saver cannot do is
+ * refused, not done differently: listing every thread (no thread_id), and a metadata `filter`.
+ */
+export async function* list(records, config, { limit, filter, before } = {}) {
   const threadId = config?.configurable?.thread_id;
+  if (threadId === undefined) throw new EdgegraphError('INVALID_INPUT', 'list(): a saver of edgegraph/langgraph lists one thread\'s checkpoints: give configurable.thread_id (the compiled graph\'s getStateHistory() shows them as LangGraph numbers them)');
+  if (filter !== undefined || before !== undefined) throw new EdgegraphError('INVALID_OPTIONS', `list(): ${filter !== undefined ? 'filter' : 'before'} is not supported by a saver of edgegraph/langgraph; the compiled graph's getStateHistory(config, { filter, before }) takes it`);
   const history = await records.history(String(threadId));
   for (const r of history.slice(0, limit)) yield await getTuple(records, { configurable: { thread_id: threadId, checkpoint_id: r.id } });
 }

@@ -249,3 +249,17 @@ for (const impl of implementations) {
     assert.deepEqual(await nexts({ filter: { source: 'input' } }), [['__start__']]);
   });
 }
+
+// edgegraph's own: what its saver's list() cannot do is refused, not done differently.
+test('edgegraph: a saver\'s list() without a thread_id, or with a filter, is refused (INVALID_INPUT / INVALID_OPTIONS), naming what to use instead', async () => {
+  const { StateGraph, Annotation, START, END, MemorySaver } = implementations.find((i) => i.name === 'edgegraph');
+  const memory = new MemorySaver();
+  const graph = new StateGraph(Annotation.Root({ n: Annotation() })).addNode('a', () => ({ n: 1 })).addEdge(START, 'a').addEdge('a', END).compile({ checkpointer: memory });
+  await graph.invoke({}, { configurable: { thread_id: 'one' } });
+  const drain = async (it) => { for await (const _ of it); };
+  await assert.rejects(drain(memory.list({})), (e) => e.code === 'INVALID_INPUT' && /thread_id/.test(e.message));
+  await assert.rejects(drain(memory.list({ configurable: { thread_id: 'one' } }, { filter: { source: 'input' } })), (e) => e.code === 'INVALID_OPTIONS' && /filter/.test(e.message) && /getStateHistory/.test(e.message));
+  const listed = [];
+  for await (const tuple of memory.list({ configurable: { thread_id: 'one' } }, { limit: 2 })) listed.push(tuple.config.configurable.thread_id);
+  assert.deepEqual(listed, ['one', 'one']);
+});

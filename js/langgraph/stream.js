@@ -79,7 +79,14 @@ export class Invocation extends ModeStream {
    * does not lose them, and a resume does not run the node again.
    */
   #done = new Map();
-  finished(id, name, step, update, cached) { this.#done.set(id, [name, step, update, cached]); }
+  finished(id, name, step, update, cached) { this.#done.set(id, [name, step, this.outputOf ? this.outputOf({ channels: update }) : update, cached]); }
+
+  /**
+   * A subgraph's run (runAsChild): its graph's output (GraphRunner's output()), which its chunks
+   * carry, as LangGraph streams a nested graph's output channels: its updates chunks have only
+   * those keys, and a step that wrote none of them has no values chunk (nor its input step).
+   */
+  outputOf;
 
   /**
    * ModeStream's token, with `calls`: the tool calls its chunk carries ({ tool_calls, ... }, as
@@ -179,6 +186,9 @@ export class Invocation extends ModeStream {
     // No modes of its own (so its `subgraphs` flag shapes nothing): its chunks go to the parent's stream.
     const inv = new Invocation(config, [], true, runner.view, parentInv && { stream: parentInv, ns });
     inv.fromPause = true;
+    // A graph with an output schema: its output() keeps fewer of a state that has every channel.
+    const every = { channels: new Proxy({}, { get: () => true }) };
+    if (Object.keys(runner.output(every)).length < Object.keys(runner.view(every)).length) inv.outputOf = inv.view = (state) => runner.output(state);
     const result = await start(runner.runOptions(inv, config.configurable?.thread_id));
     // The child's interrupts, in its namespace first (ids as the parent's task has them), as LangGraph streams them.
     const shown = result.status === 'PAUSED' ? shownInterrupts(result.interrupts, `${base}/`) : [];
@@ -287,7 +297,7 @@ export class Invocation extends ModeStream {
     this.#wrote = false;
   }
   #wrote = false;   // a node of the step wrote a channel
-  ran() { this.#wrote = true; super.ran(); }
+  ran() { this.#wrote = !this.outputOf; super.ran(); }
 
   /** The waiting checkpoint's chunk goes out `now` (ModeStream calls this as each step's state changes: too early here). */
   flushCheckpoint(now) {

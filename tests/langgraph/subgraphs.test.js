@@ -362,6 +362,22 @@ for (const impl of implementations) {
     assert.deepEqual(done, { name: 'Ann', city: 'Bergen', log: ['name after Oslo', 'city'] });
   });
 
+  test(named(impl, 'stream with subgraphs: true: a child with an output schema streams its output keys only (its private keys stay inside)'), async () => {
+    const question = Annotation(), answer = Annotation(), scratch = Annotation({ reducer: (a, b) => a.concat(b), default: () => [] });
+    const child = new StateGraph(Annotation.Root({ question, answer, scratch }), { input: Annotation.Root({ question }), output: Annotation.Root({ answer }) })
+      .addNode('think', (s) => ({ scratch: [`secret notes on ${s.question}`] }))
+      .addNode('reply', () => ({ answer: 'because', scratch: ['done'] }))
+      .addEdge(START, 'think').addEdge('think', 'reply').addEdge('reply', END).compile();
+    const graph = new StateGraph(Annotation.Root({ question, answer })).addNode('qa', child).addEdge(START, 'qa').addEdge('qa', END).compile();
+    const chunks = await collect(graph.stream({ question: 'why' }, { streamMode: ['values', 'updates'], subgraphs: true }));
+    assert.deepEqual(chunks.filter(([ns]) => ns.length).map(([, mode, chunk]) => [mode, chunk]), [
+      ['updates', { think: {} }],
+      ['updates', { reply: { answer: 'because' } }],
+      ['values', { answer: 'because' }],
+    ]);
+    assert.deepEqual(chunks.at(-1), [[], 'values', { question: 'why', answer: 'because' }]);
+  });
+
   test(named(impl, 'getState with subgraphs: true: a child\'s snapshot config names its checkpoint, so getState of it is the child as it was then, after an updateState of it too'), async () => {
     const State = () => Annotation.Root({ docs: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }), ok: Annotation() });
     const child = new StateGraph(State())

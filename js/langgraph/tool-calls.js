@@ -37,7 +37,8 @@ async function runTool(node, call, config, state) {
  */
 export async function runTools(node, input, config) {
   const outputs = input?.lg_tool_call ? [await runTool(node, input.lg_tool_call, config, input)] : await runLastCalls(node, input, config);
-  if (!outputs.some(isCommand)) return { messages: outputs };
+  // (Called with a list of messages, LangGraph's other input: the tool messages as a list.)
+  if (!outputs.some(isCommand)) return Array.isArray(input) ? outputs : { messages: outputs };
   const combined = [];
   let parent = null;
   for (const o of outputs) {
@@ -51,9 +52,9 @@ export async function runTools(node, input, config) {
   return combined;
 }
 
-/** The calls of the last assistant message in `input.messages` not answered yet, run in parallel: their outputs. */
+/** The calls of the last assistant message in `input.messages` (or `input`, a list) not answered yet, run in parallel: their outputs. */
 function runLastCalls(node, input, config) {
-  const messages = input?.messages ?? [];
+  const messages = Array.isArray(input) ? input : input?.messages ?? [];
   // From the end: the answers after the last assistant message, then it (not the whole list: a long thread's is long).
   const answered = new Set();
   let ai;
@@ -62,7 +63,7 @@ function runLastCalls(node, input, config) {
     if (m?.role === 'assistant') ai = m;
     else if (m?.role === 'tool') answered.add(m.tool_call_id);
   }
-  if (!ai) throw new Error('ToolNode: no assistant message in { messages }');
+  if (!ai) throw new Error('ToolNode: no assistant message in its input ({ messages } or a list of messages)');
   // (Its calls as the state has them: toPlainMessage leaves a plain message's { id, name, args } as they are.)
   return Promise.all((ai.tool_calls ?? []).filter((c) => c.id == null || !answered.has(c.id)).map((c) => runTool(node, c, config, input)));
 }

@@ -151,6 +151,14 @@ for (const impl of implementations) {
     assert.deepEqual(out.messages.slice(2).map(shown), [{ role: 'tool', content: 'sunny in Rome', tool_call_id: 'f1', name: 'get_weather', status: 'success' }, { role: 'assistant', content: 'done' }]);
   });
 
+  test(named(impl, 'toolNode.invoke(messages), a list of messages: the tool messages as a list'), async () => {
+    const { ToolNode } = impl.name === 'edgegraph' ? impl : prebuilt;
+    const call = new AIMessage({ content: '', tool_calls: [{ id: 'l1', name: 'get_weather', args: { city: 'Oslo' } }] });
+    const out = await new ToolNode([weather]).invoke([new HumanMessage('weather?'), call]);
+    assert.ok(Array.isArray(out));
+    assert.deepEqual(out.map(shown), [{ role: 'tool', content: 'sunny in Oslo', tool_call_id: 'l1', name: 'get_weather', status: 'success' }]);
+  });
+
   test(named(impl, 'toolsCondition reads a plain message list and a state\'s last message (plain or LangChain)'), () => {
     const { toolsCondition } = impl.name === 'edgegraph' ? impl : prebuilt;
     const call = { role: 'assistant', content: '', tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }] };

@@ -218,7 +218,7 @@ export class Run {
     const started = this.#emit ? now() : 0;
     if (this.#emit && !isRoute) this.#emit({ type: 'node_start', node: task.node, taskId: this.#taskId(task) });
     const policy = isRoute ? undefined : this.#graph.policies.get(task.node);
-    if (policy) return this.#waited(task, fn, this.#withPolicy(task, started, fn, policy));
+    if (policy) return this.#waited(fn, this.#withPolicy(task, started, fn, policy));
     let value;
     try {
       if (isRoute) value = inNode(null, fn, this.#mirror, this.#engine);
@@ -231,14 +231,14 @@ export class Run {
       return null;
     }
     if (value !== null && typeof value === 'object' && typeof value.then === 'function') {
-      return this.#waited(task, fn, value.then((v) => this.#submit(task, v, started), (e) => this.#fail(task, e, started)));
+      return this.#waited(fn, value.then((v) => this.#submit(task, v, started), (e) => this.#fail(task, e, started)));
     }
     this.#submit(task, value, started);
     return null;
   }
 
   /** `run`, a task's: a subgraph node's is one a stop waits for (#settle), to keep where its child stopped (#fail). */
-  #waited(task, fn, run) {
+  #waited(fn, run) {
     if (fn.child) this.#children = Promise.all([this.#children, run.catch(() => {})]);
     return run;
   }
@@ -282,7 +282,8 @@ export class Run {
         call: (attempt, signal) => inNode(this.#context(task, attempt, signal), fn, this.#mirror, this.#engine),
         stepSignal: () => this.stepSignal(),
         runSignal: () => this.#runSignal(),
-        stopped: () => this.#aborted || !this.#open,
+        // (No try after the run stopped, nor after a sibling of the step failed: a subgraph's child keeps where it stopped, run.js #fail.)
+        stopped: () => this.#aborted || !this.#open || this.#stepFailed,
         onRetry: (attempt, error, delayMs) => this.#emit?.({ type: 'node_retry', node: task.node, taskId: this.#taskId(task), attempt, error, delayMs }),
       });
     } catch (e) {

@@ -69,10 +69,10 @@ export function subgraphHandler(name, spec, child) {
     if (result.status === 'PAUSED') {
       return { subgraphs: { [name]: result.checkpoint }, pendingAskUser: result.state.pendingAskUser ?? { subgraph: name }, nextNodeOverride: name };
     }
-    if (result.status !== 'FINISHED') {
+    const { error } = result;
+    if (error) {
       // Failed, or stopped (the parent's abort, a sibling's failure: INTERRUPTED, its error ABORTED): the child's
       // checkpoint stays with the task (run.js), not in the state: a resume goes on from the child's step where it stopped.
-      const { error } = result;
       throw Object.assign(new EdgegraphError(error.code, `subgraph '${name}': ${error.message}`, { node: name, cause: error }), { [TASK]: { checkpoint: result.checkpoint, ids: [] } });
     }
     // A handoff (a child node's Command.PARENT): its update and goto, instead of the output mapping.

@@ -226,3 +226,41 @@ test('a subgraph node whose child failed keeps the child\'s finished steps: the 
   assert.deepEqual([done.state.data, ran], [{ paid: true, sent: true }, ['charge', 'email', 'email']]);
   parent.dispose();
 });
+
+test('a sibling\'s failure beside a subgraph node with a retry policy: the stopped child is not tried again, and the resume runs its finished nodes once', async () => {
+  const ran = [];
+  let down = true, waiting;
+  const started = new Promise((resolve) => { waiting = resolve; });
+  const child = {
+    nodes: {
+      charge: () => { ran.push('charge'); return { data: { charged: true } }; },
+      // Waits, as a slow call does, until told to stop (the sibling failed): then fails.
+      wait: async (s, engine, ctx) => {
+        ran.push('wait');
+        if (down) { waiting(); await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true })); throw ctx.signal.reason; }
+        return { data: { waited: true } };
+      },
+    },
+    edges: { charge: 'wait', wait: '__end__' },
+    entryPoint: 'charge',
+  };
+  const parent = new GraphEngine({
+    nodes: {
+      start: () => ({}),
+      sub: { kind: 'subgraph', graph: child, output: (c) => ({ data: c.data }), retry: { attempts: 3, backoffMs: 1 } },
+      flaky: async () => { await started; if (down) throw new Error('boom'); return { data: { flaky: true } }; },
+    },
+    edges: { start: ['sub', 'flaky'], sub: '__end__', flaky: '__end__' },
+    entryPoint: 'start',
+  }, { checkpointer: new MemoryStore() });
+  const failed = await parent.execute({}, { threadId: 't' });
+  assert.equal(failed.status, 'ERROR');
+  assert.match(failed.error.message, /boom/);
+  assert.deepEqual(ran, ['charge', 'wait']);
+  down = false;
+  const done = await parent.resume({ threadId: 't' });
+  assert.equal(done.status, 'FINISHED', done.error?.message);
+  assert.deepEqual(done.state.data, { charged: true, waited: true, flaky: true });
+  assert.deepEqual(ran, ['charge', 'wait', 'wait']);
+  parent.dispose();
+});

@@ -141,6 +141,13 @@ export class ThreadState {
   async updateState(config, values, asNode) {
     const ns = nsOf(config);
     const thread = threadRef(config?.configurable);
+    // A child's config (getState's, with the checkpoint that held it) edits the thread's paused child: the one of its
+    // latest checkpoint. One of an earlier checkpoint is refused: editing it would fork the thread there, dropping what ran since.
+    if (ns && thread.checkpointId !== undefined) {
+      const top = await this.#records?.top(thread.threadId);
+      if (thread.checkpointId !== top) throw new EdgegraphError('INVALID_INPUT', `updateState(): the config names checkpoint ${thread.checkpointId} of thread '${thread.threadId}', not its latest (${top}): a subgraph's state can be edited while it is paused, by the thread's latest checkpoint (getState(config, { subgraphs: true }) gives its config)`);
+      delete thread.checkpointId;
+    }
     // (The thread's checkpoint is read only when the edit needs it: a child's, or the messages a removal is checked against.)
     const written = await this.#write(thread, () => this.#records?.load(thread.threadId, thread.checkpointId), ns?.split('|') ?? [], values, asNode);
     if (!written) throw noPausedChild('updateState', thread.threadId, ns);

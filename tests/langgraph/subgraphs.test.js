@@ -539,3 +539,21 @@ for (const impl of implementations) {
     assert.deepEqual(await graph.invoke(new Command({ resume: 'here' }), config), { city: 'Oslo', log: ['ask here Oslo'] });
   });
 }
+
+// edgegraph's own: a child's config of an earlier checkpoint is read (getState), not edited.
+test('edgegraph: updateState by a child\'s config of an earlier checkpoint is refused (INVALID_INPUT naming both checkpoints); the thread is unchanged', async () => {
+  const { StateGraph, Annotation, START, END, MemorySaver, Command, interrupt } = implementations.find((i) => i.name === 'edgegraph');
+  const State = () => Annotation.Root({ log: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) });
+  const child = new StateGraph(State()).addNode('ask', () => ({ log: [`ask:${interrupt('q')}`] })).addEdge(START, 'ask').compile();
+  const graph = new StateGraph(State()).addNode('sub', child).addNode('after', () => ({ log: ['after'] }))
+    .addEdge(START, 'sub').addEdge('sub', 'after').addEdge('after', END).compile({ checkpointer: new MemorySaver() });
+  const config = { configurable: { thread_id: 'old-child' } };
+  await graph.invoke({ log: ['in'] }, config);
+  const then = (await graph.getState(config, { subgraphs: true })).tasks[0].state.config;
+  await graph.invoke(new Command({ resume: 'A' }), config);
+  const before = await graph.getState(config);
+  await assert.rejects(graph.updateState(then, { log: ['edited'] }), (e) => e.code === 'INVALID_INPUT' && e.message.includes(`checkpoint ${then.configurable.checkpoint_id} of thread 'old-child'`));
+  const now = await graph.getState(config);
+  assert.deepEqual([now.values, now.next, now.config.configurable.checkpoint_id], [before.values, before.next, before.config.configurable.checkpoint_id]);
+  assert.deepEqual((await graph.getState(then)).values.log, ['in']);
+});

@@ -226,7 +226,11 @@ export class Invocation extends ModeStream {
         }
         break;
       // LangGraph sends a checkpoint as its step's tasks are about to run: one paused before its routes (interruptAfter), on the resume.
-      case 'run_end': this.flushCheckpoint(!this.pending?.routing.length); break;
+      case 'run_end':
+        // A run that went on from a pause and ran no node (a Command's update, then the end): its values, which waited for one.
+        if (this.mirror === undefined && this.fromPause && this.values) this.push('values', copy(this.view(event.result.state)));
+        this.flushCheckpoint(!this.pending?.routing.length);
+        break;
     }
   }
 

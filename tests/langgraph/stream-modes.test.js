@@ -431,4 +431,15 @@ for (const impl of implementations) {
     assert.deepEqual(chunks, [{ draft: 'v2' }, { draft: 'v2', verdict: 'ok for v2' }]);
   });
 
+  test(named(impl, 'values mode: a Command({ update }) on a thread paused after its last node (interruptAfter) streams the values with the update, though no node runs'), async () => {
+    const S = Annotation.Root({ log: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }), v: Annotation() });
+    const graph = new StateGraph(S).addNode('a', () => ({ log: ['a'] })).addEdge(START, 'a').addEdge('a', END)
+      .compile({ checkpointer: new MemorySaver(), interruptAfter: ['a'] });
+    const config = { configurable: { thread_id: 'after-last' }, streamMode: 'values' };
+    for await (const _ of await graph.stream({ v: 1 }, config));
+    const chunks = [];
+    for await (const chunk of await graph.stream(new Command({ update: { v: 5 } }), config)) chunks.push(chunk);
+    assert.deepEqual(chunks, [{ log: ['a'], v: 5 }]);
+  });
+
 }

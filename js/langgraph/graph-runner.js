@@ -217,7 +217,8 @@ export class GraphRunner {
     // A sync node stays sync (no promise, no AsyncLocalStorage.run: most of a
     // no-op node's cost); an async one keeps an async wrapper, which the engine
     // runs in AsyncLocalStorage so the global interrupt() works after its awaits.
-    return fn instanceof AsyncFunction || cache ? async (state, engine, ctx) => call(state, engine, ctx) : call;
+    // (With an errorHandler too: it runs after an await, where interrupt() finds the node so.)
+    return fn instanceof AsyncFunction || cache || handler ? async (state, engine, ctx) => call(state, engine, ctx) : call;
   }
 
   /** A node's result as the engine's: a Command, or its update under `channels`; `state`: the state the node read; `cached`: the result came from the cache. */
@@ -230,7 +231,7 @@ export class GraphRunner {
     let routed;
     if (command?.goto !== undefined && !toParent(command)) {
       const fixed = this.#fixed.get(name);
-      if (branched) { routed = gotoOf(command.goto); command = { ...command, goto: undefined, update: command.update ?? {} }; }
+      if (branched && !command.alone) { routed = gotoOf(command.goto); command = { ...command, goto: undefined, update: command.update ?? {} }; }
       // (An errorHandler's goes alone: LangGraph's handler is a node of its own, without edges. error-handler.js)
       else if (fixed && !command.alone) command = { ...command, goto: [...new Set([command.goto, fixed].flat())] };
     }

@@ -82,6 +82,28 @@ for (const impl of implementations) {
     await assert.rejects(failing.invoke({}), /handler down/);
   });
 
+  test(named(impl, 'an errorHandler may ask (interrupt()) of a sync node: the run pauses, and the resume\'s answer is the handler\'s'), async () => {
+    const graph = new StateGraph(State())
+      .addNode('a', () => { throw new Error('x'); }, { errorHandler: () => ({ out: `fixed: ${impl.interrupt('fix?')}` }) })
+      .addEdge(START, 'a').addEdge('a', END)
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: 'handler-asks' } };
+    const paused = await graph.invoke({}, config);
+    assert.deepEqual(paused.__interrupt__.map((i) => i.value), ['fix?']);
+    assert.equal((await graph.invoke(new impl.Command({ resume: 'yes' }), config)).out, 'fixed: yes');
+  });
+
+  test(named(impl, 'an errorHandler on a node with conditional edges: its branch ends there, the router is not asked'), async () => {
+    const routed = [];
+    const graph = new StateGraph(State())
+      .addNode('a', () => { throw new Error('boom'); }, { errorHandler: (s, e) => ({ lastError: e.error.message }) })
+      .addNode('b', () => ({ out: 'b' }))
+      .addEdge(START, 'a').addConditionalEdges('a', () => { routed.push('asked'); return 'b'; }, ['b', END]).addEdge('b', END)
+      .compile();
+    assert.deepEqual(await graph.invoke({}), { lastError: 'boom', tries: 0 });
+    assert.deepEqual(routed, []);
+  });
+
   test(named(impl, 'setNodeDefaults: a graph-wide retry policy and errorHandler, before or after addNode; a node\'s own options win'), async () => {
     let flaky = 0, own = 0;
     const graph = new StateGraph(State())

@@ -147,8 +147,9 @@ export class GraphRunner {
   /** Node `name` (`node`: its addNode record; null: START) into #definition's parts `at`. */
   #node(name, node, [fixed, joined, branches, objects, handlers, routers, entries]) {
     let { fn, options = {}, subgraph } = node ?? {};
-    // setNodeDefaults's (LangGraph 1.7's): a node's own options win.
-    if (node && this.#builder.nodeDefaults) options = { ...this.#builder.nodeDefaults, ...options };
+    // setNodeDefaults's (LangGraph 1.7's), latest first: a node's own options win (one left undefined is no option).
+    const defaults = node && this.#builder.nodeDefaults;
+    if (defaults) { options = { ...options }; for (const d of defaults) for (const k in d) options[k] ??= d[k]; }
     // LangGraph's edges from several nodes to one are not a join; addEdge([a, b], c) is.
     const sources = joined.get(name);
     const join = sources ? [...new Set(sources)] : false;

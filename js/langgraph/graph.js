@@ -117,9 +117,12 @@ export class StateGraph {
     return this;
   }
 
-  /** LangGraph 1.7's graph-wide node options (retryPolicy, cachePolicy, timeout, errorHandler), applied at compile() (`nodeDefaults`): a node's own win. */
+  /**
+   * LangGraph 1.7's graph-wide node options (retryPolicy, cachePolicy, timeout, errorHandler), applied at
+   * compile(): a node's own win, then a later call's. (`nodeDefaults`: each call's, latest first; a field left undefined is none.)
+   */
   setNodeDefaults(defaults) {
-    this.nodeDefaults = { ...this.nodeDefaults, ...defaults };
+    (this.nodeDefaults ??= []).unshift(defaults);
     return this;
   }
 

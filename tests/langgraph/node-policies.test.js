@@ -117,6 +117,20 @@ for (const impl of implementations) {
     assert.deepEqual([flaky, own], [3, 1]);
   });
 
+  test(named(impl, 'setNodeDefaults: a field left undefined (in a later call, or in a node\'s own options) is none: the default stands'), async () => {
+    let a = 0, b = 0;
+    const graph = new StateGraph(State())
+      .setNodeDefaults({ retryPolicy: { maxAttempts: 2, initialInterval: 1, jitter: false }, errorHandler: (s, e) => ({ lastError: e.node }) })
+      .setNodeDefaults({ retryPolicy: undefined })
+      .addNode('a', () => { a++; throw new Error('a'); }, { retryPolicy: undefined, errorHandler: undefined })
+      .addNode('b', () => { b++; throw new Error('b'); })
+      .addEdge(START, 'a').addEdge(START, 'b')
+      .compile();
+    const result = await graph.invoke({});
+    assert.deepEqual([a, b], [2, 2]);
+    assert.ok(['a', 'b'].includes(result.lastError));
+  });
+
   test(named(impl, 'LangGraph\'s error classes: every one a BaseLangGraphError, GraphBubbleUp matching what a node rethrows'), async () => {
     for (const name of ['GraphRecursionError', 'InvalidUpdateError', 'UnreachableNodeError', 'EmptyInputError', 'GraphValueError', 'EmptyChannelError', 'UnknownInterruptError', 'StateGraphInputError', 'MultipleSubgraphsError', 'RemoteException']) {
       const e = new impl[name]('x', { reason: 'not_pending' });

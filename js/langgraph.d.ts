@@ -301,7 +301,7 @@ export declare function isGraphRecursionError(e: unknown): e is GraphRecursionEr
 /** A node's try past its `timeout` (a run's error, and its task's in getState()). */
 export declare class NodeTimeoutError extends BaseLangGraphError { readonly name: 'NodeTimeoutError'; node?: string; kind?: 'run'; }
 export declare function isNodeTimeoutError(e: unknown): e is NodeTimeoutError;
-export declare class UnknownInterruptError extends BaseLangGraphError { readonly name: 'UnknownInterruptError'; }
+export declare class UnknownInterruptError extends BaseLangGraphError { readonly name: 'UnknownInterruptError'; reason?: 'not_pending' | 'empty_map' | 'ambiguous'; }
 export declare function isUnknownInterruptError(e: unknown): e is UnknownInterruptError;
 export declare class GraphValueError extends BaseLangGraphError { readonly name: 'GraphValueError'; }
 export declare class EmptyChannelError extends BaseLangGraphError { readonly name: 'EmptyChannelError'; }
@@ -405,4 +405,4 @@ export declare function isParentCommand(e: unknown): e is ParentCommand;
 /** Whether `e` leaves a node without failing it (an interrupt, a NodeInterrupt, a ParentCommand): rethrow it. */
 export declare function isGraphBubbleUp(e: unknown): boolean;
 /** `e instanceof GraphBubbleUp` is isGraphBubbleUp(e): an interrupt, a NodeInterrupt, a ParentCommand. */
-export declare class GraphBubbleUp extends Error { readonly is_bubble_up: true; }
+export declare class GraphBubbleUp extends BaseLangGraphError { readonly is_bubble_up: true; }

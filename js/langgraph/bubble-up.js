@@ -4,6 +4,7 @@
 // what isGraphBubbleUp() says is one. Only a program that imports them loads this.
 
 import { GraphInterrupt, currentNodeContext, isGraphInterrupt } from './edgegraph.js';
+import { BaseLangGraphError } from './errors.js';
 import { HANDOFF } from './nested.js';
 import { toParent } from './command.js';
 
@@ -49,8 +50,11 @@ export const isParentCommand = (e) => e?.name === 'ParentCommand';
 /** Whether `e` leaves a node without failing it (an interrupt, a NodeInterrupt, a ParentCommand): a node's catch-all rethrows it. */
 export const isGraphBubbleUp = (e) => isGraphInterrupt(e) || isParentCommand(e) || e?.is_bubble_up === true;
 
-/** LangGraph's base of those: `e instanceof GraphBubbleUp` is isGraphBubbleUp(e) (an interrupt is edgegraph's GraphInterrupt). */
-export class GraphBubbleUp extends Error {
-  static [Symbol.hasInstance](e) { return isGraphBubbleUp(e); }
+/**
+ * LangGraph's base of those: `e instanceof GraphBubbleUp` is isGraphBubbleUp(e) (an interrupt is
+ * edgegraph's GraphInterrupt); a class extending it is matched as any class is.
+ */
+export class GraphBubbleUp extends BaseLangGraphError {
+  static [Symbol.hasInstance](e) { return this === GraphBubbleUp ? isGraphBubbleUp(e) : Function.prototype[Symbol.hasInstance].call(this, e); }
   get is_bubble_up() { return true; }
 }

@@ -31,6 +31,8 @@ export async function* list(records, config, { limit, filter, before } = {}) {
   const threadId = config?.configurable?.thread_id;
   if (threadId === undefined) throw new EdgegraphError('INVALID_INPUT', 'list(): a saver of edgegraph/langgraph lists one thread\'s checkpoints: give configurable.thread_id (the compiled graph\'s getStateHistory() shows them as LangGraph numbers them)');
   if (filter !== undefined || before !== undefined) throw new EdgegraphError('INVALID_OPTIONS', `list(): ${filter !== undefined ? 'filter' : 'before'} is not supported by a saver of edgegraph/langgraph; the compiled graph's getStateHistory(config, { filter, before }) takes it`);
+  // (A config naming a checkpoint: that one, as LangGraph's.)
+  if (config.configurable.checkpoint_id !== undefined) { const tuple = await getTuple(records, config); if (tuple) yield tuple; return; }
   const history = await records.history(String(threadId));
   for (const r of history.slice(0, limit)) yield await getTuple(records, { configurable: { thread_id: threadId, checkpoint_id: r.id } });
 }

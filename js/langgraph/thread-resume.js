@@ -4,7 +4,7 @@
 // run: a program that only starts threads never reads it.
 
 import { isCommand, gotoOf, updateOf } from './command.js';
-import { EmptyInputError } from './errors.js';
+import { EmptyInputError, UnknownInterruptError } from './errors.js';
 import { END } from './graph.js';
 import { EngineCommand } from './edgegraph.js';
 
@@ -43,5 +43,9 @@ export async function continueThread(runner, input, latest, thread, options, inv
   // LangGraph's values stream starts with them; with a Command's update, as its first node gets them (the update in).
   if (answer?.update !== undefined && latest.status === 'PAUSED') inv.fromPause = true;
   else if (inv.values) inv.push('values', inv.update(inv.initialValues));
-  return runner.engine.resume(thread, answer, options);
+  // An answer for an interrupt that is not pending: LangGraph's UnknownInterruptError (its reason
+  // 'not_pending'), the engine's message naming the id and the pending ones.
+  return runner.engine.resume(thread, answer, options).catch((e) => {
+    throw e?.code === 'UNKNOWN_INTERRUPT' ? Object.assign(new UnknownInterruptError(e.message, { cause: e }), { reason: 'not_pending' }) : e;
+  });
 }

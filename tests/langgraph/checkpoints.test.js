@@ -263,3 +263,13 @@ test('edgegraph: a saver\'s list() without a thread_id, or with a filter, is ref
   for await (const tuple of memory.list({ configurable: { thread_id: 'one' } }, { limit: 2 })) listed.push(tuple.config.configurable.thread_id);
   assert.deepEqual(listed, ['one', 'one']);
 });
+
+test('edgegraph: a saver\'s list() by a config that names a checkpoint yields that one, as LangGraph\'s', async () => {
+  const { StateGraph, Annotation, START, END, MemorySaver } = implementations.find((i) => i.name === 'edgegraph');
+  const memory = new MemorySaver();
+  const graph = new StateGraph(Annotation.Root({ n: Annotation() })).addNode('a', () => ({ n: 1 })).addEdge(START, 'a').addEdge('a', END).compile({ checkpointer: memory });
+  await graph.invoke({}, { configurable: { thread_id: 'pin' } });
+  const [, second] = await collect(memory.list({ configurable: { thread_id: 'pin' } }));
+  const pinned = await collect(memory.list(second.config));
+  assert.deepEqual(pinned.map((t) => t.checkpoint.id), [second.checkpoint.id]);
+});

@@ -160,3 +160,25 @@ test('edgegraph: a timeout with idleTimeout is refused when the graph compiles, 
     .addEdge(START, 'llm').addEdge('llm', END);
   assert.throws(() => builder.compile(), (e) => e.code === 'INVALID_DEFINITION' && /nodes\.llm\.timeoutMs/.test(e.message));
 });
+
+// edgegraph's own: an answer for an interrupt that is not pending is refused (LangGraph's ignores it), as UnknownInterruptError.
+test('edgegraph: a Command({ resume }) by an id that is not pending throws UnknownInterruptError (reason not_pending), naming the pending id', async () => {
+  const { StateGraph, Annotation, START, END, MemorySaver, Command, interrupt, UnknownInterruptError, isUnknownInterruptError, BaseLangGraphError } = implementations[1];
+  const graph = new StateGraph(Annotation.Root({ v: Annotation() })).addNode('ask', () => ({ v: interrupt('q') })).addEdge(START, 'ask').addEdge('ask', END)
+    .compile({ checkpointer: new MemorySaver() });
+  const config = { configurable: { thread_id: 'stale' } };
+  const [{ id }] = (await graph.invoke({}, config)).__interrupt__;
+  const error = await graph.invoke(new Command({ resume: { 'other:1.0:0': 'x' } }), config).then(() => null, (e) => e);
+  assert.ok(error instanceof UnknownInterruptError && error instanceof BaseLangGraphError && isUnknownInterruptError(error));
+  assert.equal(error.reason, 'not_pending');
+  assert.ok(error.message.includes(id), error.message);
+  assert.deepEqual((await graph.getState(config)).next, ['ask']);
+});
+
+test('edgegraph: a class extending GraphBubbleUp is matched as any class is (an interrupt is not one of it)', () => {
+  const { GraphBubbleUp, GraphInterrupt, BaseLangGraphError } = implementations[1];
+  class Mine extends GraphBubbleUp {}
+  assert.ok(new Mine('x') instanceof Mine && new Mine('x') instanceof GraphBubbleUp && new Mine('x') instanceof BaseLangGraphError);
+  assert.ok(!(new GraphInterrupt([{ id: 'a', value: 1 }]) instanceof Mine));
+  assert.ok(new GraphInterrupt([{ id: 'a', value: 1 }]) instanceof GraphBubbleUp);
+});

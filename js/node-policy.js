@@ -43,7 +43,8 @@ export async function withPolicy({ retry = {}, timeoutMs }, node, run) {
       run.onRetry(attempt, describeThrown(e).message, wait);
       delay = Math.min(delay * (retry.factor ?? 2), retry.maxBackoffMs ?? Infinity);
       clearTimeout(timer);
-      await sleep(wait, run.runSignal());
+      // (Stopped while it waited, or a sibling of the step failed: no next try; this try's error, and what it keeps, stand.)
+      if (!(await sleep(wait, run.runSignal())) || run.stopped()) throw e;
     } finally {
       clearTimeout(timer);
       stepSignal.removeEventListener('abort', onStepAbort);

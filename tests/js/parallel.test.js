@@ -203,3 +203,27 @@ test('a parallel step stopped by one task\'s timeout: the resume runs that task 
   const done = await engine.resume({ threadId: 'timeout' });
   assert.deepEqual([done.status, [...done.state.logs].sort(), sideEffects], ['FINISHED', ['sent', 'slow'], 1]);
 });
+
+test('a node waiting to retry makes no further try once a sibling of its step has failed, or the run was aborted: its last error stands', async (t) => {
+  for (const how of ['sibling', 'abort']) {
+    const tries = [];
+    let failed;
+    const siblingFails = new Promise((resolve) => { failed = resolve; });
+    const controller = new AbortController();
+    const engine = disposeAfter(t, new GraphEngine({
+      nodes: {
+        start: () => ({}),
+        flaky: { handler: () => { tries.push(tries.length + 1); throw new Error(`try ${tries.length}`); }, retry: { attempts: 3, backoffMs: 1000 } },
+        // (In the abort case it waits for nothing, and succeeds.)
+        bad: async () => { if (how === 'sibling') { await siblingFails; throw new Error('sibling down'); } return {}; },
+      },
+      edges: { start: ['flaky', 'bad'], flaky: '__end__', bad: '__end__' },
+      entryPoint: 'start',
+    }));
+    // Its first try failed and it waits (1 s): the sibling fails now, or the run is aborted.
+    const onEvent = (e) => { if (e.type === 'node_retry') { if (how === 'sibling') failed(); else controller.abort(new Error('stop')); } };
+    const r = await engine.execute({}, { onEvent, signal: controller.signal });
+    assert.equal(r.status, how === 'sibling' ? 'ERROR' : 'INTERRUPTED', how);
+    assert.deepEqual(tries, [1], how);
+  }
+});

@@ -7,7 +7,10 @@
 
 import { isGraphInterrupt } from './edgegraph.js';
 import { NodeError } from './errors.js';
-import { Command, isCommand } from './command.js';
+import { Command, isCommand, resultCommand } from './command.js';
+
+// The node's context once its handler ran (a sync node's call hands what the handler throws here again: it stands).
+const HANDLED = Symbol('handled');
 import { END } from './graph.js';
 
 /**
@@ -17,16 +20,23 @@ import { END } from './graph.js';
  * `handler(input, NodeError, config)`.
  */
 export function handled(error, config, ctx, input, node, handler, retry, handedOff) {
+  if (ctx[HANDLED]) throw error;
   try {
     return handedOff(error, config);
   } catch (e) {
     if (isGraphInterrupt(e) || (retry && ctx.attempt < retry.attempts && retry.retryOn(e))) throw e;
+    ctx[HANDLED] = true;
     return Promise.resolve(handler(input, new NodeError(node, e), config)).then(alone);
   }
 }
 
-/** A handler's result as a Command that goes where it says, or ends the branch, and nowhere else (graph-runner.js's #finish reads `alone`). */
+/**
+ * A handler's result as a Command that goes where it says, or ends the branch, and nowhere else
+ * (graph-runner.js's #finish reads `alone`): an update (none: nothing written), a Command, or a
+ * list of them (as a node's, one Command). What no node may return (a string, a list without a
+ * Command) is left as it is, which the node's result check refuses.
+ */
 function alone(out) {
-  const command = isCommand(out) ? out : new Command({ update: out });
-  return Object.assign(new Command({ ...command, goto: command.goto ?? END }), { alone: true });
+  const command = out == null ? new Command() : isCommand(out) ? out : Array.isArray(out) ? resultCommand(out) : typeof out === 'object' ? new Command({ update: out }) : null;
+  return command ? Object.assign(new Command({ ...command, goto: command.goto ?? END }), { alone: true }) : out;
 }

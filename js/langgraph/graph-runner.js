@@ -164,7 +164,8 @@ export class GraphRunner {
     if (options.retryPolicy) spec.retry = engineRetry(options.retryPolicy);
     if (timeout) spec.timeoutMs = timeout.idleTimeout ? timeout : timeout.runTimeout ?? timeout;
     if (child) {
-      if (node.options.cachePolicy) throw new EdgegraphError('INVALID_DEFINITION', `node '${name}' is a compiled graph: give its nodes cachePolicy`, { node: name });
+      // (setNodeDefaults' cachePolicy and errorHandler pass it by: a child's run pauses and keeps its failures with the node's task.)
+      if (node.options.cachePolicy || node.options.errorHandler) throw new EdgegraphError('INVALID_DEFINITION', `node '${name}' is a compiled graph: give its nodes cachePolicy and errorHandler`, { node: name });
       objects[name] = Object.assign(subgraphNodeSpec(name, child, this), spec);
       this.children.set(name, subgraph);
     } else handlers.set(name, node === null ? this.#startNode() : this.#wrap(name, fn, options, options.input ? channelsOf(options.input).channels : this.#builder.stateKeys, spec?.retry));

@@ -75,11 +75,21 @@ for (const impl of implementations) {
       .addEdge(START, 'fetch').addEdge('fetch', 'after').addEdge('after', END).addEdge('fallback', END)
       .compile();
     assert.deepEqual(await graph.invoke({}), { lastError: 'down', out: 'fallback', tries: 0 });
+    let calls = 0;
     const failing = new StateGraph(State())
-      .addNode('fetch', () => { throw new Error('api down'); }, { errorHandler: () => { throw new Error('handler down'); } })
+      .addNode('fetch', () => { throw new Error('api down'); }, { errorHandler: () => { calls++; throw new Error('handler down'); } })
       .addEdge(START, 'fetch').addEdge('fetch', END)
       .compile();
     await assert.rejects(failing.invoke({}), /handler down/);
+    assert.equal(calls, 1);
+    // A list of Commands is one, as a node's: the branch goes where it says.
+    const listed = new StateGraph(State())
+      .addNode('fetch', () => { throw new Error('api down'); }, { errorHandler: () => [new impl.Command({ update: { lastError: 'down' } }), new impl.Command({ goto: 'fallback' })], ends: ['fallback'] })
+      .addNode('after', () => ({ out: 'after' }))
+      .addNode('fallback', () => ({ out: 'fallback' }))
+      .addEdge(START, 'fetch').addEdge('fetch', 'after').addEdge('after', END).addEdge('fallback', END)
+      .compile();
+    assert.deepEqual(await listed.invoke({}), { lastError: 'down', out: 'fallback', tries: 0 });
   });
 
   test(named(impl, 'an errorHandler may ask (interrupt()) of a sync node: the run pauses, and the resume\'s answer is the handler\'s'), async () => {

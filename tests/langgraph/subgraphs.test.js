@@ -440,6 +440,12 @@ for (const impl of implementations) {
     const cached = new StateGraph(Annotation.Root({ n: Annotation() })).addNode('child', child, { cachePolicy: true }).addEdge(START, 'child');
     if (impl.name === 'edgegraph') assert.throws(() => cached.compile(), (e) => e.code === 'INVALID_DEFINITION' && /node 'child' is a compiled graph/.test(e.message));
     else assert.deepEqual(await cached.compile().invoke({ n: 1 }), { n: 2 });
+    // An errorHandler on it too (LangGraph 1.7's); setNodeDefaults' errorHandler passes it by.
+    const handled = new StateGraph(Annotation.Root({ n: Annotation() })).addNode('child', child, { errorHandler: () => ({ n: 0 }) }).addEdge(START, 'child');
+    if (impl.name === 'edgegraph') assert.throws(() => handled.compile(), (e) => e.code === 'INVALID_DEFINITION' && /node 'child' is a compiled graph: give its nodes cachePolicy and errorHandler/.test(e.message));
+    tries = 0;
+    const defaulted = new StateGraph(Annotation.Root({ n: Annotation() })).setNodeDefaults({ errorHandler: () => ({ n: 0 }) }).addNode('child', child).addEdge(START, 'child').compile();
+    if (impl.name === 'edgegraph') await assert.rejects(defaulted.invoke({ n: 1 }), /try 1/);
   });
 
   test(named(impl, 'a subgraph node as a Send target runs the child with the Send\'s argument'), async () => {

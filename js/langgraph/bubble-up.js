@@ -55,6 +55,9 @@ export const isGraphBubbleUp = (e) => isGraphInterrupt(e) || isParentCommand(e) 
  * edgegraph's GraphInterrupt); a class extending it is matched as any class is.
  */
 export class GraphBubbleUp extends BaseLangGraphError {
-  static [Symbol.hasInstance](e) { return this === GraphBubbleUp ? isGraphBubbleUp(e) : Function.prototype[Symbol.hasInstance].call(this, e); }
   get is_bubble_up() { return true; }
 }
+// (Set apart: a class body naming its own class gets a renamed one in a bundle, and its instances that name.)
+Object.defineProperty(GraphBubbleUp, Symbol.hasInstance, {
+  value(e) { return this === GraphBubbleUp ? isGraphBubbleUp(e) : Function.prototype[Symbol.hasInstance].call(this, e); },
+});

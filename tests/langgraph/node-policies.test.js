@@ -191,4 +191,5 @@ test('edgegraph: a class extending GraphBubbleUp is matched as any class is (an 
   assert.ok(new Mine('x') instanceof Mine && new Mine('x') instanceof GraphBubbleUp && new Mine('x') instanceof BaseLangGraphError);
   assert.ok(!(new GraphInterrupt([{ id: 'a', value: 1 }]) instanceof Mine));
   assert.ok(new GraphInterrupt([{ id: 'a', value: 1 }]) instanceof GraphBubbleUp);
+  assert.equal(new GraphBubbleUp('x').name, 'GraphBubbleUp');
 });

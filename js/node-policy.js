@@ -13,7 +13,7 @@ import { isGraphInterrupt } from './interrupt.js';
  * @param {{ retry?: object, timeoutMs?: number }} policy
  * @param {string} node the node's name (the timeout error names it)
  * @param {object} run what the Run lends: `call(attempt, signal)` runs the node once;
- *   `stepSignal()` the step's cancellation; `runSignal()` the run's, which cuts a backoff short;
+ *   `stepSignal()` the step's cancellation (the run's abort in it), which cuts a backoff short too;
  *   `stopped()` whether the run is over (no more tries); `onRetry(attempt, message, delayMs)`
  */
 export async function withPolicy({ retry = {}, timeoutMs }, node, run) {
@@ -44,7 +44,8 @@ export async function withPolicy({ retry = {}, timeoutMs }, node, run) {
       delay = Math.min(delay * (retry.factor ?? 2), retry.maxBackoffMs ?? Infinity);
       clearTimeout(timer);
       // (Stopped while it waited, or a sibling of the step failed: no next try; this try's error, and what it keeps, stand.)
-      if (!(await sleep(wait, run.runSignal())) || run.stopped()) throw e;
+      // (The wait ends early when the step's signal fires: the run stopped, or a sibling failed.)
+      if (!(await sleep(wait, stepSignal)) || run.stopped()) throw e;
     } finally {
       clearTimeout(timer);
       stepSignal.removeEventListener('abort', onStepAbort);

@@ -281,7 +281,6 @@ export class Run {
       value = await withPolicy(policy, task.node, {
         call: (attempt, signal) => inNode(this.#context(task, attempt, signal), fn, this.#mirror, this.#engine),
         stepSignal: () => this.stepSignal(),
-        runSignal: () => this.#runSignal(),
         // (No try after the run stopped, nor after a sibling of the step failed: a subgraph's child keeps where it stopped, run.js #fail.)
         stopped: () => this.#aborted || !this.#open || this.#stepFailed,
         onRetry: (attempt, error, delayMs) => this.#emit?.({ type: 'node_retry', node: task.node, taskId: this.#taskId(task), attempt, error, delayMs }),
@@ -376,7 +375,8 @@ export class Run {
     // (undefined: none; JSON leaves it out)
     failure.keep = error?.[TASK] ?? task.keep;
     const thrownCode = failure.code;   // the event names what the node threw, even when the core is told ABORTED
-    if (task.kind !== 'route' && !this.#graph.errorEdges.has(task.node)) {
+    // (A task that fails once the step has failed was cancelled, whatever its error edge: it runs again on the resume.)
+    if (task.kind !== 'route' && (this.#stepFailed || !this.#graph.errorEdges.has(task.node))) {
       // The step fails: its other tasks are told (context.signal), and a task
       // that fails after that was cancelled: the first failure is the step's.
       if (this.#stepFailed) failure.code = 'ABORTED';

@@ -111,7 +111,8 @@ static bool cancelled(const eg_task *t) {
 static bool apply_failures(eg_run *run) {
     for (size_t i = 0; i < run->n_tasks; i++) {
         eg_task *t = &run->tasks[i];
-        if (t->state != T_FAILED || run->graph->nodes[t->node].on_error == EG_TARGET_NONE) continue;
+        /* (A cancelled task goes to no error edge: it runs again on the resume, as its step's other unfinished ones.) */
+        if (t->state != T_FAILED || run->graph->nodes[t->node].on_error == EG_TARGET_NONE || cancelled(t)) continue;
         if (!divert_failure(run, t)) { eg_run_stop_nomem_(run); return false; }
     }
     /* A cancelled task does not stand for the step's failure while the

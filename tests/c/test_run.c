@@ -291,6 +291,32 @@ TEST(failed_node_retried_by_resume) {
     eg_graph_free(g);
 }
 
+/* A task cancelled by a sibling's failure ("code": "ABORTED") goes to no error
+ * edge: the step's failure is the sibling's, and the resume runs both again. */
+TEST(cancelled_task_goes_to_no_error_edge) {
+    eg_graph *g = graph("{\"nodes\":{\"s\":{},\"a\":{\"onError\":\"h\"},\"b\":{},\"h\":{}},\"edges\":{\"s\":[\"a\",\"b\"],\"a\":\"__end__\",\"b\":\"__end__\",\"h\":\"__end__\"},\"entryPoint\":\"s\"}");
+    eg_run *r = start(g, "{}");
+    cJSON_Delete(next(r));
+    CHECK(submit(r, 0, "{}") == EG_OK);
+    cJSON_Delete(next(r));   /* a and b run */
+    const char *down = "{\"message\":\"b down\"}", *cancelled = "{\"message\":\"b failed\",\"code\":\"ABORTED\"}";
+    CHECK(eg_run_fail(r, 1, down, strlen(down), NULL) == EG_OK);
+    CHECK(eg_run_fail(r, 0, cancelled, strlen(cancelled), NULL) == EG_OK);
+    cJSON *o = next(r);
+    CHECK_STR(str(o, "status"), "ERROR");
+    CHECK_STR(str(cJSON_GetObjectItem(o, "error"), "node"), "b");
+    cJSON_Delete(o);
+    CHECK(eg_run_resume(r, NULL, 0, NULL) == EG_OK);
+    o = next(r);
+    cJSON *tasks = cJSON_GetObjectItem(o, "tasks");
+    CHECK(cJSON_GetArraySize(tasks) == 2);
+    CHECK_STR(str(cJSON_GetArrayItem(tasks, 0), "node"), "a");
+    CHECK_STR(str(cJSON_GetArrayItem(tasks, 1), "node"), "b");
+    cJSON_Delete(o);
+    eg_run_free(r);
+    eg_graph_free(g);
+}
+
 /* What a node threw is shown whole (up to EG_MESSAGE_MAX), not cut like a
  * name; past the buffer it is cut at a UTF-8 boundary with "...". */
 TEST(failed_node_message_is_kept_whole) {

@@ -3,7 +3,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { GraphEngine, send } from 'edgegraph';
+import { GraphEngine, MemoryStore, send } from 'edgegraph';
 import { disposeAfter } from './support/dispose.js';
 
 const tick = () => new Promise((r) => setImmediate(r));
@@ -226,4 +226,34 @@ test('a node waiting to retry makes no further try once a sibling of its step ha
     assert.equal(r.status, how === 'sibling' ? 'ERROR' : 'INTERRUPTED', how);
     assert.deepEqual(tries, [1], how);
   }
+});
+
+test('a node with an error edge that a sibling\'s failure cancels is no failure of its own: no error edge, and the resume runs it again; a retry\'s wait ends when the sibling fails', async (t) => {
+  const calls = [];
+  let down = true, started;
+  const waiting = new Promise((resolve) => { started = resolve; });
+  const engine = disposeAfter(t, new GraphEngine({
+    nodes: {
+      start: () => ({}),
+      // Waits on its signal the first time (a slow call), as the sibling fails.
+      r: { handler: async (s, e, ctx) => { calls.push('r'); if (down) { started(); await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true })); throw ctx.signal.reason; } return { data: { r: 1 } }; }, onError: 'fallback' },
+      // Tries again after a 60 s wait, which the sibling's failure cuts short.
+      slow: { handler: () => { calls.push('slow'); if (down) throw new Error('flaky'); return { data: { slow: 1 } }; }, retry: { attempts: 2, backoffMs: 60_000 } },
+      f: async () => { await waiting; calls.push('f'); if (down) throw new Error('f broke'); return { data: { f: 1 } }; },
+      fallback: () => { calls.push('fallback'); return {}; },
+    },
+    edges: { start: ['r', 'slow', 'f'], r: '__end__', slow: '__end__', f: '__end__', fallback: '__end__' },
+    entryPoint: 'start',
+    state: { shape: 'frame' },
+  }, { checkpointer: new MemoryStore() }));
+  const failed = await engine.execute({}, { threadId: 't' });
+  assert.equal(failed.status, 'ERROR');
+  assert.match(failed.error.message, /f broke/);
+  assert.deepEqual(calls.sort(), ['f', 'r', 'slow']);
+  down = false;
+  calls.length = 0;
+  const done = await engine.resume({ threadId: 't' });
+  assert.equal(done.status, 'FINISHED', done.error?.message);
+  assert.deepEqual(done.state.data, { r: 1, slow: 1, f: 1 });
+  assert.deepEqual(calls.sort(), ['f', 'r', 'slow']);
 });

@@ -7,14 +7,15 @@
 
 import { EdgegraphError, describeThrown } from './errors.js';
 import { sleep } from './timing.js';
-import { isGraphInterrupt } from './interrupt.js';
+import { isGraphInterrupt, TASK } from './interrupt.js';
 
 /**
  * @param {{ retry?: object, timeoutMs?: number }} policy
  * @param {string} node the node's name (the timeout error names it)
  * @param {object} run what the Run lends: `call(attempt, signal)` runs the node once;
  *   `stepSignal()` the step's cancellation (the run's abort in it), which cuts a backoff short too;
- *   `stopped()` whether the run is over (no more tries); `onRetry(attempt, message, delayMs)`
+ *   `stopped()` whether the run is over (no more tries); `onRetry(attempt, message, delayMs)`;
+ *   `child`: the node runs a subgraph (js/subgraph.js), which its timeout waits for: see below
  */
 export async function withPolicy({ retry = {}, timeoutMs }, node, run) {
   const attempts = retry.attempts ?? 1;
@@ -29,13 +30,19 @@ export async function withPolicy({ retry = {}, timeoutMs }, node, run) {
     let timer;
     try {
       const work = Promise.resolve().then(() => run.call(attempt, controller.signal));
-      return timeoutMs === undefined ? await work : await Promise.race([work, new Promise((_, reject) => {
-        timer = setTimeout(() => {
-          const e = new EdgegraphError('NODE_TIMEOUT', `timed out after ${timeoutMs} ms`, { node });
-          controller.abort(e);
-          reject(e);
-        }, timeoutMs);
-      })]);
+      let late;   // the timeout's error, once it fired
+      // A subgraph's child stops at a step and keeps it (its error's [TASK]): its timeout waits for that, and
+      // carries it, so a resume goes on in the child (one that finished meanwhile is the result).
+      return timeoutMs === undefined ? await work : await Promise.race([
+        run.child ? work.catch((x) => { throw late ? Object.assign(late, { [TASK]: x?.[TASK] }) : x; }) : work,
+        new Promise((_, reject) => {
+          timer = setTimeout(() => {
+            late = new EdgegraphError('NODE_TIMEOUT', `timed out after ${timeoutMs} ms`, { node });
+            controller.abort(late);
+            if (!run.child) reject(late);
+          }, timeoutMs);
+        }),
+      ]);
     } catch (e) {
       // retry.retryOn(error): false for an error no retry can fix (the policy's own filter; JSON drops it, the core never sees it).
       if (attempt >= attempts || run.stopped() || isGraphInterrupt(e) || retry.retryOn?.(e) === false) throw e;

@@ -27,9 +27,6 @@ export class Run {
   #signal;
   /** options[STOP]: a stream's stop ({ reason, onStop }: events.js), which its consumer leaving sets. */
   #stop;
-  /** The run's signal with the stop's, made when a node or a retry's wait asks for it (runSignal()). */
-  #stopController = null;
-  #stopSignal = null;
   #thread;
   #runId;
   #resumeInput;    // for the first step's nodes (a subgraph node resumes its child with it)
@@ -116,7 +113,7 @@ export class Run {
     // more than a no-op node's run (~15 µs); the signal is made only if a node reads it.
     const stop = this.#stop;
     if (stop) {
-      const onStop = () => { this.#stopController?.abort(stop.reason); onAbort(); };
+      const onStop = () => { this.#step?.abort(stop.reason); onAbort(); };
       if (stop.reason !== undefined) onStop();
       else stop.onStop = onStop;
     }
@@ -249,24 +246,12 @@ export class Run {
    */
   stepSignal() {
     if (!this.#step) {
+      // (A stream's stop aborts it too: as it is made, or when the consumer leaves, drive's onStop.)
       this.#step = new AbortController();
-      if (this.#stepFailed) this.#step.abort(this.#stepFailed);
-      const run = this.#runSignal();
-      this.#stepSignal = run ? anySignal([run, this.#step.signal]) : this.#step.signal;
+      if (this.#stepFailed || this.#stop?.reason !== undefined) this.#step.abort(this.#stepFailed || this.#stop.reason);
+      this.#stepSignal = this.#signal ? anySignal([this.#signal, this.#step.signal]) : this.#step.signal;
     }
     return this.#stepSignal;
-  }
-
-  /** The run's abort as one signal: the caller's, and a stream's stop (made on first use). */
-  #runSignal() {
-    const stop = this.#stop;
-    if (!stop) return this.#signal;
-    if (!this.#stopSignal) {
-      this.#stopController = new AbortController();
-      if (stop.reason !== undefined) this.#stopController.abort(stop.reason);
-      this.#stopSignal = this.#signal ? anySignal([this.#signal, this.#stopController.signal]) : this.#stopController.signal;
-    }
-    return this.#stopSignal;
   }
 
   /** A node's third argument (context.js). */
@@ -283,6 +268,7 @@ export class Run {
         stepSignal: () => this.stepSignal(),
         // (No try after the run stopped, nor after a sibling of the step failed: a subgraph's child keeps where it stopped, run.js #fail.)
         stopped: () => this.#aborted || !this.#open || this.#stepFailed,
+        child: fn.child,
         onRetry: (attempt, error, delayMs) => this.#emit?.({ type: 'node_retry', node: task.node, taskId: this.#taskId(task), attempt, error, delayMs }),
       });
     } catch (e) {

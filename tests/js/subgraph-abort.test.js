@@ -264,3 +264,36 @@ test('a sibling\'s failure beside a subgraph node with a retry policy: the stopp
   assert.deepEqual(ran, ['charge', 'wait', 'wait']);
   parent.dispose();
 });
+
+test('a subgraph node\'s own timeout fails the run with NODE_TIMEOUT once its child has stopped, and keeps the child: the resume runs only what had not run', async () => {
+  const ran = [];
+  let slow = true;
+  const child = {
+    nodes: {
+      charge: () => { ran.push('charge'); return { data: { charged: true } }; },
+      // Waits on its signal (a hung call), which the parent's timeout fires.
+      ship: async (s, engine, ctx) => {
+        ran.push('ship');
+        if (slow) { await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true })); throw ctx.signal.reason; }
+        return { data: { shipped: true } };
+      },
+    },
+    edges: { charge: 'ship', ship: '__end__' },
+    entryPoint: 'charge',
+  };
+  const parent = new GraphEngine({
+    nodes: { order: { kind: 'subgraph', graph: child, output: (c) => ({ data: c.data }), timeoutMs: 30 } },
+    edges: { order: '__end__' },
+    entryPoint: 'order',
+  }, { checkpointer: new MemoryStore() });
+  const failed = await parent.execute({}, { threadId: 't' });
+  assert.equal(failed.status, 'ERROR');
+  assert.equal(failed.error.code, 'NODE_TIMEOUT');
+  assert.match(failed.error.message, /node 'order' failed: timed out after 30 ms/);
+  slow = false;
+  const done = await parent.resume({ threadId: 't' });
+  assert.equal(done.status, 'FINISHED', done.error?.message);
+  assert.deepEqual(done.state.data, { charged: true, shipped: true });
+  assert.deepEqual(ran, ['charge', 'ship', 'ship']);
+  parent.dispose();
+});

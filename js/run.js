@@ -370,7 +370,7 @@ export class Run {
         this.#stepFailed = new EdgegraphError('ABORTED', `task '${task.node}' of this step failed: ${failure.message}`, { node: task.node, cause: error });
         this.#step?.abort(this.#stepFailed);
       }
-    }
+    } else if (failure.code === 'ABORTED') failure.code = 'NODE_FAILED';   // (to the core, ABORTED is a sibling's cancellation, which goes to no error edge)
     naming(task, 'report the failure of', core, 'runFail', this.#handle, JSON.stringify(failure));
     if (this.#emit && task.kind !== 'route') this.#emit({ type: 'node_end', node: task.node, taskId: this.#taskId(task), durationMs: now() - started, error: failure.message, errorCode: thrownCode ?? 'NODE_FAILED' });
   }

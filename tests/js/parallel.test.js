@@ -257,3 +257,19 @@ test('a node with an error edge that a sibling\'s failure cancels is no failure 
   assert.deepEqual(done.state.data, { r: 1, slow: 1, f: 1 });
   assert.deepEqual(calls.sort(), ['f', 'r', 'slow']);
 });
+
+test('a node that throws an error of code ABORTED of its own (a nested run it aborted) goes to its error edge: only a sibling\'s cancellation does not', async (t) => {
+  const engine = disposeAfter(t, new GraphEngine({
+    nodes: {
+      start: () => ({}),
+      call: { handler: () => { throw Object.assign(new Error('the nested run was aborted'), { code: 'ABORTED' }); }, onError: 'fallback' },
+      other: () => ({ data: { other: 1 } }),
+      fallback: (s) => ({ data: { fellBack: s.lastError.message } }),
+    },
+    edges: { start: ['call', 'other'], call: '__end__', other: '__end__', fallback: '__end__' },
+    entryPoint: 'start',
+  }));
+  const r = await engine.execute({});
+  assert.equal(r.status, 'FINISHED', r.error?.message);
+  assert.deepEqual(r.state.data, { other: 1, fellBack: 'the nested run was aborted' });
+});

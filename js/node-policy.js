@@ -50,8 +50,8 @@ export async function withPolicy({ retry = {}, timeoutMs }, node, run) {
       run.onRetry(attempt, describeThrown(e).message, wait);
       delay = Math.min(delay * (retry.factor ?? 2), retry.maxBackoffMs ?? Infinity);
       clearTimeout(timer);
-      // (Stopped while it waited, or a sibling of the step failed: no next try; this try's error, and what it keeps, stand.)
-      // (The wait ends early when the step's signal fires: the run stopped, or a sibling failed.)
+      // The wait ends early when the step's signal fires (the run stopped, or a sibling failed): then no next
+      // try; this try's error, and what it keeps, stand.
       if (!(await sleep(wait, stepSignal)) || run.stopped()) throw e;
     } finally {
       clearTimeout(timer);

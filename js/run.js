@@ -195,9 +195,9 @@ export class Run {
   }
 
   /**
-   * Wait for every task of the step, or for an abort: then for its subgraph tasks only, whose
-   * child stops at a step, which the task's result keeps (subgraph.js): the step commits with it,
-   * and a resume goes on inside the child instead of running its steps again.
+   * Wait for every task of the step, or for an abort: then for its subgraph tasks only (#waited),
+   * whose child stops at a step, which the task keeps (subgraph.js's error, #fail): a resume goes on
+   * inside the child instead of running its steps again.
    */
   #settle(pending) {
     const all = pending.length === 1 ? pending[0] : Promise.all(pending);

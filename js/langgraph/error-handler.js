@@ -8,10 +8,10 @@
 import { isGraphInterrupt } from './edgegraph.js';
 import { NodeError } from './errors.js';
 import { Command, isCommand, resultCommand } from './command.js';
+import { END } from './graph.js';
 
 // The node's context once its handler ran (a sync node's call hands what the handler throws here again: it stands).
 const HANDLED = Symbol('handled');
-import { END } from './graph.js';
 
 /**
  * What node `node`'s try `ctx.attempt` that threw `error` yields: what `handedOff` (nested.js's)

@@ -43,10 +43,10 @@ export const isGraphRecursionError = (e) => e instanceof GraphRecursionError;
 // LangGraph's other error classes, for the programs that throw or test for them. (Pure: a
 // program's bundle keeps those it uses. Their constructors take (message, extra), as above.)
 
-/** A resume's answer for an interrupt that is not pending: the engine's UNKNOWN_INTERRUPT. */
 /** A node's try ran past its `timeout` (addNode's option): the engine's NODE_TIMEOUT, as run-error.js raises it. */
 export const NodeTimeoutError = /* @__PURE__ */ errorClass('NodeTimeoutError', 'NODE_TIMEOUT');
 export const isNodeTimeoutError = (e) => e?.name === 'NodeTimeoutError';
+/** A resume's answer for an interrupt that is not pending: the engine's UNKNOWN_INTERRUPT (thread-resume.js). */
 export const UnknownInterruptError = /* @__PURE__ */ errorClass('UnknownInterruptError', 'UNKNOWN_INTERRUPT');
 export const GraphValueError = /* @__PURE__ */ errorClass('GraphValueError', 'INVALID_INPUT');
 export const EmptyChannelError = /* @__PURE__ */ errorClass('EmptyChannelError', 'INVALID_INPUT');

@@ -298,10 +298,13 @@ export class GraphRunner {
     return values;
   };
 
+  /** The keys its output schema gives (a Set), or null: all the channels. */
+  get outputKeys() { return this.#builder.output; }
+
   /** The values a run of this graph returns (its output schema's keys); with a stopped step's `tasks`, with the writes it kept. */
   output(state, tasks = []) {
     const values = this.withKept(this.view(state), tasks);
-    const output = this.#builder.output;
+    const output = this.outputKeys;
     if (output) for (const key in values) if (!output.has(key)) delete values[key];   // (values: a fresh plain object)
     return values;
   }

@@ -57,6 +57,14 @@ export class Invocation extends ModeStream {
   fromPause = false;
 
   /**
+   * A run that goes on from a pause (`fromPause`), with no input step before its first node, or its end
+   * when it runs none: its values stream starts with `state`, the state it goes on from, as LangGraph's.
+   */
+  #resumedValues(state) {
+    if (this.mirror === undefined && this.fromPause && this.values) this.push('values', copy(this.view(state)));
+  }
+
+  /**
    * @param {object} config the call's config (its subgraphs flag, recursionLimit, ...)
    * @param {string[]} modes @param {boolean} single ModeStream's
    * @param {(state: object) => object} view the channels of an engine state
@@ -141,9 +149,7 @@ export class Invocation extends ModeStream {
    */
   enter(taskId, name, state, input) {
     const step = this.stepOf(taskId);
-    // A run that starts at a node, with no input step before it, goes on from a pause (a resume inside a
-    // subgraph; with a Command's update): its values stream starts with the state it goes on from, as LangGraph's.
-    if (this.mirror === undefined && this.fromPause && this.values) this.push('values', copy(this.view(state)));
+    this.#resumedValues(state);
     this.mirror = state;
     if (step !== this.#lastStep) {
       this.#lastStep = step;
@@ -186,9 +192,7 @@ export class Invocation extends ModeStream {
     // No modes of its own (so its `subgraphs` flag shapes nothing): its chunks go to the parent's stream.
     const inv = new Invocation(config, [], true, runner.view, parentInv && { stream: parentInv, ns });
     inv.fromPause = true;
-    // A graph with an output schema: its output() keeps fewer of a state that has every channel.
-    const every = { channels: new Proxy({}, { get: () => true }) };
-    if (Object.keys(runner.output(every)).length < Object.keys(runner.view(every)).length) inv.outputOf = inv.view = (state) => runner.output(state);
+    if (runner.outputKeys) inv.outputOf = inv.view = (state) => runner.output(state);
     const result = await start(runner.runOptions(inv, config.configurable?.thread_id));
     // The child's interrupts, in its namespace first (ids as the parent's task has them), as LangGraph streams them.
     const shown = result.status === 'PAUSED' ? shownInterrupts(result.interrupts, `${base}/`) : [];
@@ -227,8 +231,8 @@ export class Invocation extends ModeStream {
         break;
       // LangGraph sends a checkpoint as its step's tasks are about to run: one paused before its routes (interruptAfter), on the resume.
       case 'run_end':
-        // A run that went on from a pause and ran no node (a Command's update, then the end): its values, which waited for one.
-        if (this.mirror === undefined && this.fromPause && this.values) this.push('values', copy(this.view(event.result.state)));
+        // (One that went on from a pause and ran no node: a Command's update, then the end.)
+        this.#resumedValues(event.result.state);
         this.flushCheckpoint(!this.pending?.routing.length);
         break;
     }
